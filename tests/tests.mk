@@ -1,0 +1,45 @@
+# tests.mk: the test programs of the end-to-end suite (included by the top
+# Makefile, which defines B, CC and the target `test`).
+#
+#   make tests-progs     build every tests/progs/*.c and *.cc into
+#                        build/tests/progs/ (and the unit tests, if any)
+#
+# The test scripts compare the tool's counts with what these programs provably
+# do, so they are compiled for predictability, not speed:
+#   -O0            every source-level load and store stays one machine access
+#                  of the declared size: no vectorised fill loops, no values
+#                  kept in registers, no loops folded away.  The scripts'
+#                  exact counts (100 writes of 4 bytes, ...) rely on it.
+#   -fno-inline    functions named in checks (fill, sum, ...) exist as calls.
+#   -no-pie        the executable runs at its link address, so the addresses
+#                  of `nm` are run-time addresses (no load bias to apply).
+#   -fno-stack-protector  no canary loads that differ between distributions.
+# The programs include build/include/datagrind.h and Valgrind's valgrind.h.
+#
+# Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+
+CXX ?= g++
+
+TESTS_PROG_DIR  := $(B)/tests/progs
+TESTS_PROG_C    := $(wildcard tests/progs/*.c)
+TESTS_PROG_CC   := $(wildcard tests/progs/*.cc)
+TESTS_PROGS     := $(patsubst tests/progs/%.c,$(TESTS_PROG_DIR)/%,$(TESTS_PROG_C)) \
+                   $(patsubst tests/progs/%.cc,$(TESTS_PROG_DIR)/%,$(TESTS_PROG_CC))
+TESTS_PROG_INC  := -I$(B)/include -I/usr/include/valgrind
+TESTS_PROG_FLAGS := -O0 -g -fno-inline -fno-stack-protector -fno-pie -no-pie \
+                    -pthread -Wall -Wextra $(TESTS_PROG_INC)
+
+# The colleagues' C unit tests, when they exist (target unit-tests).
+-include tests/unit/unit.mk
+
+tests-progs: $(TESTS_PROGS) $(if $(wildcard tests/unit/unit.mk),unit-tests)
+
+$(TESTS_PROG_DIR)/%: tests/progs/%.c $(B)/include/datagrind.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 $(TESTS_PROG_FLAGS) -o $@ $<
+
+$(TESTS_PROG_DIR)/%: tests/progs/%.cc $(B)/include/datagrind.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CXX   $@")
+	$(Q)$(CXX) -std=gnu++17 $(TESTS_PROG_FLAGS) -o $@ $<
