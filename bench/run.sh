@@ -71,14 +71,15 @@ ROOT=$(pwd)
 OUT=$ROOT/build/bench
 TMP=$OUT/tmp
 RESULTS=$OUT/results.txt
-DATAGRIND=$ROOT/build/bin/datagrind
-DGDUMP=$ROOT/build/bin/dg-dump
+# Overridable for testing this script against a stand-in.
+DATAGRIND=${DG_BENCH_DATAGRIND:-$ROOT/build/bin/datagrind}
+DGDUMP=${DG_BENCH_DGDUMP:-$ROOT/build/bin/dg-dump}
 PROG=$OUT/workload
 
 # ---------------------------------------------------------------- checks
 missing=
-[ $DO_DG = 0 ] || [ -x "$DATAGRIND" ] || missing="$missing build/bin/datagrind"
-[ $DO_DG = 0 ] || [ -x "$DGDUMP" ] || missing="$missing build/bin/dg-dump"
+[ $DO_DG = 0 ] || [ -x "$DATAGRIND" ] || missing="$missing ${DATAGRIND#$ROOT/}"
+[ $DO_DG = 0 ] || [ -x "$DGDUMP" ] || missing="$missing ${DGDUMP#$ROOT/}"
 if [ -n "$missing" ]; then
     echo "bench: missing:$missing" >&2
     echo "bench: build the tool first (make), then run this again; no figures were taken." >&2
@@ -114,8 +115,16 @@ median() {
               else        printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# calc EXPR: floating-point arithmetic, printed with the given awk format.
+# calc FORMAT EXPR: floating-point arithmetic on plain numbers.
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+# minus A B: A - B; scale A B C: A * B / C.  Either gives nan for a nan input.
+minus() { awk -v a="$1" -v b="$2" 'BEGIN {
+        if (a == "nan" || b == "nan" || a == "" || b == "") print "nan";
+        else printf "%.6f\n", a - b }'; }
+scale() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN {
+        if (a == "nan" || b == "nan" || c == "nan" || a == "" || b == "" || c + 0 == 0) print "nan";
+        else printf "%.3f\n", a * b / c }'; }
 
 # timed NAME RUNS EXPECTED_OUTPUT_FILE CMD...: run CMD RUNS times, print the
 # median wall-clock seconds.  stdout of each run is compared with the expected
@@ -200,8 +209,8 @@ if [ $DO_DG = 1 ]; then
     fi
 fi
 
-T_LACKEY=nan; T_LACKEY_SCALED=nan; T_DG_SMALL=nan
-LK_L=nan; LK_S=nan; LK_M=nan; LK_INSTR=nan; LK_BYTES=nan; DG_ACC_SMALL=nan
+T_LACKEY=nan; T_LACKEY_SCALED=nan
+LK_L=nan; LK_S=nan; LK_M=nan; LK_INSTR=nan; LK_BYTES=nan
 if [ $DO_LACKEY = 1 ]; then
     LKLOG=$TMP/lackey.txt
     rm -f "$LKLOG"
@@ -224,23 +233,30 @@ if [ $DO_LACKEY = 1 ]; then
         STATUS=1
     fi
     [ $KEEP = 1 ] || rm -f "$LKLOG"
-    T_LACKEY_SCALED=$(calc '%.3f' "$T_LACKEY * $INSTR / $INSTR_SMALL")
+    T_LACKEY_SCALED=$(scale "$T_LACKEY" "$INSTR" "$INSTR_SMALL")
+fi
 
-    # Datagrind at lackey's size: the access counts at equal size.
-    if [ $DO_DG = 0 ]; then
-        :
-    elif [ "$LACKEY_ROUNDS" = "$ROUNDS" ]; then
-        T_DG_SMALL=$T_DG
-        DG_ACC_SMALL=$DG_ACC
-    else
-        echo "bench: datagrind at lackey's size (1 run, $LACKEY_ROUNDS rounds)"
+# The small size (lackey's): none and datagrind again.  This gives the access
+# counts at equal size and, from the difference of the two sizes, the cost of
+# the extra instructions with Valgrind's start-up (~0.3 s) taken out.
+T_NONE_SMALL=nan; T_DG_SMALL=nan; DG_ACC_SMALL=nan
+if [ "$LACKEY_ROUNDS" = "$ROUNDS" ]; then
+    T_NONE_SMALL=$T_NONE; T_DG_SMALL=$T_DG; DG_ACC_SMALL=$DG_ACC
+else
+    echo "bench: valgrind --tool=none at the small size ($RUNS runs, $LACKEY_ROUNDS rounds)"
+    T_NONE_SMALL=$(timed none-small "$RUNS" "$TMP/expect.small" valgrind --tool=none "$PROG" "$LACKEY_ROUNDS")
+    if [ $DO_DG = 1 ]; then
+        echo "bench: datagrind at the small size ($RUNS runs, $LACKEY_ROUNDS rounds)"
         DGLOG_SMALL=$TMP/bench-small.dg
         rm -f "$DGLOG_SMALL"
-        T_DG_SMALL=$(timed datagrind-small 1 "$TMP/expect.small" \
+        T_DG_SMALL=$(timed datagrind-small "$RUNS" "$TMP/expect.small" \
             "$DATAGRIND" --datagrind-out-file="$DGLOG_SMALL" "$PROG" "$LACKEY_ROUNDS")
         if [ -s "$DGLOG_SMALL" ] &&
            "$DGDUMP" --stats "$DGLOG_SMALL" >"$TMP/dgstats-small.txt" 2>"$TMP/dgstats.err"; then
             DG_ACC_SMALL=$(stat_key "$TMP/dgstats-small.txt" accesses)
+        else
+            echo "bench: no statistics from datagrind's small-size log" >&2
+            STATUS=1
         fi
         [ $KEEP = 1 ] || rm -f "$DGLOG_SMALL"
     fi
@@ -261,6 +277,10 @@ X_LK_NATIVE=$(r "$T_LACKEY_SCALED" "$T_NATIVE")
 X_LK_NONE=$(r "$T_LACKEY_SCALED" "$T_NONE")
 X_LK_DG=$(r "$T_LACKEY_SCALED" "$T_DG")
 X_LK_DG_EQUAL=$(r "$T_LACKEY" "$T_DG_SMALL")
+X_DG_NONE_MARGINAL=nan
+if [ "$LACKEY_ROUNDS" != "$ROUNDS" ]; then
+    X_DG_NONE_MARGINAL=$(r "$(minus "$T_DG" "$T_DG_SMALL")" "$(minus "$T_NONE" "$T_NONE_SMALL")")
+fi
 BPA=$(r "$DG_BYTES" "$DG_ACC")
 APIN=$(r "$DG_ACC" "$INSTR")
 LK_ACC=nan; LK_ACC_M2=nan
@@ -301,10 +321,12 @@ echo "  icount:             $DG_ICOUNT (callgrind: $INSTR)"
 echo
 echo "Targets:"
 echo "  datagrind / none:   $X_DG_NONE   (target <= 4)"
+[ "$LACKEY_ROUNDS" != "$ROUNDS" ] &&
+    echo "                      $X_DG_NONE_MARGINAL   (start-up excluded: ($T_DG - $T_DG_SMALL) / ($T_NONE - $T_NONE_SMALL), $ROUNDS vs $LACKEY_ROUNDS rounds)"
 if [ $DO_LACKEY = 1 ]; then
     echo "  lackey / datagrind: $X_LK_DG   (target >= 50; per guest instruction)"
     [ "$LACKEY_ROUNDS" != "$ROUNDS" ] &&
-        echo "                      $X_LK_DG_EQUAL   (both at $LACKEY_ROUNDS round(s), datagrind ${T_DG_SMALL} s, 1 run each)"
+        echo "                      $X_LK_DG_EQUAL   (both at $LACKEY_ROUNDS round(s): lackey $T_LACKEY s, datagrind $T_DG_SMALL s)"
     echo
     echo "Accesses at equal size ($LACKEY_ROUNDS round(s), $INSTR_SMALL instructions):"
     echo "  datagrind:          $DG_ACC_SMALL"
@@ -332,6 +354,12 @@ fi
     echo "none_x_native $X_NONE_NATIVE"
     echo "datagrind_x_native $X_DG_NATIVE"
     echo "datagrind_x_none $X_DG_NONE"
+    echo "small_rounds $LACKEY_ROUNDS"
+    echo "small_instructions $INSTR_SMALL"
+    echo "none_s_small $T_NONE_SMALL"
+    echo "datagrind_s_small $T_DG_SMALL"
+    echo "datagrind_x_none_marginal $X_DG_NONE_MARGINAL"
+    echo "dg_accesses_small $DG_ACC_SMALL"
     echo "dg_log_bytes $DG_BYTES"
     echo "dg_accesses $DG_ACC"
     echo "dg_accesses_per_instr $APIN"
@@ -341,7 +369,6 @@ fi
     echo "lackey_ran $DO_LACKEY"
     if [ $DO_LACKEY = 1 ]; then
         echo "lackey_rounds $LACKEY_ROUNDS"
-        echo "lackey_instructions $INSTR_SMALL"
         echo "lackey_scaled $([ "$LACKEY_ROUNDS" = "$ROUNDS" ] && echo 0 || echo 1)"
         echo "lackey_s_measured $T_LACKEY"
         echo "lackey_s $T_LACKEY_SCALED"
@@ -349,7 +376,6 @@ fi
         echo "lackey_x_none $X_LK_NONE"
         echo "lackey_x_datagrind $X_LK_DG"
         echo "lackey_x_datagrind_equal_size $X_LK_DG_EQUAL"
-        echo "datagrind_s_at_lackey_size $T_DG_SMALL"
         echo "lackey_log_bytes $LK_BYTES"
         echo "lackey_loads $LK_L"
         echo "lackey_stores $LK_S"
@@ -357,7 +383,6 @@ fi
         echo "lackey_accesses $LK_ACC"
         echo "lackey_accesses_m_as_2 $LK_ACC_M2"
         echo "lackey_guest_instrs $LK_INSTR"
-        echo "dg_accesses_at_lackey_size $DG_ACC_SMALL"
         echo "dg_over_lackey_accesses $DG_OVER_LK"
     fi
     echo "target_datagrind_over_none_max 4"
