@@ -30,7 +30,7 @@ Q := @
 endif
 
 # ---------------------------------------------------------------- valgrind
-VG_INC     := $(shell pkg-config --variable=includedir valgrind 2>/dev/null)/valgrind
+VG_INC     := $(shell pkg-config --variable=includedir valgrind 2>/dev/null)
 VG_LIBDIR  := $(shell pkg-config --variable=libdir valgrind 2>/dev/null)/valgrind
 VG_VERSION := $(shell pkg-config --modversion valgrind 2>/dev/null)
 VG_LOAD    := $(shell pkg-config --variable=valt_load_address valgrind 2>/dev/null)

@@ -1,0 +1,38 @@
+/* dg_defs.h: block definitions (bbdefs).
+ *
+ * Every translated superblock gets a bbdef: its instructions and its data
+ * accesses in program order.  The table owns the definitions for the life of
+ * the process (a run in the raw buffer names its bbdef by index, and a forked
+ * child must write them all again).  dg_defs_add writes the BBDEF record at
+ * once; indexes are assigned in the order records are written, as the
+ * format requires.
+ */
+#ifndef DG_DEFS_H
+#define DG_DEFS_H
+
+#include "pub_tool_basics.h"
+
+struct dg_instr  { Addr addr; UChar size; };
+struct dg_access { UChar dir, size, iseq, flags; };
+
+struct dg_bbdef {
+	struct dg_instr  *instrs;
+	struct dg_access *acc;
+	UInt  n_acc;
+	UChar n_instrs;
+	UChar exit_kind;      /* enum dg_exit_kind */
+	Bool  fn_entry;       /* first instruction starts a --trace-fn function */
+	Bool  has_sp;         /* the raw run carries the stack pointer at exit */
+	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
+	UInt  cache_ctx;
+};
+
+extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
+
+UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
+                 const struct dg_access *acc, UInt n_acc,
+                 UChar exit_kind, Bool fn_entry);
+UInt dg_defs_count(void);
+void dg_defs_replay(void);    /* write every BBDEF again (forked child) */
+
+#endif

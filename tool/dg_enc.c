@@ -1,0 +1,366 @@
+/* dg_enc.c: raw run buffer and encoder.  See dg_enc.h. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "dg_format.h"
+#include "dg_enc.h"
+#include "dg_defs.h"
+#include "dg_stack.h"
+#include "dg_out.h"
+#include "dg_pairmap.h"
+
+#define RAW_SIZE        (1u << 20)
+#define BATCH_MAX       (1u << 20)   /* close a BBRUNS record past this */
+#define MAX_CTX_DEPTH   256
+
+Addr dg_raw_ptr;
+Addr dg_raw_limit_base;
+static UChar *raw_base;
+
+/* A context: a bbdef reached with a call stack (a dg_stack node).  Each has
+   `n_acc` prediction slots of two words, (last, stride), at slot_base. */
+struct context { UInt bbdef, node; SizeT slot_base; };
+
+static struct context *ctxs;
+static UInt n_ctxs, cap_ctxs;
+static ULong *slots;
+static SizeT n_slots, cap_slots;
+static struct dg_pairmap ctx_map;
+static UInt max_depth;
+
+static struct {
+	ULong icount;         /* guest instructions executed, exact */
+	ULong reader_icount;  /* what a reader of the log has counted */
+	ULong runs, accesses, dropped;
+	ULong next_edge;      /* icount at which the window changes */
+	struct dg_enc_options o;
+	Bool  client_on;      /* DATAGRIND_START/STOP_TRACING */
+	Bool  in_window;
+	Bool  tracing;        /* effective: all conditions hold */
+	Bool  use_fn;         /* --trace-fn given */
+	Bool  batch_open;
+	UInt  prev_ctx;
+	ThreadId tid;
+} E;
+
+/* ------------------------------------------------------------ varints */
+
+static inline UChar *put_uleb(UChar *o, ULong v)
+{
+	while (v >= 0x80) {
+		*o++ = (UChar)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (UChar)v;
+	return o;
+}
+
+static inline ULong zigzag(ULong v)
+{
+	return (v << 1) ^ (ULong)((Long)v >> 63);
+}
+
+/* ------------------------------------------------------------ batches */
+
+static void batch_close(void)
+{
+	if (E.batch_open)
+		dg_out_end_or_drop_empty();
+	E.batch_open = False;
+}
+
+static void batch_open(void)
+{
+	dg_out_begin_long(DG_R_BBRUNS);
+	E.batch_open = True;
+	E.prev_ctx = 0;
+}
+
+static void icount_sync(void)
+{
+	if (E.reader_icount == E.icount)
+		return;
+	dg_out_begin_short(DG_R_ICOUNT);
+	dg_out_u64(E.icount);
+	dg_out_end();
+	E.reader_icount = E.icount;
+}
+
+/* ------------------------------------------------------------ tracing state */
+
+static void tracing_update(UChar reason)
+{
+	Bool on = E.client_on && E.in_window && (!E.use_fn || dg_stack_in_fn());
+
+	if (on == E.tracing)
+		return;
+	batch_close();
+	icount_sync();
+	E.tracing = on;
+	dg_out_begin_short(DG_R_TRACE_STATE);
+	dg_out_u8(on);
+	dg_out_u8(reason);
+	dg_out_end();
+}
+
+static void window_compute(void)
+{
+	ULong ic = E.icount;
+
+	E.in_window = ic >= E.o.icount_from && ic < E.o.icount_to;
+	E.next_edge = ic < E.o.icount_from ? E.o.icount_from
+	            : ic < E.o.icount_to ? E.o.icount_to : ~0ULL;
+}
+
+static void window_update(void)
+{
+	window_compute();
+	tracing_update(DG_TRACE_ICOUNT);
+}
+
+/* ------------------------------------------------------------ contexts */
+
+static void context_write(UInt c)
+{
+	Addr frames[MAX_CTX_DEPTH];
+	const struct context *x = &ctxs[c];
+	UInt i, n;
+
+	frames[0] = dg_bbdefs[x->bbdef].instrs[0].addr;
+	n = 1 + dg_stack_frames(x->node, frames + 1, max_depth - 1);
+	if (sizeof(Addr) * (n + 1) + 1 < 255)
+		dg_out_begin_short(DG_R_CONTEXT);
+	else
+		dg_out_begin_long(DG_R_CONTEXT);
+	dg_out_word(x->bbdef);
+	dg_out_u8((UChar)n);
+	for (i = 0; i < n; i++)
+		dg_out_word(frames[i]);
+	dg_out_end();
+}
+
+static UInt context_new(UInt bbdef, UInt node)
+{
+	UInt n_acc = dg_bbdefs[bbdef].n_acc;
+
+	if (n_ctxs == cap_ctxs) {
+		cap_ctxs = cap_ctxs ? 2 * cap_ctxs : 4096;
+		ctxs = VG_(realloc)("dg.enc.ctxs", ctxs, cap_ctxs * sizeof *ctxs);
+	}
+	while (n_slots + 2 * n_acc > cap_slots) {
+		cap_slots = cap_slots ? 2 * cap_slots : 65536;
+		slots = VG_(realloc)("dg.enc.slots", slots, cap_slots * sizeof *slots);
+	}
+	VG_(memset)(slots + n_slots, 0, 2 * n_acc * sizeof *slots);
+	ctxs[n_ctxs].bbdef = bbdef;
+	ctxs[n_ctxs].node = node;
+	ctxs[n_ctxs].slot_base = n_slots;
+	n_slots += 2 * n_acc;
+	dg_pairmap_put(&ctx_map, bbdef, node, n_ctxs);
+	batch_close();          /* definitions go before the runs using them */
+	context_write(n_ctxs);
+	return n_ctxs++;
+}
+
+static inline UInt context_of(UInt id, struct dg_bbdef *bb)
+{
+	UInt node = dg_stack_cur_node, c;
+
+	if (bb->cache_node == node)
+		return bb->cache_ctx;
+	c = dg_pairmap_get(&ctx_map, id, node);
+	if (c == DG_PAIRMAP_NONE)
+		c = context_new(id, node);
+	bb->cache_node = node;
+	bb->cache_ctx = c;
+	return c;
+}
+
+/* ------------------------------------------------------------ runs */
+
+static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
+                     UInt n_instrs, const ULong *addrs, UInt n_addrs)
+{
+	UInt c = context_of(id, bb), i;
+	ULong *s;
+	UChar *o;
+
+	if (E.batch_open && dg_out_payload_len() > BATCH_MAX)
+		batch_close();
+	if (!E.batch_open) {
+		icount_sync();
+		batch_open();
+	}
+	dg_out_reserve(16 + 10 * (SizeT)n_addrs);
+	o = dg_out_cursor();
+	o = put_uleb(o, zigzag((ULong)c - E.prev_ctx) << 1 | (info ? 1 : 0));
+	if (info) {
+		*o++ = (UChar)n_instrs;
+		o = put_uleb(o, n_addrs);
+	}
+	s = slots + ctxs[c].slot_base;
+	for (i = 0; i < n_addrs; i++, s += 2) {
+		ULong a = addrs[i];
+		o = put_uleb(o, zigzag(a - (s[0] + s[1])));
+		s[1] = s[0] ? a - s[0] : 0;
+		s[0] = a;
+	}
+	dg_out_advance(o);
+	E.prev_ctx = c;
+	E.reader_icount += n_instrs;
+	E.runs++;
+	E.accesses += n_addrs;
+}
+
+/* Decode one raw entry at p, emit it if tracing, replay its call or
+   return; returns the next entry. */
+static const UChar *run_process(const UChar *p)
+{
+	UInt id = *(const UInt *)p, info = *(const UInt *)(p + 4);
+	struct dg_bbdef *bb = &dg_bbdefs[id];
+	const ULong *addrs = (const ULong *)(p + 8);
+	UInt n_instrs = bb->n_instrs, n_addrs = bb->n_acc;
+
+	if (info) {
+		n_instrs = info & 0xFF;
+		n_addrs = (info >> 8) & 0x7FFFFF;
+	}
+	if (bb->fn_entry && !dg_stack_in_fn()) {
+		dg_stack_fn_enter();
+		tracing_update(DG_TRACE_FN);
+	}
+	if (E.icount >= E.next_edge)
+		window_update();
+	if (E.tracing)
+		run_emit(id, bb, info, n_instrs, addrs, n_addrs);
+	else
+		E.dropped++;
+	E.icount += n_instrs;
+	if (info)
+		return (const UChar *)(addrs + n_addrs);
+	if (bb->exit_kind == DG_EXIT_CALL)
+		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs]);
+	else if (bb->exit_kind == DG_EXIT_RETURN) {
+		dg_stack_ret(addrs[n_addrs]);
+		if (E.use_fn)
+			tracing_update(DG_TRACE_FN);
+	}
+	return (const UChar *)(addrs + n_addrs + bb->has_sp);
+}
+
+static void raw_encode(void)
+{
+	const UChar *p = raw_base, *end = (const UChar *)dg_raw_ptr;
+
+	while (p < end)
+		p = run_process(p);
+	tl_assert(p == end);
+	dg_raw_ptr = (Addr)raw_base;
+	batch_close();        /* nobody else writes while a batch is open */
+}
+
+VG_REGPARM(0) void dg_enc_raw_overflow(void)
+{
+	raw_encode();
+}
+
+void dg_enc_side_begin(void)
+{
+	raw_encode();
+	icount_sync();
+}
+
+/* ------------------------------------------------------------ events */
+
+void dg_enc_thread(ThreadId tid)
+{
+	if (tid == E.tid)
+		return;
+	dg_enc_side_begin();
+	E.tid = tid;
+	dg_out_begin_short(DG_R_THREAD);
+	dg_out_u32(tid);
+	dg_out_end();
+	dg_stack_switch(tid);
+	if (E.use_fn)
+		tracing_update(DG_TRACE_FN);
+}
+
+void dg_enc_signal(ThreadId tid, Bool enter, Addr sp)
+{
+	raw_encode();
+	if (enter)
+		dg_stack_signal_enter(tid, sp);
+	else
+		dg_stack_signal_exit(tid);
+	if (E.use_fn)
+		tracing_update(DG_TRACE_FN);
+}
+
+void dg_enc_client_tracing(Bool on)
+{
+	raw_encode();
+	E.client_on = on;
+	tracing_update(DG_TRACE_REQUEST);
+}
+
+void dg_enc_init(const struct dg_enc_options *o)
+{
+	E.o = *o;
+	E.client_on = o->trace_at_start;
+	E.tracing = True;       /* what a reader assumes at the start */
+	E.tid = 1;
+	max_depth = VG_(clo_backtrace_size) > 0 ? VG_(clo_backtrace_size) : 1;
+	if (max_depth > MAX_CTX_DEPTH)
+		max_depth = MAX_CTX_DEPTH;
+	dg_stack_init(max_depth - 1);
+	dg_pairmap_init(&ctx_map, "dg.enc.ctxmap");
+	raw_base = VG_(malloc)("dg.enc.raw", RAW_SIZE);
+	dg_raw_ptr = (Addr)raw_base;
+	dg_raw_limit_base = (Addr)raw_base + RAW_SIZE;
+}
+
+/* Called once the log has its preamble, so that a TRACE_STATE for a
+   window starting later lands after the header records. */
+void dg_enc_start(Bool use_fn)
+{
+	E.use_fn = use_fn;
+	dg_out_begin_short(DG_R_THREAD);
+	dg_out_u32(1);
+	dg_out_end();
+	window_compute();
+	tracing_update(DG_TRACE_START);
+}
+
+void dg_enc_fini(void)
+{
+	dg_enc_side_begin();
+	dg_out_begin_short(DG_R_FINI);
+	dg_out_u64(E.icount);
+	dg_out_u64(E.runs);
+	dg_out_u64(E.accesses);
+	dg_out_u64(dg_out_records());
+	dg_out_u64(E.dropped);
+	dg_out_end();
+}
+
+void dg_enc_replay(void)
+{
+	UInt c;
+
+	for (c = 0; c < n_ctxs; c++)
+		context_write(c);
+	VG_(memset)(slots, 0, n_slots * sizeof *slots);
+	E.runs = E.accesses = E.dropped = 0;
+	E.reader_icount = 0;   /* the child's reader starts from zero */
+	dg_out_begin_short(DG_R_THREAD);
+	dg_out_u32(E.tid);
+	dg_out_end();
+	E.tracing = True;
+	tracing_update(DG_TRACE_START);
+}
+
+ULong dg_enc_icount(void)   { return E.icount; }
+ULong dg_enc_accesses(void) { return E.accesses; }

@@ -1,0 +1,174 @@
+/* dg_heap.c: heap blocks.  See dg_heap.h. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_options.h"
+#include "dg_format.h"
+#include "dg_heap.h"
+#include "dg_enc.h"
+#include "dg_stack.h"
+#include "dg_out.h"
+
+#define MAX_FRAMES 256
+
+struct block {
+	struct block *next;   /* VgHashNode layout: next, key */
+	UWord addr;
+	SizeT size;
+	UInt  node;           /* allocation stack */
+};
+
+static VgHashTable *blocks;
+static ULong n_allocs;
+
+static void write_frames(UInt node)
+{
+	Addr f[MAX_FRAMES];
+	UInt i, n = dg_stack_frames(node, f, MAX_FRAMES);
+
+	dg_out_word(n);
+	for (i = 0; i < n; i++)
+		dg_out_word(f[i]);
+}
+
+static void write_malloc(const struct block *b)
+{
+	dg_out_begin_long(DG_R_MALLOC_BLOCK);
+	dg_out_word(b->addr);
+	dg_out_word(b->size);
+	write_frames(b->node);
+	dg_out_end();
+}
+
+static void block_add(Addr a, SizeT n)
+{
+	struct block *b = VG_(malloc)("dg.heap.block", sizeof *b);
+
+	dg_enc_side_begin();
+	b->addr = a;
+	b->size = n;
+	b->node = dg_stack_cur_node;
+	VG_(HT_add_node)(blocks, b);
+	write_malloc(b);
+	n_allocs++;
+}
+
+/* Returns False if a is not a live block (the free is ignored). */
+static Bool block_remove(Addr a)
+{
+	struct block *b = VG_(HT_remove)(blocks, a);
+
+	if (!b)
+		return False;
+	dg_enc_side_begin();
+	dg_out_begin_long(DG_R_FREE_BLOCK);
+	dg_out_word(a);
+	write_frames(dg_stack_cur_node);
+	dg_out_end();
+	VG_(free)(b);
+	return True;
+}
+
+static void *heap_alloc(SizeT n, SizeT align, Bool zero)
+{
+	void *p = VG_(cli_malloc)(align, n);
+
+	if (!p)
+		return NULL;
+	if (zero)
+		VG_(memset)(p, 0, n);
+	block_add((Addr)p, n);
+	return p;
+}
+
+static void heap_free(void *p)
+{
+	if (p && block_remove((Addr)p))
+		VG_(cli_free)(p);
+}
+
+static void *dg_malloc(ThreadId tid, SizeT n)
+{
+	return heap_alloc(n, VG_(clo_alignment), False);
+}
+
+static void *dg_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{
+	return heap_alloc(n, align, False);
+}
+
+static void *dg_memalign(ThreadId tid, SizeT align, SizeT n)
+{
+	return heap_alloc(n, align, False);
+}
+
+static void *dg_calloc(ThreadId tid, SizeT nmemb, SizeT size)
+{
+	if (size && nmemb > (SizeT)-1 / size)
+		return NULL;   /* overflow: calloc fails as glibc's does */
+	return heap_alloc(nmemb * size, VG_(clo_alignment), True);
+}
+
+static void dg_free(ThreadId tid, void *p) { heap_free(p); }
+static void dg_free_aligned(ThreadId tid, void *p, SizeT align) { heap_free(p); }
+
+/* realloc is a free of the old block and a malloc of the new one. */
+static void *dg_realloc(ThreadId tid, void *old, SizeT n)
+{
+	struct block *b;
+	void *p;
+
+	if (!old)
+		return heap_alloc(n, VG_(clo_alignment), False);
+	b = VG_(HT_lookup)(blocks, (UWord)old);
+	if (!b)
+		return NULL;       /* not ours: refuse rather than corrupt */
+	p = VG_(cli_malloc)(VG_(clo_alignment), n);
+	if (!p)
+		return NULL;
+	VG_(memcpy)(p, old, b->size < n ? b->size : n);
+	heap_free(old);
+	block_add((Addr)p, n);
+	return p;
+}
+
+static SizeT dg_usable_size(ThreadId tid, void *p)
+{
+	struct block *b = VG_(HT_lookup)(blocks, (UWord)p);
+
+	return b ? b->size : 0;
+}
+
+void dg_heap_init(void)
+{
+	blocks = VG_(HT_construct)("dg.heap.blocks");
+	VG_(needs_malloc_replacement)(dg_malloc, dg_malloc, dg_new_aligned,
+	                              dg_malloc, dg_new_aligned, dg_memalign,
+	                              dg_calloc, dg_free, dg_free, dg_free_aligned,
+	                              dg_free, dg_free_aligned, dg_realloc,
+	                              dg_usable_size, 0);
+}
+
+void dg_heap_client_alloc(Addr a, SizeT n)
+{
+	if (VG_(HT_lookup)(blocks, a))
+		return;   /* already known; a second announcement changes nothing */
+	block_add(a, n);
+}
+
+void dg_heap_client_free(Addr a) { block_remove(a); }
+
+void dg_heap_replay(void)
+{
+	struct block *b;
+
+	VG_(HT_ResetIter)(blocks);
+	while ((b = VG_(HT_Next)(blocks)) != NULL)
+		write_malloc(b);
+}
+
+ULong dg_heap_allocs(void) { return n_allocs; }

@@ -1,0 +1,328 @@
+/* dg_instr.c: the instrumentation pass.  See dg_instr.h.
+ *
+ * For a superblock with accesses a0..an-1 the generated code is, in C terms:
+ *
+ *     if (dg_raw_ptr > limit) dg_enc_raw_overflow();   (limit: end - entry size)
+ *     p = dg_raw_ptr;
+ *     p->bbdef = ID;
+ *     ... p->addr[i] = address of ai, just before ai ...
+ *     before each side exit taken after k instructions and m accesses:
+ *         p->info = k | m << 8 | 1 << 31;  dg_raw_ptr = &p->addr[m];
+ *     at the end:
+ *         p->info = 0; [p->addr[n] = SP for calls and returns];
+ *         dg_raw_ptr = end of entry;
+ *
+ * The stores before a side exit are overwritten when the exit is not taken,
+ * so no branch is needed.  A guarded access stores ITE(guard, addr, 0).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_seqmatch.h"
+#include "pub_tool_tooliface.h"
+#include "dg_format.h"
+#include "dg_instr.h"
+#include "dg_defs.h"
+#include "dg_enc.h"
+
+static const HChar *trace_fn;
+
+void dg_instr_set_trace_fn(const HChar *pattern) { trace_fn = pattern; }
+
+/* One data access found in the input block. */
+struct found {
+	IRExpr *addr;
+	IRExpr *guard;        /* NULL if unconditional */
+	UInt    size;
+	UChar   dir;
+	UInt    iseq;
+	Int     stmt;         /* index of the statement in the input block */
+};
+
+/* Scratch arrays, grown as needed; instrumentation is single-threaded. */
+static struct found     *found;
+static struct dg_access *acc;
+static UInt cap_found;
+static struct dg_instr instrs[DG_MAX_INSTRS];
+
+static Int cur_stmt;   /* statement being described, for found_add */
+
+static void found_add(UInt *n, IRExpr *addr, IRExpr *guard, UInt size,
+                      UChar dir, UInt iseq)
+{
+	if (*n == cap_found) {
+		cap_found = cap_found ? 2 * cap_found : 256;
+		found = VG_(realloc)("dg.instr.found", found, cap_found * sizeof *found);
+		acc = VG_(realloc)("dg.instr.acc", acc, cap_found * sizeof *acc);
+	}
+	found[*n].addr = addr;
+	found[*n].guard = guard;
+	found[*n].size = size;
+	found[*n].dir = dir;
+	found[*n].iseq = iseq;
+	found[*n].stmt = cur_stmt;
+	(*n)++;
+}
+
+static IRExpr *guard_or_null(IRExpr *g)
+{
+	if (g->tag == Iex_Const && g->Iex.Const.con->tag == Ico_U1
+	    && g->Iex.Const.con->Ico.U1)
+		return NULL;
+	return g;
+}
+
+/* Append the accesses statement st makes, in the order it makes them. */
+static void stmt_accesses(IRSB *sb, IRStmt *st, UInt *n, UInt iseq)
+{
+	IRType tw, tn;
+
+	switch (st->tag) {
+	case Ist_WrTmp:
+		if (st->Ist.WrTmp.data->tag == Iex_Load)
+			found_add(n, st->Ist.WrTmp.data->Iex.Load.addr, NULL,
+			          sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty),
+			          DG_ACC_READ, iseq);
+		break;
+	case Ist_Store:
+		found_add(n, st->Ist.Store.addr, NULL,
+		          sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data)),
+		          DG_ACC_WRITE, iseq);
+		break;
+	case Ist_LoadG:
+		typeOfIRLoadGOp(st->Ist.LoadG.details->cvt, &tw, &tn);
+		found_add(n, st->Ist.LoadG.details->addr,
+		          guard_or_null(st->Ist.LoadG.details->guard),
+		          sizeofIRType(tn), DG_ACC_READ, iseq);
+		break;
+	case Ist_StoreG:
+		found_add(n, st->Ist.StoreG.details->addr,
+		          guard_or_null(st->Ist.StoreG.details->guard),
+		          sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.StoreG.details->data)),
+		          DG_ACC_WRITE, iseq);
+		break;
+	case Ist_CAS: {
+		IRCAS *c = st->Ist.CAS.details;
+		UInt sz = sizeofIRType(typeOfIRExpr(sb->tyenv, c->dataLo));
+		if (c->dataHi)
+			sz *= 2;
+		found_add(n, c->addr, NULL, sz, DG_ACC_READ, iseq);
+		found_add(n, c->addr, NULL, sz, DG_ACC_WRITE, iseq);
+		break;
+	}
+	case Ist_LLSC:
+		if (st->Ist.LLSC.storedata == NULL)
+			found_add(n, st->Ist.LLSC.addr, NULL,
+			          sizeofIRType(typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result)),
+			          DG_ACC_READ, iseq);
+		else
+			found_add(n, st->Ist.LLSC.addr, NULL,
+			          sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata)),
+			          DG_ACC_WRITE, iseq);
+		break;
+	case Ist_Dirty: {
+		IRDirty *d = st->Ist.Dirty.details;
+		if (d->mFx == Ifx_None)
+			break;
+		if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+			found_add(n, d->mAddr, guard_or_null(d->guard), d->mSize,
+			          DG_ACC_READ, iseq);
+		if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+			found_add(n, d->mAddr, guard_or_null(d->guard), d->mSize,
+			          DG_ACC_WRITE, iseq);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static UChar exit_kind_of(IRJumpKind jk)
+{
+	switch (jk) {
+	case Ijk_Boring:  return DG_EXIT_JUMP;
+	case Ijk_Call:    return DG_EXIT_CALL;
+	case Ijk_Ret:     return DG_EXIT_RETURN;
+	case Ijk_Sys_syscall:
+	case Ijk_Sys_int32:
+	case Ijk_Sys_int128:
+	case Ijk_Sys_int129:
+	case Ijk_Sys_int130:
+	case Ijk_Sys_int145:
+	case Ijk_Sys_int210:
+	case Ijk_Sys_sysenter: return DG_EXIT_SYSCALL;
+	default:          return DG_EXIT_OTHER;
+	}
+}
+
+static Bool is_trace_fn_entry(Addr a)
+{
+	const HChar *name;
+
+	return trace_fn
+	    && VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name)
+	    && VG_(string_match)(trace_fn, name);
+}
+
+/* Pass 1: instructions and accesses of sb_in. */
+static UInt describe(IRSB *sb, UInt *n_instrs)
+{
+	UInt n = 0, ni = 0;
+	Int i;
+
+	for (i = 0; i < sb->stmts_used; i++) {
+		IRStmt *st = sb->stmts[i];
+		if (st->tag == Ist_IMark) {
+			tl_assert(ni < DG_MAX_INSTRS);
+			instrs[ni].addr = st->Ist.IMark.addr + st->Ist.IMark.delta;
+			instrs[ni].size = (UChar)st->Ist.IMark.len;
+			ni++;
+		} else if (ni > 0) {
+			cur_stmt = i;
+			stmt_accesses(sb, st, &n, ni - 1);
+		}
+	}
+	*n_instrs = ni;
+	return n;
+}
+
+/* ------------------------------------------------------------ IR helpers */
+
+static IRTemp tmp_add(IRSB *sb, IRTemp base, ULong off)
+{
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(Iop_Add64,
+	              IRExpr_RdTmp(base), IRExpr_Const(IRConst_U64(off)))));
+	return t;
+}
+
+static void store_at(IRSB *sb, IRTemp base, ULong off, IRExpr *data)
+{
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE,
+	              IRExpr_RdTmp(tmp_add(sb, base, off)), data));
+}
+
+static IRTemp load_raw_ptr(IRSB *sb)
+{
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64,
+	              mkIRExpr_HWord((HWord)&dg_raw_ptr))));
+	return t;
+}
+
+static void commit(IRSB *sb, IRTemp p, UInt info, ULong entry_end)
+{
+	store_at(sb, p, 4, IRExpr_Const(IRConst_U32(info)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&dg_raw_ptr),
+	              IRExpr_RdTmp(tmp_add(sb, p, entry_end))));
+}
+
+/* The block's prologue: flush if the entry may not fit, then claim it. */
+static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size)
+{
+	IRTemp p0 = load_raw_ptr(sb), full = newIRTemp(sb->tyenv, Ity_I1);
+	IRDirty *d;
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U,
+	              IRExpr_Const(IRConst_U64(dg_raw_limit_base - entry_size)),
+	              IRExpr_RdTmp(p0))));
+	d = unsafeIRDirty_0_N(0, "dg_enc_raw_overflow",
+	                      VG_(fnptr_to_fnentry)(&dg_enc_raw_overflow),
+	                      mkIRExprVec_0());
+	d->guard = IRExpr_RdTmp(full);
+	/* say that it writes dg_raw_ptr, so the reload below is not CSE'd */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&dg_raw_ptr);
+	d->mSize = sizeof(Addr);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	IRTemp p = load_raw_ptr(sb);
+	store_at(sb, p, 0, IRExpr_Const(IRConst_U32(id)));
+	return p;
+}
+
+static void store_address(IRSB *sb, IRTemp p, UInt k)
+{
+	IRExpr *a = found[k].addr;
+
+	if (found[k].guard) {
+		IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_ITE(found[k].guard, a,
+		              IRExpr_Const(IRConst_U64(0)))));
+		a = IRExpr_RdTmp(t);
+	}
+	store_at(sb, p, 8 + 8 * (ULong)k, a);
+}
+
+static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc)
+{
+	UInt k;
+
+	for (k = 0; k < n_acc; k++) {
+		acc[k].dir = found[k].dir;
+		acc[k].size = found[k].size >= 255 ? 255 : (UChar)found[k].size;
+		acc[k].iseq = (UChar)found[k].iseq;
+		acc[k].flags = (found[k].guard ? DG_AF_GUARDED : 0)
+		             | (found[k].size >= 255 ? DG_AF_CLAMPED : 0);
+	}
+	return dg_defs_add(instrs, n_instrs, acc, n_acc,
+	                   exit_kind_of(sb->jumpkind),
+	                   is_trace_fn_entry(instrs[0].addr));
+}
+
+IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
+                    const VexGuestLayout *layout,
+                    const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
+{
+	UInt n_instrs, n_acc, id, k = 0, ni = 0;
+	ULong entry_size;
+	Bool has_sp;
+	IRSB *sb;
+	IRTemp p = IRTemp_INVALID;
+	Int i;
+
+	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+		VG_(tool_panic)("datagrind: only 64-bit guests and hosts are supported");
+	n_acc = describe(sb_in, &n_instrs);
+	if (n_instrs == 0)
+		return sb_in;
+	id = define_bbdef(sb_in, n_instrs, n_acc);
+	has_sp = dg_bbdefs[id].has_sp;
+	entry_size = 8 + 8 * (ULong)n_acc + (has_sp ? 8 : 0);
+
+	sb = deepCopyIRSBExceptStmts(sb_in);
+	for (i = 0; i < sb_in->stmts_used; i++) {
+		IRStmt *st = sb_in->stmts[i];
+
+		if (st->tag == Ist_IMark) {
+			addStmtToIRSB(sb, st);
+			if (ni++ == 0)
+				p = prologue(sb, id, entry_size);
+			continue;
+		}
+		if (ni == 0) {               /* preamble before the first IMark */
+			addStmtToIRSB(sb, st);
+			continue;
+		}
+		if (st->tag == Ist_Exit)
+			commit(sb, p, ni | k << 8 | 1u << 31, 8 + 8 * (ULong)k);
+		for (; k < n_acc && found[k].stmt == i; k++)
+			store_address(sb, p, k);
+		addStmtToIRSB(sb, st);
+	}
+	tl_assert(k == n_acc);
+	if (has_sp) {
+		IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, Ity_I64)));
+		store_at(sb, p, 8 + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
+	}
+	commit(sb, p, 0, entry_size);
+	return sb;
+}

@@ -1,0 +1,24 @@
+/* dg_instr.h: the instrumentation pass.
+ *
+ * dg_instrument describes each superblock as a bbdef and adds IR that
+ * appends one raw entry per run to the encoder's buffer (layout in
+ * dg_enc.h): the bbdef id at the start, each access's address as the access
+ * happens, and the run's length before every exit.  No C call on the hot
+ * path; one guarded call per block when the buffer is full.
+ */
+#ifndef DG_INSTR_H
+#define DG_INSTR_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+/* --trace-fn pattern (Valgrind wildcards), or NULL. */
+void dg_instr_set_trace_fn(const HChar *pattern);
+
+IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
+                    const VexGuestLayout *layout,
+                    const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy);
+
+#endif

@@ -1,0 +1,355 @@
+/* dg_main.c: Datagrind, a Valgrind tool that logs every data access.
+ *
+ * Copyright (C) 2026 the Datagrind authors.
+ *
+ * This program is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the
+ * Free Software Foundation; either version 2 of the License, or (at your
+ * option) any later version.
+ *
+ * How it works.  Every superblock is described once as a BBDEF (its
+ * instructions and data accesses) and instrumented so that each run appends
+ * a small raw entry — bbdef id, access addresses, how far it got — to a
+ * buffer, with plain stores (dg_instr.c).  The encoder (dg_enc.c) turns the
+ * buffer into the log when it fills and before every side record: it
+ * replays calls and returns on shadow stacks (dg_stack.c) to know each
+ * run's calling context, and writes the runs compactly, predicting each
+ * address from the previous run of the same context.  Heap blocks
+ * (dg_heap.c), file mappings (dg_maps.c), tracked ranges and user events
+ * (client requests, here) are written in order with the runs.  VEX's
+ * superblock chasing is switched off so that no block spans a call, which
+ * keeps blocks within one function as the 2010 manual promised.
+ *
+ * The log format is docs/FORMAT.md; the constants are lib/dg_format.h.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_tooliface.h"
+#include "valgrind.h"
+#include "datagrind.h"
+#include "dg_format.h"
+#include "dg_out.h"
+#include "dg_defs.h"
+#include "dg_enc.h"
+#include "dg_stack.h"
+#include "dg_heap.h"
+#include "dg_maps.h"
+#include "dg_instr.h"
+
+#define DG_TOOL_VERSION  "0.1.0"
+#define MAX_LABEL        240     /* keeps event records under 255 bytes */
+
+/* ------------------------------------------------------------ options */
+
+static const HChar *clo_out_file = "datagrind.out.%p";
+static Bool         clo_trace_at_start = True;
+static const HChar *clo_trace_fn;
+static ULong        clo_icount_from = 0, clo_icount_to = ~0ULL;
+
+/* Parse a count with an optional k/M/G suffix; returns False on junk. */
+static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
+{
+	ULong v = 0, mul = 1;
+
+	if (s == end)
+		return False;
+	if (end[-1] == 'k' || end[-1] == 'K') mul = 1000ULL, end--;
+	else if (end[-1] == 'M') mul = 1000000ULL, end--;
+	else if (end[-1] == 'G') mul = 1000000000ULL, end--;
+	if (s == end)
+		return False;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (~0ULL - 9) / 10)
+			return False;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v * mul;
+	return True;
+}
+
+/* --trace-icount=FROM:TO, FROM: or :TO */
+static Bool parse_icount_window(const HChar *arg)
+{
+	const HChar *colon = VG_(strchr)(arg, ':'), *end = arg + VG_(strlen)(arg);
+
+	if (!colon)
+		return False;
+	if (colon > arg && !parse_count(arg, colon, &clo_icount_from))
+		return False;
+	if (colon + 1 < end && !parse_count(colon + 1, end, &clo_icount_to))
+		return False;
+	return clo_icount_from < clo_icount_to;
+}
+
+static Bool dg_process_cmd_line_option(const HChar *arg)
+{
+	const HChar *tmp;
+
+	if VG_STR_CLO(arg, "--datagrind-out-file", clo_out_file) {}
+	else if VG_BOOL_CLO(arg, "--trace-at-start", clo_trace_at_start) {}
+	else if VG_STR_CLO(arg, "--trace-fn", clo_trace_fn) {}
+	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
+		if (!parse_icount_window(tmp))
+			VG_(fmsg_bad_option)(arg, "expected FROM:TO with FROM < TO, "
+			                     "either may be empty, k/M/G suffixes allowed\n");
+	}
+	else
+		return False;
+	return True;
+}
+
+static void dg_print_usage(void)
+{
+	VG_(printf)(
+"    --datagrind-out-file=<file>  write the log to <file> [datagrind.out.%%p]\n"
+"                                 (%%p is the pid, %%q{VAR} an environment\n"
+"                                 variable; a forked child gets its own file)\n"
+"    --trace-at-start=yes|no      record accesses from the start [yes]; with no,\n"
+"                                 DATAGRIND_START_TRACING in the program starts\n"
+"    --trace-fn=<name>            record only while a function matching <name>\n"
+"                                 (wildcards * and ?) is on the call stack\n"
+"    --trace-icount=<from>:<to>   record only instructions numbered in\n"
+"                                 [from, to); either may be empty; k/M/G\n"
+"    --num-callers=<n>            frames in call stacks of accesses and\n"
+"                                 heap blocks [12]\n"
+"    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
+	);
+}
+
+static void dg_print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+/* ------------------------------------------------------------ client requests */
+
+/* Read a client string, clipped.  The client owns the memory. */
+static const HChar *client_string(UWord a)
+{
+	return a ? (const HChar *)a : "";
+}
+
+static void write_range(UChar type, UWord addr, UWord len,
+                        const HChar *tname, const HChar *label)
+{
+	dg_enc_side_begin();
+	dg_out_begin_long(type);
+	dg_out_word(addr);
+	dg_out_word(len);
+	if (type == DG_R_TRACK_RANGE) {
+		dg_out_string(tname, MAX_LABEL);
+		dg_out_string(label, MAX_LABEL);
+	}
+	dg_out_end();
+}
+
+static void write_event(UChar type, const HChar *label)
+{
+	dg_enc_side_begin();
+	dg_out_begin_short(type);
+	dg_out_string(label, MAX_LABEL);
+	dg_out_end();
+}
+
+static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+	switch (arg[0]) {
+	case VG_USERREQ__DATAGRIND_TRACK_RANGE:
+		write_range(DG_R_TRACK_RANGE, arg[1], arg[2],
+		            client_string(arg[3]), client_string(arg[4]));
+		break;
+	case VG_USERREQ__DATAGRIND_UNTRACK_RANGE:
+		write_range(DG_R_UNTRACK_RANGE, arg[1], arg[2], NULL, NULL);
+		break;
+	case VG_USERREQ__DATAGRIND_START_EVENT:
+		write_event(DG_R_START_EVENT, client_string(arg[1]));
+		break;
+	case VG_USERREQ__DATAGRIND_END_EVENT:
+		write_event(DG_R_END_EVENT, client_string(arg[1]));
+		break;
+	case VG_USERREQ__DATAGRIND_START_TRACING:
+	case VG_USERREQ__DATAGRIND_STOP_TRACING:
+		dg_enc_client_tracing(arg[0] == VG_USERREQ__DATAGRIND_START_TRACING);
+		break;
+	case VG_USERREQ__MALLOCLIKE_BLOCK:
+		dg_heap_client_alloc(arg[1], arg[2]);
+		break;
+	case VG_USERREQ__FREELIKE_BLOCK:
+		dg_heap_client_free(arg[1]);
+		break;
+	case VG_USERREQ__RESIZEINPLACE_BLOCK:
+		dg_heap_client_free(arg[1]);
+		dg_heap_client_alloc(arg[1], arg[3]);
+		break;
+	default:
+		return False;
+	}
+	*ret = 0;
+	return True;
+}
+
+/* ------------------------------------------------------------ threads, signals */
+
+static void dg_start_client_code(ThreadId tid, ULong blocks_done)
+{
+	dg_enc_thread(tid);
+}
+
+static void dg_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+	dg_enc_signal(tid, True, VG_(get_SP)(tid));
+}
+
+static void dg_post_deliver_signal(ThreadId tid, Int sig)
+{
+	dg_enc_signal(tid, False, 0);
+}
+
+/* ------------------------------------------------------------ the log */
+
+static void write_header(void)
+{
+	UInt one = 1;
+
+	dg_out_begin_short(DG_R_HEADER);
+	dg_out_bytes_raw(DG_SIGNATURE, DG_SIGNATURE_LEN);
+	dg_out_u8(DG_VERSION);
+	dg_out_u8(*(UChar *)&one ? 0 : 1);
+	dg_out_u8(sizeof(Addr));
+	dg_out_end();
+}
+
+static void write_process(void)
+{
+	Word i, n = VG_(sizeXA)(VG_(args_for_client));
+
+	dg_out_begin_long(DG_R_PROCESS);
+	dg_out_u32(VG_(getpid)());
+	dg_out_u32(VG_(getppid)());
+	dg_out_string("datagrind " DG_TOOL_VERSION " (valgrind " DG_VG_VERSION ")", 256);
+	dg_out_string(VG_(args_the_exename), 4096);
+	dg_out_u32((UInt)(n + 1));
+	dg_out_string(VG_(args_the_exename), 4096);
+	for (i = 0; i < n; i++)
+		dg_out_string(*(HChar **)VG_(indexXA)(VG_(args_for_client), i), 65536);
+	dg_out_end();
+}
+
+static HChar *expand_out_name(void)
+{
+	return VG_(expand_file_name)("--datagrind-out-file", clo_out_file);
+}
+
+/* A forked child writes its own log; if the name has no %p it gets one. */
+static void dg_atfork_pre(ThreadId tid)
+{
+	dg_enc_side_begin();
+	dg_out_flush();
+}
+
+static void dg_atfork_child(ThreadId tid)
+{
+	HChar *name = expand_out_name();
+
+	if (!VG_(strstr)(clo_out_file, "%p")) {
+		HChar *n2 = VG_(malloc)("dg.main.name", VG_(strlen)(name) + 24);
+		VG_(sprintf)(n2, "%s.%d", name, VG_(getpid)());
+		VG_(free)(name);
+		name = n2;
+	}
+	dg_out_reopen(name);
+	VG_(free)(name);
+	write_header();
+	write_process();
+	dg_maps_replay();
+	dg_defs_replay();
+	dg_enc_replay();
+	dg_heap_replay();
+}
+
+/* The preload is what makes malloc observable; without it the log would
+   silently miss every heap block. */
+static void check_preload(void)
+{
+	const HChar *tool = "datagrind";
+	struct vg_stat st;
+	HChar *path;
+	Word i;
+
+	for (i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); i++) {
+		const HChar *a = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
+		if (VG_(strncmp)(a, "--tool=", 7) == 0)
+			tool = a + 7;
+	}
+	path = VG_(malloc)("dg.main.preload", VG_(strlen)(VG_(libdir)) + VG_(strlen)(tool) + 64);
+	VG_(sprintf)(path, "%s/vgpreload_%s-amd64-linux.so", VG_(libdir), tool);
+	if (sr_isError(VG_(stat)(path, &st)))
+		VG_(umsg)("datagrind: warning: '%s' is missing: heap blocks will not "
+		          "be recorded (reinstall datagrind)\n", path);
+	VG_(free)(path);
+}
+
+static void dg_post_clo_init(void)
+{
+	struct dg_enc_options o;
+	HChar *name;
+
+	/* Blocks must not span calls: see the top of this file. */
+	VG_(clo_vex_control).guest_chase = False;
+	check_preload();
+	dg_instr_set_trace_fn(clo_trace_fn);
+	name = expand_out_name();
+	dg_out_init(name);
+	VG_(free)(name);
+	o.trace_at_start = clo_trace_at_start;
+	o.icount_from = clo_icount_from;
+	o.icount_to = clo_icount_to;
+	dg_enc_init(&o);
+	write_header();
+	write_process();
+	dg_enc_start(clo_trace_fn != NULL);
+	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
+}
+
+static void dg_fini(Int exitcode)
+{
+	dg_enc_fini();
+	dg_out_close();
+	if (VG_(clo_verbosity) >= 1)
+		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
+		          "blocks; %llu bytes written to %s\n",
+		          dg_enc_icount(), dg_enc_accesses(), dg_heap_allocs(),
+		          dg_out_bytes(), dg_out_path());
+}
+
+static void dg_pre_clo_init(void)
+{
+	VG_(details_name)("Datagrind");
+	VG_(details_version)(DG_TOOL_VERSION);
+	VG_(details_description)("a data access logger");
+	VG_(details_copyright_author)(
+		"Copyright (C) 2026, the Datagrind authors; GNU GPL'd.");
+	VG_(details_bug_reports_to)(VG_BUGS_TO);
+	VG_(details_avg_translation_sizeB)(400);
+
+	VG_(basic_tool_funcs)(dg_post_clo_init, dg_instrument, dg_fini);
+	VG_(needs_command_line_options)(dg_process_cmd_line_option,
+	                                dg_print_usage, dg_print_debug_usage);
+	VG_(needs_client_requests)(dg_handle_client_request);
+	VG_(track_start_client_code)(dg_start_client_code);
+	VG_(track_pre_deliver_signal)(dg_pre_deliver_signal);
+	VG_(track_post_deliver_signal)(dg_post_deliver_signal);
+	dg_heap_init();
+	dg_maps_init();
+}
+
+VG_DETERMINE_INTERFACE_VERSION(dg_pre_clo_init)

@@ -1,0 +1,52 @@
+/* dg_out.h: the log file and its record framing.
+ *
+ * Owns the output file descriptor and one large write buffer; every byte of
+ * the log goes through here.  Records are framed as docs/FORMAT.md §1 says:
+ * a writer opens a record, appends fields, and closes it; closing patches the
+ * length.  Lengths are written in the long form (0xFF + u64) whenever the
+ * payload may reach 255 bytes, so a record never has to move.
+ *
+ * Nothing here allocates per record.  The buffer goes to disk with large
+ * write(2) calls when it is full and at dg_out_close.  The file is opened
+ * lazily (a forked child that execs before writing anything leaves no file
+ * behind to be clobbered).
+ */
+#ifndef DG_OUT_H
+#define DG_OUT_H
+
+#include "pub_tool_basics.h"
+
+/* Bytes guaranteed free after dg_out_reserve(n) returns. */
+void  dg_out_init(const HChar *path);       /* remember the path; open later */
+void  dg_out_reopen(const HChar *path);     /* after fork: forget parent fd */
+void  dg_out_close(void);
+void  dg_out_flush(void);
+const HChar *dg_out_path(void);
+ULong dg_out_bytes(void);                   /* bytes written so far */
+ULong dg_out_records(void);                 /* records closed so far */
+
+/* Make sure n more bytes fit in the buffer (flushing if need be). */
+void  dg_out_reserve(SizeT n);
+
+/* Record framing.  A short record's payload must stay below 255 bytes. */
+void  dg_out_begin_short(UChar type);
+void  dg_out_begin_long(UChar type);
+void  dg_out_end(void);
+/* Open record: bytes written into it so far (payload only). */
+SizeT dg_out_payload_len(void);
+/* Drop the open record if its payload is empty; returns True if dropped. */
+Bool  dg_out_end_or_drop_empty(void);
+
+void  dg_out_u8(UChar v);
+void  dg_out_u32(UInt v);
+void  dg_out_u64(ULong v);
+void  dg_out_word(Addr v);
+void  dg_out_bytes_raw(const void *p, SizeT n);
+void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
+
+/* The hot path of the run encoder writes straight into the buffer:
+   dg_out_cursor() gives the write position, dg_out_advance() commits. */
+UChar *dg_out_cursor(void);
+void   dg_out_advance(UChar *new_cursor);
+
+#endif

@@ -1,0 +1,83 @@
+/* dg_pairmap.c: open-addressing pair -> UInt map.  See dg_pairmap.h. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "dg_pairmap.h"
+
+static inline SizeT pair_hash(ULong a, ULong b)
+{
+	ULong h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+	return (SizeT)(h ^ (h >> 29));
+}
+
+static void pairmap_alloc(struct dg_pairmap *m, SizeT cap)
+{
+	SizeT i;
+
+	m->slots = VG_(malloc)(m->cc, cap * sizeof *m->slots);
+	for (i = 0; i < cap; i++)
+		m->slots[i].value = DG_PAIRMAP_NONE;
+	m->cap = cap;
+	m->used = 0;
+}
+
+void dg_pairmap_init(struct dg_pairmap *m, const HChar *cc)
+{
+	m->cc = cc;
+	pairmap_alloc(m, 1024);
+}
+
+void dg_pairmap_fini(struct dg_pairmap *m)
+{
+	VG_(free)(m->slots);
+	m->slots = NULL;
+	m->cap = m->used = 0;
+}
+
+UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b)
+{
+	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;
+
+	for (;;) {
+		const struct dg_pairmap_slot *s = &m->slots[i];
+		if (s->value == DG_PAIRMAP_NONE)
+			return DG_PAIRMAP_NONE;
+		if (s->a == a && s->b == b)
+			return s->value;
+		i = (i + 1) & mask;
+	}
+}
+
+static void pairmap_insert(struct dg_pairmap *m, ULong a, ULong b, UInt value)
+{
+	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;
+
+	while (m->slots[i].value != DG_PAIRMAP_NONE)
+		i = (i + 1) & mask;
+	m->slots[i].a = a;
+	m->slots[i].b = b;
+	m->slots[i].value = value;
+	m->used++;
+}
+
+/* Keep the load factor under 1/2 so that probes stay short. */
+static void pairmap_grow(struct dg_pairmap *m)
+{
+	struct dg_pairmap_slot *old = m->slots;
+	SizeT i, old_cap = m->cap;
+
+	pairmap_alloc(m, old_cap * 2);
+	for (i = 0; i < old_cap; i++)
+		if (old[i].value != DG_PAIRMAP_NONE)
+			pairmap_insert(m, old[i].a, old[i].b, old[i].value);
+	VG_(free)(old);
+}
+
+void dg_pairmap_put(struct dg_pairmap *m, ULong a, ULong b, UInt value)
+{
+	tl_assert(value != DG_PAIRMAP_NONE);
+	if (2 * (m->used + 1) > m->cap)
+		pairmap_grow(m);
+	pairmap_insert(m, a, b, value);
+}

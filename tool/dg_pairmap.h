@@ -1,0 +1,30 @@
+/* dg_pairmap.h: an open-addressing hash map from a pair of words to a UInt.
+ *
+ * Used to intern calling contexts (parent node, call site) -> node and
+ * (bbdef, node) -> context.  Keys are never removed.  The map owns its
+ * table; dg_pairmap_fini frees it.  Values are whatever the caller stores;
+ * DG_PAIRMAP_NONE is returned for a missing key and must not be stored.
+ */
+#ifndef DG_PAIRMAP_H
+#define DG_PAIRMAP_H
+
+#include "pub_tool_basics.h"
+
+#define DG_PAIRMAP_NONE 0xFFFFFFFFu
+
+struct dg_pairmap_slot { ULong a, b; UInt value; };
+
+struct dg_pairmap {
+	struct dg_pairmap_slot *slots;
+	SizeT cap;        /* power of two */
+	SizeT used;
+	const HChar *cc;  /* cost centre for VG_(malloc) */
+};
+
+void dg_pairmap_init(struct dg_pairmap *m, const HChar *cc);
+void dg_pairmap_fini(struct dg_pairmap *m);
+UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b);
+/* Store value for (a, b), which must not be present yet. */
+void dg_pairmap_put(struct dg_pairmap *m, ULong a, ULong b, UInt value);
+
+#endif
