@@ -180,7 +180,7 @@ fi
 NATIVE_RUNS=$RUNS
 [ "$NATIVE_RUNS" -lt 5 ] && NATIVE_RUNS=5   # native is short: take more samples
 
-echo "bench: native ($NATIVE_RUNS runs, $ROUNDS rounds)"
+echo "bench: native ($NATIVE_RUNS runs, $ROUNDS round(s))"
 T_NATIVE=$(timed native "$NATIVE_RUNS" "$TMP/expect.full" "$PROG" "$ROUNDS")
 echo "bench: valgrind --tool=none ($RUNS runs)"
 T_NONE=$(timed none "$RUNS" "$TMP/expect.full" valgrind --tool=none "$PROG" "$ROUNDS")
@@ -214,7 +214,7 @@ LK_L=nan; LK_S=nan; LK_M=nan; LK_INSTR=nan; LK_BYTES=nan
 if [ $DO_LACKEY = 1 ]; then
     LKLOG=$TMP/lackey.txt
     rm -f "$LKLOG"
-    echo "bench: lackey --trace-mem=yes to a file (1 run, $LACKEY_ROUNDS rounds; slow)"
+    echo "bench: lackey --trace-mem=yes to a file (1 run, $LACKEY_ROUNDS round(s); slow)"
     T_LACKEY=$(timed lackey 1 "$TMP/expect.small" \
         valgrind --tool=lackey --trace-mem=yes --log-file="$LKLOG" "$PROG" "$LACKEY_ROUNDS")
     if [ -s "$LKLOG" ]; then
@@ -243,10 +243,10 @@ T_NONE_SMALL=nan; T_DG_SMALL=nan; DG_ACC_SMALL=nan
 if [ "$LACKEY_ROUNDS" = "$ROUNDS" ]; then
     T_NONE_SMALL=$T_NONE; T_DG_SMALL=$T_DG; DG_ACC_SMALL=$DG_ACC
 else
-    echo "bench: valgrind --tool=none at the small size ($RUNS runs, $LACKEY_ROUNDS rounds)"
+    echo "bench: valgrind --tool=none at the small size ($RUNS runs, $LACKEY_ROUNDS round(s))"
     T_NONE_SMALL=$(timed none-small "$RUNS" "$TMP/expect.small" valgrind --tool=none "$PROG" "$LACKEY_ROUNDS")
     if [ $DO_DG = 1 ]; then
-        echo "bench: datagrind at the small size ($RUNS runs, $LACKEY_ROUNDS rounds)"
+        echo "bench: datagrind at the small size ($RUNS runs, $LACKEY_ROUNDS round(s))"
         DGLOG_SMALL=$TMP/bench-small.dg
         rm -f "$DGLOG_SMALL"
         T_DG_SMALL=$(timed datagrind-small "$RUNS" "$TMP/expect.small" \
@@ -289,21 +289,21 @@ DG_OVER_LK=$(r "$DG_ACC_SMALL" "$LK_ACC_M2")
 fmt_mb() { awk -v b="$1" 'BEGIN { if (b == "nan") print "nan"; else printf "%.1f MB\n", b / 1e6 }'; }
 
 echo
-echo "Datagrind benchmark: bench/workload.c, $ROUNDS rounds = $INSTR guest instructions"
+echo "Datagrind benchmark: bench/workload.c, $ROUNDS round(s) = $INSTR guest instructions"
 echo "(median of $RUNS runs; native: median of $NATIVE_RUNS; wall-clock seconds; $(nproc) CPUs)"
 echo
-printf '%-44s %7s %10s %9s %8s\n' configuration rounds seconds "x native" "x none"
-printf '%-44s %7s %10s %9s %8s\n' native "$ROUNDS" "$T_NATIVE" 1.00 "$(r "$T_NATIVE" "$T_NONE")"
-printf '%-44s %7s %10s %9s %8s\n' "valgrind --tool=none" "$ROUNDS" "$T_NONE" "$X_NONE_NATIVE" 1.00
-printf '%-44s %7s %10s %9s %8s\n' "datagrind (log to local disk)" "$ROUNDS" "$T_DG" "$X_DG_NATIVE" "$X_DG_NONE"
+printf '%-48s %7s %10s %9s %8s\n' configuration rounds seconds "x native" "x none"
+printf '%-48s %7s %10s %9s %8s\n' native "$ROUNDS" "$T_NATIVE" 1.00 "$(r "$T_NATIVE" "$T_NONE")"
+printf '%-48s %7s %10s %9s %8s\n' "valgrind --tool=none" "$ROUNDS" "$T_NONE" "$X_NONE_NATIVE" 1.00
+printf '%-48s %7s %10s %9s %8s\n' "datagrind (log to local disk)" "$ROUNDS" "$T_DG" "$X_DG_NATIVE" "$X_DG_NONE"
 if [ $DO_LACKEY = 1 ]; then
     if [ "$LACKEY_ROUNDS" = "$ROUNDS" ]; then
-        printf '%-44s %7s %10s %9s %8s\n' "lackey --trace-mem=yes (log to file)" \
+        printf '%-48s %7s %10s %9s %8s\n' "lackey --trace-mem=yes (log to file)" \
             "$ROUNDS" "$T_LACKEY" "$X_LK_NATIVE" "$X_LK_NONE"
     else
-        printf '%-44s %7s %10s %9s %8s\n' "lackey --trace-mem=yes (log to file), measured" \
+        printf '%-48s %7s %10s %9s %8s\n' "lackey --trace-mem=yes (log to file), measured" \
             "$LACKEY_ROUNDS" "$T_LACKEY" - -
-        printf '%-44s %7s %10s %9s %8s\n' "lackey, SCALED to $ROUNDS rounds (see below)" \
+        printf '%-48s %7s %10s %9s %8s\n' "lackey, SCALED to $ROUNDS rounds (see below)" \
             "$ROUNDS" "$T_LACKEY_SCALED" "$X_LK_NATIVE" "$X_LK_NONE"
     fi
 fi
