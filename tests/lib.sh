@@ -271,12 +271,21 @@ stat_of() {
 	awk -v k="$2" '$1 == k { print $2; f = 1; exit } END { if (!f) print "missing" }' "$1"
 }
 
-# dgawk PROGRAM [FILES...]: awk with the helpers of tests/lib.awk (hex()).
+# dgawk [-v VAR=VALUE | -FSEP]... PROGRAM [FILES...]: awk with the helpers
+# of tests/lib.awk (hex()) prepended to PROGRAM.
 dgawk() {
-	_p=$1
+	_dgawk_opts=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-v) _dgawk_opts="$_dgawk_opts -v '$2'"; shift 2 ;;
+		-F*) _dgawk_opts="$_dgawk_opts '$1'"; shift ;;
+		*) break ;;
+		esac
+	done
+	_dgawk_prog="$(cat "$DG_TESTS/lib.awk")
+$1"
 	shift
-	printf '%s\n' "$_p" >dgawk.prog.awk
-	awk -f "$DG_TESTS/lib.awk" -f dgawk.prog.awk "$@"
+	eval "awk $_dgawk_opts \"\$_dgawk_prog\" \"\$@\""
 }
 
 # sym_range EXE SYMBOL: "START END" (decimal, END exclusive) of a function
@@ -305,4 +314,101 @@ text_range() {
 			if (e > hi) hi = e
 		}
 		END { if (lo == "") exit 1; print lo, hi }'
+}
+
+# blocks_from BLOCKS EXE FUNC [SIZE]: the lines of dg-dump --blocks output
+# whose allocation stack starts (frame 0, the call of the allocator) inside
+# function FUNC of EXE, and whose size is SIZE if given.
+blocks_from() {
+	_r=$(sym_range "$2" "$3") || { echo "no symbol $3 in $2" >&2; return 1; }
+	dgawk -v lo="${_r% *}" -v hi="${_r#* }" -v size="${4:-}" '
+		{ split($9, f, ","); pc = hex(f[1]) }
+		pc >= lo && pc < hi && (size == "" || $2 == size)' "$1"
+}
+
+# accesses_in ACCESSES LO HI: the lines of dg-dump --accesses output whose
+# access overlaps [LO, HI) (decimal).
+accesses_in() {
+	dgawk -v lo="$2" -v hi="$3" '{ a = hex($6) } a < hi && a + $5 > lo' "$1"
+}
+
+# pcs_outside ACCESSES LO HI: the access lines whose pc is outside [LO, HI).
+pcs_outside() {
+	dgawk -v lo="$2" -v hi="$3" '{ pc = hex($3) } pc < lo || pc >= hi' "$1"
+}
+
+# count_dir FILE R|W [SIZE]: the number of access lines of that direction
+# (and size).
+count_dir() {
+	awk -v d="$2" -v s="${3:-}" '$4 == d && (s == "" || $5 == s) { n++ } END { print n + 0 }' "$1"
+}
+
+# per_pc_dg ACCESSES LO HI: "pc-hex reads writes" per pc in [LO, HI), sorted.
+per_pc_dg() {
+	dgawk -v lo="$2" -v hi="$3" '
+		{ pc = hex($3) }
+		pc >= lo && pc < hi { seen[pc] = 1; if ($4 == "R") r[pc]++; else if ($4 == "W") w[pc]++; else bad[pc]++ }
+		END { for (pc in seen) printf "%x %d %d%s\n", pc, r[pc], w[pc], (pc in bad) ? " BADDIR" : "" }' "$1" | sort
+}
+
+# per_pc_lackey LACKEY_LOG LO HI: the same from `valgrind --tool=lackey
+# --trace-mem=yes` output: a Modify is one read and one write.
+per_pc_lackey() {
+	dgawk -v lo="$2" -v hi="$3" '
+		$1 == "I" { split($2, a, ","); cur = hex(a[1]); next }
+		$1 == "L" || $1 == "S" || $1 == "M" {
+			if (cur < lo || cur >= hi) next
+			seen[cur] = 1
+			if ($1 != "S") r[cur]++
+			if ($1 != "L") w[cur]++
+		}
+		END { for (pc in seen) printf "%x %d %d\n", pc, r[pc], w[pc] }' "$1" | sort
+}
+
+# kv KEY: awk snippet-free helper: the value of KEY=... in a --records line
+# given on stdin (quotes kept for strings).
+kv() {
+	awk -v k="$1" '{ for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }'
+}
+
+# event_window RECORDS LABEL: "START END" instruction counts of the first
+# START_EVENT/END_EVENT pair with LABEL in dg-dump --records output: the
+# count of instructions executed before each record (runs advance it by
+# their n_instrs, ICOUNT records set it).
+event_window() {
+	awk -v want="label=\"$2\"" '
+		function val(k,   i) { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+		$1 == "run" { cur = val("icount") + val("n_instrs"); next }
+		$1 == "icount" { cur = val("icount"); next }
+		$1 == "start_event" && $2 == want && s == "" { s = cur + 0 }
+		$1 == "end_event" && $2 == want && s != "" && e == "" { e = cur + 0 }
+		END { if (s == "" || e == "") exit 1; print s, e }' "$1"
+}
+
+# lackey_compare PROG [ARGS...]: the per-instruction cross-check with
+# Lackey.  For every instruction of PROG's own text (linked -no-pie, so the
+# range comes from readelf), Lackey's loads+modifies and stores+modifies
+# must equal Datagrind's reads and writes at that pc.  Datagrind replaces
+# malloc and Lackey does not, so whole-program totals differ; the program's
+# own code runs the same under both.
+lackey_compare() {
+	_exe=$1
+	_n=$(basename "$1")
+	need_cmd valgrind
+	_tr=$(text_range "$_exe") || bail "text range of $_exe from readelf"
+	valgrind --tool=lackey --trace-mem=yes --log-file=lackey.log "$@" \
+		</dev/null >lackey.out 2>lackey.err
+	_lst=$?
+	"$@" </dev/null >native.out 2>/dev/null
+	check_eq "$_n: lackey run exits as native" "$?" "$_lst"
+	run_dg lk.log -- "$@" || finish
+	dump --accesses lk.log lk.acc || finish
+	per_pc_lackey lackey.log ${_tr% *} ${_tr#* } >lackey.perpc
+	per_pc_dg lk.acc ${_tr% *} ${_tr#* } >dg.perpc
+	check_ge "$_n: lackey saw accesses at >= 10 instructions of the program" 10 \
+		"$(wc -l <lackey.perpc | tr -d ' ')"
+	check_cmp "$_n: per-pc reads/writes (pc R W) equal lackey's" lackey.perpc dg.perpc
+	check_eq "$_n: total reads/writes of the program's code equal lackey's" \
+		"$(awk '{ r += $2; w += $3 } END { print r + 0, w + 0 }' lackey.perpc)" \
+		"$(awk '{ r += $2; w += $3 } END { print r + 0, w + 0 }' dg.perpc)"
 }

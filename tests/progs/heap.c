@@ -6,7 +6,7 @@
  *   realloc(NULL, 50)  free(NULL)
  * and frees all six live blocks: 7 allocations + 1 for the realloc, and
  * 7 frees (1 by realloc, 6 by free; free(NULL) frees nothing).
- * Live blocks are written once (one byte) so they are used.
+ * Each live block gets one 1-byte write (the 100-byte block none).
  * With "0" it does none of that; the output is the same.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
@@ -38,7 +38,12 @@ int main(int argc, char **argv)
 		if (((unsigned long)c & 63) || ((unsigned long)d & 255) ||
 		    ((unsigned long)e & 31))
 			return 3;
-		a[0] = b[0] = c[0] = d[0] = e[0] = f[0] = 1;
+		a[0] = 1;
+		b[0] = 2;
+		c[0] = 3;
+		d[0] = 4;
+		e[0] = 5;
+		f[0] = 6;
 		free(a);
 		free(b);
 		free(c);
