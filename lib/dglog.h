@@ -1,0 +1,218 @@
+/* dglog.h: a streaming reader of Datagrind logs (docs/FORMAT.md).
+ *
+ * Promise: reads format versions 1 and 2, either byte order, 4- or 8-byte
+ * words, short and long lengths, from a file, a descriptor or memory.  Memory
+ * stays bounded whatever the log's length: one read buffer (as large as the
+ * largest record), plus the tables of bbdefs and contexts and the per-context
+ * address prediction state, which a reader must keep.  Every record is
+ * checked; bad input gives an error with a message naming the file, the byte
+ * offset and number of the record and its type, never a crash.
+ *
+ * Ownership: struct dglog owns everything it points to; dglog_close frees it.
+ * What dglog_next fills in (strings, address and frame arrays) points into
+ * the reader and stays valid until the next dglog_next or dglog_close.  The
+ * bbdefs and contexts returned by dglog_bbdef/dglog_context stay valid until
+ * dglog_close.
+ *
+ * Use:
+ *     struct dglog r;
+ *     struct dglog_record rec;
+ *     char err[256];
+ *     if (dglog_open(&r, path, err, sizeof err) < 0) { report err; }
+ *     while ((n = dglog_next(&r, &rec)) > 0) { use rec; }
+ *     if (n < 0) { report r.err; r.truncated says if the log was cut }
+ *     dglog_close(&r);
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGLOG_H
+#define DGLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "dg_format.h"
+
+/* rec->type is a DG_R_* record type, or DGLOG_RUN for one run of a BBRUN or
+ * BBRUNS record (rec->file_type then tells which), or DGLOG_UNKNOWN for a
+ * record whose type this reader does not know (rec->file_type has it). */
+#define DGLOG_RUN      256
+#define DGLOG_UNKNOWN  257
+
+#define DGLOG_ERRLEN   512
+
+struct dglog_instr {
+	uint64_t addr;
+	uint8_t size;
+};
+
+struct dglog_access {
+	uint8_t dir;            /* DG_ACC_READ or DG_ACC_WRITE */
+	uint8_t size;           /* bytes; 255 with DG_AF_CLAMPED */
+	uint8_t iseq;           /* index in instrs, always < n_instrs */
+	uint8_t flags;          /* DG_AF_*; 0 in version 1 */
+};
+
+struct dglog_bbdef {
+	uint32_t n_instrs;      /* 1..255 */
+	uint32_t n_accesses;
+	uint8_t exit_kind;      /* DG_EXIT_*; 0 in version 1 */
+	struct dglog_instr *instrs;
+	struct dglog_access *accesses;
+};
+
+struct dglog_context {
+	uint32_t bbdef;         /* bbdef index, always < number of bbdefs */
+	uint32_t depth;
+	uint64_t *stack;        /* stack[0] the block's first instruction */
+	uint64_t *pred;         /* BBRUNS state: last[i], stride[i] pairs;
+				   NULL until the context's first BBRUNS run */
+};
+
+/* One run of a context's block.  addrs[i] belongs to accesses[i] of the
+ * bbdef; n_addrs <= its n_accesses and n_instrs <= its n_instrs.  The
+ * instruction count of access i is icount_start + accesses[i].iseq, and
+ * iseq < n_instrs for every access that ran. */
+struct dglog_run {
+	uint32_t thread;
+	uint64_t icount_start;
+	uint64_t context;
+	uint32_t bbdef;
+	uint32_t n_instrs;
+	uint32_t n_addrs;
+	int partial;            /* block left early (BBRUNS partial bit, or a
+				   version 1 run with fewer addresses) */
+	const uint64_t *addrs;
+	uint64_t index;         /* run number in the file, from 0 */
+};
+
+struct dglog_header { uint8_t version, endian, word_size; };
+struct dglog_range { uint64_t addr, len; const char *type_name, *label; };
+struct dglog_event { const char *label; };
+struct dglog_text_avma { uint64_t addr; const char *path; };
+struct dglog_block {            /* MALLOC_BLOCK and FREE_BLOCK */
+	uint64_t addr, size;    /* size 0 for FREE_BLOCK */
+	uint64_t n_ips;         /* FREE_BLOCK: 0 in version 1 */
+	const uint64_t *ips;
+};
+struct dglog_def {              /* BBDEF, CONTEXT */
+	uint64_t index;
+	const struct dglog_bbdef *bbdef;        /* BBDEF: the new one */
+	const struct dglog_context *context;    /* CONTEXT: the new one */
+};
+struct dglog_thread { uint32_t tid; };
+struct dglog_mmap {
+	uint64_t start, len, offset, bias;
+	uint8_t prot, build_id_len;
+	const uint8_t *build_id;
+	const char *path;
+};
+struct dglog_process {
+	uint32_t pid, ppid, argc;
+	const char *tool, *exe;
+	const char *const *argv;
+};
+struct dglog_icount { uint64_t icount; };
+struct dglog_trace_state { uint8_t on, reason; };
+struct dglog_fini {
+	uint64_t icount, runs, accesses, records, dropped_runs;
+};
+struct dglog_unknown { uint64_t len; const uint8_t *payload; };
+
+struct dglog_record {
+	int type;               /* DG_R_*, DGLOG_RUN or DGLOG_UNKNOWN */
+	int file_type;          /* the type byte in the file */
+	uint64_t offset;        /* byte offset of the record (of the run) */
+	uint64_t number;        /* record number in the file, HEADER is 0 */
+	uint32_t thread;        /* current thread (THREAD records) */
+	uint64_t icount;        /* instruction count at this record */
+	union {
+		struct dglog_header header;
+		struct dglog_range range;       /* TRACK/UNTRACK_RANGE */
+		struct dglog_event event;       /* START/END_EVENT */
+		struct dglog_text_avma text_avma;
+		struct dglog_block block;       /* MALLOC/FREE_BLOCK */
+		struct dglog_def def;           /* BBDEF/CONTEXT */
+		struct dglog_run run;
+		struct dglog_thread thread;
+		struct dglog_mmap mmap;         /* MMAP/MUNMAP (start, len) */
+		struct dglog_process process;
+		struct dglog_icount icount;
+		struct dglog_trace_state trace_state;
+		struct dglog_fini fini;
+		struct dglog_unknown unknown;
+	} u;
+};
+
+struct dglog {
+	/* public, read-only */
+	char name[256];         /* file name used in messages */
+	char err[DGLOG_ERRLEN]; /* the last error */
+	int truncated;          /* the error was a log cut short */
+	uint8_t version, endian, word_size;
+	uint32_t thread;        /* current thread, 0 before any THREAD */
+	uint64_t icount;        /* instructions counted so far */
+	uint64_t n_records;     /* file records read (BBRUNS counts once) */
+	uint64_t n_runs;
+	uint64_t n_accesses;    /* addresses delivered, guarded zeros too */
+	uint64_t n_unknown;     /* records skipped as unknown */
+	uint64_t n_bbdefs, n_contexts;
+	int saw_fini;
+	struct dglog_fini fini; /* valid when saw_fini */
+
+	/* private */
+	int fd, own_fd, eof, failed;
+	uint64_t rec_off, rec_number, run_off, fini_off;
+	int rec_type;
+	const uint8_t *mem;     /* memory input, or NULL */
+	uint8_t *buf;           /* read buffer (fd input) */
+	size_t bufcap, pos, end;
+	const uint8_t *data;    /* buf or mem */
+	uint64_t base;          /* file offset of data[0] */
+	const uint8_t *runs, *runs_end;     /* inside a BBRUNS payload */
+	uint64_t runs_prev, run_rec_off, runs_n;
+	struct dglog_bbdef **bbdefs;     /* one allocation each */
+	struct dglog_context **contexts;
+	size_t bbdefs_cap, contexts_cap;
+	uint64_t *scratch;      /* addresses, frames of the record */
+	size_t scratch_cap;
+	const char **argv;
+	size_t argv_cap;
+	int header_sent;
+};
+
+/* Open a log: path "-" is standard input.  Reads and checks the header.
+ * Returns 0, or -1 with a message in err (also in r->err; r->truncated set
+ * when the file ends inside the header).  Call dglog_close either way. */
+int dglog_open(struct dglog *r, const char *path, char *err, size_t errlen);
+
+/* The same over an open descriptor (not closed by dglog_close) and over
+ * len bytes of memory (not copied: they must outlive the reader).  name is
+ * used in messages. */
+int dglog_open_fd(struct dglog *r, int fd, const char *name,
+		  char *err, size_t errlen);
+int dglog_open_mem(struct dglog *r, const void *data, size_t len,
+		   const char *name, char *err, size_t errlen);
+
+/* Free everything; closes the file if dglog_open opened it.  Safe on a
+ * reader whose open failed and on a zeroed struct. */
+void dglog_close(struct dglog *r);
+
+/* Next record into rec: 1 a record, 0 clean end of file (at a record
+ * boundary), -1 an error in r->err ("FILE: byte N: record #K (TYPE): ...");
+ * r->truncated is 1 if the error is that the log ends inside a record.  The
+ * first record delivered is the HEADER.  After -1, do not call again. */
+int dglog_next(struct dglog *r, struct dglog_record *rec);
+
+/* Stored definitions by index, or NULL when idx is out of range. */
+const struct dglog_bbdef *dglog_bbdef(const struct dglog *r, uint64_t idx);
+const struct dglog_context *dglog_context(const struct dglog *r, uint64_t idx);
+
+/* After dglog_next returned 0: 0 if the log is complete (a FINI whose runs,
+ * accesses and records match what was read), else -1 with the reason in
+ * r->err.  Version 1 logs are never complete (they have no FINI). */
+int dglog_check_complete(struct dglog *r);
+
+/* "bbdef", "bbruns", ... for a file record type; "unknown" otherwise. */
+const char *dglog_type_name(int file_type);
+
+#endif /* DGLOG_H */

@@ -1,0 +1,81 @@
+/* mklogs: write the sample logs of tests/unit/logs.c into a directory, for
+ * the dg-dump checks of tests/t0100-reader-unit.sh and as the fuzz seed
+ * corpus (tests/fuzz/corpus/).
+ *
+ *     mklogs DIR
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dgwrite.h"
+#include "logs.h"
+
+static int save(struct dgwrite *w, const char *dir, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (dgwrite_save(w, path) < 0) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+/* A log with strided loops through a heap block, for --blocks and the
+ * prediction; thread 1 then thread 2. */
+static int heap_log(const char *dir)
+{
+	static const struct dgwrite_instr in[2] = { { 0x401000, 4 }, { 0x401004, 3 } };
+	static const struct dgwrite_access ac[2] = {
+		{ DG_ACC_READ, 4, 0, 0 }, { DG_ACC_WRITE, 8, 1, DG_AF_GUARDED },
+	};
+	static const uint64_t ips[2] = { 0x400a00, 0x400b00 };
+	struct dgwrite w;
+	int rc;
+
+	dgwrite_init(&w, 2, 0, 8);
+	dgwrite_thread(&w, 1);
+	dgwrite_bbdef(&w, 2, in, 2, ac, 0);
+	dgwrite_context(&w, 0, 1, &(uint64_t){ 0x401000 });
+	dgwrite_malloc(&w, 0x5000, 40, 2, ips);
+	for (uint64_t k = 0; k < 10; k++) {
+		uint64_t a[2] = { 0x5000 + 4 * k, k % 2 ? 0 : 0x6000 + 8 * k };
+		dgwrite_run(&w, 0, 0, 2, 2, a);
+	}
+	dgwrite_free(&w, 0x5000, 0, NULL);
+	dgwrite_thread(&w, 2);
+	dgwrite_run(&w, 0, 1, 1, 1, (uint64_t[]){ 0x5000 });
+	dgwrite_fini(&w, 21, w.n_runs, w.n_accesses, w.n_records, 0);
+	rc = save(&w, dir, "heap-v2.log");
+	dgwrite_release(&w);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const endian[2] = { "le", "be" };
+	struct dgwrite w;
+	char name[64];
+	int rc = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mklogs DIR\n");
+		return 2;
+	}
+	for (int v = 1; v <= 2; v++)
+		for (int e = 0; e <= 1; e++)
+			for (int ws = 4; ws <= 8; ws += 4) {
+				logs_full(&w, v, e, ws, ws == 4 && e == 1, 1);
+				snprintf(name, sizeof name, "full-v%d-%s-%d.log", v, endian[e], ws);
+				rc |= save(&w, argv[1], name);
+				dgwrite_release(&w);
+			}
+	logs_full(&w, 2, 0, 8, 0, 0);
+	rc |= save(&w, argv[1], "nofini-v2.log");
+	dgwrite_release(&w);
+	rc |= heap_log(argv[1]);
+	return rc ? 1 : 0;
+}

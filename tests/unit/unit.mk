@@ -1,0 +1,35 @@
+# unit.mk: the C unit tests of lib/ (included by tests/tests.mk).
+#
+#   make unit-tests    build build/tests/unit/test_dglog (plain), its
+#                      test_dglog-asan twin (AddressSanitizer + UBSan, no
+#                      recovery) and mklogs (sample logs for the scripts)
+#
+# tests/t0100-reader-unit.sh runs them.  They compile lib/dglog.c and
+# lib/dgwrite.c themselves so the sanitized build needs no second libdg.
+#
+# Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+
+UNIT_B      := $(B)/tests/unit
+UNIT_LIB    := lib/dglog.c lib/dgwrite.c tests/unit/logs.c
+UNIT_HDRS   := $(wildcard lib/*.h tests/unit/*.h)
+UNIT_CFLAGS := -std=gnu11 $(WARN) -O2 -g -Ilib -Itests/unit -D_GNU_SOURCE
+UNIT_ASAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -fno-omit-frame-pointer
+
+.PHONY: unit-tests
+unit-tests: $(UNIT_B)/test_dglog $(UNIT_B)/test_dglog-asan $(UNIT_B)/mklogs
+
+$(UNIT_B)/test_dglog: tests/unit/test_dglog.c $(UNIT_LIB) $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit/test_dglog.c $(UNIT_LIB)
+
+$(UNIT_B)/test_dglog-asan: tests/unit/test_dglog.c $(UNIT_LIB) $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dglog.c $(UNIT_LIB)
+
+$(UNIT_B)/mklogs: tests/unit/mklogs.c $(UNIT_LIB) $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit/mklogs.c $(UNIT_LIB)
