@@ -11,6 +11,7 @@
 #define DG_DEFS_H
 
 #include "pub_tool_basics.h"
+#include "dg_stack.h"
 
 struct dg_instr  { Addr addr; UChar size; };
 struct dg_access { UChar dir, size, iseq, flags; };
@@ -22,9 +23,11 @@ struct dg_bbdef {
 	UChar n_instrs;
 	UChar exit_kind;      /* enum dg_exit_kind */
 	Bool  fn_entry;       /* first instruction starts a --trace-fn function */
-	Bool  has_sp;         /* the raw run carries the stack pointer at exit */
+	UChar n_extra;        /* words after the addresses in a full raw run:
+	                         1 (SP) for returns, 2 (SP, target) for calls */
 	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
 	UInt  cache_ctx;
+	struct dg_call_memo call_memo;   /* for call blocks */
 };
 
 extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */

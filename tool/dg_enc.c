@@ -241,13 +241,14 @@ static const UChar *run_process(const UChar *p)
 	if (info)
 		return (const UChar *)(addrs + n_addrs);
 	if (bb->exit_kind == DG_EXIT_CALL)
-		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs]);
+		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
+		              addrs[n_addrs + 1], &bb->call_memo);
 	else if (bb->exit_kind == DG_EXIT_RETURN) {
 		dg_stack_ret(addrs[n_addrs]);
 		if (E.use_fn)
 			tracing_update(DG_TRACE_FN);
 	}
-	return (const UChar *)(addrs + n_addrs + bb->has_sp);
+	return (const UChar *)(addrs + n_addrs + bb->n_extra);
 }
 
 static void raw_encode(void)

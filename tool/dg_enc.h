@@ -9,6 +9,7 @@
  *     +8  u64 address of each access made, in bbdef order
  *         u64 stack pointer after the exit (only call/return blocks that
  *             ran to the end)
+ *         u64 call target (only call blocks that ran to the end)
  *
  * When the buffer is nearly full, or before any side record (heap block,
  * range, event, mapping, thread switch, signal) is written, the encoder

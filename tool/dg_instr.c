@@ -9,7 +9,8 @@
  *     before each side exit taken after k instructions and m accesses:
  *         p->info = k | m << 8 | 1 << 31;  dg_raw_ptr = &p->addr[m];
  *     at the end:
- *         p->info = 0; [p->addr[n] = SP for calls and returns];
+ *         p->info = 0; [p->addr[n] = SP for calls and returns;
+ *         p->addr[n+1] = call target for calls];
  *         dg_raw_ptr = end of entry;
  *
  * The stores before a side exit are overwritten when the exit is not taken,
@@ -283,7 +284,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 {
 	UInt n_instrs, n_acc, id, k = 0, ni = 0;
 	ULong entry_size;
-	Bool has_sp;
+	UInt n_extra;
 	IRSB *sb;
 	IRTemp p = IRTemp_INVALID;
 	Int i;
@@ -294,8 +295,8 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	if (n_instrs == 0)
 		return sb_in;
 	id = define_bbdef(sb_in, n_instrs, n_acc);
-	has_sp = dg_bbdefs[id].has_sp;
-	entry_size = 8 + 8 * (ULong)n_acc + (has_sp ? 8 : 0);
+	n_extra = dg_bbdefs[id].n_extra;
+	entry_size = 8 + 8 * (ULong)(n_acc + n_extra);
 
 	sb = deepCopyIRSBExceptStmts(sb_in);
 	for (i = 0; i < sb_in->stmts_used; i++) {
@@ -318,11 +319,13 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 		addStmtToIRSB(sb, st);
 	}
 	tl_assert(k == n_acc);
-	if (has_sp) {
+	if (n_extra >= 1) {
 		IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
 		addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, Ity_I64)));
 		store_at(sb, p, 8 + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
 	}
+	if (n_extra >= 2)      /* a call: where it goes */
+		store_at(sb, p, 16 + 8 * (ULong)n_acc, sb->next);
 	commit(sb, p, 0, entry_size);
 	return sb;
 }

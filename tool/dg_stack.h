@@ -8,7 +8,7 @@
  * marker that returns cannot pop past.
  *
  * A node names a call stack truncated to its innermost `max_depth` call
- * sites; nodes are interned, so equal stacks have equal node numbers.  Node 0
+ * sites, with recursive cycles folded (see node_child); nodes are interned, so equal stacks have equal node numbers.  Node 0
  * is the empty stack.  This module owns the node table and one frame stack
  * per thread.
  */
@@ -21,7 +21,11 @@ extern UInt dg_stack_cur_node;     /* node of the running thread's stack */
 
 void dg_stack_init(UInt max_depth);
 void dg_stack_switch(ThreadId tid);
-void dg_stack_call(Addr call_pc, Addr sp);
+/* A call site's memo of its last push: from node `parent` to `target`
+   it made node `child`.  parent = 0xFFFFFFFF when empty. */
+struct dg_call_memo { UInt parent, child; Addr target; };
+
+void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m);
 void dg_stack_ret(Addr sp);
 void dg_stack_signal_enter(ThreadId tid, Addr sp);
 void dg_stack_signal_exit(ThreadId tid);
