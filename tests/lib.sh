@@ -326,10 +326,13 @@ blocks_from() {
 		pc >= lo && pc < hi && (size == "" || $2 == size)' "$1"
 }
 
-# accesses_in ACCESSES LO HI: the lines of dg-dump --accesses output whose
-# access overlaps [LO, HI) (decimal).
+# accesses_in ACCESSES LO HI [FROM TO]: the lines of dg-dump --accesses
+# output whose access overlaps [LO, HI) (decimal), and whose icount is in
+# [FROM, TO) if given (a block's lifetime: TO may be "-", never freed).
 accesses_in() {
-	dgawk -v lo="$2" -v hi="$3" '{ a = hex($6) } a < hi && a + $5 > lo' "$1"
+	dgawk -v lo="$2" -v hi="$3" -v from="${4:-0}" -v to="${5:--}" '
+		{ a = hex($6) }
+		a < hi && a + $5 > lo && $2 >= from + 0 && (to == "-" || $2 < to + 0)' "$1"
 }
 
 # pcs_outside ACCESSES LO HI: the access lines whose pc is outside [LO, HI).

@@ -23,7 +23,7 @@ check_eq "--blocks: reads writes read_bytes write_bytes" "100 100 400 400" "$nr 
 check_eq "--blocks: block freed" yes "$([ "$free" != - ] && echo yes || echo no)"
 
 lo=$(echo "$addr" | dgawk '{ print hex($1) }')
-accesses_in acc "$lo" $((lo + 400)) >blkacc
+accesses_in acc "$lo" $((lo + 400)) "$alloc" "$free" >blkacc
 awk '$4 == "W"' blkacc >wr
 awk '$4 == "R"' blkacc >rd
 check_eq "--accesses: 100 writes to the block" 100 "$(wc -l <wr | tr -d ' ')"
@@ -69,8 +69,13 @@ check_ge "stack frame 0 is in main (start)" "${main% *}" "$f0"
 check_lt "stack frame 0 is in main (end)" "${main#* }" "$f0"
 check_ge "the stack has a caller of main" 2 "$(echo "$stack" | awk -F, '{ print NF }')"
 trange=$(text_range "$W")
-echo "$stack" | tr ',' '\n' | dgawk -v lo="${trange% *}" -v hi="${trange#* }" 'NR > 1 { a = hex($1); if (a >= lo && a < hi) print }' >deeper
-check_empty "no frame but frame 0 is in the executable (main is called from libc)" deeper
+f1=$(echo "$stack" | dgawk -F, '{ print hex($2) }')
+check_eq "stack frame 1 is outside the executable (libc calls main)" yes \
+	"$([ "$f1" -lt "${trange% *}" ] || [ "$f1" -ge "${trange#* }" ] && echo yes || echo "no: $f1")"
+start=$(sym_range "$W" _start)
+fl=$(echo "$stack" | dgawk -F, '{ print hex($NF) }')
+check_eq "the outermost frame is in _start (full unwind at the default --num-callers)" yes \
+	"$([ "$fl" -ge "${start% *}" ] && [ "$fl" -lt "${start#* }" ] && echo yes || echo "no: $fl")"
 
 # --num-callers bounds every stack.
 run_dg w2.log --num-callers=2 -- "$W" || finish

@@ -3,7 +3,8 @@
 # counted FROM to TO.  A full trace of tests/progs/writes.c gives the icount
 # of fill's first write to the block (FROM) and of sum's last read (LAST);
 # a second run with --trace-icount=FROM:LAST+1 must trace all 200 accesses
-# to the block, nothing outside [FROM, LAST+1], and inside the window the
+# to the block, nothing outside [FROM, LAST+1) (the option's documented
+# half-open window), and inside the window the
 # same accesses (icount, pc, direction, size) as the full trace.
 . "$DG_TESTS/lib.sh"
 need_tool
@@ -13,10 +14,11 @@ W=$DG_PROGS/writes
 run_dg full.log -- "$W" || finish
 dump --accesses full.log full.acc || finish
 dump --blocks full.log full.blocks || finish
-blk=$(blocks_from full.blocks "$W" main 400 | awk '{ print $1 }')
-[ -n "$blk" ] || bail "the 400-byte block is in the full trace"
-lo=$(echo "$blk" | dgawk '{ print hex($1) }')
-accesses_in full.acc "$lo" $((lo + 400)) >full.blk
+blocks_from full.blocks "$W" main 400 >blk
+[ -s blk ] || bail "the 400-byte block is in the full trace"
+read -r addr size alloc free rest <blk
+lo=$(echo "$addr" | dgawk '{ print hex($1) }')
+accesses_in full.acc "$lo" $((lo + 400)) "$alloc" "$free" >full.blk
 from=$(head -n 1 full.blk | awk '{ print $2 }')
 last=$(tail -n 1 full.blk | awk '{ print $2 }')
 check_gt "window is not empty" "$from" "$last"
@@ -27,8 +29,8 @@ dump --accesses win.log win.acc || finish
 dump --blocks win.log win.blocks || finish
 check_eq "windowed: block has 100 reads and 100 writes" "100 100" \
 	"$(blocks_from win.blocks "$W" main 400 | awk '{ print $5, $6 }')"
-awk -v f="$from" -v t="$to" '$2 < f || $2 > t' win.acc >outside
-check_empty "windowed: no access outside [$from, $to]" outside
+awk -v f="$from" -v t="$to" '$2 < f || $2 >= t' win.acc >outside
+check_empty "windowed: no access outside [$from, $to) (documented: [from, to))" outside
 awk -v f="$from" -v t="$last" '$2 >= f && $2 <= t { print $2, $3, $4, $5 }' full.acc >full.win
 awk -v f="$from" -v t="$last" '$2 >= f && $2 <= t { print $2, $3, $4, $5 }' win.acc >win.win
 check_cmp "windowed: same accesses as the full trace inside the window" full.win win.win

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t0600-threads: tests/progs/threads.c starts 4 threads; thread t mallocs
-# (201 + t) * 4 bytes and writes 200 ints into it.  Checked: 5 threads in
-# the log, each block written exactly 200 times with 4 bytes by one thread,
-# a different non-main thread per block.
+# (201 + t) * 4 bytes and writes 200 ints into it; all 4 are alive at once
+# (a barrier), so Valgrind cannot reuse a thread id.  Checked: 5 threads in
+# the log, each block written exactly 200 times with 4 bytes by one thread
+# (while it is live), a different non-main thread per block.
 . "$DG_TESTS/lib.sh"
 need_tool
 need_prog threads
@@ -22,9 +23,9 @@ check_eq "the workers' blocks: 804 808 812 816 bytes" "804 808 812 816" \
 check_eq "each: 0 reads, 200 writes, 800 bytes written" "0:200:800 0:200:800 0:200:800 0:200:800" \
 	"$(awk '{ print $5 ":" $6 ":" $8 }' wblocks | tr '\n' ' ' | sed 's/ $//')"
 : >owners
-while read -r addr size rest; do
+while read -r addr size alloc free rest; do
 	lo=$(echo "$addr" | dgawk '{ print hex($1) }')
-	accesses_in acc "$lo" $((lo + size)) >b.$size
+	accesses_in acc "$lo" $((lo + size)) "$alloc" "$free" >b.$size
 	check_eq "$size-byte block: 200 accesses, all 4-byte writes" 200 \
 		"$(count_dir b.$size W 4)"
 	check_eq "$size-byte block: accessed by exactly one thread" 1 \
