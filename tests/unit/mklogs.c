@@ -48,6 +48,7 @@ static int heap_log(const char *dir)
 	dgwrite_free(&w, 0x5000, 0, NULL);
 	dgwrite_thread(&w, 2);
 	dgwrite_run(&w, 0, 1, 1, 1, (uint64_t[]){ 0x5000 });
+	dgwrite_flush_runs(&w);         /* so that n_records counts it */
 	dgwrite_fini(&w, 21, w.n_runs, w.n_accesses, w.n_records, 0);
 	rc = save(&w, dir, "heap-v2.log");
 	dgwrite_release(&w);
