@@ -103,6 +103,9 @@ echo "bench: building $PROG ($CC -O2 -g)"
 "$CC" -O2 -g -std=gnu11 -o "$PROG" bench/workload.c || { echo "bench: build failed" >&2; exit 1; }
 
 STATUS=0
+# Other work on the machine skews every figure: note the load around the run.
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+LOAD_START=$(loadavg)
 
 # now_ns: wall clock in nanoseconds.
 now_ns() { date +%s%N; }
@@ -265,6 +268,7 @@ fi
 [ -e "$TMP/failed" ] && STATUS=1
 
 # ---------------------------------------------------------------- report
+LOAD_END=$(loadavg)
 # r A B: A / B, or nan when either is not a number or B is 0.
 r() { awk -v a="$1" -v b="$2" 'BEGIN {
         if (a == "nan" || b == "nan" || a == "" || b == "" || b + 0 == 0) print "nan";
@@ -290,7 +294,8 @@ fmt_mb() { awk -v b="$1" 'BEGIN { if (b == "nan") print "nan"; else printf "%.1f
 
 echo
 echo "Datagrind benchmark: bench/workload.c, $ROUNDS round(s) = $INSTR guest instructions"
-echo "(median of $RUNS runs; native: median of $NATIVE_RUNS; wall-clock seconds; $(nproc) CPUs)"
+echo "(median of $RUNS runs; native: median of $NATIVE_RUNS; wall-clock seconds; $(nproc) CPUs;"
+echo " load average at start $LOAD_START, at end $LOAD_END)"
 echo
 printf '%-48s %7s %10s %9s %8s\n' configuration rounds seconds "x native" "x none"
 printf '%-48s %7s %10s %9s %8s\n' native "$ROUNDS" "$T_NATIVE" 1.00 "$(r "$T_NATIVE" "$T_NONE")"
@@ -343,6 +348,8 @@ fi
     echo "git_commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "valgrind_version $(valgrind --version)"
     echo "cpus $(nproc)"
+    echo "loadavg_start $LOAD_START"
+    echo "loadavg_end $LOAD_END"
     echo "quick $QUICK"
     echo "runs $RUNS"
     echo "native_runs $NATIVE_RUNS"
