@@ -104,7 +104,7 @@ echo "bench: building $PROG ($CC -O2 -g)"
 
 STATUS=0
 # Other work on the machine skews every figure: note the load around the run.
-loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo nan; }
 LOAD_START=$(loadavg)
 
 # now_ns: wall clock in nanoseconds.
@@ -295,7 +295,7 @@ fmt_mb() { awk -v b="$1" 'BEGIN { if (b == "nan") print "nan"; else printf "%.1f
 echo
 echo "Datagrind benchmark: bench/workload.c, $ROUNDS round(s) = $INSTR guest instructions"
 echo "(median of $RUNS runs; native: median of $NATIVE_RUNS; wall-clock seconds; $(nproc) CPUs;"
-echo " load average at start $LOAD_START, at end $LOAD_END)"
+echo " 1-minute load average at start $LOAD_START, at end $LOAD_END)"
 echo
 printf '%-48s %7s %10s %9s %8s\n' configuration rounds seconds "x native" "x none"
 printf '%-48s %7s %10s %9s %8s\n' native "$ROUNDS" "$T_NATIVE" 1.00 "$(r "$T_NATIVE" "$T_NONE")"
