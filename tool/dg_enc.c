@@ -34,7 +34,7 @@ static struct {
 	ULong icount;         /* guest instructions executed, exact */
 	ULong reader_icount;  /* what a reader of the log has counted */
 	ULong runs, accesses, dropped;
-	ULong next_edge;      /* icount at which the window changes */
+	Bool  use_window;     /* --trace-icount given */
 	struct dg_enc_options o;
 	Bool  client_on;      /* DATAGRIND_START/STOP_TRACING */
 	Bool  in_window;
@@ -105,19 +105,33 @@ static void tracing_update(UChar reason)
 	dg_out_end();
 }
 
-static void window_compute(void)
+/* A run is in the --trace-icount window [from, to) if any of its
+   instructions is; run_clip cuts off the part past `to`. */
+static void window_check(UInt n_instrs)
 {
-	ULong ic = E.icount;
+	Bool in = E.icount < E.o.icount_to && E.icount + n_instrs > E.o.icount_from;
 
-	E.in_window = ic >= E.o.icount_from && ic < E.o.icount_to;
-	E.next_edge = ic < E.o.icount_from ? E.o.icount_from
-	            : ic < E.o.icount_to ? E.o.icount_to : ~0ULL;
+	if (in != E.in_window) {
+		E.in_window = in;
+		tracing_update(DG_TRACE_ICOUNT);
+	}
 }
 
-static void window_update(void)
+/* Shorten a run that crosses the window's end to the instructions inside;
+   returns the new info word (0 if unchanged). */
+static UInt run_clip(const struct dg_bbdef *bb, UInt info, UInt *n_instrs,
+                     UInt *n_addrs)
 {
-	window_compute();
-	tracing_update(DG_TRACE_ICOUNT);
+	ULong keep = E.o.icount_to - E.icount;
+	UInt k = 0;
+
+	if (E.icount + *n_instrs <= E.o.icount_to)
+		return info;
+	while (k < *n_addrs && bb->acc[k].iseq < keep)
+		k++;
+	*n_instrs = (UInt)keep;
+	*n_addrs = k;
+	return 1u << 31 | (UInt)keep | k << 8;
 }
 
 /* ------------------------------------------------------------ contexts */
@@ -231,12 +245,15 @@ static const UChar *run_process(const UChar *p)
 		dg_stack_fn_enter();
 		tracing_update(DG_TRACE_FN);
 	}
-	if (E.icount >= E.next_edge)
-		window_update();
-	if (E.tracing)
-		run_emit(id, bb, info, n_instrs, addrs, n_addrs);
-	else
+	if (E.use_window)
+		window_check(n_instrs);
+	if (E.tracing) {
+		UInt ni = n_instrs, na = n_addrs;
+		UInt inf = E.use_window ? run_clip(bb, info, &ni, &na) : info;
+		run_emit(id, bb, inf, ni, addrs, na);
+	} else {
 		E.dropped++;
+	}
 	E.icount += n_instrs;
 	if (info)
 		return (const UChar *)(addrs + n_addrs);
@@ -316,7 +333,7 @@ void dg_enc_init(const struct dg_enc_options *o)
 	max_depth = VG_(clo_backtrace_size) > 0 ? VG_(clo_backtrace_size) : 1;
 	if (max_depth > MAX_CTX_DEPTH)
 		max_depth = MAX_CTX_DEPTH;
-	dg_stack_init(max_depth - 1);
+	dg_stack_init(max_depth);
 	dg_pairmap_init(&ctx_map, "dg.enc.ctxmap");
 	raw_base = VG_(malloc)("dg.enc.raw", RAW_SIZE);
 	dg_raw_ptr = (Addr)raw_base;
@@ -331,7 +348,8 @@ void dg_enc_start(Bool use_fn)
 	dg_out_begin_short(DG_R_THREAD);
 	dg_out_u32(1);
 	dg_out_end();
-	window_compute();
+	E.use_window = E.o.icount_from > 0 || E.o.icount_to != ~0ULL;
+	E.in_window = !E.use_window || E.o.icount_from == 0;
 	tracing_update(DG_TRACE_START);
 }
 

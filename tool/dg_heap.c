@@ -12,6 +12,7 @@
 #include "dg_enc.h"
 #include "dg_stack.h"
 #include "dg_out.h"
+#include "dg_maps.h"
 
 #define MAX_FRAMES 256
 
@@ -28,10 +29,12 @@ static ULong n_allocs;
 static void write_frames(UInt node)
 {
 	Addr f[MAX_FRAMES];
-	UInt i, n = dg_stack_frames(node, f, MAX_FRAMES);
+	UInt i = 0, n = dg_stack_frames(node, f, MAX_FRAMES);
 
-	dg_out_word(n);
-	for (i = 0; i < n; i++)
+	while (i < n && dg_maps_in_preload(f[i]))
+		i++;
+	dg_out_word(n - i);
+	for (; i < n; i++)
 		dg_out_word(f[i]);
 }
 

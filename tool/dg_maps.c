@@ -15,6 +15,32 @@
 #define MAX_BUILD_ID  64
 #define MAX_PHDRS     64
 #define MAX_NOTES     4096
+#define MAX_PRELOAD   16
+
+static struct { Addr start, end; } preload[MAX_PRELOAD];
+static UInt n_preload;
+
+Bool dg_maps_in_preload(Addr a)
+{
+	UInt i;
+
+	for (i = 0; i < n_preload; i++)
+		if (a >= preload[i].start && a < preload[i].end)
+			return True;
+	return False;
+}
+
+static void preload_note(Addr a, SizeT len, const HChar *path)
+{
+	const HChar *base = VG_(strrchr)(path, '/');
+
+	base = base ? base + 1 : path;
+	if (VG_(strncmp)(base, "vgpreload_", 10) == 0 && n_preload < MAX_PRELOAD) {
+		preload[n_preload].start = a;
+		preload[n_preload].end = a + len;
+		n_preload++;
+	}
+}
 
 /* What the ELF file says about a mapping. */
 struct elf_facts {
@@ -131,6 +157,7 @@ static void mapping_seen(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 	path = VG_(am_get_filename)(seg);
 	if (!path)
 		return;
+	preload_note(a, len, path);
 	dg_enc_side_begin();
 	mmap_write(a, len, seg->offset + (a - seg->start),
 	           (rr ? DG_PROT_READ : 0) | (ww ? DG_PROT_WRITE : 0)

@@ -13,4 +13,9 @@
 void dg_maps_init(void);    /* registers the tracking callbacks */
 void dg_maps_replay(void);  /* MMAP for every file mapping now present */
 
+/* Is a inside a Valgrind preload library (vgpreload_*.so)?  Their frames
+   are dropped from the top of heap stacks: posix_memalign calling memalign
+   inside the preload is not the user's allocation site. */
+Bool dg_maps_in_preload(Addr a);
+
 #endif
