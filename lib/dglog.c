@@ -740,9 +740,12 @@ static int predict(struct dglog *r, struct cur *c, struct dglog_context *x,
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t *last = &x->pred[2 * i], *stride = last + 1, addr;
-		if (cur_uleb(c, &z, "addr_delta") < 0)
+		if (c->p < c->end && *c->p < 0x80)
+			z = *c->p++;            /* the common one-byte delta */
+		else if (cur_uleb(c, &z, "addr_delta") < 0)
 			return -1;
-		addr = (*last + *stride + unzigzag(r, z)) & mask;
+		z &= mask;
+		addr = (*last + *stride + ((z >> 1) ^ (0 - (z & 1)))) & mask;
 		*stride = *last == 0 ? 0 : (addr - *last) & mask;
 		*last = addr;
 		r->scratch[i] = addr;

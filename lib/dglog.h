@@ -185,7 +185,8 @@ struct dglog {
  * when the file ends inside the header).  Call dglog_close either way. */
 int dglog_open(struct dglog *r, const char *path, char *err, size_t errlen);
 
-/* The same over an open descriptor (not closed by dglog_close) and over
+/* The same over an open descriptor (not closed by dglog_close; for a
+ * FILE *, pass fileno(f) before reading anything through f) and over
  * len bytes of memory (not copied: they must outlive the reader).  name is
  * used in messages. */
 int dglog_open_fd(struct dglog *r, int fd, const char *name,
@@ -202,6 +203,13 @@ void dglog_close(struct dglog *r);
  * r->truncated is 1 if the error is that the log ends inside a record.  The
  * first record delivered is the HEADER.  After -1, do not call again. */
 int dglog_next(struct dglog *r, struct dglog_record *rec);
+
+/* The address of the instruction that makes access i of bbdef d (i below
+ * d->n_accesses): the pc of an access. */
+static inline uint64_t dglog_pc(const struct dglog_bbdef *d, uint32_t i)
+{
+	return d->instrs[d->accesses[i].iseq].addr;
+}
 
 /* Stored definitions by index, or NULL when idx is out of range. */
 const struct dglog_bbdef *dglog_bbdef(const struct dglog *r, uint64_t idx);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dglog.h"
@@ -346,6 +347,38 @@ static void test_truncations(int version, int endian, int word, int lng)
 		 "truncation at each of %zu bytes, v%d %s %d %s: %d truncated, %d bad (first at %zu)",
 		 w.len, version, endian ? "be" : "le", word, lng ? "long" : "short",
 		 cuts, bad, first_bad);
+	dgwrite_release(&w);
+}
+
+/* A log fed through a pipe a byte at a time: every read returns little. */
+static void test_pipe(void)
+{
+	struct dgwrite w;
+	struct dglog r;
+	char err[512] = "", why[1200] = "";
+	int fds[2], good = 0;
+	pid_t pid;
+
+	logs_full(&w, 2, 1, 8, 0, 1);
+	if (pipe(fds) < 0 || (pid = fork()) < 0) {
+		tu_check(0, "pipe or fork failed");
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		for (size_t i = 0; i < w.len; i++)
+			if (write(fds[1], w.buf + i, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (dglog_open_fd(&r, fds[0], "pipe", err, sizeof err) == 0)
+		good = compare_log(&r, logs_full_v2, why, sizeof why) == 0
+		       && dglog_check_complete(&r) == 0;
+	tu_check(good, "log read from a pipe a byte at a time %s%s", err, why);
+	dglog_close(&r);
+	close(fds[0]);
+	waitpid(pid, NULL, 0);
 	dgwrite_release(&w);
 }
 
@@ -773,6 +806,7 @@ int main(void)
 				for (int l = 0; l <= 1; l++)
 					test_truncations(v, e, ws, l);
 	test_fd_and_big();
+	test_pipe();
 	test_header_errors();
 	test_reference_errors();
 	test_bbdef_errors();
