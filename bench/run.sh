@@ -180,13 +180,16 @@ else
     INSTR_SMALL=$(icount "$LACKEY_ROUNDS")
 fi
 
-NATIVE_RUNS=$RUNS
-[ "$NATIVE_RUNS" -lt 5 ] && NATIVE_RUNS=5   # native is short: take more samples
+# Runs that last under about a second (native; none; the small size) are
+# noisy and cheap: they take at least 5 samples.
+SHORT_RUNS=$RUNS
+[ "$SHORT_RUNS" -lt 5 ] && SHORT_RUNS=5
+NATIVE_RUNS=$SHORT_RUNS
 
 echo "bench: native ($NATIVE_RUNS runs, $ROUNDS round(s))"
 T_NATIVE=$(timed native "$NATIVE_RUNS" "$TMP/expect.full" "$PROG" "$ROUNDS")
-echo "bench: valgrind --tool=none ($RUNS runs)"
-T_NONE=$(timed none "$RUNS" "$TMP/expect.full" valgrind --tool=none "$PROG" "$ROUNDS")
+echo "bench: valgrind --tool=none ($SHORT_RUNS runs)"
+T_NONE=$(timed none "$SHORT_RUNS" "$TMP/expect.full" valgrind --tool=none "$PROG" "$ROUNDS")
 
 DGLOG=$TMP/bench.dg
 T_DG=nan; DG_BYTES=nan; DG_ACC=nan; DG_RUNS_=nan; DG_ICOUNT=nan
@@ -246,13 +249,13 @@ T_NONE_SMALL=nan; T_DG_SMALL=nan; DG_ACC_SMALL=nan
 if [ "$LACKEY_ROUNDS" = "$ROUNDS" ]; then
     T_NONE_SMALL=$T_NONE; T_DG_SMALL=$T_DG; DG_ACC_SMALL=$DG_ACC
 else
-    echo "bench: valgrind --tool=none at the small size ($RUNS runs, $LACKEY_ROUNDS round(s))"
-    T_NONE_SMALL=$(timed none-small "$RUNS" "$TMP/expect.small" valgrind --tool=none "$PROG" "$LACKEY_ROUNDS")
+    echo "bench: valgrind --tool=none at the small size ($SHORT_RUNS runs, $LACKEY_ROUNDS round(s))"
+    T_NONE_SMALL=$(timed none-small "$SHORT_RUNS" "$TMP/expect.small" valgrind --tool=none "$PROG" "$LACKEY_ROUNDS")
     if [ $DO_DG = 1 ]; then
-        echo "bench: datagrind at the small size ($RUNS runs, $LACKEY_ROUNDS round(s))"
+        echo "bench: datagrind at the small size ($SHORT_RUNS runs, $LACKEY_ROUNDS round(s))"
         DGLOG_SMALL=$TMP/bench-small.dg
         rm -f "$DGLOG_SMALL"
-        T_DG_SMALL=$(timed datagrind-small "$RUNS" "$TMP/expect.small" \
+        T_DG_SMALL=$(timed datagrind-small "$SHORT_RUNS" "$TMP/expect.small" \
             "$DATAGRIND" --datagrind-out-file="$DGLOG_SMALL" "$PROG" "$LACKEY_ROUNDS")
         if [ -s "$DGLOG_SMALL" ] &&
            "$DGDUMP" --stats "$DGLOG_SMALL" >"$TMP/dgstats-small.txt" 2>"$TMP/dgstats.err"; then
@@ -294,7 +297,7 @@ fmt_mb() { awk -v b="$1" 'BEGIN { if (b == "nan") print "nan"; else printf "%.1f
 
 echo
 echo "Datagrind benchmark: bench/workload.c, $ROUNDS round(s) = $INSTR guest instructions"
-echo "(median of $RUNS runs; native: median of $NATIVE_RUNS; wall-clock seconds; $(nproc) CPUs;"
+echo "(wall-clock seconds, median of $RUNS runs for datagrind, of $SHORT_RUNS for native and none; $(nproc) CPUs;"
 echo " 1-minute load average at start $LOAD_START, at end $LOAD_END)"
 echo
 printf '%-48s %7s %10s %9s %8s\n' configuration rounds seconds "x native" "x none"
@@ -352,7 +355,7 @@ fi
     echo "loadavg_end $LOAD_END"
     echo "quick $QUICK"
     echo "runs $RUNS"
-    echo "native_runs $NATIVE_RUNS"
+    echo "short_runs $SHORT_RUNS"
     echo "rounds $ROUNDS"
     echo "instructions $INSTR"
     echo "native_s $T_NATIVE"
