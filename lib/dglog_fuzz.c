@@ -4,6 +4,10 @@
  * uses it: each access of a run looks up its bbdef, instruction and size.
  * A bad log must end in an error, never in a crash or a sanitizer report.
  *
+ * Each input is read twice, from memory and through a descriptor with a
+ * tiny read buffer (built with -DDGLOG_BUF_INITIAL=64), and both readings
+ * must agree.
+ *
  * Build and run: make fuzz (tests/fuzz/fuzz.mk).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
@@ -11,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "dglog.h"
 
@@ -65,21 +71,68 @@ static void use_record(const struct dglog *r, const struct dglog_record *rec)
 	}
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	struct dglog r;
-	struct dglog_record rec;
-	char err[DGLOG_ERRLEN];
+/* Read a whole log; returns the last dglog_next result and fills a
+ * summary of what was read. */
+struct summary {
 	int n;
+	uint64_t records, runs, accesses;
+	char err[DGLOG_ERRLEN];
+};
 
-	if (dglog_open_mem(&r, data, size, "fuzz", err, sizeof err) == 0) {
-		while ((n = dglog_next(&r, &rec)) > 0)
-			use_record(&r, &rec);
-		if (n == 0)
-			(void)dglog_check_complete(&r);
-		else if (strncmp(r.err, "fuzz: ", 6) != 0)
+static void read_log(struct dglog *r, int open_rc, struct summary *s)
+{
+	struct dglog_record rec;
+
+	memset(s, 0, sizeof s[0]);
+	s->n = -2;
+	if (open_rc == 0) {
+		while ((s->n = dglog_next(r, &rec)) > 0)
+			use_record(r, &rec);
+		if (s->n == 0)
+			(void)dglog_check_complete(r);
+		else if (strncmp(r->err, "fuzz: ", 6) != 0)
 			__builtin_trap();       /* every message names the file */
 	}
-	dglog_close(&r);
+	s->records = r->n_records;
+	s->runs = r->n_runs;
+	s->accesses = r->n_accesses;
+	memcpy(s->err, r->err, sizeof s->err);
+	dglog_close(r);
+}
+
+/* The same bytes through a descriptor (a memfd): the buffer-filling path,
+ * which must see exactly what the memory path sees. */
+static int open_memfd(struct dglog *r, const uint8_t *data, size_t size,
+		      int *fd)
+{
+	char err[DGLOG_ERRLEN];
+
+	*fd = memfd_create("fuzz", 0);
+	if (*fd < 0 || write(*fd, data, size) != (ssize_t)size
+	    || lseek(*fd, 0, SEEK_SET) != 0)
+		return -2;
+	return dglog_open_fd(r, *fd, "fuzz", err, sizeof err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct summary a, b;
+	struct dglog r;
+	char err[DGLOG_ERRLEN];
+	int fd, rc;
+
+	rc = dglog_open_mem(&r, data, size, "fuzz", err, sizeof err);
+	read_log(&r, rc, &a);
+	rc = open_memfd(&r, data, size, &fd);
+	if (rc == -2) {
+		if (fd >= 0)
+			close(fd);
+		return 0;               /* no memfd here: nothing to compare */
+	}
+	read_log(&r, rc, &b);
+	close(fd);
+	if (a.n != b.n || a.records != b.records || a.runs != b.runs
+	    || a.accesses != b.accesses || strcmp(a.err, b.err) != 0)
+		__builtin_trap();
 	return 0;
 }

@@ -17,7 +17,7 @@ B            ?= build
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_B       := $(B)/fuzz
-FUZZ_FLAGS   := -std=gnu11 -g -O1 -Ilib -D_GNU_SOURCE \
+FUZZ_FLAGS   := -std=gnu11 -g -O1 -Ilib -D_GNU_SOURCE -DDGLOG_BUF_INITIAL=64 \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 .PHONY: fuzz fuzz-build

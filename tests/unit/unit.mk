@@ -2,7 +2,9 @@
 #
 #   make unit-tests    build build/tests/unit/test_dglog (plain), its
 #                      test_dglog-asan twin (AddressSanitizer + UBSan, no
-#                      recovery) and mklogs (sample logs for the scripts)
+#                      recovery, and a 64-byte first read buffer so that
+#                      refilling and growing it are exercised) and mklogs
+#                      (sample logs for the scripts)
 #
 # tests/t0100-reader-unit.sh runs them.  They compile lib/dglog.c and
 # lib/dgwrite.c themselves so the sanitized build needs no second libdg.
@@ -14,7 +16,7 @@ UNIT_LIB    := lib/dglog.c lib/dgwrite.c tests/unit/logs.c
 UNIT_HDRS   := $(wildcard lib/*.h tests/unit/*.h)
 UNIT_CFLAGS := -std=gnu11 $(WARN) -O2 -g -Ilib -Itests/unit -D_GNU_SOURCE
 UNIT_ASAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
-               -fno-omit-frame-pointer
+               -fno-omit-frame-pointer -DDGLOG_BUF_INITIAL=64
 
 .PHONY: unit-tests
 unit-tests: $(UNIT_B)/test_dglog $(UNIT_B)/test_dglog-asan $(UNIT_B)/mklogs
