@@ -117,8 +117,9 @@ static void dg_print_usage(void)
 "                                 DATAGRIND_START_TRACING in the program starts\n"
 "    --trace-fn=<name>            record only while a function matching <name>\n"
 "                                 (wildcards * and ?) is on the call stack\n"
-"    --trace-icount=<from>:<to>   record only instructions numbered in\n"
-"                                 [from, to); either may be empty; k/M/G\n"
+"    --trace-icount=<from>:<to>   record only the blocks that run instructions\n"
+"                                 numbered in [from, to), cut at <to>; either\n"
+"                                 may be empty; k/M/G suffixes\n"
 "    --num-callers=<n>            frames in call stacks of accesses and\n"
 "                                 heap blocks [12]\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
@@ -338,7 +339,7 @@ static void dg_pre_clo_init(void)
 	VG_(details_description)("a data access logger");
 	VG_(details_copyright_author)(
 		"Copyright (C) 2026, the Datagrind authors; GNU GPL'd.");
-	VG_(details_bug_reports_to)(VG_BUGS_TO);
+	VG_(details_bug_reports_to)("the Datagrind issue tracker (see README.md)");
 	VG_(details_avg_translation_sizeB)(400);
 
 	VG_(basic_tool_funcs)(dg_post_clo_init, dg_instrument, dg_fini);
