@@ -153,7 +153,7 @@ static int fill(struct dglog *r, size_t n)
 			size_t cap = r->bufcap * 2;
 			uint8_t *nb = realloc(r->buf, cap);
 			if (!nb)
-				return fail_file(r, "out of memory for a %zu-byte record", n);
+				return fail(r, "out of memory for a %zu-byte record", n);
 			r->buf = nb;
 			r->bufcap = cap;
 		}
@@ -162,9 +162,9 @@ static int fill(struct dglog *r, size_t n)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
-			return fail_file(r, "byte %llu: read error: %s",
-					 (unsigned long long)(r->base + r->end),
-					 strerror(errno));
+			return fail(r, "read error at byte %llu: %s",
+				    (unsigned long long)(r->base + r->end),
+				    strerror(errno));
 		if (got == 0)
 			r->eof = 1;
 		r->end += (size_t)got;
