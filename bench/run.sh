@@ -354,6 +354,8 @@ fi
     echo "git_commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "valgrind_version $(valgrind --version)"
     echo "cpus $(nproc)"
+    # The build measured may be older than HEAD (make was not rerun).
+    echo "datagrind_tool_mtime $(date -u -r "$ROOT/build/lib/valgrind/datagrind-amd64-linux" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo nan)"
     echo "loadavg_start $LOAD_START"
     echo "loadavg_end $LOAD_END"
     echo "quick $QUICK"
