@@ -335,7 +335,11 @@ echo "  datagrind / none:   $X_DG_NONE   (target <= 4)"
 [ "$LACKEY_ROUNDS" != "$ROUNDS" ] &&
     echo "                      $X_DG_NONE_MARGINAL   (start-up excluded: ($T_DG - $T_DG_SMALL) / ($T_NONE - $T_NONE_SMALL), $ROUNDS vs $LACKEY_ROUNDS rounds)"
 if [ $DO_LACKEY = 1 ]; then
-    echo "  lackey / datagrind: $X_LK_DG   (target >= 50; per guest instruction)"
+    if [ "$LACKEY_ROUNDS" = "$ROUNDS" ]; then
+        echo "  lackey / datagrind: $X_LK_DG   (target >= 50; both at $ROUNDS round(s), not scaled)"
+    else
+        echo "  lackey / datagrind: $X_LK_DG   (target >= 50; per guest instruction)"
+    fi
     [ "$LACKEY_ROUNDS" != "$ROUNDS" ] &&
         echo "                      $X_LK_DG_EQUAL   (both at $LACKEY_ROUNDS round(s): lackey $T_LACKEY s, datagrind $T_DG_SMALL s)"
     echo
