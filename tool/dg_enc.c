@@ -201,13 +201,14 @@ static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
 	ULong *s;
 	UChar *o;
 
-	if (E.batch_open && dg_out_payload_len() > BATCH_MAX)
+	if (E.batch_open && dg_out_open_len() > BATCH_MAX)
 		batch_close();
 	if (!E.batch_open) {
 		icount_sync();
 		batch_open();
 	}
-	dg_out_reserve(16 + 10 * (SizeT)n_addrs);
+	if (!dg_out_has_room(16 + 10 * (SizeT)n_addrs))
+		dg_out_reserve(16 + 10 * (SizeT)n_addrs);
 	o = dg_out_cursor();
 	o = put_uleb(o, zigzag((ULong)c - E.prev_ctx) << 1 | (info ? 1 : 0));
 	if (info) {

@@ -4,6 +4,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_hashtable.h"
+#include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_options.h"
@@ -24,6 +25,7 @@ struct block {
 };
 
 static VgHashTable *blocks;
+static PoolAlloc   *block_pool;    /* block records: one malloc each is dear */
 static ULong n_allocs;
 
 static void write_frames(UInt node)
@@ -49,7 +51,7 @@ static void write_malloc(const struct block *b)
 
 static void block_add(Addr a, SizeT n)
 {
-	struct block *b = VG_(malloc)("dg.heap.block", sizeof *b);
+	struct block *b = VG_(allocEltPA)(block_pool);
 
 	dg_enc_side_begin();
 	b->addr = a;
@@ -72,7 +74,7 @@ static Bool block_remove(Addr a)
 	dg_out_word(a);
 	write_frames(dg_stack_cur_node);
 	dg_out_end();
-	VG_(free)(b);
+	VG_(freeEltPA)(block_pool, b);
 	return True;
 }
 
@@ -149,6 +151,8 @@ static SizeT dg_usable_size(ThreadId tid, void *p)
 void dg_heap_init(void)
 {
 	blocks = VG_(HT_construct)("dg.heap.blocks");
+	block_pool = VG_(newPA)(sizeof(struct block), 1000, VG_(malloc),
+	                        "dg.heap.pool", VG_(free));
 	VG_(needs_malloc_replacement)(dg_malloc, dg_malloc, dg_new_aligned,
 	                              dg_malloc, dg_new_aligned, dg_memalign,
 	                              dg_calloc, dg_free, dg_free, dg_free_aligned,

@@ -8,10 +8,13 @@
 #include "pub_tool_vki.h"
 #include "dg_out.h"
 
-#define OUT_BUF_SIZE  (4u << 20)
+#define OUT_BUF_SIZE  DG_OUT_BUF_SIZE
+#define out_buf       dg_out_buf_
+#define out_used      dg_out_used_
 
-static UChar  *out_buf;
-static SizeT   out_used;
+UChar  *dg_out_buf_;
+SizeT   dg_out_used_;
+SizeT   dg_out_rec_payload_;
 static Int     out_fd = -1;
 static HChar  *out_path;
 static ULong   out_flushed;      /* bytes already handed to write(2) */
@@ -88,8 +91,10 @@ static void out_write_prefix(SizeT upto)
 	out_flushed += upto;
 	VG_(memmove)(out_buf, out_buf + upto, out_used - upto);
 	out_used -= upto;
-	if (rec_start != (SizeT)-1)
+	if (rec_start != (SizeT)-1) {
 		rec_start -= upto;
+		dg_out_rec_payload_ -= upto;
+	}
 }
 
 void dg_out_flush(void)
@@ -122,6 +127,7 @@ void dg_out_begin_short(UChar type)
 	dg_out_reserve(2 + 255);
 	rec_start = out_used;
 	rec_hdr = 2;
+	dg_out_rec_payload_ = rec_start + 2;
 	out_buf[out_used++] = type;
 	out_buf[out_used++] = 0;
 }
@@ -132,6 +138,7 @@ void dg_out_begin_long(UChar type)
 	dg_out_reserve(10);
 	rec_start = out_used;
 	rec_hdr = 10;
+	dg_out_rec_payload_ = rec_start + 10;
 	out_buf[out_used++] = type;
 	out_buf[out_used++] = 0xFF;
 	out_used += 8;
@@ -201,12 +208,3 @@ void dg_out_string(const HChar *s, SizeT max)
 	dg_out_u8(0);
 }
 
-UChar *dg_out_cursor(void) { return out_buf + out_used; }
-
-void dg_out_advance(UChar *new_cursor)
-{
-	SizeT n = new_cursor - out_buf;
-
-	tl_assert(n >= out_used && n <= OUT_BUF_SIZE);
-	out_used = n;
-}

@@ -45,8 +45,17 @@ void  dg_out_bytes_raw(const void *p, SizeT n);
 void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
 
 /* The hot path of the run encoder writes straight into the buffer:
-   dg_out_cursor() gives the write position, dg_out_advance() commits. */
-UChar *dg_out_cursor(void);
-void   dg_out_advance(UChar *new_cursor);
+   dg_out_cursor() gives the write position, dg_out_advance() commits.
+   Inline, because the encoder calls them for every run. */
+extern UChar *dg_out_buf_;      /* private: only the inlines below use these */
+extern SizeT  dg_out_used_;
+extern SizeT  dg_out_rec_payload_;   /* offset of the open record's payload */
+#define DG_OUT_BUF_SIZE  (4u << 20)
+
+static inline UChar *dg_out_cursor(void) { return dg_out_buf_ + dg_out_used_; }
+static inline void dg_out_advance(UChar *c) { dg_out_used_ = c - dg_out_buf_; }
+static inline SizeT dg_out_open_len(void) { return dg_out_used_ - dg_out_rec_payload_; }
+/* Room for n more bytes without a flush? */
+static inline Bool dg_out_has_room(SizeT n) { return dg_out_used_ + n <= DG_OUT_BUF_SIZE; }
 
 #endif
