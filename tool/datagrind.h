@@ -56,7 +56,7 @@
 #ifndef DATAGRIND_H
 #define DATAGRIND_H
 
-#include "valgrind.h"
+#include <valgrind/valgrind.h>   /* Debian: package valgrind */
 
 typedef enum {
 	VG_USERREQ__DATAGRIND_TRACK_RANGE = VG_USERREQ_TOOL_BASE('D', 'G'),
