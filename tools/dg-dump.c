@@ -127,35 +127,66 @@ void out_char(char c)
 	out_buf[out_n++] = c;
 }
 
+char *out_reserve(size_t n)
+{
+	out_room(n);
+	return out_buf + out_n;
+}
+
+void out_commit(char *p)
+{
+	out_n = (size_t)(p - out_buf);
+}
+
+/* Two digits per division: the instruction counts of --accesses are long. */
+char *fmt_dec(char *p, uint64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char tmp[20];
+	int n = 20;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		tmp[--n] = pairs[d + 1];
+		tmp[--n] = pairs[d];
+	}
+	if (v >= 10) {
+		tmp[--n] = pairs[v * 2 + 1];
+		tmp[--n] = pairs[v * 2];
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(p, tmp + n, 20 - n);
+	return p + 20 - n;
+}
+
+char *fmt_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	int nd = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	*p++ = '0';
+	*p++ = 'x';
+	for (int i = nd - 1; i >= 0; i--) {
+		p[i] = digits[v & 15];
+		v >>= 4;
+	}
+	return p + nd;
+}
+
 void out_dec(uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_room(20);
-	while (n > 0)
-		out_buf[out_n++] = tmp[--n];
+	out_commit(fmt_dec(out_reserve(20), v));
 }
 
 void out_hex(uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	out_room(18);
-	out_buf[out_n++] = '0';
-	out_buf[out_n++] = 'x';
-	while (n > 0)
-		out_buf[out_n++] = tmp[--n];
+	out_commit(fmt_hex(out_reserve(18), v));
 }
 
 /* A string in double quotes, with " \ and non-printable bytes escaped. */
@@ -422,6 +453,9 @@ static int dump_records(struct dglog *r)
 
 /* ------------------------------------------------------------ --accesses */
 
+/* thread, icount, pc, dir, size, addr, five blanks and a newline */
+#define ACCESS_LINE_MAX (10 + 20 + 18 + 1 + 3 + 18 + 6)
+
 static void print_run_accesses(struct dglog *r, const struct dglog_run *u)
 {
 	const struct dglog_bbdef *d = dglog_bbdef(r, u->bbdef);
@@ -430,18 +464,20 @@ static void print_run_accesses(struct dglog *r, const struct dglog_run *u)
 		const struct dglog_access *a = &d->accesses[i];
 		if (u->addrs[i] == 0 && (a->flags & DG_AF_GUARDED))
 			continue;
-		out_dec(u->thread);
-		out_char(' ');
-		out_dec(u->icount_start + a->iseq);
-		out_char(' ');
-		out_hex(d->instrs[a->iseq].addr);
-		out_char(' ');
-		out_char(a->dir == DG_ACC_WRITE ? 'W' : 'R');
-		out_char(' ');
-		out_dec(a->size);
-		out_char(' ');
-		out_hex(u->addrs[i]);
-		out_char('\n');
+		char *p = out_reserve(ACCESS_LINE_MAX);
+		p = fmt_dec(p, u->thread);
+		*p++ = ' ';
+		p = fmt_dec(p, u->icount_start + a->iseq);
+		*p++ = ' ';
+		p = fmt_hex(p, d->instrs[a->iseq].addr);
+		*p++ = ' ';
+		*p++ = a->dir == DG_ACC_WRITE ? 'W' : 'R';
+		*p++ = ' ';
+		p = fmt_dec(p, a->size);
+		*p++ = ' ';
+		p = fmt_hex(p, u->addrs[i]);
+		*p++ = '\n';
+		out_commit(p);
 	}
 }
 

@@ -19,6 +19,13 @@ void out_dec(uint64_t v);
 void out_hex(uint64_t v);               /* 0x%lx */
 int out_flush(void);                    /* -1 on a write error */
 
+/* Direct formatting: out_reserve(n) gives room for n bytes, the fmt_*
+ * functions write at p and return the end, out_commit(end) keeps them. */
+char *out_reserve(size_t n);
+void out_commit(char *p);
+char *fmt_dec(char *p, uint64_t v);
+char *fmt_hex(char *p, uint64_t v);     /* 0x%lx */
+
 int dump_blocks(struct dglog *r);
 
 #endif /* DG_DUMP_H */
