@@ -10,6 +10,8 @@
 
 struct dg_bbdef *dg_bbdefs;
 static UInt n_bbdefs, cap_bbdefs;
+static UInt *written;              /* ids in the order their records went out */
+static UInt n_written, cap_written;
 
 static void defs_write(const struct dg_bbdef *d)
 {
@@ -64,8 +66,25 @@ UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
 	d->cache_node = DG_PAIRMAP_NONE;
 	d->cache_ctx = 0;
 	d->call_memo.parent = DG_PAIRMAP_NONE;
-	defs_write(d);
+	d->file_index = DG_DEFS_UNWRITTEN;
 	return n_bbdefs++;
+}
+
+UInt dg_defs_emit(UInt id)
+{
+	struct dg_bbdef *d = &dg_bbdefs[id];
+
+	if (d->file_index != DG_DEFS_UNWRITTEN)
+		return d->file_index;
+	if (n_written == cap_written) {
+		cap_written = cap_written ? 2 * cap_written : 4096;
+		written = VG_(realloc)("dg.defs.written", written,
+		                       cap_written * sizeof *written);
+	}
+	defs_write(d);
+	written[n_written] = id;
+	d->file_index = n_written;
+	return n_written++;
 }
 
 UInt dg_defs_count(void) { return n_bbdefs; }
@@ -74,6 +93,6 @@ void dg_defs_replay(void)
 {
 	UInt i;
 
-	for (i = 0; i < n_bbdefs; i++)
-		defs_write(&dg_bbdefs[i]);
+	for (i = 0; i < n_written; i++)
+		defs_write(&dg_bbdefs[written[i]]);
 }

@@ -2,10 +2,12 @@
  *
  * Every translated superblock gets a bbdef: its instructions and its data
  * accesses in program order.  The table owns the definitions for the life of
- * the process (a run in the raw buffer names its bbdef by index, and a forked
- * child must write them all again).  dg_defs_add writes the BBDEF record at
- * once; indexes are assigned in the order records are written, as the
- * format requires.
+ * the process (a run in the raw buffer names its bbdef by id, and a forked
+ * child must write them all again).  A BBDEF record is written only when a
+ * run of the block is first written (dg_defs_emit), so a log traced through
+ * a window does not carry every block the program translated; the log's
+ * bbdef index is the order of writing, as the format requires, and differs
+ * from the id.
  */
 #ifndef DG_DEFS_H
 #define DG_DEFS_H
@@ -28,7 +30,10 @@ struct dg_bbdef {
 	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
 	UInt  cache_ctx;
 	struct dg_call_memo call_memo;   /* for call blocks */
+	UInt  file_index;     /* index in the log, DG_DEFS_UNWRITTEN if none */
 };
+
+#define DG_DEFS_UNWRITTEN 0xFFFFFFFFu
 
 extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 
@@ -36,6 +41,9 @@ UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
                  const struct dg_access *acc, UInt n_acc,
                  UChar exit_kind, Bool fn_entry);
 UInt dg_defs_count(void);
-void dg_defs_replay(void);    /* write every BBDEF again (forked child) */
+/* Write bbdef id's record now unless it was; returns its log index.  Call
+   only between records. */
+UInt dg_defs_emit(UInt id);
+void dg_defs_replay(void);    /* write every written BBDEF again (forked child) */
 
 #endif

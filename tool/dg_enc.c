@@ -143,12 +143,13 @@ static void context_write(UInt c)
 	UInt i, n;
 
 	frames[0] = dg_bbdefs[x->bbdef].instrs[0].addr;
+	tl_assert(dg_bbdefs[x->bbdef].file_index != DG_DEFS_UNWRITTEN);
 	n = 1 + dg_stack_frames(x->node, frames + 1, max_depth - 1);
 	if (sizeof(Addr) * (n + 1) + 1 < 255)
 		dg_out_begin_short(DG_R_CONTEXT);
 	else
 		dg_out_begin_long(DG_R_CONTEXT);
-	dg_out_word(x->bbdef);
+	dg_out_word(dg_bbdefs[x->bbdef].file_index);
 	dg_out_u8((UChar)n);
 	for (i = 0; i < n; i++)
 		dg_out_word(frames[i]);
@@ -174,6 +175,7 @@ static UInt context_new(UInt bbdef, UInt node)
 	n_slots += 2 * n_acc;
 	dg_pairmap_put(&ctx_map, bbdef, node, n_ctxs);
 	batch_close();          /* definitions go before the runs using them */
+	dg_defs_emit(bbdef);
 	context_write(n_ctxs);
 	return n_ctxs++;
 }
