@@ -6,8 +6,10 @@
 #
 # Builds build/fuzz/dglog_fuzz from lib/dglog_fuzz.c and lib/dglog.c with
 # clang -fsanitize=fuzzer,address,undefined and runs it for FUZZ_SECONDS on
-# a copy of the seed corpus tests/fuzz/corpus/ (small valid logs written by
-# build/tests/unit/mklogs); new inputs it finds go to build/fuzz/corpus/,
+# the seed corpus tests/fuzz/corpus/ (small valid logs written by
+# build/tests/unit/mklogs) and the real logs of tests/fixtures/ (read only:
+# libFuzzer writes the inputs it finds to the first directory,
+# build/fuzz/corpus/),
 # crashes to build/fuzz/.  clang's libFuzzer runtime comes with the Debian
 # package libclang-rt-14-dev (or the clang package on older releases).
 #
@@ -32,4 +34,5 @@ fuzz: $(FUZZ_B)/dglog_fuzz
 	@mkdir -p $(FUZZ_B)/corpus
 	cd $(FUZZ_B) && ./dglog_fuzz -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
-		corpus $(CURDIR)/tests/fuzz/corpus
+		corpus $(CURDIR)/tests/fuzz/corpus \
+		$(if $(wildcard tests/fixtures/*.dg),$(CURDIR)/tests/fixtures)
