@@ -59,7 +59,7 @@ CC       ?= cc
 WARN     := -Wall -Wextra -Wshadow -Wpointer-arith -Wmissing-prototypes \
             -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-HOST_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -Ilib -Itool -D_GNU_SOURCE \
+HOST_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -fPIC -Ilib -Itool -D_GNU_SOURCE \
 	$(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 HOST_LDFLAGS := $(LDFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE))
 
@@ -67,12 +67,16 @@ LIB_SRCS := $(filter-out lib/%_fuzz.c,$(wildcard lib/*.c))
 LIB_OBJS := $(patsubst lib/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS))
 LIBDG    := $(B)/obj/libdg.a
 
-# each program: main in PROG/, linked with libdg
+# Host programs.  Each directory's fragment (importer/importer.mk,
+# dgsql/dgsql.mk, lib/ext.mk) adds its programs to PROGS and its loadable
+# SQLite extensions to EXTS, with their own rules, linked with $(LIBDG).
 PROGS    := $(B)/bin/dg-dump
+EXTS     :=
 PROG_dg-dump_SRCS := $(wildcard tools/dg-dump*.c)
+-include lib/ext.mk importer/importer.mk dgsql/dgsql.mk
 
 all: check-valgrind $(TOOL_EXES) $(TOOL_PRELOADS) $(VGLIB)/vgpreload_core-$(VG_PLAT).so \
-     $(B)/bin/datagrind $(B)/include/datagrind.h $(PROGS) tests-progs
+     $(B)/bin/datagrind $(B)/include/datagrind.h $(PROGS) $(EXTS) tests-progs
 
 .PHONY: all check-valgrind deps test demo install clean bench asan fuzz tests-progs
 

@@ -1,0 +1,342 @@
+-- schema.sql: the Datagrind trace database, as dg-import writes it.
+--
+-- This file is the one definition of the schema: dg-import executes it as
+-- is (it is compiled into the program), dgsql and the `accesses` virtual
+-- table read what it defines, and every table is documented here.  A change
+-- here changes PRAGMA user_version and this documentation in the same commit.
+--
+-- Conventions.  Addresses and instruction counts are INTEGERs (64-bit; an
+-- address above 2^63 is stored as the negative two's complement, as SQLite
+-- has no unsigned type — user-space addresses never are).  An instruction
+-- count ("icount") numbers guest instructions from 0 in execution order,
+-- across all threads.  Directions: is_write 0 read, 1 write.  Stacks list
+-- code addresses innermost first.  NULL means unknown or not applicable.
+--
+-- Accesses are not stored one row each (a one-second trace has a billion):
+-- they live in `chunks`, column-compressed blobs of consecutive runs, and
+-- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
+-- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
+
+PRAGMA user_version = 1;
+
+-- meta: key/value facts about the trace and the import.
+--   format_version  log format version (1: the 2010 tool, 2: this tool)
+--   tool            the writer of the log ("datagrind 0.1.0 (valgrind ...)")
+--   pid, ppid       of the traced process; exe, argv (argv as a JSON array)
+--   word_size, endian
+--   source          the log file imported; source_bytes its size
+--   importer        "dg-import 0.1.0"; import_time ISO 8601 UTC
+--   complete        1 if the log ended with a FINI matching its contents,
+--                   else 0, and incomplete_reason says why
+--   icount          instructions executed (FINI's count, else the last seen)
+--   runs, accesses  runs and accesses imported
+--   unknown_records record types skipped because this importer does not
+--                   know them
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value
+) WITHOUT ROWID;
+
+-- modules: each loaded object (executable, shared library) as mapped:
+-- its file, GNU build-id (hex), load bias (run-time address minus ELF
+-- address), the address span of its mappings and the debug file used to
+-- symbolize it (NULL if none was found).
+CREATE TABLE modules (
+	id          INTEGER PRIMARY KEY,
+	path        TEXT NOT NULL,
+	build_id    TEXT,
+	bias        INTEGER,
+	lo          INTEGER,
+	hi          INTEGER,
+	debug_file  TEXT
+);
+
+-- mappings: every MMAP of the log: [start, end) of module_id at file
+-- offset `offset`, prot bits (1 read, 2 write, 4 exec), and the icounts at
+-- which it was mapped and unmapped (NULL: still mapped at exit).
+CREATE TABLE mappings (
+	id            INTEGER PRIMARY KEY,
+	module_id     INTEGER NOT NULL REFERENCES modules(id),
+	start         INTEGER NOT NULL,
+	end           INTEGER NOT NULL,
+	offset        INTEGER NOT NULL,
+	prot          INTEGER NOT NULL,
+	map_icount    INTEGER NOT NULL,
+	unmap_icount  INTEGER
+);
+
+-- threads: Valgrind thread ids with the span and volume of their runs.
+CREATE TABLE threads (
+	id            INTEGER PRIMARY KEY,
+	first_icount  INTEGER,
+	last_icount   INTEGER,
+	runs          INTEGER NOT NULL DEFAULT 0,
+	accesses      INTEGER NOT NULL DEFAULT 0
+);
+
+-- bbdefs: the blocks of the log (index = the log's bbdef index): first
+-- instruction address, instruction and access counts, how it ends
+-- (0 jump, 1 call, 2 return, 3 syscall, 4 other).
+CREATE TABLE bbdefs (
+	id          INTEGER PRIMARY KEY,
+	addr        INTEGER NOT NULL,
+	n_instrs    INTEGER NOT NULL,
+	n_accesses  INTEGER NOT NULL,
+	exit_kind   INTEGER NOT NULL
+);
+
+-- instrs: the instructions of each bbdef, iseq from 0.
+CREATE TABLE instrs (
+	bbdef_id  INTEGER NOT NULL,
+	iseq      INTEGER NOT NULL,
+	addr      INTEGER NOT NULL,
+	size      INTEGER NOT NULL,
+	PRIMARY KEY (bbdef_id, iseq)
+) WITHOUT ROWID;
+
+-- access_descs: the data accesses of each bbdef in program order (aseq
+-- from 0): the instruction making it (iseq, and its address pc), direction,
+-- size in bytes, flags (1 guarded, 2 size clamped at 255).
+CREATE TABLE access_descs (
+	bbdef_id  INTEGER NOT NULL,
+	aseq      INTEGER NOT NULL,
+	iseq      INTEGER NOT NULL,
+	pc        INTEGER NOT NULL,
+	is_write  INTEGER NOT NULL,
+	size      INTEGER NOT NULL,
+	flags     INTEGER NOT NULL,
+	PRIMARY KEY (bbdef_id, aseq)
+) WITHOUT ROWID;
+
+-- stacks, stack_frames: interned call stacks (heap allocation and free
+-- stacks, and the stacks of contexts).  Frame 0 is innermost.  Each frame
+-- is an address inside a call instruction (or, for a context, frame 0 is
+-- the block's first instruction): symbolize it as is.
+CREATE TABLE stacks (
+	id     INTEGER PRIMARY KEY,
+	depth  INTEGER NOT NULL
+);
+CREATE TABLE stack_frames (
+	stack_id  INTEGER NOT NULL,
+	depth     INTEGER NOT NULL,
+	pc        INTEGER NOT NULL,
+	PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
+CREATE INDEX stack_frames_pc ON stack_frames(pc);
+
+-- contexts: a bbdef reached with a call stack (index = the log's context
+-- index; for 2010 logs likewise).  stack_id's frame 0 is the block's address.
+CREATE TABLE contexts (
+	id        INTEGER PRIMARY KEY,
+	bbdef_id  INTEGER NOT NULL,
+	stack_id  INTEGER NOT NULL
+);
+
+-- functions: every function (including inlined ones) that some symbolized
+-- address lies in: printable name (demangled for C++), linkage name, module,
+-- and where it is declared.
+CREATE TABLE functions (
+	id            INTEGER PRIMARY KEY,
+	name          TEXT NOT NULL,
+	linkage_name  TEXT,
+	module_id     INTEGER,
+	file          TEXT,
+	line          INTEGER
+);
+CREATE INDEX functions_name ON functions(name);
+
+-- pcs: every distinct code address of the trace (instructions and stack
+-- frames), symbolized with libdw: module, innermost function (an inlined
+-- one if the address is in inlined code), source file and line.  NULL where
+-- there is no debug information.
+CREATE TABLE pcs (
+	pc           INTEGER PRIMARY KEY,
+	module_id    INTEGER,
+	function_id  INTEGER,
+	file         TEXT,
+	line         INTEGER
+);
+CREATE INDEX pcs_function ON pcs(function_id);
+
+-- pc_inlines: the inline chain at each pc: depth 0 is the innermost
+-- function (pcs.function_id), then each function it is inlined into, up to
+-- the real (out-of-line) function.  file/line is the position in that
+-- function: at depth 0 the pc's own line, above it the line of the inlined
+-- call.  Only pcs in inlined code have more than one row; every symbolized
+-- pc has the depth-0 row.
+CREATE TABLE pc_inlines (
+	pc           INTEGER NOT NULL,
+	depth        INTEGER NOT NULL,
+	function_id  INTEGER NOT NULL,
+	file         TEXT,
+	line         INTEGER,
+	PRIMARY KEY (pc, depth)
+) WITHOUT ROWID;
+
+-- blocks: heap blocks (malloc & co, and VALGRIND_MALLOCLIKE_BLOCK): address,
+-- size, allocation and free icount, thread and stack (free_* NULL: never
+-- freed), and the accesses made inside [addr, addr+size) while it lived:
+-- counts, bytes, first and last access icount.  hist is the offset
+-- histogram: for bucket k (offsets k*hist_bucket .. k*hist_bucket +
+-- hist_bucket - 1) two little-endian u32, reads then writes; hist_bucket is
+-- the smallest power of two that makes at most 1024 buckets.  Blocks of any
+-- size have one.  NULL when the block was never accessed.
+CREATE TABLE blocks (
+	id              INTEGER PRIMARY KEY,
+	addr            INTEGER NOT NULL,
+	size            INTEGER NOT NULL,
+	alloc_icount    INTEGER NOT NULL,
+	free_icount     INTEGER,
+	alloc_thread    INTEGER,
+	free_thread     INTEGER,
+	alloc_stack_id  INTEGER,
+	free_stack_id   INTEGER,
+	reads           INTEGER NOT NULL DEFAULT 0,
+	writes          INTEGER NOT NULL DEFAULT 0,
+	read_bytes      INTEGER NOT NULL DEFAULT 0,
+	write_bytes     INTEGER NOT NULL DEFAULT 0,
+	first_icount    INTEGER,
+	last_icount     INTEGER,
+	hist_bucket     INTEGER,
+	hist            BLOB
+);
+CREATE INDEX blocks_addr ON blocks(addr);
+CREATE INDEX blocks_site ON blocks(alloc_stack_id);
+
+-- ranges: DATAGRIND_TRACK_RANGE requests, with the icount of the request
+-- and of the matching UNTRACK_RANGE (NULL: never untracked), and the
+-- accesses made inside the range while it was tracked.
+CREATE TABLE ranges (
+	id            INTEGER PRIMARY KEY,
+	addr          INTEGER NOT NULL,
+	len           INTEGER NOT NULL,
+	type_name     TEXT,
+	label         TEXT,
+	thread        INTEGER,
+	start_icount  INTEGER NOT NULL,
+	end_icount    INTEGER,
+	reads         INTEGER NOT NULL DEFAULT 0,
+	writes        INTEGER NOT NULL DEFAULT 0,
+	read_bytes    INTEGER NOT NULL DEFAULT 0,
+	write_bytes   INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX ranges_label ON ranges(label);
+
+-- events: DATAGRIND_START_EVENT .. END_EVENT intervals (an END closes the
+-- newest open event with the same label), and the accesses made inside
+-- them, by any thread.
+CREATE TABLE events (
+	id            INTEGER PRIMARY KEY,
+	label         TEXT,
+	thread        INTEGER,
+	start_icount  INTEGER NOT NULL,
+	end_icount    INTEGER,
+	reads         INTEGER NOT NULL DEFAULT 0,
+	writes        INTEGER NOT NULL DEFAULT 0,
+	read_bytes    INTEGER NOT NULL DEFAULT 0,
+	write_bytes   INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX events_label ON events(label);
+
+-- trace_states: where tracing was switched on or off (reason: 0 start,
+-- 1 client request, 2 --trace-fn, 3 --trace-icount).
+CREATE TABLE trace_states (
+	icount  INTEGER NOT NULL,
+	thread  INTEGER,
+	is_on   INTEGER NOT NULL,
+	reason  INTEGER NOT NULL
+);
+
+-- chunks: the accesses, in blobs of consecutive runs of one thread with no
+-- gap in instruction count; ids in execution order.  icount_lo is the icount
+-- of the first run's first instruction, icount_hi one past the last run's
+-- last; addr_lo/addr_hi bound the addresses accessed (inclusive).
+--
+-- data is a sequence of runs, each encoded as in a BBRUNS record of the log
+-- (docs/FORMAT.md §2.10), except that every chunk starts afresh: `prev` and
+-- every context's prediction state (last, stride) are 0 at the start of the
+-- chunk.  So a chunk decodes alone, given `contexts`, `bbdefs` and
+-- `access_descs`.  Run k starts at icount_lo plus the n_instrs of runs
+-- 0..k-1; its access i is made by instruction iseq of access_descs (bbdef,
+-- i), at icount run start + iseq.  Guarded accesses that did not happen have
+-- address 0 and are not accesses (the `accesses` table skips them).
+CREATE TABLE chunks (
+	id          INTEGER PRIMARY KEY,
+	thread      INTEGER NOT NULL,
+	icount_lo   INTEGER NOT NULL,
+	icount_hi   INTEGER NOT NULL,
+	addr_lo     INTEGER NOT NULL,
+	addr_hi     INTEGER NOT NULL,
+	n_runs      INTEGER NOT NULL,
+	n_accesses  INTEGER NOT NULL,
+	data        BLOB NOT NULL
+);
+CREATE INDEX chunks_icount ON chunks(icount_lo);
+
+-- chunk_regions: which 64 KiB regions (addr >> 16) each chunk touches, so
+-- that a query on an address range decodes only those chunks.
+CREATE TABLE chunk_regions (
+	region    INTEGER NOT NULL,
+	chunk_id  INTEGER NOT NULL,
+	PRIMARY KEY (region, chunk_id)
+) WITHOUT ROWID;
+
+-- chunk_contexts: which contexts have runs in each chunk, so that a filter
+-- on functions decodes only the chunks that can match.
+CREATE TABLE chunk_contexts (
+	context_id  INTEGER NOT NULL,
+	chunk_id    INTEGER NOT NULL,
+	PRIMARY KEY (context_id, chunk_id)
+) WITHOUT ROWID;
+
+-- Summaries computed during import, for the first questions users ask.
+
+-- sum_fn_block: accesses and bytes by function (the innermost function at
+-- the access's pc, inlined or not) × heap block (NULL: not in a heap block)
+-- × direction.
+CREATE TABLE sum_fn_block (
+	function_id  INTEGER,
+	block_id     INTEGER,
+	is_write     INTEGER NOT NULL,
+	accesses     INTEGER NOT NULL,
+	bytes        INTEGER NOT NULL
+);
+CREATE INDEX sum_fn_block_fn ON sum_fn_block(function_id);
+CREATE INDEX sum_fn_block_block ON sum_fn_block(block_id);
+
+-- sum_pc: accesses and bytes by pc × direction (every access counted once).
+CREATE TABLE sum_pc (
+	pc        INTEGER NOT NULL,
+	is_write  INTEGER NOT NULL,
+	accesses  INTEGER NOT NULL,
+	bytes     INTEGER NOT NULL,
+	PRIMARY KEY (pc, is_write)
+) WITHOUT ROWID;
+
+-- sum_pages, sum_lines: accesses by 4 KiB page (addr >> 12) and by 64-byte
+-- cache line (addr >> 6); an access counts where it starts.
+CREATE TABLE sum_pages (
+	page    INTEGER PRIMARY KEY,
+	reads   INTEGER NOT NULL,
+	writes  INTEGER NOT NULL
+);
+CREATE TABLE sum_lines (
+	line    INTEGER PRIMARY KEY,
+	reads   INTEGER NOT NULL,
+	writes  INTEGER NOT NULL
+);
+
+-- Views over the summaries.
+
+-- sum_fn: accesses and bytes by function and direction.
+CREATE VIEW sum_fn AS
+	SELECT function_id, is_write, sum(accesses) AS accesses, sum(bytes) AS bytes
+	FROM sum_fn_block GROUP BY function_id, is_write;
+
+-- sum_site: heap blocks and their accesses by allocation stack.
+CREATE VIEW sum_site AS
+	SELECT alloc_stack_id AS stack_id, count(*) AS blocks,
+	       sum(size) AS bytes_allocated, sum(reads) AS reads,
+	       sum(writes) AS writes, sum(read_bytes) AS read_bytes,
+	       sum(write_bytes) AS write_bytes
+	FROM blocks GROUP BY alloc_stack_id;
