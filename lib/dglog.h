@@ -201,7 +201,7 @@ void dglog_close(struct dglog *r);
 /* Next record into rec: 1 a record, 0 clean end of file (at a record
  * boundary), -1 an error in r->err ("FILE: byte N: record #K (TYPE): ...");
  * r->truncated is 1 if the error is that the log ends inside a record.  The
- * first record delivered is the HEADER.  After -1, do not call again. */
+ * first record delivered is the HEADER.  After -1 every call returns -1. */
 int dglog_next(struct dglog *r, struct dglog_record *rec);
 
 /* The address of the instruction that makes access i of bbdef d (i below
