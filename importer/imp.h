@@ -1,0 +1,209 @@
+/* imp.h: the importer's state, shared by its modules.
+ *
+ *   dg-import.c  command line, progress, summary, the record dispatch table
+ *   imp_db.c     the database: written aside, schema, statements, rename
+ *   imp_run.c    runs: chunks of compressed accesses and per-access summaries
+ *   imp_heap.c   heap blocks, tracked ranges, user events, threads
+ *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
+ *
+ * One struct importer owns everything; imp_free releases it.  Every
+ * function that can fail returns -1 and leaves a message in imp->err
+ * ("trace.out: byte 8312: record #77 (bbdef): ..." where the log is at
+ * fault, "trace.db: ..." where the database is).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef IMP_H
+#define IMP_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sqlite3.h>
+#include "dglog.h"
+#include "dgchunk.h"
+#include "dghash.h"
+
+#define IMP_NONE       UINT32_MAX
+#define IMP_CHUNK_MAX  65536       /* accesses in one chunk */
+
+/* One access descriptor of a bbdef, with the caches that make the common
+   case (the same instruction hitting the same block, page and line as last
+   time) cost a few compares. */
+struct imp_desc {
+	uint64_t pc;
+	uint64_t count;            /* accesses made: sum_pc */
+	uint32_t function;         /* functions.id, 0 if unknown */
+	uint8_t  is_write, size, iseq, guarded;
+	uint32_t block;            /* last block hit */
+	uint32_t fb_slot, fb_gen, fb_block;   /* sum_fn_block counter */
+	uint64_t page, line;
+	uint32_t page_slot, page_gen, line_slot, line_gen;
+	uint32_t region_chunk;     /* chunk in which `region` was recorded */
+	uint64_t region;
+};
+
+struct imp_block {
+	uint64_t addr, size, alloc_icount, free_icount;
+	uint64_t reads, writes, read_bytes, write_bytes, first, last;
+	int64_t  alloc_stack, free_stack;
+	uint32_t alloc_thread, free_thread;
+	uint32_t next_in_page;     /* small blocks: list by start page */
+	uint32_t *hist;            /* 2 counters a bucket, allocated on use */
+	uint32_t hist_n;
+	uint8_t  hist_shift, live, freed;
+};
+
+struct imp_range {
+	uint64_t addr, len, start_icount, end_icount;
+	uint64_t reads, writes, read_bytes, write_bytes;
+	uint32_t thread;
+	char *type_name, *label;
+	int live;
+};
+
+struct imp_event {
+	char *label;
+	uint32_t thread;
+	uint64_t start_icount, end_icount;
+	uint64_t reads, writes, read_bytes, write_bytes;
+	int open;
+};
+
+struct imp_thread {
+	uint32_t id;
+	uint64_t first, last, runs, accesses;
+	int seen;
+};
+
+struct importer {
+	/* options */
+	const char *log_path, *db_path;
+	int quiet, strict, check_only, progress;
+	/* state */
+	struct dglog log;
+	sqlite3 *db;
+	char *tmp_path;
+	char err[1024];
+	uint64_t log_bytes;        /* size of the log, 0 if unknown (pipe) */
+
+	/* definitions */
+	struct imp_desc *descs;
+	size_t n_descs, cap_descs;
+	uint32_t *bbdef_desc;      /* first desc of each bbdef */
+	size_t n_bbdefs, cap_bbdefs;
+	uint32_t *ctx_bbdef;       /* bbdef of each context */
+	uint32_t *ctx_chunk;       /* chunk in which it was last recorded */
+	size_t n_ctx, cap_ctx;
+
+	/* runs and chunks */
+	struct dgchunk_codec codec;
+	struct dgchunk_buf chunk;
+	uint32_t chunk_id;         /* id of the chunk being built (from 1) */
+	uint32_t chunk_thread;
+	uint64_t chunk_icount_lo, chunk_icount_next;
+	uint64_t chunk_runs, chunk_accesses, chunk_addr_lo, chunk_addr_hi;
+	uint64_t *chunk_ctx_list;
+	size_t n_chunk_ctx, cap_chunk_ctx;
+	uint64_t *chunk_regions;
+	size_t n_chunk_regions, cap_chunk_regions;
+	uint64_t runs, accesses;
+
+	/* summaries */
+	struct dghash pages, lines, fnblock;
+	uint64_t (*page_cnt)[2], (*line_cnt)[2];   /* reads, writes */
+	struct { uint32_t fn, block; uint8_t is_write; uint64_t n, bytes; } *fb;
+	size_t cap_page, cap_line, cap_fb;
+
+	/* heap, ranges, events, threads */
+	struct imp_block *blocks;
+	size_t n_blocks, cap_blocks;
+	struct dghash page_blocks;  /* start page -> first small block */
+	uint32_t *large;           /* live blocks over a page, by address */
+	size_t n_large, cap_large;
+	struct imp_range *ranges;
+	size_t n_ranges, cap_ranges, n_live_ranges;
+	struct imp_event *events;
+	size_t n_events, cap_events, n_open_events;
+	struct imp_thread *threads;
+	size_t n_threads;
+
+	/* symbols and stacks */
+	struct dgsym *sym;
+	struct dghash pc_fn;       /* pc -> function id + 1 */
+	struct dghash stacks;      /* hash of frames -> stack id */
+	uint64_t n_stacks;
+	struct dghash fn_ids;      /* hash of a function's identity -> id */
+	uint64_t n_functions, n_pcs;
+	int *module_ids;           /* dgsym module -> modules.id */
+	size_t n_module_ids;
+	uint64_t n_mappings;
+
+	/* meta */
+	uint64_t unknown_records;
+	int complete;
+	char incomplete_reason[512];
+	struct dglog_process process;
+	char *exe, *argv_json, *tool;
+	uint32_t pid, ppid;
+	int have_process;
+};
+
+/* imp_db.c */
+int  imp_db_open(struct importer *imp);
+int  imp_db_exec(struct importer *imp, const char *sql);
+sqlite3_stmt *imp_db_stmt(struct importer *imp, int which, const char *sql);
+int  imp_db_step(struct importer *imp, sqlite3_stmt *st);
+int  imp_db_finish(struct importer *imp);
+void imp_db_abort(struct importer *imp);
+int  imp_db_meta(struct importer *imp, const char *key, const char *text, int64_t num);
+
+/* Statement slots for imp_db_stmt. */
+enum {
+	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME, ST_CHUNK,
+	ST_REGION, ST_CHUNKCTX, ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
+	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_N
+};
+
+/* imp_run.c */
+int  imp_run_init(struct importer *imp);
+int  imp_run(struct importer *imp, const struct dglog_run *run);
+int  imp_run_flush(struct importer *imp);      /* close the chunk */
+int  imp_run_finish(struct importer *imp);     /* write the summaries */
+int  imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d);
+int  imp_run_context(struct importer *imp, const struct dglog_context *c);
+void imp_run_free(struct importer *imp);
+
+/* imp_heap.c */
+int  imp_heap_init(struct importer *imp);
+int  imp_heap_malloc(struct importer *imp, const struct dglog_record *rec);
+int  imp_heap_free(struct importer *imp, const struct dglog_record *rec);
+int  imp_heap_range(struct importer *imp, const struct dglog_record *rec);
+int  imp_heap_event(struct importer *imp, const struct dglog_record *rec);
+uint32_t imp_heap_find(struct importer *imp, uint64_t addr);
+void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
+                    uint64_t icount, const struct imp_desc *d);
+void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);
+void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
+                         uint64_t rbytes, uint64_t wbytes);
+struct imp_thread *imp_thread(struct importer *imp, uint32_t tid);
+int  imp_heap_finish(struct importer *imp);
+void imp_heap_free_all(struct importer *imp);
+
+/* imp_sym.c */
+int  imp_sym_init(struct importer *imp);
+int  imp_sym_mmap(struct importer *imp, const struct dglog_record *rec);
+int  imp_sym_munmap(struct importer *imp, const struct dglog_record *rec);
+int  imp_sym_text_avma(struct importer *imp, const struct dglog_record *rec);
+/* Function id of pc (symbolizing it and filling pcs the first time). */
+int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function);
+/* Stack id of frames (interned; symbolizes every frame). */
+int  imp_sym_stack(struct importer *imp, const uint64_t *frames, uint64_t n,
+                   int64_t *id);
+int  imp_sym_finish(struct importer *imp);
+void imp_sym_free(struct importer *imp);
+
+int  imp_fail(struct importer *imp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int  imp_db_fail(struct importer *imp, const char *what);
+
+#endif

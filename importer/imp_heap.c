@@ -1,0 +1,505 @@
+/* imp_heap.c: heap blocks, tracked ranges, user events and threads.
+ *
+ * Live blocks are found by address in two ways: a block of at most a page
+ * hangs off the hash entry of the page it starts in (so the block holding
+ * an address starts in its page or the one before), a larger one is kept in
+ * a sorted array.  A block's row is written when it is freed, so memory
+ * holds only the live blocks' histograms.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "imp.h"
+
+#define PAGE_SHIFT   12
+#define HIST_MAX     1024
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+int imp_heap_init(struct importer *imp)
+{
+	if (dghash_init(&imp->page_blocks, 1024) < 0)
+		return imp_fail(imp, "out of memory");
+	return 0;
+}
+
+struct imp_thread *imp_thread(struct importer *imp, uint32_t tid)
+{
+	if (tid >= imp->n_threads) {
+		size_t n = tid + 16;
+		struct imp_thread *t = realloc(imp->threads, n * sizeof *t);
+		if (!t)
+			return NULL;
+		memset(t + imp->n_threads, 0, (n - imp->n_threads) * sizeof *t);
+		imp->threads = t;
+		imp->n_threads = n;
+	}
+	imp->threads[tid].id = tid;
+	return &imp->threads[tid];
+}
+
+/* ------------------------------------------------------------ lookup */
+
+static int is_large(const struct imp_block *b) { return b->size > (1u << PAGE_SHIFT); }
+
+static size_t large_pos(const struct importer *imp, uint64_t addr)
+{
+	size_t lo = 0, hi = imp->n_large;     /* first with addr > target */
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (imp->blocks[imp->large[mid]].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint32_t page_find(const struct importer *imp, uint64_t page, uint64_t a)
+{
+	uint32_t b = dghash_get(&imp->page_blocks, page);
+
+	while (b != IMP_NONE && b != 0) {
+		const struct imp_block *x = &imp->blocks[b - 1];
+		if (a - x->addr < x->size)
+			return b - 1;
+		b = x->next_in_page;
+	}
+	return IMP_NONE;
+}
+
+uint32_t imp_heap_find(struct importer *imp, uint64_t a)
+{
+	uint64_t page = a >> PAGE_SHIFT;
+	uint32_t b = page_find(imp, page, a);
+	size_t k;
+
+	if (b == IMP_NONE && page)
+		b = page_find(imp, page - 1, a);
+	if (b == IMP_NONE && imp->n_large && (k = large_pos(imp, a)) > 0) {
+		const struct imp_block *x = &imp->blocks[imp->large[k - 1]];
+		if (a - x->addr < x->size)
+			b = imp->large[k - 1];
+	}
+	return b;
+}
+
+static int block_link(struct importer *imp, uint32_t b)
+{
+	struct imp_block *x = &imp->blocks[b];
+	int added;
+	long s;
+	size_t k;
+
+	if (is_large(x)) {
+		if (grow((void **)&imp->large, &imp->cap_large, imp->n_large + 1, sizeof *imp->large) < 0)
+			return imp_fail(imp, "out of memory");
+		k = large_pos(imp, x->addr);
+		memmove(imp->large + k + 1, imp->large + k, (imp->n_large - k) * sizeof *imp->large);
+		imp->large[k] = b;
+		imp->n_large++;
+		return 0;
+	}
+	s = dghash_put(&imp->page_blocks, x->addr >> PAGE_SHIFT, 0, &added);
+	if (s < 0)
+		return imp_fail(imp, "out of memory");
+	x->next_in_page = imp->page_blocks.vals[s];   /* 0 ends the list */
+	imp->page_blocks.vals[s] = b + 1;
+	return 0;
+}
+
+static void block_unlink(struct importer *imp, uint32_t b)
+{
+	struct imp_block *x = &imp->blocks[b];
+	size_t k;
+
+	if (is_large(x)) {
+		for (k = 0; k < imp->n_large && imp->large[k] != b; k++)
+			;
+		if (k < imp->n_large) {
+			memmove(imp->large + k, imp->large + k + 1,
+			        (imp->n_large - k - 1) * sizeof *imp->large);
+			imp->n_large--;
+		}
+		return;
+	}
+	{
+		uint64_t page = x->addr >> PAGE_SHIFT;
+		int added;
+		long s = dghash_put(&imp->page_blocks, page, 0, &added);
+		uint32_t *link = &imp->page_blocks.vals[s];
+		while (*link && *link != b + 1)
+			link = &imp->blocks[*link - 1].next_in_page;
+		if (*link)
+			*link = x->next_in_page;
+	}
+}
+
+/* ------------------------------------------------------------ blocks */
+
+void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
+                    uint64_t icount, const struct imp_desc *d)
+{
+	struct imp_block *x = &imp->blocks[b];
+	uint64_t off = addr - x->addr, k;
+
+	if (x->reads + x->writes == 0)
+		x->first = icount;
+	if (d->is_write) {
+		x->writes++;
+		x->write_bytes += d->size;
+	} else {
+		x->reads++;
+		x->read_bytes += d->size;
+	}
+	x->last = icount;
+	if (!x->hist) {
+		uint8_t shift = 0;
+		while ((x->size + (1ull << shift) - 1) >> shift > HIST_MAX)
+			shift++;
+		x->hist_shift = shift;
+		x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
+		x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
+		if (!x->hist)
+			return;     /* the histogram is lost, the counts are not */
+	}
+	k = off >> x->hist_shift;
+	if (k < x->hist_n)
+		x->hist[2 * k + d->is_write]++;
+}
+
+static int block_write(struct importer *imp, uint32_t b)
+{
+	struct imp_block *x = &imp->blocks[b];
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_BLOCK,
+		"INSERT INTO blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		" ?12, ?13, ?14, ?15, ?16, ?17)");
+	int touched = x->reads || x->writes;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)b + 1);
+	sqlite3_bind_int64(st, 2, (int64_t)x->addr);
+	sqlite3_bind_int64(st, 3, (int64_t)x->size);
+	sqlite3_bind_int64(st, 4, (int64_t)x->alloc_icount);
+	if (x->freed) {
+		sqlite3_bind_int64(st, 5, (int64_t)x->free_icount);
+		sqlite3_bind_int64(st, 7, x->free_thread);
+		if (x->free_stack >= 0)
+			sqlite3_bind_int64(st, 9, x->free_stack);
+	}
+	sqlite3_bind_int64(st, 6, x->alloc_thread);
+	if (x->alloc_stack >= 0)
+		sqlite3_bind_int64(st, 8, x->alloc_stack);
+	sqlite3_bind_int64(st, 10, (int64_t)x->reads);
+	sqlite3_bind_int64(st, 11, (int64_t)x->writes);
+	sqlite3_bind_int64(st, 12, (int64_t)x->read_bytes);
+	sqlite3_bind_int64(st, 13, (int64_t)x->write_bytes);
+	if (touched) {
+		sqlite3_bind_int64(st, 14, (int64_t)x->first);
+		sqlite3_bind_int64(st, 15, (int64_t)x->last);
+	}
+	if (x->hist) {
+		sqlite3_bind_int64(st, 16, 1ll << x->hist_shift);
+		sqlite3_bind_blob(st, 17, x->hist, (int)(2 * x->hist_n * sizeof *x->hist),
+		                  SQLITE_TRANSIENT);
+	}
+	if (imp_db_step(imp, st) < 0)
+		return -1;
+	free(x->hist);
+	x->hist = NULL;
+	return 0;
+}
+
+int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
+{
+	struct imp_block *x;
+	uint32_t b;
+
+	if (grow((void **)&imp->blocks, &imp->cap_blocks, imp->n_blocks + 1, sizeof *imp->blocks) < 0)
+		return imp_fail(imp, "out of memory");
+	b = (uint32_t)imp->n_blocks++;
+	x = &imp->blocks[b];
+	memset(x, 0, sizeof *x);
+	x->addr = rec->u.block.addr;
+	x->size = rec->u.block.size;
+	x->alloc_icount = rec->icount;
+	x->alloc_thread = rec->thread;
+	x->free_stack = -1;
+	x->live = 1;
+	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->alloc_stack) < 0)
+		return -1;
+	if (x->size == 0) {     /* nothing can be inside it */
+		x->live = 0;
+		return 0;
+	}
+	return block_link(imp, b);
+}
+
+int imp_heap_free(struct importer *imp, const struct dglog_record *rec)
+{
+	uint32_t b = imp_heap_find(imp, rec->u.block.addr);
+	struct imp_block *x;
+
+	if (b == IMP_NONE || imp->blocks[b].addr != rec->u.block.addr) {
+		/* a free of a zero-sized block, or of nothing we know */
+		size_t k;
+		for (k = imp->n_blocks; k-- > 0; )
+			if (imp->blocks[k].addr == rec->u.block.addr && !imp->blocks[k].freed
+			    && imp->blocks[k].size == 0)
+				break;
+		if (k == (size_t)-1)
+			return 0;
+		b = (uint32_t)k;
+	}
+	x = &imp->blocks[b];
+	if (x->live)
+		block_unlink(imp, b);
+	x->live = 0;
+	x->freed = 1;
+	x->free_icount = rec->icount;
+	x->free_thread = rec->thread;
+	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->free_stack) < 0)
+		return -1;
+	return block_write(imp, b);
+}
+
+/* ------------------------------------------------------------ ranges */
+
+int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
+{
+	const struct dglog_range *r = &rec->u.range;
+	struct imp_range *x;
+	size_t k;
+
+	if (rec->type == DG_R_UNTRACK_RANGE) {
+		for (k = imp->n_ranges; k-- > 0; ) {
+			x = &imp->ranges[k];
+			if (x->live && x->addr == r->addr && x->len == r->len) {
+				x->live = 0;
+				x->end_icount = rec->icount;
+				imp->n_live_ranges--;
+				break;
+			}
+		}
+		return 0;
+	}
+	if (grow((void **)&imp->ranges, &imp->cap_ranges, imp->n_ranges + 1, sizeof *imp->ranges) < 0)
+		return imp_fail(imp, "out of memory");
+	x = &imp->ranges[imp->n_ranges++];
+	memset(x, 0, sizeof *x);
+	x->addr = r->addr;
+	x->len = r->len;
+	x->start_icount = rec->icount;
+	x->thread = rec->thread;
+	x->type_name = strdup(r->type_name ? r->type_name : "");
+	x->label = strdup(r->label ? r->label : "");
+	x->live = 1;
+	imp->n_live_ranges++;
+	if (!x->type_name || !x->label)
+		return imp_fail(imp, "out of memory");
+	return 0;
+}
+
+void imp_heap_ranges_touch(struct importer *imp, uint64_t a, const struct imp_desc *d)
+{
+	size_t k;
+
+	for (k = 0; k < imp->n_ranges; k++) {
+		struct imp_range *x = &imp->ranges[k];
+		if (!x->live || a - x->addr >= x->len)
+			continue;
+		if (d->is_write) {
+			x->writes++;
+			x->write_bytes += d->size;
+		} else {
+			x->reads++;
+			x->read_bytes += d->size;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ events */
+
+int imp_heap_event(struct importer *imp, const struct dglog_record *rec)
+{
+	const char *label = rec->u.event.label ? rec->u.event.label : "";
+	struct imp_event *e;
+	size_t k;
+
+	if (rec->type == DG_R_END_EVENT) {
+		for (k = imp->n_events; k-- > 0; ) {
+			e = &imp->events[k];
+			if (e->open && strcmp(e->label, label) == 0) {
+				e->open = 0;
+				e->end_icount = rec->icount;
+				imp->n_open_events--;
+				break;
+			}
+		}
+		return 0;
+	}
+	if (grow((void **)&imp->events, &imp->cap_events, imp->n_events + 1, sizeof *imp->events) < 0)
+		return imp_fail(imp, "out of memory");
+	e = &imp->events[imp->n_events++];
+	memset(e, 0, sizeof *e);
+	e->label = strdup(label);
+	e->thread = rec->thread;
+	e->start_icount = rec->icount;
+	e->open = 1;
+	imp->n_open_events++;
+	return e->label ? 0 : imp_fail(imp, "out of memory");
+}
+
+void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
+                         uint64_t rbytes, uint64_t wbytes)
+{
+	size_t k;
+
+	for (k = 0; k < imp->n_events; k++) {
+		struct imp_event *e = &imp->events[k];
+		if (!e->open)
+			continue;
+		e->reads += reads;
+		e->writes += writes;
+		e->read_bytes += rbytes;
+		e->write_bytes += wbytes;
+	}
+}
+
+/* ------------------------------------------------------------ finish */
+
+static int write_ranges(struct importer *imp)
+{
+	sqlite3_stmt *st;
+	size_t k;
+
+	if (sqlite3_prepare_v2(imp->db, "INSERT INTO ranges VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	                       " ?7, ?8, ?9, ?10, ?11, ?12)", -1, &st, NULL) != SQLITE_OK)
+		return imp_db_fail(imp, "prepare");
+	for (k = 0; k < imp->n_ranges; k++) {
+		const struct imp_range *x = &imp->ranges[k];
+		sqlite3_bind_int64(st, 1, (int64_t)k + 1);
+		sqlite3_bind_int64(st, 2, (int64_t)x->addr);
+		sqlite3_bind_int64(st, 3, (int64_t)x->len);
+		sqlite3_bind_text(st, 4, x->type_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, x->label, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 6, x->thread);
+		sqlite3_bind_int64(st, 7, (int64_t)x->start_icount);
+		if (!x->live)
+			sqlite3_bind_int64(st, 8, (int64_t)x->end_icount);
+		sqlite3_bind_int64(st, 9, (int64_t)x->reads);
+		sqlite3_bind_int64(st, 10, (int64_t)x->writes);
+		sqlite3_bind_int64(st, 11, (int64_t)x->read_bytes);
+		sqlite3_bind_int64(st, 12, (int64_t)x->write_bytes);
+		if (imp_db_step(imp, st) < 0)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	return -1;
+}
+
+static int write_events(struct importer *imp)
+{
+	sqlite3_stmt *st;
+	size_t k;
+
+	if (sqlite3_prepare_v2(imp->db, "INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	                       " ?7, ?8, ?9)", -1, &st, NULL) != SQLITE_OK)
+		return imp_db_fail(imp, "prepare");
+	for (k = 0; k < imp->n_events; k++) {
+		const struct imp_event *e = &imp->events[k];
+		sqlite3_bind_int64(st, 1, (int64_t)k + 1);
+		sqlite3_bind_text(st, 2, e->label, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, e->thread);
+		sqlite3_bind_int64(st, 4, (int64_t)e->start_icount);
+		if (!e->open)
+			sqlite3_bind_int64(st, 5, (int64_t)e->end_icount);
+		sqlite3_bind_int64(st, 6, (int64_t)e->reads);
+		sqlite3_bind_int64(st, 7, (int64_t)e->writes);
+		sqlite3_bind_int64(st, 8, (int64_t)e->read_bytes);
+		sqlite3_bind_int64(st, 9, (int64_t)e->write_bytes);
+		if (imp_db_step(imp, st) < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int write_threads(struct importer *imp)
+{
+	sqlite3_stmt *st;
+	size_t k;
+
+	if (sqlite3_prepare_v2(imp->db, "INSERT INTO threads VALUES (?1, ?2, ?3, ?4, ?5)",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return imp_db_fail(imp, "prepare");
+	for (k = 0; k < imp->n_threads; k++) {
+		const struct imp_thread *t = &imp->threads[k];
+		if (!t->id)
+			continue;
+		sqlite3_bind_int64(st, 1, t->id);
+		if (t->seen) {
+			sqlite3_bind_int64(st, 2, (int64_t)t->first);
+			sqlite3_bind_int64(st, 3, (int64_t)t->last);
+		}
+		sqlite3_bind_int64(st, 4, (int64_t)t->runs);
+		sqlite3_bind_int64(st, 5, (int64_t)t->accesses);
+		if (imp_db_step(imp, st) < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int imp_heap_finish(struct importer *imp)
+{
+	size_t b;
+
+	for (b = 0; b < imp->n_blocks; b++)
+		if (!imp->blocks[b].freed && block_write(imp, (uint32_t)b) < 0)
+			return -1;
+	return write_ranges(imp) < 0 || write_events(imp) < 0 || write_threads(imp) < 0 ? -1 : 0;
+}
+
+void imp_heap_free_all(struct importer *imp)
+{
+	size_t k;
+
+	for (k = 0; k < imp->n_blocks; k++)
+		free(imp->blocks[k].hist);
+	for (k = 0; k < imp->n_ranges; k++) {
+		free(imp->ranges[k].type_name);
+		free(imp->ranges[k].label);
+	}
+	for (k = 0; k < imp->n_events; k++)
+		free(imp->events[k].label);
+	free(imp->blocks);
+	free(imp->large);
+	free(imp->ranges);
+	free(imp->events);
+	free(imp->threads);
+	dghash_free(&imp->page_blocks);
+}
