@@ -145,6 +145,13 @@ $(B)/bin/dg-dump: $(PROG_dg-dump_SRCS) $(LIBDG) $(wildcard lib/*.h)
 
 # ---------------------------------------------------------------- tests
 include tests/tests.mk
+-include tests/fuzz/fuzz.mk
+
+# Host programs and unit tests under AddressSanitizer and UBSan, in their
+# own build directory so that the normal build is untouched.
+asan:
+	$(Q)$(MAKE) --no-print-directory B=build-asan SANITIZE=address,undefined \
+		build-asan/bin/dg-dump build-asan/bin/dg-import tests-progs
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -185,6 +185,90 @@ static rec_fn handler(int type)
 	}
 }
 
+/* ------------------------------------------------------------ 2010 logs */
+
+/* The 2010 tool wrote a block's run when the next block started, but side
+ * records (heap blocks, ranges, events) at once: so a side record stands
+ * before the run that happened before it.  For version 1 logs the importer
+ * holds side records back until the next run has been counted.  A held
+ * record is a deep copy: the reader reuses its buffers. */
+struct held {
+	struct dglog_record rec;
+	uint64_t *ips;
+	char *s1, *s2;
+};
+
+static struct held *held;
+static size_t n_held, cap_held;
+
+static int is_side(int type)
+{
+	return type == DG_R_MALLOC_BLOCK || type == DG_R_FREE_BLOCK
+	    || type == DG_R_TRACK_RANGE || type == DG_R_UNTRACK_RANGE
+	    || type == DG_R_START_EVENT || type == DG_R_END_EVENT;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static int hold(struct importer *imp, const struct dglog_record *r)
+{
+	struct held *h;
+
+	if (n_held == cap_held) {
+		size_t n = cap_held ? 2 * cap_held : 16;
+		struct held *p = realloc(held, n * sizeof *p);
+		if (!p)
+			return imp_fail(imp, "out of memory");
+		held = p;
+		cap_held = n;
+	}
+	h = &held[n_held++];
+	memset(h, 0, sizeof *h);
+	h->rec = *r;
+	if (r->type == DG_R_MALLOC_BLOCK || r->type == DG_R_FREE_BLOCK) {
+		h->ips = malloc((r->u.block.n_ips + 1) * sizeof *h->ips);
+		if (!h->ips)
+			return imp_fail(imp, "out of memory");
+		memcpy(h->ips, r->u.block.ips, r->u.block.n_ips * sizeof *h->ips);
+		h->rec.u.block.ips = h->ips;
+	} else if (r->type == DG_R_TRACK_RANGE) {
+		h->rec.u.range.type_name = h->s1 = dup_or_null(r->u.range.type_name);
+		h->rec.u.range.label = h->s2 = dup_or_null(r->u.range.label);
+	} else if (r->type == DG_R_START_EVENT || r->type == DG_R_END_EVENT) {
+		h->rec.u.event.label = h->s1 = dup_or_null(r->u.event.label);
+	}
+	return 0;
+}
+
+/* Hand the held records over, as happening at icount. */
+static int release(struct importer *imp, uint64_t icount)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < n_held; k++) {
+		held[k].rec.icount = icount;
+		if (rc == 0 && handler(held[k].rec.type)(imp, &held[k].rec) < 0)
+			rc = -1;
+		free(held[k].ips);
+		free(held[k].s1);
+		free(held[k].s2);
+	}
+	n_held = 0;
+	return rc;
+}
+
+static int dispatch(struct importer *imp, const struct dglog_record *r)
+{
+	if (imp->log.version != DG_VERSION_2010)
+		return handler(r->type)(imp, r);
+	if (is_side(r->type))
+		return hold(imp, r);
+	if (handler(r->type)(imp, r) < 0)
+		return -1;
+	return r->type == DGLOG_RUN && n_held ? release(imp, imp->log.icount) : 0;
+}
+
 /* ------------------------------------------------------------ progress */
 
 static double now(void)
@@ -225,7 +309,7 @@ static int read_all(struct importer *imp, int *truncated)
 
 	*truncated = 0;
 	while ((n = dglog_next(&imp->log, &rec)) > 0) {
-		if (imp->db && handler(rec.type)(imp, &rec) < 0)
+		if (imp->db && dispatch(imp, &rec) < 0)
 			return -1;
 		if (imp->progress && ++tick % 65536 == 0 && now() - last > 0.25) {
 			last = now();
@@ -234,6 +318,8 @@ static int read_all(struct importer *imp, int *truncated)
 	}
 	if (imp->progress)
 		progress_show(imp, t0, 1);
+	if (n_held && release(imp, imp->log.icount) < 0)
+		return -1;
 	if (n < 0) {
 		if (!imp->log.truncated)
 			return imp_fail(imp, "%s", imp->log.err);

@@ -183,6 +183,26 @@ void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 		x->hist[2 * k + d->is_write]++;
 }
 
+/* The histogram as LEB128 (reads, writes) pairs up to the last touched
+   bucket (schema.sql, blocks.hist); most counts take one byte. */
+static size_t hist_encode(const struct imp_block *x, uint8_t *out)
+{
+	uint32_t n = x->hist_n, i;
+	uint8_t *o = out;
+
+	while (n > 0 && !x->hist[2 * n - 2] && !x->hist[2 * n - 1])
+		n--;
+	for (i = 0; i < 2 * n; i++) {
+		uint32_t v = x->hist[i];
+		while (v >= 0x80) {
+			*o++ = (uint8_t)(v | 0x80);
+			v >>= 7;
+		}
+		*o++ = (uint8_t)v;
+	}
+	return (size_t)(o - out);
+}
+
 static int block_write(struct importer *imp, uint32_t b)
 {
 	struct imp_block *x = &imp->blocks[b];
@@ -215,9 +235,11 @@ static int block_write(struct importer *imp, uint32_t b)
 		sqlite3_bind_int64(st, 15, (int64_t)x->last);
 	}
 	if (x->hist) {
+		uint8_t *enc = malloc(2 * 5 * (size_t)x->hist_n);
+		size_t len = enc ? hist_encode(x, enc) : 0;
 		sqlite3_bind_int64(st, 16, 1ll << x->hist_shift);
-		sqlite3_bind_blob(st, 17, x->hist, (int)(2 * x->hist_n * sizeof *x->hist),
-		                  SQLITE_TRANSIENT);
+		if (enc)
+			sqlite3_bind_blob(st, 17, enc, (int)len, free);
 	}
 	if (imp_db_step(imp, st) < 0)
 		return -1;

@@ -177,10 +177,12 @@ CREATE TABLE pc_inlines (
 -- size, allocation and free icount, thread and stack (free_* NULL: never
 -- freed), and the accesses made inside [addr, addr+size) while it lived:
 -- counts, bytes, first and last access icount.  hist is the offset
--- histogram: for bucket k (offsets k*hist_bucket .. k*hist_bucket +
--- hist_bucket - 1) two little-endian u32, reads then writes; hist_bucket is
--- the smallest power of two that makes at most 1024 buckets.  Blocks of any
--- size have one.  NULL when the block was never accessed.
+-- histogram: for bucket k = 0, 1, ... (offsets k*hist_bucket ..
+-- k*hist_bucket + hist_bucket - 1) two unsigned LEB128 numbers, the reads
+-- then the writes that started in the bucket; buckets after the last
+-- touched one are left out.  hist_bucket is the smallest power of two that
+-- makes at most 1024 buckets, so blocks of any size have one.  NULL when the
+-- block was never accessed.
 CREATE TABLE blocks (
 	id              INTEGER PRIMARY KEY,
 	addr            INTEGER NOT NULL,
