@@ -1,0 +1,171 @@
+#!/bin/sh
+# t1300-import-writes: tests/progs/writes.c traced and imported with
+# dg-import.  The database says what the program provably does and what
+# dg-dump says about the same log: the 400-byte block (100 writes by fill,
+# 100 reads by sum, 4 bytes each), its allocation stack (frame 0 in main),
+# meta (complete, accesses), the pc of fill's store symbolized to writes.c
+# and the line addr2line gives; every blocks row (address, size, icounts,
+# counts, bytes, stack) equals dg-dump --blocks; each block's offset
+# histogram equals the per-offset counts of dg-dump --accesses; sum_pc,
+# sum_pages and sum_lines equal the same counts per pc, 4 KiB page and
+# 64-byte line; and, when build/lib/dgaccess.so exists, the accesses
+# virtual table has meta.accesses rows.
+. "$DG_TESTS/lib.sh"
+. "$DG_TESTS/lib-import.sh"
+need_tool
+need_import
+need_prog writes
+W=$DG_PROGS/writes
+
+run_dg w.log -- "$W" || finish
+dump --stats w.log stats || finish
+dump --blocks w.log blocks || finish
+dump --accesses w.log acc || finish
+import_ok w.log w.db || finish
+DB=w.db
+
+# ---- meta
+check_eq "meta complete" 1 "$(meta $DB complete)"
+check_eq "meta accesses = dg-dump reads + writes" \
+	$(($(stat_of stats reads) + $(stat_of stats writes))) "$(meta $DB accesses)"
+check_eq "meta runs = dg-dump runs" "$(stat_of stats runs)" "$(meta $DB runs)"
+check_eq "meta icount = dg-dump icount" "$(stat_of stats icount)" "$(meta $DB icount)"
+check_eq "meta format_version word_size endian" "2 8 little" \
+	"$(meta $DB format_version) $(meta $DB word_size) $(meta $DB endian)"
+check_eq "meta exe" "$W" "$(meta $DB exe)"
+check_eq "meta source_bytes = the log's size" "$(wc -c <w.log | tr -d ' ')" "$(meta $DB source_bytes)"
+check_eq "no incomplete_reason" missing "$(meta $DB incomplete_reason)"
+
+# ---- the 400-byte block
+blocks_from blocks "$W" main 400 >blk
+check_eq "dg-dump: one 400-byte block from main" 1 "$(wc -l <blk | tr -d ' ')" || finish
+read -r addr size alloc free nr nw rbytes wbytes stack <blk
+lo=$(echo "$addr" | dgawk '{ print hex($1) }')
+check_eq "blocks: one row for the 400-byte block at its address" 1 \
+	"$(q $DB "SELECT count(*) FROM blocks WHERE addr = $lo AND size = 400")"
+bid=$(q $DB "SELECT id FROM blocks WHERE addr = $lo AND size = 400")
+check_eq "blocks: reads writes read_bytes write_bytes" "100|100|400|400" \
+	"$(q $DB "SELECT reads, writes, read_bytes, write_bytes FROM blocks WHERE id = '$bid'")"
+check_eq "blocks: freed, alloc < first access <= last access < free" 1 \
+	"$(q $DB "SELECT free_icount IS NOT NULL AND alloc_icount < first_icount
+	          AND first_icount <= last_icount AND last_icount < free_icount FROM blocks WHERE id = '$bid'")"
+
+check_eq "sum_fn_block: fill x block = 100 writes, 400 bytes, no reads" "1|100|400" \
+	"$(q $DB "SELECT s.is_write, s.accesses, s.bytes FROM sum_fn_block s JOIN functions f ON f.id = s.function_id
+	          WHERE f.name = 'fill' AND s.block_id = '$bid'")"
+check_eq "sum_fn_block: sum x block = 100 reads, 400 bytes, no writes" "0|100|400" \
+	"$(q $DB "SELECT s.is_write, s.accesses, s.bytes FROM sum_fn_block s JOIN functions f ON f.id = s.function_id
+	          WHERE f.name = 'sum' AND s.block_id = '$bid'")"
+check_eq "sum_fn_block: nothing else touches the block" "200" \
+	"$(q $DB "SELECT sum(accesses) FROM sum_fn_block WHERE block_id = '$bid'")"
+
+check_eq "alloc stack frame 0 symbolizes to main in writes.c" "main|writes.c" \
+	"$(q $DB "SELECT f.name, replace(p.file, rtrim(p.file, replace(p.file, '/', '')), '')
+	          FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0
+	          JOIN pcs p ON p.pc = sf.pc JOIN functions f ON f.id = p.function_id WHERE b.id = '$bid'")"
+m=$(sym_range "$W" main)
+f0=$(q $DB "SELECT sf.pc FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0 WHERE b.id = '$bid'")
+check_eq "alloc stack frame 0 lies in main (nm)" yes \
+	"$([ "$f0" -ge "${m% *}" ] && [ "$f0" -lt "${m#* }" ] && echo yes || echo "no: $f0 not in $m")"
+check_eq "stacks.depth = number of stack_frames rows, for every stack" 0 \
+	"$(q $DB "SELECT count(*) FROM stacks s WHERE depth != (SELECT count(*) FROM stack_frames WHERE stack_id = s.id)")"
+
+# ---- fill's store: pc, file and line as addr2line says
+accesses_in acc "$lo" $((lo + 400)) "$alloc" "$free" | awk '$4 == "W" { print $3 }' | sort -u >wpcs
+check_eq "dg-dump: fill's writes come from one pc" 1 "$(wc -l <wpcs | tr -d ' ')"
+wpc=$(dgawk '{ print hex($1) }' wpcs)
+a2l=$(addr2line -e "$W" "$(cat wpcs)" | sed 's/ (discriminator.*//')
+want_line=$(grep -n 'p\[i\] = i;' "$DG_TESTS/progs/writes.c" | cut -d: -f1)
+check_eq "addr2line puts the store at writes.c:$want_line" "writes.c:$want_line" "${a2l##*/}"
+check_eq "pcs: the store's function, file, line" "fill|writes.c|${a2l##*:}" \
+	"$(q $DB "SELECT f.name, replace(p.file, rtrim(p.file, replace(p.file, '/', '')), ''), p.line
+	          FROM pcs p JOIN functions f ON f.id = p.function_id WHERE p.pc = $wpc")"
+check_eq "pc_inlines: the store has its depth-0 row only (fill is not inlined)" "fill|$want_line" \
+	"$(q $DB "SELECT f.name, i.line FROM pc_inlines i JOIN functions f ON f.id = i.function_id WHERE i.pc = $wpc")"
+check_eq "sum_pc: the store made 100 writes of 400 bytes" "1|100|400" \
+	"$(q $DB "SELECT is_write, accesses, bytes FROM sum_pc WHERE pc = $wpc")"
+
+# ---- every block equals dg-dump --blocks
+dgawk '{ printf "%d %d %d %s %d %d %d %d %s\n", hex($1), $2, $3, $4, $5, $6, $7, $8, $9 }' blocks >blocks.want
+q $DB "SELECT b.addr, b.size, b.alloc_icount, ifnull(b.free_icount, '-'), b.reads, b.writes,
+              b.read_bytes, b.write_bytes,
+              ifnull((SELECT group_concat(printf('0x%x', pc), ',') FROM
+                        (SELECT pc FROM stack_frames WHERE stack_id = b.alloc_stack_id ORDER BY depth)), '-')
+       FROM blocks b ORDER BY b.alloc_icount, b.id" | tr '|' ' ' >blocks.got
+check_eq "blocks: as many rows as dg-dump --blocks lines" \
+	"$(wc -l <blocks | tr -d ' ')" "$(q $DB 'SELECT count(*) FROM blocks')"
+check_cmp "blocks: addr size alloc free reads writes bytes stack = dg-dump --blocks" blocks.want blocks.got
+
+# ---- offset histograms (schema.sql: per bucket k = 0, 1, ... two unsigned
+# LEB128 numbers, reads then writes started in the bucket, buckets after the
+# last touched one left out; hist_bucket the smallest power of two giving
+# <= 1024 buckets)
+grep -q 'two unsigned LEB128 numbers, the reads' "$DG_TOP/schema/schema.sql" ||
+	not_ok "schema.sql still describes blocks.hist as LEB128 pairs (update this test's decoder)"
+acc_by_block acc blocks >byblock
+check_eq "dg-dump --accesses per block agrees with --blocks (reads writes per block)" \
+	"$(awk '{ print $5, $6 }' blocks | tr '\n' ' ')" \
+	"$(awk -v n="$(wc -l <blocks)" '{ c[$1 " " $2]++ } END { for (b = 1; b <= n; b++) printf "%d %d ", c[b " R"], c[b " W"] }' byblock)"
+q $DB "SELECT size, ifnull(hist_bucket, '-'), ifnull(hex(hist), '-') FROM blocks ORDER BY alloc_icount, id" |
+	tr '|' ' ' >hist.raw
+awk '{ print NR, $1, $2 }' hist.raw | while read -r n sz bk; do
+	b=1
+	while [ $((b * 1024)) -lt "$sz" ]; do b=$((b * 2)); done
+	[ "$bk" = - ] || [ "$bk" = "$b" ] || echo "block $n size $sz: hist_bucket $bk, want $b"
+done >badbucket
+check_eq "hist is NULL exactly for the blocks never accessed" 0 \
+	"$(q $DB "SELECT count(*) FROM blocks WHERE (hist IS NULL) != (reads + writes = 0)")"
+check_empty "hist_bucket is the smallest power of two giving <= 1024 buckets" badbucket
+# decoded: "block bucket reads writes" for non-zero buckets; a malformed
+# blob (a number cut short, an odd count, a zero last bucket) is reported.
+dgawk '
+	$3 != "-" {
+		n = 0; v = 0; m = 1; open = 0
+		for (o = 1; o < length($3); o += 2) {
+			c = hex(substr($3, o, 2))
+			v += (c % 128) * m; m *= 128; open = 1
+			if (c < 128) { num[n++] = v; v = 0; m = 1; open = 0 }
+		}
+		if (open || n % 2 || n == 0) { print NR, "malformed", n, open; next }
+		if (num[n - 2] == 0 && num[n - 1] == 0) print NR, "zero-last-bucket"
+		for (k = 0; k < n / 2; k++)
+			if (num[2 * k] || num[2 * k + 1]) print NR, k, num[2 * k], num[2 * k + 1]
+	}' hist.raw >hist.got
+awk 'NR == FNR { bk[NR] = $2; next }
+	{ k = $1 " " int($3 / bk[$1]); if ($2 == "R") r[k]++; else w[k]++; seen[k] = 1 }
+	END { for (k in seen) print k, r[k] + 0, w[k] + 0 }' hist.raw byblock | sort -n -k1,1 -k2,2 >hist.want
+sort -n -k1,1 -k2,2 hist.got >hist.got.s
+check_cmp "blocks.hist decodes to dg-dump's per-offset counts for every block" hist.want hist.got.s
+check_eq "the 400-byte block: 100 buckets of 1 read + 1 write at offsets 0, 4, ..., 396" \
+	"100 100 100 0" \
+	"$(awk -v b="$(grep -n "^$lo 400 " blocks.want | cut -d: -f1)" '$1 == b && $2 % 4 == 0 && $3 == 1 && $4 == 1 { n++ }
+		$1 == b { t++; r += $3; w += $4 } $1 == b && $2 % 4 { bad++ }
+		END { print n + 0, r + 0, w + 0, bad + 0 }' hist.got)"
+
+# ---- per pc, page and cache line
+dgawk '{ k = hex($3) " " ($4 == "W"); n[k]++; b[k] += $5 } END { for (k in n) print k, n[k], b[k] }' acc | sort -n -k1,1 -k2,2 >pc.want
+q $DB "SELECT pc, is_write, accesses, bytes FROM sum_pc ORDER BY pc, is_write" | tr '|' ' ' >pc.got
+check_cmp "sum_pc = dg-dump --accesses counted per pc and direction" pc.want pc.got
+for u in page:4096 line:64; do
+	t=${u%:*}; d=${u#*:}
+	dgawk -v d="$d" '{ k = int(hex($6) / d); seen[k] = 1; if ($4 == "R") r[k]++; else w[k]++ }
+		END { for (k in seen) printf "%d %d %d\n", k, r[k], w[k] }' acc | sort -n >$t.want
+	q $DB "SELECT $t, reads, writes FROM sum_${t}s ORDER BY $t" | tr '|' ' ' >$t.got
+	check_cmp "sum_${t}s = dg-dump --accesses counted per ${t}" $t.want $t.got
+	check_eq "sum_${t}s total reads + writes = meta accesses" "$(meta $DB accesses)" \
+		"$(q $DB "SELECT sum(reads) + sum(writes) FROM sum_${t}s")"
+done
+check_eq "sum_pc total = meta accesses" "$(meta $DB accesses)" "$(q $DB 'SELECT sum(accesses) FROM sum_pc')"
+check_eq "sum_fn_block total = meta accesses" "$(meta $DB accesses)" "$(q $DB 'SELECT sum(accesses) FROM sum_fn_block')"
+check_eq "chunks: n_accesses total = meta accesses, n_runs total = meta runs" \
+	"$(meta $DB accesses)|$(meta $DB runs)" "$(q $DB 'SELECT sum(n_accesses), sum(n_runs) FROM chunks')"
+
+# ---- the accesses virtual table, if it is built
+ext=$DG_BUILD/lib/dgaccess
+if [ -f "$ext.so" ]; then
+	check_eq "accesses virtual table: count(*) = meta accesses" "$(meta $DB accesses)" \
+		"$(q $DB ".load $ext" 'SELECT count(*) FROM accesses')"
+else
+	echo "# $ext.so not built: the accesses virtual table is not checked"
+fi
+finish
