@@ -118,6 +118,7 @@ struct importer {
 	struct imp_block *blocks;
 	size_t n_blocks, cap_blocks;
 	struct dghash page_blocks;  /* start page -> first small block */
+	uint64_t heap_lo, heap_hi;  /* span of every block ever allocated */
 	uint32_t *large;           /* live blocks over a page, by address */
 	size_t n_large, cap_large;
 	struct imp_range *ranges;

@@ -1,9 +1,11 @@
 /* imp_heap.c: heap blocks, tracked ranges, user events and threads.
  *
- * Live blocks are found by address in two ways: a block of at most a page
- * hangs off the hash entry of the page it starts in (so the block holding
- * an address starts in its page or the one before), a larger one is kept in
- * a sorted array.  A block's row is written when it is freed, so memory
+ * Live blocks are found by address in three ways: a block of at most 256
+ * bytes hangs off the hash entry of the 256-byte granule it starts in, one
+ * of at most a page off the entry of its page (so the block holding an
+ * address starts in its granule or page or the one before), a larger one is
+ * kept in a sorted array.  Lists stay short: a page holds many small
+ * blocks, a granule few.  A block's row is written when it is freed, so memory
  * holds only the live blocks' histograms.
  */
 #include <stdlib.h>
@@ -11,6 +13,8 @@
 #include "imp.h"
 
 #define PAGE_SHIFT   12
+#define SMALL_SHIFT  8
+#define SMALL_TAG    (1ull << 63)     /* granule keys, apart from page keys */
 #define HIST_MAX     1024
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -56,6 +60,13 @@ struct imp_thread *imp_thread(struct importer *imp, uint32_t tid)
 
 static int is_large(const struct imp_block *b) { return b->size > (1u << PAGE_SHIFT); }
 
+/* The hash key a small or medium block hangs off. */
+static uint64_t list_key(const struct imp_block *b)
+{
+	return b->size <= (1u << SMALL_SHIFT) ? SMALL_TAG | b->addr >> SMALL_SHIFT
+	                                      : b->addr >> PAGE_SHIFT;
+}
+
 static size_t large_pos(const struct importer *imp, uint64_t addr)
 {
 	size_t lo = 0, hi = imp->n_large;     /* first with addr > target */
@@ -70,9 +81,9 @@ static size_t large_pos(const struct importer *imp, uint64_t addr)
 	return lo;
 }
 
-static uint32_t page_find(const struct importer *imp, uint64_t page, uint64_t a)
+static uint32_t list_find(const struct importer *imp, uint64_t key, uint64_t a)
 {
-	uint32_t b = dghash_get(&imp->page_blocks, page);
+	uint32_t b = dghash_get(&imp->page_blocks, key);
 
 	while (b != IMP_NONE && b != 0) {
 		const struct imp_block *x = &imp->blocks[b - 1];
@@ -85,12 +96,20 @@ static uint32_t page_find(const struct importer *imp, uint64_t page, uint64_t a)
 
 uint32_t imp_heap_find(struct importer *imp, uint64_t a)
 {
-	uint64_t page = a >> PAGE_SHIFT;
-	uint32_t b = page_find(imp, page, a);
+	uint64_t page = a >> PAGE_SHIFT, g = a >> SMALL_SHIFT;
+	uint32_t b;
 	size_t k;
 
+	/* stack and globals lie far from the heap: most misses end here */
+	if (a < imp->heap_lo || a >= imp->heap_hi)
+		return IMP_NONE;
+	b = list_find(imp, SMALL_TAG | g, a);
+	if (b == IMP_NONE && g)
+		b = list_find(imp, SMALL_TAG | (g - 1), a);
+	if (b == IMP_NONE)
+		b = list_find(imp, page, a);
 	if (b == IMP_NONE && page)
-		b = page_find(imp, page - 1, a);
+		b = list_find(imp, page - 1, a);
 	if (b == IMP_NONE && imp->n_large && (k = large_pos(imp, a)) > 0) {
 		const struct imp_block *x = &imp->blocks[imp->large[k - 1]];
 		if (a - x->addr < x->size)
@@ -115,7 +134,7 @@ static int block_link(struct importer *imp, uint32_t b)
 		imp->n_large++;
 		return 0;
 	}
-	s = dghash_put(&imp->page_blocks, x->addr >> PAGE_SHIFT, 0, &added);
+	s = dghash_put(&imp->page_blocks, list_key(x), 0, &added);
 	if (s < 0)
 		return imp_fail(imp, "out of memory");
 	x->next_in_page = imp->page_blocks.vals[s];   /* 0 ends the list */
@@ -139,9 +158,8 @@ static void block_unlink(struct importer *imp, uint32_t b)
 		return;
 	}
 	{
-		uint64_t page = x->addr >> PAGE_SHIFT;
 		int added;
-		long s = dghash_put(&imp->page_blocks, page, 0, &added);
+		long s = dghash_put(&imp->page_blocks, list_key(x), 0, &added);
 		uint32_t *link = &imp->page_blocks.vals[s];
 		while (*link && *link != b + 1)
 			link = &imp->blocks[*link - 1].next_in_page;
@@ -266,6 +284,10 @@ int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 	x->live = 1;
 	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->alloc_stack) < 0)
 		return -1;
+	if (imp->n_blocks == 1 || x->addr < imp->heap_lo)
+		imp->heap_lo = x->addr;
+	if (x->addr + x->size > imp->heap_hi)
+		imp->heap_hi = x->addr + x->size;
 	if (x->size == 0) {     /* nothing can be inside it */
 		x->live = 0;
 		return 0;

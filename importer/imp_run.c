@@ -305,6 +305,8 @@ static int note_region(struct importer *imp, struct imp_desc *d, uint64_t a)
 		return 0;
 	d->region = region;
 	d->region_chunk = imp->chunk_id;
+	if (imp->n_chunk_regions && imp->chunk_regions[imp->n_chunk_regions - 1] == region)
+		return 0;
 	if (grow((void **)&imp->chunk_regions, &imp->cap_chunk_regions,
 	         imp->n_chunk_regions + 1, sizeof *imp->chunk_regions) < 0)
 		return imp_fail(imp, "out of memory");
