@@ -1,0 +1,900 @@
+/* dgsym.c: the symbolizer (see dgsym.h for what it promises).
+ *
+ * Three tables: interned strings (an open-addressing hash over an arena),
+ * modules (one per path + build-id + bias, each string of the path heading a
+ * list of its modules), and the address map: sorted, disjoint [lo, hi)
+ * ranges, each naming a module; a new mapping or an unmap replaces whatever
+ * it overlaps, so a lookup is one binary search.
+ *
+ * Each module, when first needed, gets its own offline Dwfl session holding
+ * that one file, reported at its ELF addresses (so that two libraries mapped
+ * at the same place at different times never meet in one session).  A
+ * run-time address a becomes the session address a - bias + dwfl_bias.
+ *
+ * libdw's dwfl_module_addrdie finds the compilation unit of an address
+ * quickly, but finding the function inside it (dwarf_getscopes) walks every
+ * top-level entry of the unit.  So the first lookup in a unit lists its
+ * functions' address ranges once, sorted; a lookup then binary-searches that
+ * list and walks down only the one function's lexical blocks and inlined
+ * subroutines that hold the address.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include "dgsym.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* libstdc++'s demangler, the one c++filt's output matches. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+			    int *status);
+
+#define MAX_CHAIN   64          /* deepest inline chain followed */
+#define MAX_ID      64          /* longest build-id kept (bytes) */
+#define ARENA_CHUNK 65536
+
+/* ---------------------------------------------------------------- strings */
+
+struct istr {
+	const char *s;
+	size_t len;
+	uint32_t hash;
+	int first_mod;          /* first module with this path, or -1 */
+	const char *demangled;  /* cached printable form, NULL until asked */
+};
+
+struct arena {
+	struct arena *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct pool {
+	struct istr *v;
+	size_t n, cap;
+	int *slot;              /* index into v, or -1; nslot a power of 2 */
+	size_t nslot;
+	struct arena *arena;
+};
+
+/* ---------------------------------------------------------------- modules */
+
+struct fn_range {
+	Dwarf_Addr lo, hi;      /* DWARF addresses, hi exclusive */
+	Dwarf_Die die;          /* the DW_TAG_subprogram */
+};
+
+struct cu_fns {
+	Dwarf_Off off;          /* the unit's DIE offset */
+	struct fn_range *fn;
+	size_t n;
+};
+
+struct mod {
+	int path;               /* istr index */
+	const char *build_id;   /* hex, interned, or NULL */
+	uint8_t id[MAX_ID];
+	size_t id_len;
+	uint64_t bias, lo, hi;
+	int next_same_path;
+	int loaded;
+	enum dgsym_state state;
+	const char *debug_file;
+	Dwfl *dwfl;
+	Dwfl_Module *dm;
+	Dwarf_Addr dwfl_bias;   /* session address minus ELF address */
+	struct cu_fns *cu;      /* sorted by off */
+	size_t ncu, capcu;
+};
+
+struct range {
+	uint64_t lo, hi;
+	int mod;
+};
+
+struct dgsym {
+	struct pool str;
+	struct mod *mod;
+	int nmod, capmod;
+	struct range *map;
+	size_t nmap, capmap;
+	Dwfl_Callbacks cb;
+	char *debuginfo_path;
+	char err[256];
+};
+
+static int fail(struct dgsym *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int fail(struct dgsym *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof s->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Grow *v (of *cap elements of size sz) to hold at least need; 0 or -1. */
+static int grow(void *v, size_t *cap, size_t need, size_t sz)
+{
+	void **pv = v;
+	size_t ncap = *cap ? *cap : 16;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > SIZE_MAX / sz)
+		return -1;
+	nv = realloc(*pv, ncap * sz);
+	if (!nv)
+		return -1;
+	*pv = nv;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- interning */
+
+static uint32_t hash_bytes(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (uint8_t)*p++) * 16777619u;
+	return h;
+}
+
+static char *arena_copy(struct pool *p, const char *src, size_t len)
+{
+	struct arena *a = p->arena;
+	char *dst;
+
+	if (!a || a->cap - a->used < len + 1) {
+		size_t cap = len + 1 > ARENA_CHUNK ? len + 1 : ARENA_CHUNK;
+
+		a = malloc(sizeof *a + cap);
+		if (!a)
+			return NULL;
+		a->used = 0;
+		a->cap = cap;
+		a->next = p->arena;
+		p->arena = a;
+	}
+	dst = a->data + a->used;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	a->used += len + 1;
+	return dst;
+}
+
+static int pool_rehash(struct pool *p)
+{
+	size_t nslot = p->nslot ? p->nslot * 2 : 1024, i;
+	int *slot = malloc(nslot * sizeof *slot);
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < nslot; i++)
+		slot[i] = -1;
+	for (i = 0; i < p->n; i++) {
+		size_t j = p->v[i].hash & (nslot - 1);
+
+		while (slot[j] >= 0)
+			j = (j + 1) & (nslot - 1);
+		slot[j] = (int)i;
+	}
+	free(p->slot);
+	p->slot = slot;
+	p->nslot = nslot;
+	return 0;
+}
+
+/* The index of the interned copy of src[0..len), or -1 if out of memory. */
+static int pool_intern(struct pool *p, const char *src, size_t len)
+{
+	uint32_t h = hash_bytes(src, len);
+	size_t j;
+	struct istr *e;
+
+	if ((p->n + 1) * 2 > p->nslot && pool_rehash(p) < 0)
+		return -1;
+	for (j = h & (p->nslot - 1); p->slot[j] >= 0; j = (j + 1) & (p->nslot - 1)) {
+		e = &p->v[p->slot[j]];
+		if (e->hash == h && e->len == len && !memcmp(e->s, src, len))
+			return p->slot[j];
+	}
+	if (p->n >= INT32_MAX || grow(&p->v, &p->cap, p->n + 1, sizeof *p->v) < 0)
+		return -1;
+	e = &p->v[p->n];
+	e->s = arena_copy(p, src, len);
+	if (!e->s)
+		return -1;
+	e->len = len;
+	e->hash = h;
+	e->first_mod = -1;
+	e->demangled = NULL;
+	p->slot[j] = (int)p->n;
+	return (int)p->n++;
+}
+
+/* The interned string, or NULL for NULL or when out of memory (a lookup
+ * then just knows less). */
+static const char *intern(struct dgsym *s, const char *str)
+{
+	int i;
+
+	if (!str)
+		return NULL;
+	i = pool_intern(&s->str, str, strlen(str));
+	return i < 0 ? NULL : s->str.v[i].s;
+}
+
+/* Printable form of a symbol name: demangled if it is a C++ one, else the
+ * name itself.  Cached per interned name. */
+static const char *printable(struct dgsym *s, const char *name)
+{
+	int i, status = -1;
+	struct istr *e;
+	char *dem = NULL;
+
+	if (!name)
+		return NULL;
+	i = pool_intern(&s->str, name, strlen(name));
+	if (i < 0)
+		return NULL;
+	e = &s->str.v[i];
+	if (e->demangled)
+		return e->demangled;
+	if (name[0] == '_' && name[1] == 'Z')
+		dem = __cxa_demangle(name, NULL, NULL, &status);
+	if (dem && status == 0) {
+		const char *d = intern(s, dem);
+
+		e = &s->str.v[i];       /* intern may have moved the table */
+		e->demangled = d ? d : e->s;
+	} else {
+		e->demangled = e->s;
+	}
+	free(dem);
+	return e->demangled;
+}
+
+/* ---------------------------------------------------------------- life */
+
+struct dgsym *dgsym_new(char *err, size_t errlen)
+{
+	struct dgsym *s = calloc(1, sizeof *s);
+
+	if (!s) {
+		snprintf(err, errlen, "dgsym: out of memory");
+		return NULL;
+	}
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.section_address = dwfl_offline_section_address;
+	s->cb.debuginfo_path = &s->debuginfo_path;      /* NULL: the default */
+	return s;
+}
+
+static void mod_release(struct mod *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncu; i++)
+		free(m->cu[i].fn);
+	free(m->cu);
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+}
+
+void dgsym_free(struct dgsym *s)
+{
+	struct arena *a, *next;
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nmod; i++)
+		mod_release(&s->mod[i]);
+	free(s->mod);
+	free(s->map);
+	for (a = s->str.arena; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+	free(s->str.v);
+	free(s->str.slot);
+	free(s);
+}
+
+const char *dgsym_errmsg(const struct dgsym *s)
+{
+	return s->err;
+}
+
+/* ---------------------------------------------------------------- the map */
+
+/* First range with hi > a (ranges are sorted and disjoint). */
+static size_t map_first_after(const struct dgsym *s, uint64_t a)
+{
+	size_t lo = 0, hi = s->nmap;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->map[mid].hi > a)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Make [lo, hi) belong to module mod (mod < 0: to nothing), cutting what it
+ * overlaps.  0, or -1 when out of memory. */
+static int map_set(struct dgsym *s, uint64_t lo, uint64_t hi, int mod)
+{
+	size_t i = map_first_after(s, lo), j = i, k = 0, cap = s->capmap;
+	struct range put[3];
+
+	while (j < s->nmap && s->map[j].lo < hi)
+		j++;
+	if (j > i && s->map[i].lo < lo)
+		put[k++] = (struct range){ s->map[i].lo, lo, s->map[i].mod };
+	if (mod >= 0)
+		put[k++] = (struct range){ lo, hi, mod };
+	if (j > i && s->map[j - 1].hi > hi)
+		put[k++] = (struct range){ hi, s->map[j - 1].hi, s->map[j - 1].mod };
+	if (grow(&s->map, &cap, s->nmap - (j - i) + k, sizeof *s->map) < 0)
+		return fail(s, "dgsym: out of memory");
+	s->capmap = cap;
+	memmove(s->map + i + k, s->map + j, (s->nmap - j) * sizeof *s->map);
+	memcpy(s->map + i, put, k * sizeof *put);
+	s->nmap = s->nmap - (j - i) + k;
+	return 0;
+}
+
+static int map_find(const struct dgsym *s, uint64_t a)
+{
+	size_t i = map_first_after(s, a);
+
+	return i < s->nmap && s->map[i].lo <= a ? s->map[i].mod : -1;
+}
+
+/* The end of [start, start+len), clamped to the address space. */
+static uint64_t range_end(uint64_t start, uint64_t len)
+{
+	return len > UINT64_MAX - start ? UINT64_MAX : start + len;
+}
+
+int dgsym_unmap(struct dgsym *s, uint64_t start, uint64_t len)
+{
+	uint64_t end = range_end(start, len);
+
+	return end > start ? map_set(s, start, end, -1) : 0;
+}
+
+/* ---------------------------------------------------------------- modules */
+
+static int mod_same(const struct mod *m, uint64_t bias, const uint8_t *id,
+		    size_t id_len)
+{
+	return m->bias == bias && m->id_len == id_len &&
+	       (id_len == 0 || !memcmp(m->id, id, id_len));
+}
+
+static const char *hex_id(struct dgsym *s, const uint8_t *id, size_t n)
+{
+	char buf[2 * MAX_ID + 1];
+	size_t i;
+
+	if (n == 0)
+		return NULL;
+	for (i = 0; i < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+	return intern(s, buf);
+}
+
+/* The module of (path, bias, build-id), made if new; -1 if out of memory. */
+static int mod_get(struct dgsym *s, const char *path, uint64_t bias,
+		   const uint8_t *id, size_t id_len)
+{
+	int p = pool_intern(&s->str, path, strlen(path)), m;
+	size_t cap = (size_t)s->capmod;
+	struct mod *md;
+
+	if (p < 0)
+		return fail(s, "dgsym: out of memory");
+	for (m = s->str.v[p].first_mod; m >= 0; m = s->mod[m].next_same_path)
+		if (mod_same(&s->mod[m], bias, id, id_len))
+			return m;
+	if (s->nmod >= INT32_MAX - 1 ||
+	    grow(&s->mod, &cap, (size_t)s->nmod + 1, sizeof *s->mod) < 0)
+		return fail(s, "dgsym: out of memory");
+	s->capmod = (int)(cap > INT32_MAX ? INT32_MAX : cap);
+	md = &s->mod[s->nmod];
+	memset(md, 0, sizeof *md);
+	md->path = p;
+	md->bias = bias;
+	md->id_len = id_len;
+	memcpy(md->id, id, id_len);
+	md->build_id = hex_id(s, id, id_len);
+	if (id_len && !md->build_id)
+		return fail(s, "dgsym: out of memory");
+	md->lo = UINT64_MAX;
+	md->next_same_path = s->str.v[p].first_mod;
+	s->str.v[p].first_mod = s->nmod;
+	return s->nmod++;
+}
+
+int dgsym_add_mapping(struct dgsym *s, uint64_t start, uint64_t len,
+		      uint64_t offset, uint64_t bias, int prot,
+		      const uint8_t *build_id, size_t id_len, const char *path)
+{
+	uint64_t end = range_end(start, len);
+	int m;
+
+	(void)offset;
+	(void)prot;
+	if (!build_id || id_len > MAX_ID)
+		id_len = 0;     /* no real build-id is that long: don't check */
+	m = mod_get(s, path ? path : "", bias, build_id, id_len);
+	if (m < 0)
+		return -1;
+	if (end > start) {
+		if (map_set(s, start, end, m) < 0)
+			return -1;
+		if (start < s->mod[m].lo)
+			s->mod[m].lo = start;
+		if (end > s->mod[m].hi)
+			s->mod[m].hi = end;
+	}
+	return m;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+/* A descriptor of path if it is a regular file; never blocks on a FIFO. */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!path[0])
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Does the build-id of the file in the session match the log's? */
+static int id_matches(const struct mod *m)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n;
+
+	if (m->id_len == 0)
+		return 1;
+	n = dwfl_module_build_id(m->dm, &bits, &vaddr);
+	return n > 0 && (size_t)n == m->id_len && !memcmp(bits, m->id, m->id_len);
+}
+
+/* Report the file alone in a new session; sets m->dwfl and m->dm. */
+static void mod_report(struct dgsym *s, struct mod *m, const char *path)
+{
+	int fd = open_regular(path);
+
+	if (fd < 0)
+		return;
+	m->dwfl = dwfl_begin(&s->cb);
+	if (!m->dwfl) {
+		close(fd);
+		return;
+	}
+	dwfl_report_begin(m->dwfl);
+	m->dm = dwfl_report_elf(m->dwfl, path, path, fd, 0, 1);
+	if (!m->dm)
+		close(fd);      /* on failure libdwfl leaves our descriptor */
+	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0)
+		m->dm = NULL;
+}
+
+/* The file the DWARF was read from. */
+static const char *mod_debug_name(struct dgsym *s, struct mod *m)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+
+	dwfl_module_info(m->dm, NULL, NULL, NULL, NULL, NULL, &mainfile,
+			 &debugfile);
+	return intern(s, debugfile ? debugfile : mainfile);
+}
+
+/* Open the module's file, once; sets state, debug_file, dm. */
+static void mod_load(struct dgsym *s, struct mod *m)
+{
+	Dwarf_Addr dwbias;
+
+	if (m->loaded)
+		return;
+	m->loaded = 1;
+	m->state = DGSYM_MISSING;
+	mod_report(s, m, s->str.v[m->path].s);
+	if (m->dm && !id_matches(m)) {
+		m->state = DGSYM_MISMATCH;
+		m->dm = NULL;
+	}
+	if (!m->dm || !dwfl_module_getelf(m->dm, &m->dwfl_bias)) {
+		if (m->dwfl)
+			dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+		m->dm = NULL;
+		return;
+	}
+	m->state = DGSYM_SYMTAB;
+	if (dwfl_module_getdwarf(m->dm, &dwbias)) {
+		m->state = DGSYM_DWARF;
+		m->debug_file = mod_debug_name(s, m);
+	}
+}
+
+/* ---------------------------------------------------------------- CU index */
+
+static int fn_cmp(const void *a, const void *b)
+{
+	const struct fn_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int fn_add_ranges(struct cu_fns *c, size_t *cap, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (grow(&c->fn, cap, c->n + 1, sizeof *c->fn) < 0)
+			return -1;
+		c->fn[c->n++] = (struct fn_range){ lo, hi, *die };
+	}
+	return 0;
+}
+
+/* Is this a DIE whose children may hold out-of-line function bodies? */
+static int holds_functions(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_module;
+}
+
+/* List the functions with code among parent's children (and in namespaces
+ * and classes below them), depth bounded against malformed DWARF. */
+static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
+		      int depth)
+{
+	Dwarf_Die die, next;
+	int tag;
+
+	if (depth > 16 || dwarf_child(parent, &die) != 0)
+		return 0;
+	for (;;) {
+		tag = dwarf_tag(&die);
+		if (tag == DW_TAG_subprogram && fn_add_ranges(c, cap, &die) < 0)
+			return -1;
+		if (holds_functions(tag) && fn_collect(c, cap, &die, depth + 1) < 0)
+			return -1;
+		if (dwarf_siblingof(&die, &next) != 0)
+			return 0;
+		die = next;
+	}
+}
+
+/* The function list of the unit cudie, made at its first use; NULL if out
+ * of memory. */
+static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	size_t lo = 0, hi = m->ncu, cap = 0;
+	struct cu_fns c = { off, NULL, 0 };
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->cu[mid].off == off)
+			return &m->cu[mid];
+		if (m->cu[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (fn_collect(&c, &cap, cudie, 0) < 0 ||
+	    grow(&m->cu, &m->capcu, m->ncu + 1, sizeof *m->cu) < 0) {
+		free(c.fn);
+		return NULL;
+	}
+	qsort(c.fn, c.n, sizeof *c.fn, fn_cmp);
+	memmove(m->cu + lo + 1, m->cu + lo, (m->ncu - lo) * sizeof *m->cu);
+	m->cu[lo] = c;
+	m->ncu++;
+	return &m->cu[lo];
+}
+
+/* The subprogram whose code holds DWARF address a, or NULL. */
+static Dwarf_Die *fn_find(struct cu_fns *c, Dwarf_Addr a)
+{
+	size_t lo = 0, hi = c->n, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->fn[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo is the first range starting after a; look back a little in
+	 * case ranges overlap (they should not). */
+	for (k = 0; k < 8 && k < lo; k++)
+		if (a < c->fn[lo - 1 - k].hi)
+			return &c->fn[lo - 1 - k].die;
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- frames */
+
+/* The child of parent that holds a and is a lexical block or an inlined
+ * subroutine; 0 and *out, or -1. */
+static int child_holding(Dwarf_Die *parent, Dwarf_Addr a, Dwarf_Die *out)
+{
+	Dwarf_Die die, next;
+	int tag;
+
+	if (dwarf_child(parent, &die) != 0)
+		return -1;
+	for (;;) {
+		tag = dwarf_tag(&die);
+		if ((tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_lexical_block) && dwarf_haspc(&die, a) > 0) {
+			*out = die;
+			return 0;
+		}
+		if (dwarf_siblingof(&die, &next) != 0)
+			return -1;
+		die = next;
+	}
+}
+
+/* The inline chain at a inside function fn: chain[0] the innermost inlined
+ * subroutine ... chain[n-1] = fn.  Returns n (>= 1). */
+static int inline_chain(Dwarf_Die *fn, Dwarf_Addr a, Dwarf_Die *chain)
+{
+	Dwarf_Die outer[MAX_CHAIN], cur = *fn, in;
+	int n = 0, i;
+
+	outer[n++] = *fn;
+	for (i = 0; i < 4 * MAX_CHAIN && child_holding(&cur, a, &in) == 0; i++) {
+		if (dwarf_tag(&in) == DW_TAG_inlined_subroutine) {
+			if (n == MAX_CHAIN)
+				break;
+			outer[n++] = in;
+		}
+		cur = in;
+	}
+	for (i = 0; i < n; i++)
+		chain[i] = outer[n - 1 - i];
+	return n;
+}
+
+static const char *attr_string(Dwarf_Die *die, unsigned int name)
+{
+	Dwarf_Attribute mem, *at = dwarf_attr_integrate(die, name, &mem);
+
+	return at ? dwarf_formstring(at) : NULL;
+}
+
+/* Names and declaration of the function of scope die (an inlined
+ * subroutine or a subprogram, through its abstract origin and
+ * specification). */
+static void frame_names(struct dgsym *s, Dwarf_Die *die, struct dgsym_frame *f)
+{
+	const char *name = attr_string(die, DW_AT_name);
+	const char *link = attr_string(die, DW_AT_linkage_name);
+
+	if (!link)
+		link = attr_string(die, DW_AT_MIPS_linkage_name);
+	f->linkage_name = intern(s, link);
+	f->function = link ? printable(s, link) : intern(s, name);
+	if (!f->function)
+		f->function = intern(s, name);
+	f->decl_file = intern(s, dwarf_decl_file(die));
+	if (dwarf_decl_line(die, &f->decl_line) != 0)
+		f->decl_line = 0;
+}
+
+/* The position of the call of inlined subroutine die. */
+static void call_site(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Die *die,
+		      struct dgsym_frame *f)
+{
+	Dwarf_Attribute mem;
+	Dwarf_Word idx, line;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	f->file = NULL;
+	f->line = 0;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &mem), &idx) == 0 &&
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) == 0 && idx < nfiles)
+		f->file = intern(s, dwarf_filesrc(files, idx, NULL, NULL));
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &mem), &line) == 0 &&
+	    line <= INT32_MAX)
+		f->line = (int)line;
+}
+
+/* The source position of DWARF address a. */
+static void pc_position(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Addr a,
+			struct dgsym_frame *f)
+{
+	Dwarf_Line *l = dwarf_getsrc_die(cudie, a);
+	int line = 0;
+
+	f->file = NULL;
+	f->line = 0;
+	if (!l)
+		return;
+	f->file = intern(s, dwarf_linesrc(l, NULL, NULL));
+	if (dwarf_lineno(l, &line) == 0)
+		f->line = line;
+}
+
+/* Frames from DWARF at session address addr; 0 if DWARF does not say. */
+static int dwarf_frames(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
+			struct dgsym_frame *fr, int max)
+{
+	Dwarf_Addr cubias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(m->dm, addr, &cubias), *fn;
+	Dwarf_Die chain[MAX_CHAIN];
+	struct cu_fns *c;
+	int n, i;
+
+	if (!cudie || !(c = cu_fns_of(m, cudie)))
+		return 0;
+	fn = fn_find(c, addr - cubias);
+	if (!fn)
+		return 0;
+	n = inline_chain(fn, addr - cubias, chain);
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		frame_names(s, &chain[i], &fr[i]);
+		if (i == 0)
+			pc_position(s, cudie, addr - cubias, &fr[i]);
+		else
+			call_site(s, cudie, &chain[i - 1], &fr[i]);
+	}
+	return n;
+}
+
+/* One frame from the ELF symbol table (and the line table, if any). */
+static int symtab_frame(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
+			struct dgsym_frame *f)
+{
+	GElf_Off off;
+	GElf_Sym sym;
+	Dwarf_Addr cubias;
+	Dwarf_Die *cudie;
+	const char *name = dwfl_module_addrinfo(m->dm, addr, &off, &sym, NULL,
+						NULL, NULL);
+
+	if (!name || !name[0])
+		return 0;
+	memset(f, 0, sizeof *f);
+	f->linkage_name = intern(s, name);
+	f->function = printable(s, name);
+	cudie = dwfl_module_addrdie(m->dm, addr, &cubias);
+	if (cudie)
+		pc_position(s, cudie, addr - cubias, f);
+	return 1;
+}
+
+int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
+		 struct dgsym_frame *frames, int max)
+{
+	int mi = map_find(s, pc), n;
+	struct mod *m;
+	Dwarf_Addr addr;
+
+	if (module)
+		*module = mi;
+	if (mi < 0 || max <= 0)
+		return 0;
+	m = &s->mod[mi];
+	mod_load(s, m);
+	if (!m->dm)
+		return 0;
+	addr = pc - m->bias + m->dwfl_bias;
+	n = m->state == DGSYM_DWARF ? dwarf_frames(s, m, addr, frames, max) : 0;
+	return n > 0 ? n : symtab_frame(s, m, addr, frames);
+}
+
+/* ---------------------------------------------------------------- facts */
+
+int dgsym_n_modules(const struct dgsym *s)
+{
+	return s->nmod;
+}
+
+static const struct mod *mod_at(const struct dgsym *s, int m)
+{
+	return m >= 0 && m < s->nmod ? &s->mod[m] : NULL;
+}
+
+const char *dgsym_module_path(const struct dgsym *s, int m)
+{
+	const struct mod *md = mod_at(s, m);
+
+	return md ? s->str.v[md->path].s : NULL;
+}
+
+const char *dgsym_module_build_id(const struct dgsym *s, int m)
+{
+	const struct mod *md = mod_at(s, m);
+
+	return md ? md->build_id : NULL;
+}
+
+uint64_t dgsym_module_bias(const struct dgsym *s, int m)
+{
+	const struct mod *md = mod_at(s, m);
+
+	return md ? md->bias : 0;
+}
+
+uint64_t dgsym_module_lo(const struct dgsym *s, int m)
+{
+	const struct mod *md = mod_at(s, m);
+
+	return md && md->hi ? md->lo : 0;
+}
+
+uint64_t dgsym_module_hi(const struct dgsym *s, int m)
+{
+	const struct mod *md = mod_at(s, m);
+
+	return md ? md->hi : 0;
+}
+
+const char *dgsym_module_debug_file(struct dgsym *s, int m)
+{
+	if (!mod_at(s, m))
+		return NULL;
+	mod_load(s, &s->mod[m]);
+	return s->mod[m].debug_file;
+}
+
+enum dgsym_state dgsym_module_state(struct dgsym *s, int m)
+{
+	if (!mod_at(s, m))
+		return DGSYM_MISSING;
+	mod_load(s, &s->mod[m]);
+	return s->mod[m].state;
+}

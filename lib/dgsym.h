@@ -1,0 +1,115 @@
+/* dgsym.h: the symbolizer: run-time code addresses of a traced process to
+ * function, source file and line, module, and the chain of inlined calls.
+ *
+ * Promise: given the mappings of a log (MMAP and MUNMAP, docs/FORMAT.md
+ * §2.12), dgsym_lookup names the code at a run-time address the way
+ * `addr2line -f -i -C` does: innermost (possibly inlined) function first,
+ * each level with its source position, C++ names demangled and qualified
+ * (as c++filt prints them).  Debug information comes from libdw (elfutils):
+ * the DWARF of the file itself, or a separate debug file found the way gdb
+ * finds it (build-id under /usr/lib/debug/.build-id/, .gnu_debuglink beside
+ * the file, in .debug/ and under /usr/lib/debug/<dir>).  Without DWARF the
+ * ELF symbol table (.symtab, else .dynsym) still gives a function name.
+ *
+ * Bad input never crashes it: a missing file, a file that is not ELF, a
+ * truncated or stripped one, a device or a FIFO named by the log, a mapping
+ * of absurd size: such a module is still known by its path, with fewer or no
+ * symbols.  A file whose GNU build-id differs from the one the log recorded
+ * changed since the trace; its symbols are not used (DGSYM_MISMATCH).
+ *
+ * Cost: files are opened lazily, at the first lookup in a module (or the
+ * first question about its debug file), once.  A module's functions are
+ * indexed one compilation unit at a time, at the first lookup in that unit;
+ * after that a lookup is two binary searches and a walk down one function's
+ * lexical blocks: microseconds.  Caching per address is the caller's job.
+ * Each opened module keeps a descriptor or two open until dgsym_free.  If
+ * DEBUGINFOD_URLS is set, libdw may download missing debug files.
+ *
+ * Ownership: struct dgsym owns everything; every string it returns is
+ * interned (equal strings are the same pointer, so a pointer compares as
+ * the string) and stays valid until dgsym_free.  Not thread-safe.
+ *
+ * Link: programs using it add `-ldw -lelf -lstdc++` (libstdc++ for
+ * __cxa_demangle, the demangler of c++filt).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSYM_H
+#define DGSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dgsym;
+
+/* One level of an inline chain. */
+struct dgsym_frame {
+	const char *function;     /* printable name: demangled (C++: qualified,
+				     with arguments, as c++filt prints), or the
+				     plain name; NULL if unknown */
+	const char *linkage_name; /* mangled or ELF symbol name, or NULL */
+	const char *decl_file;    /* where the function is: DW_AT_decl_file/line */
+	int decl_line;            /* of its definition, else of its declaration
+				     (C++ methods: the out-of-line body, not
+				     the line in the class); NULL/0 if unknown */
+	const char *file;         /* depth 0: the position of pc itself; */
+	int line;                 /* depth k > 0: the position of the call that
+				     inlined depth k-1; NULL/0 if unknown */
+};
+
+/* What is known of a module's symbols (dgsym_module_state). */
+enum dgsym_state {
+	DGSYM_MISSING = 0,   /* no readable ELF file at that path */
+	DGSYM_MISMATCH,      /* the file's build-id differs from the log's */
+	DGSYM_SYMTAB,        /* ELF symbols only, no DWARF */
+	DGSYM_DWARF          /* DWARF (debug_file says from where) */
+};
+
+/* A new, empty symbolizer; NULL with a message in err if out of memory. */
+struct dgsym *dgsym_new(char *err, size_t errlen);
+void dgsym_free(struct dgsym *s);
+
+/* The message of the last failure (empty if none). */
+const char *dgsym_errmsg(const struct dgsym *s);
+
+/* A mapping of the log: [start, start+len) maps path from file offset
+ * `offset`; bias is the run-time address minus the ELF address; prot has bit
+ * 2 for execute; build_id is the GNU build-id the log recorded (id_len 0 if
+ * none: then the file is not checked).  The mapping hides whatever older
+ * mapping it overlaps.  Returns the module index (>= 0): the same path with
+ * the same build-id and bias is one module, however many mappings it has.
+ * -1 (see dgsym_errmsg) only when out of memory: a missing or bad file is
+ * not an error, its module simply has no symbols. */
+int dgsym_add_mapping(struct dgsym *s, uint64_t start, uint64_t len,
+		      uint64_t offset, uint64_t bias, int prot,
+		      const uint8_t *build_id, size_t id_len, const char *path);
+
+/* Later lookups in [start, start+len) find no module (or a later mapping).
+ * 0, or -1 when out of memory (an unmap that splits a mapping in two). */
+int dgsym_unmap(struct dgsym *s, uint64_t start, uint64_t len);
+
+/* Symbolize the run-time address pc, as is (an address inside a call
+ * instruction is fine: do not subtract one).  Sets *module to the module of
+ * the mapping holding pc, or -1.  Fills up to max frames, innermost first:
+ * frames[0] is the innermost function (perhaps inlined), the last one the
+ * out-of-line function that holds the code.  Returns the number of frames
+ * filled: 0 if pc is in no mapping or nothing is known there.  Without
+ * DWARF the one frame comes from the ELF symbol table (file NULL). */
+int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
+		 struct dgsym_frame *frames, int max);
+
+/* Module facts (the `modules` table); m in [0, dgsym_n_modules).  lo and hi
+ * span all the module's mappings (hi exclusive).  build_id is lowercase hex,
+ * or NULL.  debug_file is the file the DWARF came from (the binary itself
+ * or a separate debug file), NULL if none; it and state open the module's
+ * file if no lookup did yet. */
+int dgsym_n_modules(const struct dgsym *s);
+const char *dgsym_module_path(const struct dgsym *s, int m);
+const char *dgsym_module_build_id(const struct dgsym *s, int m);
+uint64_t dgsym_module_bias(const struct dgsym *s, int m);
+uint64_t dgsym_module_lo(const struct dgsym *s, int m);
+uint64_t dgsym_module_hi(const struct dgsym *s, int m);
+const char *dgsym_module_debug_file(struct dgsym *s, int m);
+enum dgsym_state dgsym_module_state(struct dgsym *s, int m);
+
+#endif /* DGSYM_H */
