@@ -429,7 +429,8 @@ static int mod_get(struct dgsym *s, const char *path, uint64_t bias,
 	md->path = p;
 	md->bias = bias;
 	md->id_len = id_len;
-	memcpy(md->id, id, id_len);
+	if (id_len)
+		memcpy(md->id, id, id_len);
 	md->build_id = hex_id(s, id, id_len);
 	if (id_len && !md->build_id)
 		return fail(s, "dgsym: out of memory");
