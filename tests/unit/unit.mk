@@ -35,3 +35,19 @@ $(UNIT_B)/mklogs: tests/unit/mklogs.c $(UNIT_LIB) $(UNIT_HDRS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit/mklogs.c $(UNIT_LIB)
+
+# test_dgsym: the symbolizer, plain and sanitized.  It compiles its own small
+# test programs at run time (cc, c++, strip, nm, addr2line) and needs libdw.
+DGSYM_LIBS := -ldw -lelf -lstdc++
+
+unit-tests: $(UNIT_B)/test_dgsym $(UNIT_B)/test_dgsym-asan
+
+$(UNIT_B)/test_dgsym: tests/unit/test_dgsym.c lib/dgsym.c $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit/test_dgsym.c lib/dgsym.c $(DGSYM_LIBS)
+
+$(UNIT_B)/test_dgsym-asan: tests/unit/test_dgsym.c lib/dgsym.c $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgsym.c lib/dgsym.c $(DGSYM_LIBS)
