@@ -1,0 +1,428 @@
+/* commands.c: the dot-commands (see commands.h).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queries.h"
+#include "shell.h"
+#include "stats.h"
+
+#define MAX_ARGS 64
+
+/* ---------------------------------------------------------- helpers */
+
+/* Splits line (modified in place) into argv; quotes group words. */
+static int split(char *s, char **argv, char **err)
+{
+	int argc = 0;
+
+	for (;;) {
+		char *w;
+
+		s += strspn(s, " \t\r\n");
+		if (!*s)
+			return argc;
+		if (argc == MAX_ARGS) {
+			*err = sqlite3_mprintf("more than %d arguments",
+					       MAX_ARGS);
+			return -1;
+		}
+		if (*s == '"' || *s == '\'') {
+			char q = *s++;
+
+			w = s;
+			s = strchr(s, q);
+			if (!s) {
+				*err = sqlite3_mprintf("unterminated %c", q);
+				return -1;
+			}
+		} else {
+			w = s;
+			s += strcspn(s, " \t\r\n");
+		}
+		argv[argc++] = w;
+		if (*s)
+			*s++ = 0;
+	}
+}
+
+static int parse_bool(const char *s, int *v, char **err)
+{
+	if (!strcmp(s, "on") || !strcmp(s, "yes") || !strcmp(s, "1")) {
+		*v = 1;
+		return 0;
+	}
+	if (!strcmp(s, "off") || !strcmp(s, "no") || !strcmp(s, "0")) {
+		*v = 0;
+		return 0;
+	}
+	*err = sqlite3_mprintf("expected on or off, not '%s'", s);
+	return -1;
+}
+
+static int want_args(int argc, int lo, int hi, const char *usage, char **err)
+{
+	if (argc - 1 >= lo && argc - 1 <= hi)
+		return 0;
+	*err = sqlite3_mprintf("usage: %s", usage);
+	return -1;
+}
+
+/* ---------------------------------------------------------- settings */
+
+static int c_headers(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 1, 1, ".headers on|off", err) < 0)
+		return -1;
+	return parse_bool(argv[1], &sh->headers, err);
+}
+
+static int c_timer(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 1, 1, ".timer on|off", err) < 0)
+		return -1;
+	return parse_bool(argv[1], &sh->timer, err);
+}
+
+static int c_bail(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 1, 1, ".bail on|off", err) < 0)
+		return -1;
+	return parse_bool(argv[1], &sh->bail, err);
+}
+
+static int c_mode(struct shell *sh, int argc, char **argv, char **err)
+{
+	int m;
+
+	if (want_args(argc, 0, 1, ".mode [MODE]", err) < 0)
+		return -1;
+	if (argc == 1) {
+		fprintf(sh->out, "current output mode: %s\n",
+			render_mode_name(sh->mode));
+		return 0;
+	}
+	m = render_mode_by_name(argv[1]);
+	if (m < 0) {
+		*err = sqlite3_mprintf("unknown mode '%s' (list, table, "
+			"column, csv, tsv, json, line)", argv[1]);
+		return -1;
+	}
+	sh->mode = m;
+	if (m == RENDER_TABLE || m == RENDER_COLUMN)
+		sh->headers = 1;
+	return 0;
+}
+
+static int c_output(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 0, 1, ".output [FILE]", err) < 0)
+		return -1;
+	return shell_set_output(sh, argc > 1 ? argv[1] : NULL, 0, err);
+}
+
+static int c_once(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 1, 1, ".once FILE", err) < 0)
+		return -1;
+	return shell_set_output(sh, argv[1], 1, err);
+}
+
+static int c_read(struct shell *sh, int argc, char **argv, char **err)
+{
+	FILE *f;
+	int rc;
+
+	if (want_args(argc, 1, 1, ".read FILE", err) < 0)
+		return -1;
+	if (sh->depth >= 16) {
+		*err = sqlite3_mprintf(".read nested too deeply");
+		return -1;
+	}
+	f = fopen(argv[1], "r");
+	if (!f) {
+		*err = sqlite3_mprintf("cannot read '%s': %s", argv[1],
+				       strerror(errno));
+		return -1;
+	}
+	sh->depth++;
+	rc = shell_run_file(sh, f, argv[1]);
+	sh->depth--;
+	fclose(f);
+	if (rc) {
+		*err = sqlite3_mprintf("'%s' failed", argv[1]);
+		return -1;
+	}
+	return 0;
+}
+
+static int c_quit(struct shell *sh, int argc, char **argv, char **err)
+{
+	sh->quit = 1;
+	return 0;
+}
+
+/* ---------------------------------------------------------- schema */
+
+static int can_prepare(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+
+	sqlite3_finalize(st);
+	return ok;
+}
+
+static int c_tables(struct shell *sh, int argc, char **argv, char **err)
+{
+	char *sql;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (want_args(argc, 0, 1, ".tables [PATTERN]", err) < 0)
+		return -1;
+	sql = sqlite3_mprintf(
+		"SELECT name FROM (SELECT name, type FROM sqlite_schema "
+		"UNION SELECT name, type FROM sqlite_temp_schema "
+		"UNION SELECT 'accesses', 'table' WHERE %d) "
+		"WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%%' "
+		"AND name NOT LIKE 'dgf\\_%%' ESCAPE '\\' AND name LIKE %Q "
+		"ORDER BY name",
+		can_prepare(sh->db, "SELECT * FROM accesses LIMIT 0"),
+		argc > 1 ? argv[1] : "%");
+	rc = sqlite3_prepare_v2(sh->db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
+		return -1;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW)
+		fprintf(sh->out, "%s\n", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int c_schema(struct shell *sh, int argc, char **argv, char **err)
+{
+	char *sql;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (want_args(argc, 0, 1, ".schema [TABLE]", err) < 0)
+		return -1;
+	sql = sqlite3_mprintf(
+		"SELECT sql FROM (SELECT * FROM sqlite_schema UNION ALL "
+		"SELECT * FROM sqlite_temp_schema) WHERE sql IS NOT NULL "
+		"AND name NOT LIKE 'sqlite_%%' AND (%Q IS NULL OR "
+		"tbl_name LIKE %Q) ORDER BY tbl_name, type DESC, name",
+		argc > 1 ? argv[1] : NULL, argc > 1 ? argv[1] : "%");
+	rc = sqlite3_prepare_v2(sh->db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
+		return -1;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW)
+		fprintf(sh->out, "%s;\n", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* ---------------------------------------------------------- datagrind */
+
+static int c_stats(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 0, 0, ".stats", err) < 0)
+		return -1;
+	return stats_print(sh->db, sh->out, err);
+}
+
+static void show_filter(struct shell *sh)
+{
+	if (!sh->events && !sh->ranges) {
+		fprintf(sh->out, "no filter: filtered_accesses is every "
+			"access\n");
+		return;
+	}
+	if (sh->events)
+		fprintf(sh->out, "--events %s", sh->events);
+	if (sh->ranges)
+		fprintf(sh->out, "%s--ranges %s", sh->events ? " " : "",
+			sh->ranges);
+	fputc('\n', sh->out);
+}
+
+static int c_filter(struct shell *sh, int argc, char **argv, char **err)
+{
+	const char *ev = NULL, *rg = NULL;
+	int i;
+
+	if (argc == 1) {
+		show_filter(sh);
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "off") == 0)
+		return shell_set_filter(sh, NULL, NULL, err);
+	for (i = 1; i < argc; i++) {
+		const char **slot = !strncmp(argv[i], "--events", 8) ? &ev
+				  : !strncmp(argv[i], "--ranges", 8) ? &rg : NULL;
+		const char *v = slot ? argv[i] + 8 : NULL;
+
+		if (!slot || (*v && *v != '=') || (!*v && i + 1 == argc)) {
+			*err = sqlite3_mprintf("usage: .filter [off | "
+				"--events LIST] [--ranges LIST]");
+			return -1;
+		}
+		*slot = *v ? v + 1 : argv[++i];
+	}
+	return shell_set_filter(sh, ev, rg, err);
+}
+
+static int c_queries(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 0, 0, ".queries", err) < 0)
+		return -1;
+	return queries_list(sh->queries_dir, sh->out, err);
+}
+
+static int c_q(struct shell *sh, int argc, char **argv, char **err)
+{
+	char *sql;
+	int rc;
+
+	if (argc < 2) {
+		*err = sqlite3_mprintf("usage: .q NAME [ARGS...]");
+		return -1;
+	}
+	sql = queries_load(sh->queries_dir, argv[1], err);
+	if (!sql)
+		return -1;
+	rc = shell_exec(sh, sql, argv + 2, argc - 2, err);
+	if (rc < 0) {
+		char *m = sqlite3_mprintf("query %s: %s", argv[1], *err);
+
+		sqlite3_free(*err);
+		*err = m;
+	}
+	free(sql);
+	return rc;
+}
+
+static int c_plot(struct shell *sh, int argc, char **argv, char **err)
+{
+	struct dgplot_opts o = sh->plot;
+	char *title;
+	int i, rc;
+
+	if (argc < 2) {
+		*err = sqlite3_mprintf("usage: .plot FILE [--size WxH] "
+			"[--addr-range LO:HI] [--icount-range LO:HI] ...");
+		return -1;
+	}
+	o.out = argv[1];
+	for (i = 2; i < argc; i++) {
+		const char *name = argv[i] + 2;
+
+		if (strncmp(argv[i], "--", 2) != 0 || i + 1 == argc) {
+			*err = sqlite3_mprintf("expected --OPTION VALUE, not "
+					       "'%s'", argv[i]);
+			return -1;
+		}
+		if (strcmp(name, "plot-data") == 0)
+			o.data_out = argv[++i];
+		else if (dgplot_set(&o, name, argv[++i], err) < 0)
+			return -1;
+	}
+	title = sqlite3_mprintf("%s%s%s%s", sh->events ? "--events " : "",
+				sh->events ? sh->events : "",
+				sh->ranges ? " --ranges " : "",
+				sh->ranges ? sh->ranges : "");
+	o.title = title;
+	rc = dgplot_draw(sh->db, &o, err);
+	sqlite3_free(title);
+	return rc;
+}
+
+static int c_help(struct shell *sh, int argc, char **argv, char **err);
+
+static const struct command table[] = {
+	{ "bail", "on|off", "stop at the first error", c_bail },
+	{ "exit", "", "leave dgsql", c_quit },
+	{ "filter", "[off | --events L] [--ranges L]",
+	  "show or set the filter behind filtered_accesses", c_filter },
+	{ "headers", "on|off", "column names above results", c_headers },
+	{ "help", "", "this list", c_help },
+	{ "mode", "[MODE]", "list table column csv tsv json line", c_mode },
+	{ "once", "FILE", "send the next result to FILE", c_once },
+	{ "output", "[FILE]", "send results to FILE (none: stdout)",
+	  c_output },
+	{ "plot", "FILE [--size WxH ...]",
+	  "draw filtered_accesses to FILE (.png .svg .pdf)", c_plot },
+	{ "q", "NAME [ARGS...]", "run canned query NAME with ?1 ?2 ...",
+	  c_q },
+	{ "queries", "", "list the canned queries", c_queries },
+	{ "quit", "", "leave dgsql", c_quit },
+	{ "read", "FILE", "run the SQL and commands of FILE", c_read },
+	{ "schema", "[TABLE]", "CREATE statements (LIKE pattern)",
+	  c_schema },
+	{ "stats", "", "what the trace contains", c_stats },
+	{ "tables", "[PATTERN]", "list tables and views", c_tables },
+	{ "timer", "on|off", "time each statement", c_timer },
+};
+
+#define N_COMMANDS (int)(sizeof table / sizeof table[0])
+
+static int c_help(struct shell *sh, int argc, char **argv, char **err)
+{
+	int i;
+
+	for (i = 0; i < N_COMMANDS; i++) {
+		char head[64];
+
+		snprintf(head, sizeof head, ".%s %s", table[i].name,
+			 table[i].usage);
+		fprintf(sh->out, "%-40s %s\n", head, table[i].help);
+	}
+	return 0;
+}
+
+const struct command *commands_table(int *n)
+{
+	*n = N_COMMANDS;
+	return table;
+}
+
+int commands_run(struct shell *sh, const char *line, char **err)
+{
+	char *copy = strdup(line + 1), *argv[MAX_ARGS];
+	int argc, i, rc = -1;
+
+	if (!copy) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	argc = split(copy, argv, err);
+	if (argc == 0)
+		*err = sqlite3_mprintf("empty command");
+	for (i = 0; argc > 0 && i < N_COMMANDS; i++)
+		if (strcmp(argv[0], table[i].name) == 0)
+			break;
+	if (argc > 0 && i == N_COMMANDS)
+		*err = sqlite3_mprintf("unknown command '.%s' (.help lists "
+				       "them)", argv[0]);
+	else if (argc > 0)
+		rc = table[i].run(sh, argc, argv, err);
+	free(copy);
+	if (sh->once && strcmp(line + 1, "once") &&
+	    strncmp(line + 1, "once ", 5)) {
+		char *e2 = NULL;
+
+		shell_set_output(sh, NULL, 0, &e2);
+	}
+	return rc;
+}

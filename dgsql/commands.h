@@ -1,0 +1,29 @@
+/* commands.h: dgsql's dot-commands, one table of them.
+ *
+ * Promise: commands_run executes one ".name args" line on a shell; each
+ * command is a short function in the table of commands.c, which also
+ * feeds .help and tab completion.  Arguments are split on blanks, with
+ * '...' and "..." quoting.  Commands print their results to the shell's
+ * output and return errors (never print them).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSQL_COMMANDS_H
+#define DGSQL_COMMANDS_H
+
+struct shell;
+
+struct command {
+	const char *name;       /* without the dot */
+	const char *usage;      /* arguments, for .help */
+	const char *help;       /* one line */
+	int (*run)(struct shell *sh, int argc, char **argv, char **err);
+};
+
+/* 0, or -1 with *err (sqlite3_free). */
+int commands_run(struct shell *sh, const char *line, char **err);
+
+/* The table and its length, for completion. */
+const struct command *commands_table(int *n);
+
+#endif

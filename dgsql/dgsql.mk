@@ -1,0 +1,32 @@
+# dgsql.mk: the SQL shell dgsql (included by the top Makefile, which
+# defines B, CC, HOST_CFLAGS, HOST_LDFLAGS, LIBDG, Q, PREFIX, DESTDIR).
+#
+#   make                 builds $(B)/bin/dgsql
+#   make install-dgsql   installs dgsql and the canned queries
+#                        (PREFIX/share/datagrind/queries)
+#
+# dgsql/ holds the program's own modules (shell, commands, output modes,
+# completion, stats, canned-query lookup); the filter compiler, the plotter
+# and the SQL functions are in lib/ (dgfilter, dgplot, dgsqlfn) for other
+# programs.  Until lib/dgvtab.h exists, dgsql/vtab.c stands in for it.
+
+PROGS += $(B)/bin/dgsql
+
+DGSQL_SRCS := $(wildcard dgsql/*.c)
+DGSQL_HDRS := $(wildcard dgsql/*.h) $(wildcard lib/*.h)
+DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' \
+	-DDGSQL_QUERYDIR='"$(PREFIX)/share/datagrind/queries"' \
+	$(if $(wildcard lib/dgvtab.h),-DDG_HAVE_DGVTAB)
+DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm
+
+$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(HOST_CFLAGS) -Idgsql $(DGSQL_DEFS) -o $@ $(DGSQL_SRCS) \
+		$(LIBDG) $(HOST_LDFLAGS) $(DGSQL_LIBS)
+
+.PHONY: install-dgsql
+install-dgsql: $(B)/bin/dgsql
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/datagrind/queries
+	install -m 755 $(B)/bin/dgsql $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 queries/*.sql $(DESTDIR)$(PREFIX)/share/datagrind/queries/

@@ -1,0 +1,263 @@
+/* main.c: dgsql, the SQL shell of Datagrind trace databases.
+ *
+ * The command line only: options into a struct shell, then the shell's
+ * loops (shell.c) do the work.  Exit codes (documented in --help):
+ *   0 success, 1 a statement/command/plot failed, 2 bad usage,
+ *   3 the database cannot be opened.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "queries.h"
+#include "shell.h"
+
+#ifndef DG_VERSION
+#define DG_VERSION "0.1.0"
+#endif
+
+enum { EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_OPEN = 3 };
+
+static const char usage_text[] =
+"usage: dgsql [OPTIONS] TRACE.db [SQL | .COMMAND]...\n"
+"\n"
+"Query a Datagrind trace database (made by dg-import) with SQL.\n"
+"\n"
+"With SQL arguments, runs each (a statement, several separated by ';', or\n"
+"a dot-command such as .stats) and exits.  Without, reads a script from\n"
+"standard input when it is not a terminal, else starts an interactive\n"
+"shell (readline; history in ~/.dgsql_history; TAB completes SQL, tables,\n"
+"columns, dot-commands, and functions, files, modules and labels after\n"
+"fn: file: dso: user:).  '.help' lists the dot-commands.  Scripts and\n"
+"arguments stop at the first error.\n"
+"\n"
+"Accesses are the virtual table `accesses` (icount, addr, size, is_write,\n"
+"pc, thread, context_id, block_id, aseq, chunk_id); the view\n"
+"`filtered_accesses` holds those that pass the filter (all without one).\n"
+"Tables and their meaning: schema/schema.sql, or '.schema'.\n"
+"\n"
+"Output:\n"
+"  -m, --mode MODE      list (default for scripts), table (default when\n"
+"                       interactive), column, csv, tsv, json, line\n"
+"  -c, --csv            --mode csv\n"
+"      --json           --mode json\n"
+"      --header         print column names (--no-header: don't)\n"
+"  -w, --write          open the database read-write (default read-only)\n"
+"\n"
+"Filters (dg_view's), comma-separated conditions:\n"
+"  -e, --events LIST    the accessing code: fn:NAME, file:PATH, dso:PATH\n"
+"                       anywhere on the access's call stack, user:LABEL\n"
+"                       inside a START/END_EVENT interval\n"
+"  -r, --ranges LIST    the memory: malloc (a live heap block), range (a\n"
+"                       tracked range), user:LABEL (a range so labelled),\n"
+"                       fn:/file:/dso: on the block's allocation stack\n"
+"                       An access passes when it matches one condition of\n"
+"                       each given list.  NAME may be qualified\n"
+"                       (ns::C::m), without arguments, or a glob (qsort*);\n"
+"                       PATH matches as a suffix (file:foo.c).\n"
+"\n"
+"Plot (gnuplot, Debian package gnuplot-nox):\n"
+"  -p, --plot FILE      draw filtered_accesses to FILE (.png .svg .pdf):\n"
+"                       address (unused pages squeezed out) across,\n"
+"                       instruction count down; reads green, writes red,\n"
+"                       both yellow\n"
+"      --plot-data FILE write the binned cells (x y reads writes)\n"
+"      --size WxH       image size in pixels [1024x768]\n"
+"      --addr-range LO:HI, --icount-range LO:HI   zoom (hex or decimal)\n"
+"      --page-size N, --line-size N   boundaries drawn when zoomed [4096, 64]\n"
+"\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
+"\n"
+"Canned queries: '.queries' lists them, '.q NAME ARGS' runs one; they are\n"
+"read from $DGSQL_QUERIES, else the build tree's queries/, else\n"
+"PREFIX/share/datagrind/queries.\n"
+"\n"
+"Exit status: 0 success; 1 a statement, command or plot failed; 2 bad\n"
+"usage (options, filter); 3 the database cannot be opened.\n"
+"\n"
+"Examples:\n"
+"  dgsql trace.db                                     interactive\n"
+"  dgsql trace.db .stats\n"
+"  dgsql -c trace.db 'SELECT * FROM sum_fn' > fn.csv\n"
+"  dgsql trace.db --events fn:main --ranges malloc --plot main.png\n"
+"  dgsql trace.db < report.sql\n";
+
+struct args {
+	const char *events, *ranges;
+	int writable, mode, headers, plot;
+};
+
+enum {
+	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_SIZE, O_ADDR,
+	O_ICOUNT, O_PAGE, O_LINE
+};
+
+static const struct option longopts[] = {
+	{ "mode", required_argument, NULL, 'm' },
+	{ "csv", no_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "header", no_argument, NULL, O_HEADER },
+	{ "headers", no_argument, NULL, O_HEADER },
+	{ "no-header", no_argument, NULL, O_NOHEADER },
+	{ "write", no_argument, NULL, 'w' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "ranges", required_argument, NULL, 'r' },
+	{ "plot", required_argument, NULL, 'p' },
+	{ "plot-data", required_argument, NULL, O_PLOTDATA },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "addr-range", required_argument, NULL, O_ADDR },
+	{ "icount-range", required_argument, NULL, O_ICOUNT },
+	{ "page-size", required_argument, NULL, O_PAGE },
+	{ "line-size", required_argument, NULL, O_LINE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const plot_names[] = {
+	[O_SIZE - O_SIZE] = "size", [O_ADDR - O_SIZE] = "addr-range",
+	[O_ICOUNT - O_SIZE] = "icount-range", [O_PAGE - O_SIZE] = "page-size",
+	[O_LINE - O_SIZE] = "line-size",
+};
+
+static int usage_error(const char *msg, const char *what)
+{
+	fprintf(stderr, "dgsql: %s%s\n", msg, what ? what : "");
+	fprintf(stderr, "try 'dgsql --help'\n");
+	return EXIT_USAGE;
+}
+
+/* One option; returns -1 to go on, else an exit status. */
+static int option(int c, struct args *a, struct shell *sh)
+{
+	char *err = NULL;
+
+	switch (c) {
+	case 'm':
+		a->mode = render_mode_by_name(optarg);
+		if (a->mode < 0)
+			return usage_error("unknown --mode ", optarg);
+		return -1;
+	case 'c': a->mode = RENDER_CSV; return -1;
+	case O_JSON: a->mode = RENDER_JSON; return -1;
+	case O_HEADER: a->headers = 1; return -1;
+	case O_NOHEADER: a->headers = 0; return -1;
+	case 'w': a->writable = 1; return -1;
+	case 'e': a->events = optarg; return -1;
+	case 'r': a->ranges = optarg; return -1;
+	case 'p': sh->plot.out = optarg; a->plot = 1; return -1;
+	case O_PLOTDATA: sh->plot.data_out = optarg; a->plot = 1; return -1;
+	case 'h': fputs(usage_text, stdout); return 0;
+	case 'V':
+		printf("dgsql %s (SQLite %s)\n", DG_VERSION, sqlite3_libversion());
+		return 0;
+	case O_SIZE: case O_ADDR: case O_ICOUNT: case O_PAGE: case O_LINE:
+		if (dgplot_set(&sh->plot, plot_names[c - O_SIZE], optarg,
+			       &err) == 0)
+			return -1;
+		fprintf(stderr, "dgsql: --%s: %s\n", plot_names[c - O_SIZE],
+			err);
+		sqlite3_free(err);
+		return EXIT_USAGE;
+	default:
+		return usage_error("bad usage", NULL);
+	}
+}
+
+/* Runs the SQL / dot-command arguments; stops at the first error. */
+static int run_args(struct shell *sh, char **argv, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char *err = NULL;
+		const char *s = argv[i] + strspn(argv[i], " \t\n");
+		int rc = s[0] == '.' ? commands_run(sh, s, &err)
+				     : shell_exec(sh, s, NULL, 0, &err);
+
+		if (rc < 0) {
+			fprintf(stderr, "dgsql: argument %d: error: %s\n",
+				i + 1, err ? err : "failed");
+			sqlite3_free(err);
+			return EXIT_FAILED;
+		}
+	}
+	return 0;
+}
+
+static int plot(struct shell *sh, const struct args *a)
+{
+	char *err = NULL, *title;
+	int rc;
+
+	title = sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
+				a->events ? a->events : "",
+				a->ranges ? " --ranges " : "",
+				a->ranges ? a->ranges : "");
+	sh->plot.title = title;
+	rc = dgplot_draw(sh->db, &sh->plot, &err);
+	sh->plot.title = NULL;
+	sqlite3_free(title);
+	if (rc == 0)
+		return 0;
+	fprintf(stderr, "dgsql: plot: %s\n", err);
+	sqlite3_free(err);
+	return EXIT_FAILED;
+}
+
+static int run(struct shell *sh, struct args *a, char **rest, int nrest)
+{
+	char *err = NULL;
+
+	if (shell_open(sh, rest[0], a->writable, &err) < 0) {
+		fprintf(stderr, "dgsql: %s\n", err);
+		sqlite3_free(err);
+		return EXIT_OPEN;
+	}
+	if ((a->events || a->ranges) &&
+	    shell_set_filter(sh, a->events, a->ranges, &err) < 0) {
+		fprintf(stderr, "dgsql: filter: %s\n", err);
+		sqlite3_free(err);
+		return EXIT_USAGE;
+	}
+	if (nrest > 1 && run_args(sh, rest + 1, nrest - 1))
+		return EXIT_FAILED;
+	if (a->plot)
+		return plot(sh, a);
+	if (nrest > 1)
+		return 0;
+	if (sh->interactive)
+		return shell_interactive(sh);
+	return shell_run_file(sh, stdin, "stdin") ? EXIT_FAILED : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct shell sh = { .out = stdout, .bail = 1 };
+	struct args a = { .mode = -1, .headers = -1 };
+	int c, rc;
+
+	dgplot_defaults(&sh.plot);
+	while ((c = getopt_long(argc, argv, "m:cwe:r:p:hV", longopts,
+				NULL)) != -1)
+		if ((rc = option(c, &a, &sh)) >= 0)
+			return rc;
+	if (optind >= argc)
+		return usage_error("no database given", NULL);
+	sh.interactive = optind + 1 == argc && !a.plot && isatty(0);
+	sh.bail = !sh.interactive;
+	sh.mode = a.mode >= 0 ? a.mode
+		: sh.interactive ? RENDER_TABLE : RENDER_LIST;
+	sh.headers = a.headers >= 0 ? a.headers : sh.interactive ||
+		sh.mode == RENDER_TABLE || sh.mode == RENDER_COLUMN;
+	sh.queries_dir = queries_find_dir();
+	rc = run(&sh, &a, argv + optind, argc - optind);
+	shell_free(&sh);
+	return rc;
+}

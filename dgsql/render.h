@@ -1,0 +1,41 @@
+/* render.h: printing the rows of a statement in dgsql's output modes.
+ *
+ * Promise: render_stmt steps a prepared statement to its end and prints
+ * every row to `out` in one of the modes below, with column names when
+ * `headers` is set, like the sqlite3 shell's modes of the same names
+ * (NULL prints as the empty string):
+ *
+ *   list    values separated by '|'                 (sqlite3's default)
+ *   table   boxed with +---+ rules, numbers right-aligned
+ *   column  aligned columns, a dashed rule under the headers
+ *   csv     RFC 4180 quoting, one row per line
+ *   tsv     tab-separated, no quoting
+ *   json    one JSON array of objects, one object per line
+ *   line    one "name = value" line per column, rows separated by a blank
+ *
+ * table and column buffer the whole result to size the columns; the others
+ * stream.  The statement stays owned by the caller (not finalized).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSQL_RENDER_H
+#define DGSQL_RENDER_H
+
+#include <stdio.h>
+#include <sqlite3.h>
+
+enum render_mode {
+	RENDER_LIST, RENDER_TABLE, RENDER_COLUMN, RENDER_CSV, RENDER_TSV,
+	RENDER_JSON, RENDER_LINE, RENDER_NMODES
+};
+
+/* The mode named NAME, or -1. */
+int render_mode_by_name(const char *name);
+const char *render_mode_name(enum render_mode m);
+
+/* Steps st to the end; returns SQLITE_DONE, or the failing step's code
+   (the message is the connection's).  *nrows gets the rows printed. */
+int render_stmt(sqlite3_stmt *st, enum render_mode mode, int headers,
+		FILE *out, long *nrows);
+
+#endif

@@ -1,0 +1,365 @@
+/* shell.c: session state, script and interactive loops (see shell.h).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include "shell.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "commands.h"
+#include "complete.h"
+#include "dgfilter.h"
+#include "dgsqlfn.h"
+#include "vtab.h"
+
+#define HISTORY_FILE ".dgsql_history"
+#define HISTORY_MAX 2000
+
+/* ---------------------------------------------------------- session */
+
+int shell_open(struct shell *sh, const char *path, int writable, char **err)
+{
+	int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+
+	if (access(path, F_OK) != 0) {
+		*err = sqlite3_mprintf("cannot open '%s': %s", path,
+				       strerror(errno));
+		return -1;
+	}
+	sh->db_path = strdup(path);
+	if (sqlite3_open_v2(path, &sh->db, flags, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cannot open '%s': %s", path,
+				       sqlite3_errmsg(sh->db));
+		return -1;
+	}
+	sqlite3_extended_result_codes(sh->db, 1);
+	if (dgsql_vtab_register(sh->db, err) < 0 ||
+	    dgsqlfn_register(sh->db, err) < 0)
+		return -1;
+	if (sqlite3_exec(sh->db, "SELECT count(*) FROM sqlite_schema",
+			 NULL, NULL, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cannot read '%s': %s", path,
+				       sqlite3_errmsg(sh->db));
+		return -1;
+	}
+	return shell_set_filter(sh, NULL, NULL, err);
+}
+
+void shell_free(struct shell *sh)
+{
+	if (sh->out && sh->out != stdout)
+		fclose(sh->out);
+	sqlite3_close(sh->db);
+	free(sh->db_path);
+	free(sh->events);
+	free(sh->ranges);
+	free(sh->queries_dir);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+int shell_set_filter(struct shell *sh, const char *events, const char *ranges,
+		     char **err)
+{
+	struct dgfilter *f = NULL;
+	int rc;
+
+	if ((events && *events) || (ranges && *ranges)) {
+		if (dgfilter_parse(events, ranges, &f, err) < 0)
+			return -1;
+	}
+	rc = dgfilter_install(sh->db, f, err);
+	dgfilter_free(f);
+	if (rc < 0)
+		return -1;
+	free(sh->events);
+	free(sh->ranges);
+	sh->events = dup_or_null(events);
+	sh->ranges = dup_or_null(ranges);
+	return 0;
+}
+
+int shell_set_output(struct shell *sh, const char *path, int once, char **err)
+{
+	FILE *f = stdout;
+
+	if (path && *path && strcmp(path, "stdout") != 0) {
+		f = fopen(path, "w");
+		if (!f) {
+			*err = sqlite3_mprintf("cannot write '%s': %s", path,
+					       strerror(errno));
+			return -1;
+		}
+	}
+	if (sh->out && sh->out != stdout)
+		fclose(sh->out);
+	sh->out = f;
+	sh->once = once && f != stdout;
+	return 0;
+}
+
+/* ---------------------------------------------------------- SQL */
+
+static double now_real(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void cpu_times(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	*user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Integers (decimal or 0x hex) bind as integers, the rest as text. */
+static void bind_arg(sqlite3_stmt *st, int i, const char *a)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(a, &end, 0);
+	if (*a && !*end && errno == 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_text(st, i, a, -1, SQLITE_TRANSIENT);
+}
+
+static int bind_args(sqlite3_stmt *st, char *const *args, int n, char **err)
+{
+	int i, np = sqlite3_bind_parameter_count(st);
+
+	for (i = 1; i <= np; i++) {
+		if (i > n) {
+			*err = sqlite3_mprintf("parameter ?%d has no value "
+					       "(%d given)", i, n);
+			return -1;
+		}
+		bind_arg(st, i, args[i - 1]);
+	}
+	return 0;
+}
+
+static int run_stmt(struct shell *sh, sqlite3_stmt *st, char **err)
+{
+	double t0 = now_real(), u0, s0, u1, s1;
+	long rows;
+	int rc;
+
+	cpu_times(&u0, &s0);
+	rc = render_stmt(st, sh->mode, sh->headers, sh->out, &rows);
+	fflush(sh->out);
+	if (rc != SQLITE_DONE) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
+		return -1;
+	}
+	if (sh->timer) {
+		cpu_times(&u1, &s1);
+		fprintf(sh->out, "Run Time: real %.3f user %.6f sys %.6f\n",
+			now_real() - t0, u1 - u0, s1 - s0);
+	}
+	return 0;
+}
+
+int shell_exec(struct shell *sh, const char *sql, char *const *args, int n,
+	       char **err)
+{
+	const char *tail = sql;
+
+	while (tail && *tail) {
+		sqlite3_stmt *st = NULL;
+		int rc;
+
+		if (sqlite3_prepare_v2(sh->db, tail, -1, &st, &tail)
+		    != SQLITE_OK) {
+			*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
+			return -1;
+		}
+		if (!st)        /* whitespace or a comment */
+			continue;
+		rc = bind_args(st, args, n, err);
+		if (rc == 0)
+			rc = run_stmt(sh, st, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- input */
+
+static void report(struct shell *sh, int line, const char *msg)
+{
+	if (sh->interactive && sh->depth == 0)
+		fprintf(stderr, "error: %s\n", msg);
+	else
+		fprintf(stderr, "dgsql: %s:%d: error: %s\n", sh->where, line,
+			msg);
+}
+
+/* Runs one complete entry: a dot-command line or SQL text. */
+static int run_entry(struct shell *sh, const char *text, int line)
+{
+	char *err = NULL;
+	int rc;
+
+	if (text[0] == '.')
+		rc = commands_run(sh, text, &err);
+	else
+		rc = shell_exec(sh, text, NULL, 0, &err);
+	if (rc < 0) {
+		report(sh, line, err ? err : "failed");
+		sqlite3_free(err);
+	}
+	if (sh->once && text[0] != '.') {
+		shell_set_output(sh, NULL, 0, &err);
+	}
+	return rc;
+}
+
+/* A growing text buffer for a statement spread over lines. */
+struct buf {
+	char *s;
+	size_t n, cap;
+	int first_line;
+};
+
+static int buf_add(struct buf *b, const char *line)
+{
+	size_t l = strlen(line);
+
+	if (b->n + l + 2 > b->cap) {
+		size_t cap = (b->n + l + 2) * 2;
+		char *s = realloc(b->s, cap);
+
+		if (!s)
+			return -1;
+		b->s = s;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->n, line, l);
+	b->n += l;
+	b->s[b->n++] = '\n';
+	b->s[b->n] = 0;
+	return 0;
+}
+
+static int blank(const char *s)
+{
+	return s[strspn(s, " \t\r\n")] == 0;
+}
+
+/* Feeds one input line; runs what became complete.  -1 on a failure. */
+static int feed(struct shell *sh, struct buf *b, char *line, int lineno)
+{
+	int rc = 0;
+
+	if (b->n == 0) {
+		line += strspn(line, " \t");
+		if (line[0] == '.') {
+			line[strcspn(line, "\r\n")] = 0;
+			return run_entry(sh, line, lineno);
+		}
+		if (blank(line))
+			return 0;
+		b->first_line = lineno;
+	}
+	if (buf_add(b, line) < 0)
+		return -1;
+	if (sqlite3_complete(b->s)) {
+		rc = run_entry(sh, b->s, b->first_line);
+		b->n = 0;
+	}
+	return rc;
+}
+
+int shell_run_file(struct shell *sh, FILE *in, const char *name)
+{
+	struct buf b = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	const char *saved = sh->where;
+	int lineno = 0, failed = 0;
+
+	sh->where = name;
+	while (!sh->quit && getline(&line, &cap, in) >= 0) {
+		line[strcspn(line, "\n")] = 0;
+		if (feed(sh, &b, line, ++lineno) < 0) {
+			failed = 1;
+			if (sh->bail)
+				break;
+		}
+	}
+	if (!failed && b.n && !blank(b.s) && !sh->quit &&
+	    run_entry(sh, b.s, b.first_line) < 0)
+		failed = 1;
+	free(line);
+	free(b.s);
+	sh->where = saved;
+	return failed;
+}
+
+/* ---------------------------------------------------------- readline */
+
+static char *history_path(void)
+{
+	const char *home = getenv("HOME");
+	char *p;
+
+	if (!home || !*home)
+		return NULL;
+	p = malloc(strlen(home) + sizeof HISTORY_FILE + 2);
+	if (p)
+		sprintf(p, "%s/%s", home, HISTORY_FILE);
+	return p;
+}
+
+int shell_interactive(struct shell *sh)
+{
+	struct buf b = { 0 };
+	char *hist = history_path();
+	int lineno = 0;
+
+	complete_init(sh);
+	using_history();
+	stifle_history(HISTORY_MAX);
+	if (hist)
+		read_history(hist);
+	sh->where = "stdin";
+	while (!sh->quit) {
+		char *line = readline(b.n ? "   ...> " : "dgsql> ");
+
+		if (!line) {
+			if (b.n == 0)
+				putchar('\n');
+			break;
+		}
+		if (!blank(line))
+			add_history(line);
+		feed(sh, &b, line, ++lineno);
+		free(line);
+	}
+	if (hist && write_history(hist) == 0)
+		history_truncate_file(hist, HISTORY_MAX);
+	free(hist);
+	free(b.s);
+	return 0;
+}

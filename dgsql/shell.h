@@ -1,0 +1,69 @@
+/* shell.h: dgsql's session state and its input loops.
+ *
+ * Promise: one struct shell holds a session (connection, output mode and
+ * destination, active filter, plot defaults) and runs text through it:
+ * SQL statements and dot-commands, from a script (a file, a pipe, a -c
+ * argument) or interactively with readline.  Errors are printed here (the
+ * loop is the one place besides main that prints them), as
+ * "dgsql: WHERE: error: MESSAGE"; with `bail` the first one stops the
+ * input and makes the result 1.
+ *
+ * Ownership: the shell owns db (closed by shell_free), the output file it
+ * opened, its filter strings and its plot options' strings.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSQL_SHELL_H
+#define DGSQL_SHELL_H
+
+#include <stdio.h>
+#include <sqlite3.h>
+
+#include "dgplot.h"
+#include "render.h"
+
+struct shell {
+	sqlite3 *db;
+	char *db_path;
+	enum render_mode mode;
+	int headers;
+	int timer;
+	int bail;               /* stop at the first error */
+	int interactive;
+	int quit;               /* set by .quit */
+	int depth;              /* .read nesting */
+	FILE *out;              /* stdout, or a file we opened */
+	int once;               /* restore stdout after the next command */
+	char *events, *ranges;  /* the active filter (NULL: none) */
+	char *queries_dir;      /* canned queries, NULL if none found */
+	struct dgplot_opts plot;
+	const char *where;      /* input name for messages */
+	int lineno;
+};
+
+/* Opens PATH (read-only unless writable) and prepares the session:
+   registers the accesses table and dgsql's functions, installs the
+   unfiltered view.  0, or -1 with *err (sqlite3_free). */
+int shell_open(struct shell *sh, const char *path, int writable, char **err);
+void shell_free(struct shell *sh);
+
+/* Sets the filter (either may be NULL) and rebuilds filtered_accesses. */
+int shell_set_filter(struct shell *sh, const char *events, const char *ranges,
+		     char **err);
+
+/* Runs every statement of SQL, printing results; args (n of them) are
+   bound to ?1.. of each statement.  0, or -1 with *err. */
+int shell_exec(struct shell *sh, const char *sql, char *const *args, int n,
+	       char **err);
+
+/* Runs a script from IN (name for messages).  0, or 1 when a statement
+   failed (with bail: the first failure stops it). */
+int shell_run_file(struct shell *sh, FILE *in, const char *name);
+
+/* The readline loop; returns 0 (errors are reported and skipped). */
+int shell_interactive(struct shell *sh);
+
+/* Points output to PATH ("" or NULL: stdout); once: for one command. */
+int shell_set_output(struct shell *sh, const char *path, int once, char **err);
+
+#endif

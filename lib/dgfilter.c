@@ -1,0 +1,610 @@
+/* dgfilter.c: the filter compiler (see dgfilter.h).
+ *
+ * Layout of what dgfilter_install builds in the temp schema:
+ *   dgf_ev_pcs(pc)            code addresses matching --events fn/file/dso
+ *   dgf_ev_ctx(id, whole)     contexts with a matching caller frame
+ *                             (whole = 1: all their accesses match) or a
+ *                             matching access pc in their bbdef (whole = 0)
+ *   dgf_ev_iv(lo, hi)         merged icount intervals of --events user:
+ *   dgf_rg_pcs(pc)            code addresses matching --ranges fn/file/dso
+ *   dgf_rg_blk(id)            heap blocks allocated from such a stack
+ *   dgf_rg_box(lo, hi, t0, t1)  tracked ranges of --ranges range / user:
+ *   filtered_accesses         the view
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include "dgfilter.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgsqlfn.h"
+
+#define MAX_CONDS 64
+#define FOREVER "9223372036854775807"
+
+enum kind { K_FN, K_FILE, K_DSO, K_USER, K_RANGE, K_MALLOC };
+
+struct cond {
+	enum kind kind;
+	char *arg;              /* NULL for range, malloc */
+};
+
+struct side {
+	struct cond c[MAX_CONDS];
+	int n;
+};
+
+struct dgfilter {
+	struct side ev, rg;
+};
+
+static const struct {
+	const char *name;
+	enum kind kind;
+	int has_arg, events_ok;
+} kinds[] = {
+	{ "fn", K_FN, 1, 1 }, { "file", K_FILE, 1, 1 }, { "dso", K_DSO, 1, 1 },
+	{ "user", K_USER, 1, 1 }, { "range", K_RANGE, 0, 0 },
+	{ "malloc", K_MALLOC, 0, 0 },
+};
+
+/* ---------------------------------------------------------- parsing */
+
+/* Length of the next condition: up to a comma outside <> and (). */
+static size_t cond_len(const char *s)
+{
+	int depth = 0;
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '<' || s[i] == '(')
+			depth++;
+		else if ((s[i] == '>' || s[i] == ')') && depth > 0)
+			depth--;
+		else if (s[i] == ',' && depth == 0)
+			break;
+	}
+	return i;
+}
+
+static int parse_cond(const char *s, size_t len, int events, struct cond *c,
+		      char **err)
+{
+	const char *opt = events ? "--events" : "--ranges";
+	size_t i, nl;
+
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	nl = strcspn(s, ":");
+	if (nl > len)
+		nl = len;
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strlen(kinds[i].name) == nl && !strncmp(s, kinds[i].name, nl))
+			break;
+	if (len == 0)
+		*err = sqlite3_mprintf("%s: empty condition", opt);
+	else if (i == sizeof kinds / sizeof kinds[0])
+		*err = sqlite3_mprintf("%s: unknown condition '%.*s' (fn:, "
+			"file:, dso:, user:%s)", opt, (int)len, s,
+			events ? "" : ", range, malloc");
+	else if (!kinds[i].events_ok && events)
+		*err = sqlite3_mprintf("--events: '%s' is a --ranges "
+				       "condition", kinds[i].name);
+	else if (kinds[i].has_arg && (nl == len || nl + 1 == len))
+		*err = sqlite3_mprintf("%s: '%.*s' needs a value after ':'",
+				       opt, (int)len, s);
+	else if (!kinds[i].has_arg && nl != len)
+		*err = sqlite3_mprintf("%s: '%s' takes no value", opt,
+				       kinds[i].name);
+	else {
+		c->kind = kinds[i].kind;
+		c->arg = kinds[i].has_arg ? strndup(s + nl + 1, len - nl - 1)
+					  : NULL;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_side(const char *list, int events, struct side *sd,
+		      char **err)
+{
+	const char *s = list;
+
+	while (list && *list) {
+		size_t len = cond_len(s);
+
+		if (sd->n == MAX_CONDS) {
+			*err = sqlite3_mprintf("more than %d conditions",
+					       MAX_CONDS);
+			return -1;
+		}
+		if (parse_cond(s, len, events, &sd->c[sd->n], err) < 0)
+			return -1;
+		sd->n++;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	return 0;
+}
+
+void dgfilter_free(struct dgfilter *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->ev.n; i++)
+		free(f->ev.c[i].arg);
+	for (i = 0; i < f->rg.n; i++)
+		free(f->rg.c[i].arg);
+	free(f);
+}
+
+int dgfilter_parse(const char *events, const char *ranges,
+		   struct dgfilter **out, char **err)
+{
+	struct dgfilter *f = calloc(1, sizeof *f);
+
+	*out = NULL;
+	if (!f) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	if (parse_side(events, 1, &f->ev, err) < 0 ||
+	    parse_side(ranges, 0, &f->rg, err) < 0) {
+		dgfilter_free(f);
+		return -1;
+	}
+	*out = f;
+	return 0;
+}
+
+/* ---------------------------------------------------------- SQL helpers */
+
+/* Runs every statement of SQL, binding ARG (if any) to ?1 of each. */
+static int exec(sqlite3 *db, const char *sql, const char *arg, char **err)
+{
+	while (sql && *sql) {
+		sqlite3_stmt *st = NULL;
+		int rc;
+
+		if (sqlite3_prepare_v2(db, sql, -1, &st, &sql) != SQLITE_OK) {
+			*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+			return -1;
+		}
+		if (!st)
+			continue;
+		if (arg && sqlite3_bind_parameter_count(st) > 0)
+			sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			;
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int64_t count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The SQL selecting the pcs that a fn/file/dso condition (?1) matches. */
+static const char *pcs_sql(enum kind k)
+{
+	switch (k) {
+	case K_FN:
+		return "WITH f AS (SELECT id FROM functions WHERE "
+			"dg_match_fn(name, ?1) OR linkage_name = ?1) "
+			"SELECT pc FROM pc_inlines WHERE function_id IN f "
+			"UNION SELECT pc FROM pcs WHERE function_id IN f";
+	case K_FILE:
+		return "WITH f AS (SELECT id FROM functions WHERE "
+			"dg_match_path(file, ?1)) "
+			"SELECT pc FROM pc_inlines WHERE function_id IN f OR "
+			"dg_match_path(file, ?1) UNION SELECT pc FROM pcs "
+			"WHERE function_id IN f OR dg_match_path(file, ?1)";
+	default:
+		return "WITH m AS (SELECT id, lo, hi FROM modules WHERE "
+			"dg_match_path(path, ?1)) "
+			"SELECT pc FROM pcs WHERE module_id IN (SELECT id FROM m) "
+			"UNION SELECT p.pc FROM pcs p, m WHERE p.module_id IS "
+			"NULL AND p.pc >= m.lo AND p.pc < m.hi";
+	}
+}
+
+static const char *kind_name(enum kind k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (kinds[i].kind == k)
+			return kinds[i].name;
+	return "?";
+}
+
+/* Fills TABLE(pc) with the pcs of every stack condition of sd.  Returns
+   the number of stack conditions, or -1. */
+static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
+		    char **err)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sd->n; i++) {
+		const struct cond *c = &sd->c[i];
+		char *sql;
+		int64_t before, after;
+
+		if (c->kind != K_FN && c->kind != K_FILE && c->kind != K_DSO)
+			continue;
+		if (n++ == 0) {
+			sql = sqlite3_mprintf("CREATE TEMP TABLE %s(pc INTEGER "
+					      "PRIMARY KEY)", table);
+			if (exec(db, sql, NULL, err) < 0) {
+				sqlite3_free(sql);
+				return -1;
+			}
+			sqlite3_free(sql);
+		}
+		sql = sqlite3_mprintf("SELECT count(*) FROM temp.%s", table);
+		before = count(db, sql);
+		sqlite3_free(sql);
+		sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.%s %s", table,
+				      pcs_sql(c->kind));
+		if (exec(db, sql, c->arg, err) < 0) {
+			sqlite3_free(sql);
+			return -1;
+		}
+		sqlite3_free(sql);
+		sql = sqlite3_mprintf("SELECT count(*) FROM temp.%s", table);
+		after = count(db, sql);
+		sqlite3_free(sql);
+		if (after == before && count(db, "SELECT 1 FROM pcs LIMIT 1")
+		    == 1) {
+			*err = sqlite3_mprintf("%s: no code matches '%s:%s'",
+				table[4] == 'e' ? "--events" : "--ranges",
+				kind_name(c->kind), c->arg);
+			return -1;
+		}
+	}
+	return n;
+}
+
+static int label_match(const char *label, const char *pat)
+{
+	return label && (dgsqlfn_is_glob(pat) ? sqlite3_strglob(pat, label) == 0
+					       : strcmp(label, pat) == 0);
+}
+
+/* ---------------------------------------------------------- --events */
+
+struct where {
+	sqlite3_str *expr;      /* the exact condition */
+	sqlite3_str *bounds;    /* redundant top-level pushdown terms */
+};
+
+static int ev_stack(sqlite3 *db, const struct dgfilter *f, sqlite3_str *e,
+		    char **err)
+{
+	int n = fill_pcs(db, &f->ev, "dgf_ev_pcs", err);
+
+	if (n <= 0)
+		return n;
+	if (exec(db, "CREATE TEMP TABLE dgf_ev_ctx(id INTEGER PRIMARY KEY, "
+		 "whole INTEGER NOT NULL)", NULL, err) < 0 ||
+	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 1 "
+		 "FROM contexts c WHERE c.stack_id IN (SELECT sf.stack_id FROM "
+		 "stack_frames sf WHERE sf.depth >= 1 AND sf.pc IN "
+		 "(SELECT pc FROM temp.dgf_ev_pcs))", NULL, err) < 0 ||
+	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 0 "
+		 "FROM contexts c WHERE c.bbdef_id IN (SELECT bbdef_id FROM "
+		 "access_descs WHERE pc IN (SELECT pc FROM temp.dgf_ev_pcs))",
+		 NULL, err) < 0)
+		return -1;
+	sqlite3_str_appendall(e, "(context_id IN (SELECT id FROM "
+		"temp.dgf_ev_ctx WHERE whole) OR pc IN (SELECT pc FROM "
+		"temp.dgf_ev_pcs))");
+	return 1;
+}
+
+struct interval {
+	int64_t lo, hi;
+};
+
+static int cmp_iv(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Merged intervals of the events whose label matches a user: condition. */
+static int ev_intervals(sqlite3 *db, const struct side *sd,
+			struct interval **out, int *nout, char **err)
+{
+	sqlite3_stmt *st;
+	struct interval *iv = NULL;
+	int n = 0, cap = 0, i, m = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT label, start_icount, "
+			       "coalesce(end_icount, " FOREVER ") FROM events",
+			       -1, &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *label = (const char *)sqlite3_column_text(st, 0);
+
+		for (i = 0; i < sd->n; i++)
+			if (sd->c[i].kind == K_USER &&
+			    label_match(label, sd->c[i].arg))
+				break;
+		if (i == sd->n)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			iv = realloc(iv, cap * sizeof *iv);
+			if (!iv) {
+				sqlite3_finalize(st);
+				*err = sqlite3_mprintf("out of memory");
+				return -1;
+			}
+		}
+		iv[n].lo = sqlite3_column_int64(st, 1);
+		iv[n++].hi = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (n)
+		qsort(iv, n, sizeof *iv, cmp_iv);
+	for (i = 0; i < n; i++) {
+		if (m && iv[i].lo <= iv[m - 1].hi) {
+			if (iv[i].hi > iv[m - 1].hi)
+				iv[m - 1].hi = iv[i].hi;
+		} else
+			iv[m++] = iv[i];
+	}
+	*out = iv;
+	*nout = m;
+	return 0;
+}
+
+static int ev_user(sqlite3 *db, const struct dgfilter *f, struct where *w,
+		   int alone, char **err)
+{
+	struct interval *iv = NULL;
+	int i, n;
+	char *sql;
+
+	for (i = 0; i < f->ev.n && f->ev.c[i].kind != K_USER; i++)
+		;
+	if (i == f->ev.n)
+		return 0;
+	if (ev_intervals(db, &f->ev, &iv, &n, err) < 0 ||
+	    exec(db, "CREATE TEMP TABLE dgf_ev_iv(lo INTEGER PRIMARY KEY, "
+		 "hi INTEGER NOT NULL)", NULL, err) < 0) {
+		free(iv);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		sql = sqlite3_mprintf("INSERT INTO temp.dgf_ev_iv VALUES "
+				      "(%lld, %lld)", (long long)iv[i].lo,
+				      (long long)iv[i].hi);
+		if (exec(db, sql, NULL, err) < 0) {
+			sqlite3_free(sql);
+			free(iv);
+			return -1;
+		}
+		sqlite3_free(sql);
+	}
+	sqlite3_str_appendall(w->expr, "coalesce((SELECT hi FROM "
+		"temp.dgf_ev_iv WHERE lo <= icount ORDER BY lo DESC LIMIT 1) "
+		"> icount, 0)");
+	if (alone && n)
+		sqlite3_str_appendf(w->bounds, " AND icount >= %lld AND "
+				    "icount < %lld", (long long)iv[0].lo,
+				    (long long)iv[n - 1].hi);
+	free(iv);
+	return 1;
+}
+
+static int build_events(sqlite3 *db, const struct dgfilter *f,
+			struct where *w, char **err)
+{
+	sqlite3_str *stack = sqlite3_str_new(db);
+	int ns, nu;
+
+	ns = ev_stack(db, f, stack, err);
+	if (ns < 0) {
+		sqlite3_free(sqlite3_str_finish(stack));
+		return -1;
+	}
+	if (ns) {
+		sqlite3_str_appendf(w->expr, "(%s", sqlite3_str_value(stack));
+		if (ns == f->ev.n)   /* only stack conditions: push down */
+			sqlite3_str_appendall(w->bounds, " AND context_id IN "
+				"(SELECT id FROM temp.dgf_ev_ctx)");
+	} else
+		sqlite3_str_appendall(w->expr, "(0");
+	sqlite3_free(sqlite3_str_finish(stack));
+	sqlite3_str_appendall(w->expr, " OR ");
+	nu = ev_user(db, f, w, ns == 0, err);
+	if (nu < 0)
+		return -1;
+	sqlite3_str_appendall(w->expr, nu ? ")" : "0)");
+	return 0;
+}
+
+/* ---------------------------------------------------------- --ranges */
+
+static int rg_boxes(sqlite3 *db, const struct dgfilter *f, struct where *w,
+		    int alone, char **err)
+{
+	sqlite3_stmt *st;
+	int i, any = 0, rc;
+
+	for (i = 0; i < f->rg.n; i++)
+		any |= f->rg.c[i].kind == K_RANGE || f->rg.c[i].kind == K_USER;
+	if (!any)
+		return 0;
+	if (exec(db, "CREATE TEMP TABLE dgf_rg_box(lo INTEGER, hi INTEGER, "
+		 "t0 INTEGER, t1 INTEGER)", NULL, err) < 0 ||
+	    exec(db, "CREATE INDEX temp.dgf_rg_box_lo ON dgf_rg_box(lo)",
+		 NULL, err) < 0 ||
+	    sqlite3_prepare_v2(db, "SELECT label, addr, addr + len, "
+			       "start_icount, coalesce(end_icount, " FOREVER
+			       ") FROM ranges", -1, &st, NULL) != SQLITE_OK) {
+		if (!*err)
+			*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *label = (const char *)sqlite3_column_text(st, 0);
+		char *sql;
+
+		for (i = 0; i < f->rg.n; i++)
+			if (f->rg.c[i].kind == K_RANGE ||
+			    (f->rg.c[i].kind == K_USER &&
+			     label_match(label, f->rg.c[i].arg)))
+				break;
+		if (i == f->rg.n)
+			continue;
+		sql = sqlite3_mprintf("INSERT INTO temp.dgf_rg_box VALUES "
+			"(%lld, %lld, %lld, %lld)",
+			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
+		rc = exec(db, sql, NULL, err);
+		sqlite3_free(sql);
+		if (rc < 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	sqlite3_str_appendall(w->expr, " OR EXISTS (SELECT 1 FROM "
+		"temp.dgf_rg_box b WHERE b.lo <= addr AND addr < b.hi AND "
+		"b.t0 <= icount AND icount < b.t1)");
+	if (alone && count(db, "SELECT count(*) FROM temp.dgf_rg_box") > 0) {
+		sqlite3_str_appendf(w->bounds, " AND addr >= %lld AND addr < "
+			"%lld", count(db, "SELECT min(lo) FROM temp.dgf_rg_box"),
+			count(db, "SELECT max(hi) FROM temp.dgf_rg_box"));
+		sqlite3_str_appendf(w->bounds, " AND icount >= %lld AND "
+			"icount < %lld",
+			count(db, "SELECT min(t0) FROM temp.dgf_rg_box"),
+			count(db, "SELECT max(t1) FROM temp.dgf_rg_box"));
+	}
+	return 1;
+}
+
+static int build_ranges(sqlite3 *db, const struct dgfilter *f,
+			struct where *w, char **err)
+{
+	int i, nstack, nbox, nmalloc = 0;
+
+	for (i = 0; i < f->rg.n; i++)
+		nmalloc += f->rg.c[i].kind == K_MALLOC;
+	nstack = fill_pcs(db, &f->rg, "dgf_rg_pcs", err);
+	if (nstack < 0)
+		return -1;
+	sqlite3_str_appendall(w->expr, " AND (0");
+	if (nmalloc)
+		sqlite3_str_appendall(w->expr, " OR block_id IS NOT NULL");
+	if (nstack) {
+		if (exec(db, "CREATE TEMP TABLE dgf_rg_blk(id INTEGER PRIMARY "
+			 "KEY); INSERT INTO temp.dgf_rg_blk SELECT id FROM "
+			 "blocks WHERE alloc_stack_id IN (SELECT stack_id FROM "
+			 "stack_frames WHERE pc IN (SELECT pc FROM "
+			 "temp.dgf_rg_pcs))", NULL, err) < 0)
+			return -1;
+		sqlite3_str_appendall(w->expr, " OR block_id IN (SELECT id "
+				      "FROM temp.dgf_rg_blk)");
+	}
+	nbox = rg_boxes(db, f, w, nstack + nmalloc == 0, err);
+	if (nbox < 0)
+		return -1;
+	sqlite3_str_appendall(w->expr, ")");
+	return 0;
+}
+
+/* ---------------------------------------------------------- install */
+
+static const char *const temp_tables[] = {
+	"dgf_ev_pcs", "dgf_ev_ctx", "dgf_ev_iv", "dgf_rg_pcs", "dgf_rg_blk",
+	"dgf_rg_box"
+};
+
+static int drop_all(sqlite3 *db, char **err)
+{
+	size_t i;
+
+	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses", NULL,
+		 err) < 0)
+		return -1;
+	for (i = 0; i < sizeof temp_tables / sizeof temp_tables[0]; i++) {
+		char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.%s",
+					    temp_tables[i]);
+		int rc = exec(db, sql, NULL, err);
+
+		sqlite3_free(sql);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int build(sqlite3 *db, const struct dgfilter *f, char **err)
+{
+	struct where w = { sqlite3_str_new(db), sqlite3_str_new(db) };
+	char *expr, *bounds, *sql;
+	int rc = -1;
+
+	sqlite3_str_appendall(w.expr, "1");
+	if (f && f->ev.n) {
+		sqlite3_str_appendall(w.expr, " AND ");
+		if (build_events(db, f, &w, err) < 0)
+			goto out;
+	}
+	if (f && f->rg.n && build_ranges(db, f, &w, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	expr = sqlite3_str_finish(w.expr);
+	bounds = sqlite3_str_finish(w.bounds);
+	if (rc == 0) {
+		sql = sqlite3_mprintf("CREATE TEMP VIEW filtered_accesses AS "
+			"SELECT * FROM accesses WHERE %s%s", expr,
+			bounds ? bounds : "");
+		rc = exec(db, sql, NULL, err);
+		sqlite3_free(sql);
+	}
+	sqlite3_free(expr);
+	sqlite3_free(bounds);
+	return rc;
+}
+
+int dgfilter_install(sqlite3 *db, const struct dgfilter *f, char **err)
+{
+	*err = NULL;
+	if (exec(db, "SAVEPOINT dgfilter", NULL, err) < 0)
+		return -1;
+	if (drop_all(db, err) < 0 || build(db, f, err) < 0) {
+		sqlite3_exec(db, "ROLLBACK TO dgfilter; RELEASE dgfilter",
+			     NULL, NULL, NULL);
+		return -1;
+	}
+	return exec(db, "RELEASE dgfilter", NULL, err);
+}

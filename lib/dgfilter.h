@@ -1,0 +1,48 @@
+/* dgfilter.h: dg_view's --events / --ranges filters, compiled to SQL.
+ *
+ * Promise: dgfilter_install (re)defines the TEMP VIEW filtered_accesses
+ * (the columns of `accesses`) holding the accesses that match at least one
+ * --events condition and at least one --ranges condition (an absent list
+ * matches everything).  Conditions, comma-separated:
+ *
+ *   fn:NAME    --events: a function of the call stack (the access's pc
+ *              with its inline chain, and the context's caller frames);
+ *              --ranges: of the heap block's allocation stack.  NAME is a
+ *              plain or qualified name, matched with or without its
+ *              argument list, or a glob (fn:qsort*)
+ *   file:PATH  the same, by source file (suffix on a / boundary, or glob)
+ *   dso:PATH   the same, by module file (suffix or glob)
+ *   user:LABEL --events: icount inside a START/END_EVENT(LABEL) interval;
+ *              --ranges: addr inside a range tracked with LABEL, at the
+ *              access's icount
+ *   range      --ranges only: inside any tracked range, while tracked
+ *   malloc     --ranges only: inside a live heap block
+ *
+ * The stack conditions are evaluated once per install into TEMP tables
+ * (dgf_pcs, dgf_ctx, dgf_blk ...) and reach `accesses` as `context_id IN
+ * (...)`; user: and range conditions add icount and addr bounds, so the
+ * virtual table decodes only the chunks that can match.  A malformed list
+ * is an error naming the condition; nothing is changed then.
+ *
+ * Ownership: a struct dgfilter is the caller's (dgfilter_free).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGFILTER_H
+#define DGFILTER_H
+
+#include <sqlite3.h>
+
+struct dgfilter;
+
+/* Parses the two lists (NULL or "" when absent).  0, or -1 with *err
+   (sqlite3_free). */
+int dgfilter_parse(const char *events, const char *ranges,
+		   struct dgfilter **out, char **err);
+void dgfilter_free(struct dgfilter *f);
+
+/* Defines filtered_accesses for f (NULL: every access).  0, or -1 with
+   *err. */
+int dgfilter_install(sqlite3 *db, const struct dgfilter *f, char **err);
+
+#endif

@@ -1,0 +1,621 @@
+/* dgplot.c: the dg_view picture (see dgplot.h).
+ *
+ * Geometry: the plot area is the image less fixed margins, so one grid
+ * cell is one pixel.  Compressed x ("cx") of an address is its page's rank
+ * among the pages used times the page size, plus its offset in the page.
+ * The binned picture goes to gnuplot as a raw RGB array (rgbimage); the
+ * axes, discontinuities, boundaries and region names as script commands.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include "dgplot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define M_LEFT 90
+#define M_RIGHT 20
+#define M_TOP 50
+#define M_BOTTOM 80
+#define MAX_ARROWS 2000
+
+struct plot {
+	sqlite3 *db;
+	const struct dgplot_opts *o;
+	int64_t *pages;         /* sorted page numbers used */
+	size_t npages;
+	int64_t ylo, yhi;       /* [ylo, yhi) */
+	int pw, ph;             /* plot area = grid */
+	uint32_t *reads, *writes;
+	char *zoom;             /* SQL conditions, starting with " AND" */
+	char **err;
+};
+
+/* ---------------------------------------------------------- options */
+
+void dgplot_defaults(struct dgplot_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->width = 1024;
+	o->height = 768;
+	o->page_size = 4096;
+	o->line_size = 64;
+}
+
+static int parse_num(const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = (int64_t)strtoull(s, &end, 0);
+	return *s && !*end && errno == 0 ? 0 : -1;
+}
+
+static int parse_pair(const char *s, char sep, int64_t *a, int64_t *b)
+{
+	const char *m = strchr(s, sep);
+	char first[64];
+
+	if (!m || (size_t)(m - s) >= sizeof first)
+		return -1;
+	memcpy(first, s, m - s);
+	first[m - s] = 0;
+	return parse_num(first, a) < 0 || parse_num(m + 1, b) < 0 ? -1 : 0;
+}
+
+int dgplot_set(struct dgplot_opts *o, const char *name, const char *v,
+	       char **err)
+{
+	int64_t a, b;
+
+	if (!strcmp(name, "size")) {
+		if (parse_pair(v, 'x', &a, &b) == 0 && a >= 200 && b >= 200 &&
+		    a <= 20000 && b <= 20000) {
+			o->width = (int)a;
+			o->height = (int)b;
+			return 0;
+		}
+		*err = sqlite3_mprintf("size '%s': expected WxH, each 200 to "
+				       "20000 pixels", v);
+	} else if (!strcmp(name, "addr-range") || !strcmp(name, "icount-range")) {
+		int is_addr = name[0] == 'a';
+
+		if (parse_pair(v, ':', &a, &b) == 0 && a < b) {
+			*(is_addr ? &o->addr_lo : &o->icount_lo) = a;
+			*(is_addr ? &o->addr_hi : &o->icount_hi) = b;
+			*(is_addr ? &o->has_addr : &o->has_icount) = 1;
+			return 0;
+		}
+		*err = sqlite3_mprintf("%s '%s': expected LO:HI with LO < HI",
+				       name, v);
+	} else if (!strcmp(name, "page-size") || !strcmp(name, "line-size")) {
+		if (parse_num(v, &a) == 0 && a >= 1 && (a & (a - 1)) == 0) {
+			*(name[0] == 'p' ? &o->page_size : &o->line_size) = a;
+			return 0;
+		}
+		*err = sqlite3_mprintf("%s '%s': expected a power of two", name,
+				       v);
+	} else
+		*err = sqlite3_mprintf("unknown plot option '--%s'", name);
+	return -1;
+}
+
+/* ---------------------------------------------------------- gathering */
+
+static int sql_fail(struct plot *p)
+{
+	*p->err = sqlite3_mprintf("%s", sqlite3_errmsg(p->db));
+	return -1;
+}
+
+static int prepare(struct plot *p, sqlite3_stmt **st, const char *fmt,
+		   const char *arg)
+{
+	char *sql = sqlite3_mprintf(fmt, arg, p->zoom);
+	int rc = sqlite3_prepare_v2(p->db, sql, -1, st, NULL);
+
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? 0 : sql_fail(p);
+}
+
+/* Pass 1: the pages used, and the icount span when not given. */
+static int find_pages(struct plot *p)
+{
+	sqlite3_stmt *st;
+	char ps[32];
+	size_t cap = 0;
+	int rc;
+
+	snprintf(ps, sizeof ps, "%lld", (long long)p->o->page_size);
+	if (prepare(p, &st, "SELECT addr / %s AS pg, min(icount), "
+		    "max(icount) FROM filtered_accesses WHERE 1%s GROUP BY pg "
+		    "ORDER BY pg", ps) < 0)
+		return -1;
+	p->ylo = INT64_MAX;
+	p->yhi = INT64_MIN;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (p->npages == cap) {
+			int64_t *n;
+
+			cap = cap ? 2 * cap : 1024;
+			n = realloc(p->pages, cap * sizeof *n);
+			if (!n)
+				break;
+			p->pages = n;
+		}
+		p->pages[p->npages++] = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_int64(st, 1) < p->ylo)
+			p->ylo = sqlite3_column_int64(st, 1);
+		if (sqlite3_column_int64(st, 2) >= p->yhi)
+			p->yhi = sqlite3_column_int64(st, 2) + 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_ROW ? (*p->err = sqlite3_mprintf("out of "
+			"memory"), -1) : sql_fail(p);
+	if (p->o->has_icount) {
+		p->ylo = p->o->icount_lo;
+		p->yhi = p->o->icount_hi;
+	}
+	if (p->npages == 0) {
+		*p->err = sqlite3_mprintf("no accesses to plot (filter or "
+					  "zoom leaves none)");
+		return -1;
+	}
+	return 0;
+}
+
+static int64_t page_rank(const struct plot *p, int64_t page)
+{
+	size_t lo = 0, hi = p->npages;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->pages[mid] <= page)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo;
+}
+
+static double total_cx(const struct plot *p)
+{
+	return (double)p->npages * (double)p->o->page_size;
+}
+
+static int col_of(const struct plot *p, int64_t addr)
+{
+	int64_t ps = p->o->page_size;
+	double cx = (double)page_rank(p, addr / ps) * ps + addr % ps;
+	int c = (int)(cx * p->pw / total_cx(p));
+
+	return c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
+}
+
+/* Pass 2: the accesses into the grid. */
+static int bin(struct plot *p)
+{
+	sqlite3_stmt *st;
+	double ys = (double)p->ph / (double)(p->yhi - p->ylo);
+	int rc;
+
+	p->reads = calloc((size_t)p->pw * p->ph, sizeof *p->reads);
+	p->writes = calloc((size_t)p->pw * p->ph, sizeof *p->writes);
+	if (!p->reads || !p->writes) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	if (prepare(p, &st, "SELECT addr, icount, is_write FROM "
+		    "filtered_accesses WHERE 1%s%s", "") < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t y = sqlite3_column_int64(st, 1) - p->ylo;
+		int row = (int)(y * ys);
+		size_t k;
+
+		if (row < 0 || row >= p->ph)
+			continue;
+		k = (size_t)row * p->pw + col_of(p, sqlite3_column_int64(st, 0));
+		if (sqlite3_column_int(st, 2))
+			p->writes[k]++;
+		else
+			p->reads[k]++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(p);
+}
+
+/* ---------------------------------------------------------- output files */
+
+static int64_t addr_of_cx(const struct plot *p, double cx)
+{
+	int64_t ps = p->o->page_size;
+	int64_t r = (int64_t)(cx / ps);
+
+	if (r >= (int64_t)p->npages)
+		r = p->npages - 1;
+	return p->pages[r] * ps + (int64_t)(cx - (double)r * ps);
+}
+
+static int write_data(struct plot *p, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int r, c;
+
+	if (!f) {
+		*p->err = sqlite3_mprintf("cannot write '%s': %s", path,
+					  strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# x: address at the cell's left edge; y: icount at its "
+		"top; reads; writes (cells %d x %d)\n", p->pw, p->ph);
+	for (r = 0; r < p->ph; r++)
+		for (c = 0; c < p->pw; c++) {
+			size_t k = (size_t)r * p->pw + c;
+
+			if (!p->reads[k] && !p->writes[k])
+				continue;
+			fprintf(f, "0x%llx %lld %u %u\n", (unsigned long long)
+				addr_of_cx(p, c * total_cx(p) / p->pw),
+				(long long)(p->ylo + (double)r *
+					    (p->yhi - p->ylo) / p->ph),
+				p->reads[k], p->writes[k]);
+		}
+	if (fclose(f) != 0) {
+		*p->err = sqlite3_mprintf("writing '%s' failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_image(struct plot *p, FILE *f)
+{
+	size_t k, n = (size_t)p->pw * p->ph;
+
+	for (k = 0; k < n; k++) {
+		unsigned char rgb[3] = { 0, 0, 0 };
+
+		if (p->reads[k] && p->writes[k])
+			rgb[0] = rgb[1] = 255;
+		else if (p->reads[k])
+			rgb[1] = 255;
+		else if (p->writes[k])
+			rgb[0] = 255;
+		fwrite(rgb, 1, 3, f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------- the script */
+
+/* gnuplot single-quoted string: ' doubled. */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static const char *terminal(const char *out)
+{
+	const char *dot = strrchr(out, '.');
+
+	if (!dot)
+		return NULL;
+	if (!strcmp(dot, ".png"))
+		return "pngcairo";
+	if (!strcmp(dot, ".svg"))
+		return "svg";
+	if (!strcmp(dot, ".pdf"))
+		return "pdfcairo";
+	return NULL;
+}
+
+static char *meta_exe(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'exe'",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		s = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s;
+}
+
+static void script_frame(struct plot *p, FILE *f, const char *term)
+{
+	const struct dgplot_opts *o = p->o;
+	char *exe = meta_exe(p->db);
+	char *title = sqlite3_mprintf("%s%s%s", exe ? exe : "trace",
+				      o->title && *o->title ? "  " : "",
+				      o->title ? o->title : "");
+
+	if (!strcmp(term, "pdfcairo"))
+		fprintf(f, "set terminal pdfcairo noenhanced size %.2fin,%.2fin "
+			"background rgb 'black' font 'sans,6'\n",
+			o->width / 100.0, o->height / 100.0);
+	else
+		fprintf(f, "set terminal %s noenhanced size %d,%d background "
+			"rgb 'black' font 'sans,9'\n", term, o->width,
+			o->height);
+	fputs("set output ", f);
+	put_quoted(f, o->out);
+	fprintf(f, "\nset lmargin at screen %f\nset rmargin at screen %f\n"
+		"set tmargin at screen %f\nset bmargin at screen %f\n",
+		(double)M_LEFT / o->width, 1.0 - (double)M_RIGHT / o->width,
+		1.0 - (double)M_TOP / o->height, (double)M_BOTTOM / o->height);
+	fputs("set title ", f);
+	put_quoted(f, title);
+	fprintf(f, " textcolor rgb 'white'\nunset key\n"
+		"set border lc rgb 'grey60'\n"
+		"set xlabel 'address (unused pages left out)' tc rgb 'grey80'\n"
+		"set ylabel 'instruction count' tc rgb 'grey80'\n"
+		"set ytics textcolor rgb 'grey80' format '%%.0f'\n"
+		"set xrange [0:%.0f]\nset yrange [%lld:%lld]\n",
+		total_cx(p), (long long)p->yhi, (long long)p->ylo);
+	sqlite3_free(exe);
+	sqlite3_free(title);
+}
+
+static void script_xtics(struct plot *p, FILE *f)
+{
+	int i, n = p->pw / 120 + 1;
+
+	fputs("set xtics rotate by 30 right textcolor rgb 'grey80' (", f);
+	for (i = 0; i <= n; i++) {
+		double cx = total_cx(p) * i / n;
+
+		if (i == n)
+			cx -= 1;
+		fprintf(f, "%s'0x%llx' %.0f", i ? ", " : "",
+			(unsigned long long)addr_of_cx(p, cx), cx);
+	}
+	fputs(")\n", f);
+}
+
+static void vline(FILE *f, double cx, const char *colour)
+{
+	fprintf(f, "set arrow from %.1f, graph 0 to %.1f, graph 1 nohead "
+		"lc rgb '%s' lw 0.5 front\n", cx, cx, colour);
+}
+
+/* The name of the region [lo, hi): heap, a module, stack, or NULL. */
+static char *region_name(struct plot *p, int64_t lo, int64_t hi, int last)
+{
+	sqlite3_stmt *st;
+	char *name = NULL;
+	char *sql = sqlite3_mprintf(
+		"SELECT 'heap' FROM blocks WHERE addr >= %lld AND addr < %lld "
+		"UNION ALL SELECT m.path FROM mappings mp JOIN modules m ON "
+		"m.id = mp.module_id WHERE mp.start < %lld AND mp.end > %lld "
+		"LIMIT 1", lo, hi, hi, lo);
+
+	if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 0);
+		const char *slash = s ? strrchr(s, '/') : NULL;
+
+		name = sqlite3_mprintf("%s", slash ? slash + 1 : s);
+	} else if (last)
+		name = sqlite3_mprintf("stack");
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return name;
+}
+
+/* Discontinuities and region names, segment by segment. */
+static void script_segments(struct plot *p, FILE *f)
+{
+	int64_t ps = p->o->page_size;
+	size_t i = 0, arrows = 0;
+
+	while (i < p->npages) {
+		size_t j = i + 1;
+		double w;
+
+		while (j < p->npages && p->pages[j] == p->pages[j - 1] + 1)
+			j++;
+		if (i > 0 && arrows++ < MAX_ARROWS)
+			vline(f, (double)i * ps, "white");
+		w = (double)(j - i) * ps * p->pw / total_cx(p);
+		if (w >= 40) {
+			char *name = region_name(p, p->pages[i] * ps,
+						 p->pages[j - 1] * ps + ps,
+						 j == p->npages);
+
+			if (name) {
+				fprintf(f, "set label ");
+				put_quoted(f, name);
+				fprintf(f, " at %.1f, graph 1 offset 0,0.6 "
+					"center tc rgb 'grey80'\n",
+					(i + j) * ps / 2.0);
+			}
+			sqlite3_free(name);
+		}
+		i = j;
+	}
+}
+
+/* Page and cache-line boundaries, when at least 4 pixels apart. */
+static void script_grid(struct plot *p, FILE *f)
+{
+	double px_per_byte = p->pw / total_cx(p);
+	int64_t sizes[2] = { p->o->line_size, p->o->page_size };
+	const char *colours[2] = { "#a04040", "grey50" };
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		double step = (double)sizes[s];
+		double x;
+
+		if (step * px_per_byte < 4)
+			continue;
+		for (x = step; x < total_cx(p); x += step)
+			vline(f, x, colours[s]);
+	}
+}
+
+static void script_plot(struct plot *p, FILE *f, const char *img)
+{
+	double dx = total_cx(p) / p->pw;
+	double dy = (double)(p->yhi - p->ylo) / p->ph;
+
+	fprintf(f, "plot ");
+	put_quoted(f, img);
+	fprintf(f, " binary array=(%d,%d) format='%%uchar%%uchar%%uchar' "
+		"dx=%.17g dy=%.17g origin=(%.17g,%.17g) with rgbimage\n",
+		p->pw, p->ph, dx, dy, dx / 2, p->ylo + dy / 2);
+}
+
+/* ---------------------------------------------------------- gnuplot */
+
+static const char *find_gnuplot(void)
+{
+	static const char *const names[] = { "gnuplot-nox", "gnuplot" };
+	static char found[4096];
+	const char *env = getenv("DG_GNUPLOT"), *path = getenv("PATH");
+	size_t i;
+
+	if (env && *env)
+		return env;
+	for (i = 0; i < 2; i++) {
+		const char *s = path ? path : "/usr/bin:/bin";
+
+		while (*s) {
+			size_t l = strcspn(s, ":");
+
+			snprintf(found, sizeof found, "%.*s/%s", (int)l, s,
+				 names[i]);
+			if (access(found, X_OK) == 0)
+				return found;
+			s += l + (s[l] == ':');
+		}
+	}
+	return NULL;
+}
+
+static int run_gnuplot(struct plot *p, const char *gp, const char *script,
+		       const char *errfile)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0) {
+		*p->err = sqlite3_mprintf("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		FILE *e = freopen(errfile, "w", stderr);
+
+		if (e && dup2(fileno(e), 1) >= 0)
+			execl(gp, gp, script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		char line[512] = "";
+		FILE *e = fopen(errfile, "r");
+
+		if (e) {
+			if (!fgets(line, sizeof line, e))
+				line[0] = 0;
+			fclose(e);
+		}
+		line[strcspn(line, "\n")] = 0;
+		*p->err = sqlite3_mprintf("%s failed%s%s", gp,
+					  *line ? ": " : "", line);
+		return -1;
+	}
+	return 0;
+}
+
+static int draw(struct plot *p, const char *gp, const char *term)
+{
+	char dir[] = "/tmp/dgplot.XXXXXX", img[64], scr[64], errf[64];
+	FILE *fi, *fs;
+	int rc = -1;
+
+	if (!mkdtemp(dir)) {
+		*p->err = sqlite3_mprintf("mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(img, sizeof img, "%s/image.rgb", dir);
+	snprintf(scr, sizeof scr, "%s/plot.gp", dir);
+	snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
+	fi = fopen(img, "wb");
+	fs = fopen(scr, "w");
+	if (fi && fs && write_image(p, fi) == 0) {
+		script_frame(p, fs, term);
+		script_xtics(p, fs);
+		script_segments(p, fs);
+		script_grid(p, fs);
+		script_plot(p, fs, img);
+		rc = 0;
+	} else
+		*p->err = sqlite3_mprintf("writing %s failed", dir);
+	if (fi && fclose(fi) != 0)
+		rc = -1;
+	if (fs && fclose(fs) != 0)
+		rc = -1;
+	if (rc == 0)
+		rc = run_gnuplot(p, gp, scr, errf);
+	unlink(img);
+	unlink(scr);
+	unlink(errf);
+	rmdir(dir);
+	return rc;
+}
+
+int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
+{
+	struct plot p = { .db = db, .o = o, .err = err };
+	const char *gp = NULL, *term = NULL;
+	int rc = -1;
+
+	if (o->out && !(term = terminal(o->out))) {
+		*err = sqlite3_mprintf("'%s': the plot's name must end in "
+				       ".png, .svg or .pdf", o->out);
+		return -1;
+	}
+	if (o->out && !(gp = find_gnuplot())) {
+		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
+				       "package gnuplot-nox");
+		return -1;
+	}
+	p.pw = o->width - M_LEFT - M_RIGHT;
+	p.ph = o->height - M_TOP - M_BOTTOM;
+	p.zoom = sqlite3_mprintf("%s%s", "", "");
+	if (o->has_addr) {
+		char *z = sqlite3_mprintf("%s AND addr >= %lld AND addr < %lld",
+			p.zoom, (long long)o->addr_lo, (long long)o->addr_hi);
+		sqlite3_free(p.zoom);
+		p.zoom = z;
+	}
+	if (o->has_icount) {
+		char *z = sqlite3_mprintf("%s AND icount >= %lld AND "
+			"icount < %lld", p.zoom, (long long)o->icount_lo,
+			(long long)o->icount_hi);
+		sqlite3_free(p.zoom);
+		p.zoom = z;
+	}
+	if (find_pages(&p) == 0 && bin(&p) == 0 &&
+	    (!o->data_out || write_data(&p, o->data_out) == 0))
+		rc = o->out ? draw(&p, gp, term) : 0;
+	sqlite3_free(p.zoom);
+	free(p.pages);
+	free(p.reads);
+	free(p.writes);
+	return rc;
+}

@@ -1,0 +1,47 @@
+/* dgplot.h: the dg_view picture of a trace, drawn by gnuplot.
+ *
+ * Promise: dgplot_draw reads the view `filtered_accesses` (any relation
+ * with the columns addr, icount, is_write will do) once to find the pages
+ * used and once to bin the accesses to the plot's pixel grid, so gnuplot
+ * receives at most one cell per pixel however many accesses there are.
+ * X is the address with unused pages squeezed out (each discontinuity a
+ * thin white line, ticks labelled with real hex addresses, regions named
+ * heap / stack / module from `blocks` and `mappings`), Y the instruction
+ * count growing downwards; reads green, writes red, both yellow, on black.
+ * Page and cache-line boundaries are drawn when they are at least 4 pixels
+ * apart.  The terminal follows the output's extension (.png, .svg, .pdf).
+ * gnuplot runs as a child process (gnuplot-nox, else gnuplot, or
+ * $DG_GNUPLOT); a missing one is an error naming the Debian package.
+ *
+ * Ownership: the options' strings belong to the caller.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGPLOT_H
+#define DGPLOT_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+struct dgplot_opts {
+	const char *out;        /* image file; NULL: only data_out */
+	const char *data_out;   /* binned cells "x y reads writes", or NULL */
+	const char *title;      /* extra title text (the filter), or NULL */
+	int width, height;      /* pixels of the image */
+	int has_addr, has_icount;
+	int64_t addr_lo, addr_hi;       /* [lo, hi) zoom */
+	int64_t icount_lo, icount_hi;
+	int64_t page_size, line_size;
+};
+
+void dgplot_defaults(struct dgplot_opts *o);
+
+/* Sets option NAME ("size", "addr-range", "icount-range", "page-size",
+   "line-size") from its text VALUE.  0, or -1 with *err (sqlite3_free). */
+int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
+	       char **err);
+
+/* Draws; 0, or -1 with *err (sqlite3_free). */
+int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
+
+#endif
