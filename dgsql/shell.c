@@ -142,18 +142,19 @@ static void bind_arg(sqlite3_stmt *st, int i, const char *a)
 		sqlite3_bind_text(st, i, a, -1, SQLITE_TRANSIENT);
 }
 
+/* Parameters beyond the n values given stay NULL (queries default them);
+   more values than parameters is an error. */
 static int bind_args(sqlite3_stmt *st, char *const *args, int n, char **err)
 {
 	int i, np = sqlite3_bind_parameter_count(st);
 
-	for (i = 1; i <= np; i++) {
-		if (i > n) {
-			*err = sqlite3_mprintf("parameter ?%d has no value "
-					       "(%d given)", i, n);
-			return -1;
-		}
-		bind_arg(st, i, args[i - 1]);
+	if (n > np && np > 0) {
+		*err = sqlite3_mprintf("%d arguments given, the statement "
+				       "takes %d", n, np);
+		return -1;
 	}
+	for (i = 1; i <= np && i <= n; i++)
+		bind_arg(st, i, args[i - 1]);
 	return 0;
 }
 

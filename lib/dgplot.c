@@ -420,6 +420,7 @@ static void script_segments(struct plot *p, FILE *f)
 {
 	int64_t ps = p->o->page_size;
 	size_t i = 0, arrows = 0;
+	double next_free = -1e9;        /* pixel where a label may start */
 
 	while (i < p->npages) {
 		size_t j = i + 1;
@@ -431,16 +432,18 @@ static void script_segments(struct plot *p, FILE *f)
 			vline(f, (double)i * ps, "white");
 		w = (double)(j - i) * ps * p->pw / total_cx(p);
 		if (w >= 40) {
+			double mid = (i + j) * ps / 2.0;
+			double px = mid * p->pw / total_cx(p);
 			char *name = region_name(p, p->pages[i] * ps,
 						 p->pages[j - 1] * ps + ps,
 						 j == p->npages);
 
-			if (name) {
+			if (name && px - 3.5 * strlen(name) >= next_free) {
 				fprintf(f, "set label ");
 				put_quoted(f, name);
 				fprintf(f, " at %.1f, graph 1 offset 0,0.6 "
-					"center tc rgb 'grey80'\n",
-					(i + j) * ps / 2.0);
+					"center tc rgb 'grey80'\n", mid);
+				next_free = px + 3.5 * strlen(name) + 8;
 			}
 			sqlite3_free(name);
 		}
@@ -453,7 +456,7 @@ static void script_grid(struct plot *p, FILE *f)
 {
 	double px_per_byte = p->pw / total_cx(p);
 	int64_t sizes[2] = { p->o->line_size, p->o->page_size };
-	const char *colours[2] = { "#a04040", "grey50" };
+	const char *colours[2] = { "#602828", "grey30" };
 	int s;
 
 	for (s = 0; s < 2; s++) {

@@ -1,0 +1,18 @@
+-- Accesses by function: reads, writes and bytes of filtered_accesses per function (the innermost, inlined or not, at the access's pc).
+-- ?1: how many rows (default 30).
+WITH per_pc AS (
+	SELECT pc, sum(is_write = 0) AS reads, sum(is_write) AS writes,
+	       sum(size) AS bytes
+	FROM filtered_accesses GROUP BY pc
+)
+SELECT coalesce(f.name, '?') AS function,
+       sum(a.reads) AS reads, sum(a.writes) AS writes,
+       sum(a.bytes) AS bytes,
+       coalesce(m.path, '?') AS module
+FROM per_pc a
+LEFT JOIN pcs p ON p.pc = a.pc
+LEFT JOIN functions f ON f.id = p.function_id
+LEFT JOIN modules m ON m.id = p.module_id
+GROUP BY f.id, m.id
+ORDER BY reads + writes DESC
+LIMIT coalesce(?1, 30);

@@ -1,0 +1,9 @@
+-- Working set per instruction window: distinct cache lines and pages touched by filtered_accesses in each window of N instructions.
+-- ?1: window length N in instructions (default 100000); ?2: line size (default 64).
+SELECT icount / coalesce(?1, 100000) * coalesce(?1, 100000) AS window_start,
+       count(*) AS accesses,
+       count(DISTINCT addr / coalesce(?2, 64)) AS lines,
+       count(DISTINCT addr / 4096) AS pages
+FROM filtered_accesses
+GROUP BY icount / coalesce(?1, 100000)
+ORDER BY window_start;
