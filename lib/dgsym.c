@@ -101,8 +101,16 @@ struct range {
 	int mod;
 };
 
+/* Qualified C++ names by declaration DIE (its address in the mapped DWARF). */
+struct qent {
+	const void *key;
+	const char *name;
+};
+
 struct dgsym {
 	struct pool str;
+	struct qent *q;         /* open addressing, qcap a power of 2 */
+	size_t nq, qcap;
 	struct mod *mod;
 	int nmod, capmod;
 	struct range *map;
@@ -310,6 +318,7 @@ void dgsym_free(struct dgsym *s)
 		mod_release(&s->mod[i]);
 	free(s->mod);
 	free(s->map);
+	free(s->q);
 	for (a = s->str.arena; a; a = next) {
 		next = a->next;
 		free(a);
@@ -713,20 +722,148 @@ static const char *attr_string(Dwarf_Die *die, unsigned int name)
 	return at ? dwarf_formstring(at) : NULL;
 }
 
+/* The DIE that carries die's DW_AT_name, through abstract origins and
+ * specifications (a bounded walk: DWARF may be malformed). */
+static int named_die(Dwarf_Die *die, Dwarf_Die *out)
+{
+	static const unsigned int via[] = { DW_AT_abstract_origin,
+					    DW_AT_specification };
+	Dwarf_Attribute mem;
+	Dwarf_Die cur = *die, next;
+	int hop, i, moved;
+
+	for (hop = 0; hop < 16; hop++) {
+		if (dwarf_hasattr(&cur, DW_AT_name)) {
+			*out = cur;
+			return 0;
+		}
+		for (i = moved = 0; i < 2 && !moved; i++)
+			moved = dwarf_formref_die(dwarf_attr(&cur, via[i], &mem),
+						  &next) != NULL;
+		if (!moved)
+			return -1;
+		cur = next;
+	}
+	return -1;
+}
+
+/* Is the unit of die C++ (whose names need their enclosing scopes)? */
+static int is_cxx(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	int lang;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return 0;
+	lang = dwarf_srclang(&cu);
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+/* "ns::Class::name" for a C++ function without a linkage name: the names
+ * of the namespaces and classes that hold its declaration.  Walking to them
+ * costs a pass over the unit, so the result is cached per declaration. */
+static const char *qualified(struct dgsym *s, Dwarf_Die *named)
+{
+	Dwarf_Die *scopes = NULL;
+	char buf[4096];
+	size_t len = 0;
+	int n = dwarf_getscopes_die(named, &scopes), i;
+
+	for (i = n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *nm = dwarf_diename(&scopes[i]);
+
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+		    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+			continue;
+		if (!nm)
+			nm = tag == DW_TAG_namespace ? "(anonymous namespace)"
+						     : "{anonymous}";
+		len += snprintf(buf + len, sizeof buf - len, "%s::", nm);
+		if (len >= sizeof buf)
+			break;
+	}
+	free(scopes);
+	if (len < sizeof buf)
+		snprintf(buf + len, sizeof buf - len, "%s", dwarf_diename(named));
+	return len < sizeof buf ? intern(s, buf) : intern(s, dwarf_diename(named));
+}
+
+static size_t qhash(const void *key, size_t cap)
+{
+	return (size_t)(((uintptr_t)key >> 3) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+}
+
+static int qcache_grow(struct dgsym *s)
+{
+	size_t cap = s->qcap ? s->qcap * 2 : 256, i, j;
+	struct qent *q = calloc(cap, sizeof *q);
+
+	if (!q)
+		return -1;
+	for (i = 0; i < s->qcap; i++) {
+		if (!s->q[i].key)
+			continue;
+		for (j = qhash(s->q[i].key, cap); q[j].key; j = (j + 1) & (cap - 1))
+			;
+		q[j] = s->q[i];
+	}
+	free(s->q);
+	s->q = q;
+	s->qcap = cap;
+	return 0;
+}
+
+/* The cache slot of key (made empty if new), or NULL if out of memory. */
+static const char **qcache_slot(struct dgsym *s, const void *key)
+{
+	size_t j;
+
+	if ((s->nq + 1) * 2 > s->qcap && qcache_grow(s) < 0)
+		return NULL;
+	for (j = qhash(key, s->qcap); s->q[j].key; j = (j + 1) & (s->qcap - 1))
+		if (s->q[j].key == key)
+			return &s->q[j].name;
+	s->q[j].key = key;
+	s->q[j].name = NULL;
+	s->nq++;
+	return &s->q[j].name;
+}
+
+/* The printable name of a function that has no linkage name. */
+static const char *plain_name(struct dgsym *s, Dwarf_Die *die)
+{
+	Dwarf_Die named;
+	const void *key;
+	const char **slot;
+
+	if (named_die(die, &named) != 0)
+		return NULL;
+	if (!is_cxx(&named))
+		return intern(s, dwarf_diename(&named));
+	key = named.addr;
+	slot = qcache_slot(s, key);
+	if (!slot)
+		return intern(s, dwarf_diename(&named));
+	if (!*slot)
+		*slot = qualified(s, &named);
+	return *slot;
+}
+
 /* Names and declaration of the function of scope die (an inlined
  * subroutine or a subprogram, through its abstract origin and
  * specification). */
 static void frame_names(struct dgsym *s, Dwarf_Die *die, struct dgsym_frame *f)
 {
-	const char *name = attr_string(die, DW_AT_name);
 	const char *link = attr_string(die, DW_AT_linkage_name);
 
 	if (!link)
 		link = attr_string(die, DW_AT_MIPS_linkage_name);
 	f->linkage_name = intern(s, link);
-	f->function = link ? printable(s, link) : intern(s, name);
+	f->function = link ? printable(s, link) : NULL;
 	if (!f->function)
-		f->function = intern(s, name);
+		f->function = plain_name(s, die);
 	f->decl_file = intern(s, dwarf_decl_file(die));
 	if (dwarf_decl_line(die, &f->decl_line) != 0)
 		f->decl_line = 0;

@@ -46,7 +46,10 @@ struct dgsym;
 struct dgsym_frame {
 	const char *function;     /* printable name: demangled (C++: qualified,
 				     with arguments, as c++filt prints), or the
-				     plain name; NULL if unknown */
+				     plain name (C++ without a linkage name,
+				     as some inlined templates: qualified by
+				     its namespaces and classes, no
+				     arguments); NULL if unknown */
 	const char *linkage_name; /* mangled or ELF symbol name, or NULL */
 	const char *decl_file;    /* where the function is: DW_AT_decl_file/line */
 	int decl_line;            /* of its definition, else of its declaration

@@ -58,11 +58,20 @@ static const char prog_cc[] =
 	"{\n"
 	"\treturn v * k + 7;\n"
 	"}\n"
+	"template <typename T> inline __attribute__((always_inline)) T twice(T x)\n"
+	"{\n"
+	"\t__asm__ volatile(\".globl dg_mark_tpl\\ndg_mark_tpl:\");\n"
+	"\treturn x + x * x;\n"
+	"}\n"
+	"__attribute__((noinline)) long use_twice(long x)\n"
+	"{\n"
+	"\treturn twice(x) + 3;\n"
+	"}\n"
 	"}\n"
 	"int main(int argc, char **)\n"
 	"{\n"
 	"\tns::Widget w{argc};\n"
-	"\treturn w.compute(argc);\n"
+	"\treturn w.compute(argc) + (int)ns::use_twice(argc);\n"
 	"}\n";
 
 static const char lib_c[] =
@@ -277,6 +286,13 @@ static void check_cxx(void)
 	tu_check(n == 1 && ends_with(fr[0].decl_file, "/cxx.cc") && fr[0].decl_line == 6,
 		 "c++: defined at line 6 (%d)", n ? fr[0].decl_line : 0);
 	check_vs_addr2line("c++ method", "cxx", f + 3, fr, n);
+	f = sym_addr("cxx", "dg_mark_tpl", 0);
+	n = dgsym_lookup(s, f + bias, &mod, fr, 8);
+	tu_check(n == 2 && fr[0].function && strstr(fr[0].function, "ns::twice<long") &&
+		 fr[1].function && !strcmp(fr[1].function, "ns::use_twice(long)") &&
+		 fr[1].line == 17,
+		 "c++: inlined template qualified (%s) in ns::use_twice(long), called at 17",
+		 n > 0 && fr[0].function ? fr[0].function : "-");
 	dgsym_free(s);
 }
 
