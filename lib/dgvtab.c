@@ -1,0 +1,1322 @@
+/* dgvtab.c: the `accesses` virtual table.  See dgvtab.h.
+ *
+ * Layout.  A table object (struct vt) owns the model: per context, the
+ * index of its bbdef's first access descriptor and the bbdef's shape; the
+ * descriptors themselves; and, loaded only when block_id is used, the heap
+ * blocks sorted by (addr, alloc_icount) with prefix maxima that bound the
+ * backward walk of a lookup.  A cursor (struct cur) owns a chunk codec with
+ * every context registered, the statements that bring chunks, the filter
+ * built in xFilter, and the current run: its addresses (the codec's array)
+ * and `sel`, the indexes of the accesses of the run that pass the filter.
+ * xNext moves through `sel`, decoding the next run when it is used up;
+ * xColumn reads one field of one access; nothing is allocated per row.
+ *
+ * The plan (xBestIndex) is a string of two characters per argument of
+ * xFilter, column then operator, so that xFilter needs no other state.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifdef DGVTAB_EXTENSION
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#else
+#include <sqlite3.h>
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dgchunk.h"
+#include "dgvtab.h"
+
+enum {
+	COL_ICOUNT, COL_ADDR, COL_SIZE, COL_IS_WRITE, COL_PC, COL_THREAD,
+	COL_CONTEXT, COL_BLOCK, COL_ASEQ, COL_CHUNK, N_COLS
+};
+
+static const char vt_decl[] =
+	"CREATE TABLE x(icount INTEGER, addr INTEGER, size INTEGER,"
+	" is_write INTEGER, pc INTEGER, thread INTEGER, context_id INTEGER,"
+	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER)";
+
+/* Regions (64 KiB) an address range may span and still go through
+   chunk_regions. */
+#define MAX_REGIONS 4096
+
+struct desc {
+	int64_t pc;
+	uint32_t iseq;
+	uint16_t size;
+	uint8_t is_write, guarded;
+};
+
+struct blk {
+	int64_t addr, end, alloc, free, id;     /* free: INT64_MAX if never */
+};
+
+struct model {
+	int loaded, blocks_loaded;
+	size_t n_ctx;
+	size_t *ctx_desc;       /* per context: its first descriptor */
+	uint32_t *ctx_shape;    /* per context: n_instrs, n_accesses */
+	struct desc *descs;
+	size_t n_descs;
+	uint32_t max_accesses;
+	struct blk *blk;        /* sorted by addr, then alloc */
+	size_t n_blk;
+	int64_t *maxend;        /* max end of blk[0..i] */
+	size_t *gstart;         /* first index with blk[i].addr */
+	int64_t *gmaxfree;      /* max free of blk[gstart[i]..i] */
+};
+
+struct vt {
+	sqlite3_vtab base;
+	sqlite3 *db;
+	char *schema;
+	struct model m;
+};
+
+struct filter {
+	int64_t ic_lo, ic_hi, a_lo, a_hi, ch_lo, ch_hi;
+	int64_t thread, block;
+	int has_thread, has_block, has_ctx, is_write, empty;
+	uint8_t *ctx_set;       /* bitmap over contexts when has_ctx */
+};
+
+struct cur {
+	sqlite3_vtab_cursor base;
+	struct dgchunk_codec codec;
+	int codec_ready;
+	sqlite3_stmt *scan_id, *scan_ic, *fetch, *src;
+	int64_t *ids;           /* chunk ids to visit (list mode) or allow */
+	size_t n_ids, cap_ids, pos;
+	int list_mode, use_allow;
+	struct filter f;
+	int eof, in_chunk;
+	int64_t chunk, thread, next_icount, run_icount;
+	uint32_t next_first, run_first, run_no;
+	struct dgchunk_run run;
+	const struct desc *d;
+	uint32_t *sel;
+	uint32_t n_sel, k;
+};
+
+/* ------------------------------------------------------------ errors */
+
+static int vt_error(struct vt *t, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	sqlite3_free(t->base.zErrMsg);
+	va_start(ap, fmt);
+	t->base.zErrMsg = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* An error of an SQL statement the module ran while doing `what`. */
+static int vt_sql_error(struct vt *t, const char *what)
+{
+	return vt_error(t, SQLITE_ERROR, "accesses: %s: %s", what,
+	                sqlite3_errmsg(t->db));
+}
+
+/* Prepare fmt, each %w in it (at most two) replaced by the schema. */
+static int vt_prepare(struct vt *t, sqlite3_stmt **st, const char *fmt)
+{
+	char *sql = sqlite3_mprintf(fmt, t->schema, t->schema);
+	int rc;
+
+	if (!sql)
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(t->db, sql, -1, st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return vt_sql_error(t, "preparing a query");
+	return SQLITE_OK;
+}
+
+/* ------------------------------------------------------------ model */
+
+static void model_free_blocks(struct model *m)
+{
+	sqlite3_free(m->blk);
+	sqlite3_free(m->maxend);
+	sqlite3_free(m->gstart);
+	sqlite3_free(m->gmaxfree);
+	m->blk = NULL, m->maxend = NULL, m->gstart = NULL, m->gmaxfree = NULL;
+	m->n_blk = 0;
+	m->blocks_loaded = 0;
+}
+
+static void model_free(struct model *m)
+{
+	model_free_blocks(m);
+	sqlite3_free(m->ctx_desc);
+	sqlite3_free(m->ctx_shape);
+	sqlite3_free(m->descs);
+	memset(m, 0, sizeof *m);
+}
+
+static int grow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+	void **p = pp;
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return SQLITE_OK;
+	while (n < need)
+		n *= 2;
+	q = sqlite3_realloc64(*p, (sqlite3_uint64)n * elem);
+	if (!q)
+		return SQLITE_NOMEM;
+	*p = q;
+	*cap = n;
+	return SQLITE_OK;
+}
+
+/* The bbdefs while loading: shape and first descriptor, by id. */
+struct bbtab {
+	uint32_t *n_instrs, *n_acc, *filled;
+	size_t *base;
+	size_t n;               /* max id + 1 */
+};
+
+static void bbtab_free(struct bbtab *b)
+{
+	sqlite3_free(b->n_instrs);
+	sqlite3_free(b->n_acc);
+	sqlite3_free(b->filled);
+	sqlite3_free(b->base);
+}
+
+static int bbtab_alloc(struct bbtab *b, size_t n)
+{
+	b->n = n;
+	b->n_instrs = sqlite3_malloc64(n * sizeof *b->n_instrs + 1);
+	b->n_acc = sqlite3_malloc64(n * sizeof *b->n_acc + 1);
+	b->filled = sqlite3_malloc64(n * sizeof *b->filled + 1);
+	b->base = sqlite3_malloc64(n * sizeof *b->base + 1);
+	if (!b->n_instrs || !b->n_acc || !b->filled || !b->base)
+		return SQLITE_NOMEM;
+	memset(b->n_acc, 0xFF, n * sizeof *b->n_acc);   /* absent */
+	memset(b->filled, 0, n * sizeof *b->filled);
+	return SQLITE_OK;
+}
+
+/* One value of a query: the max id of a table, a count. */
+static int query_int(struct vt *t, const char *fmt, int64_t *v)
+{
+	sqlite3_stmt *st;
+	int rc = vt_prepare(t, &st, fmt);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "querying");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int load_bbdefs(struct vt *t, struct bbtab *b)
+{
+	sqlite3_stmt *st;
+	int64_t max_id;
+	size_t total = 0;
+	int rc = query_int(t, "SELECT max(id) FROM \"%w\".bbdefs", &max_id);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	if (max_id < -1 || max_id >= (1 << 28))
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef id %lld out of range", (long long)max_id);
+	if ((rc = bbtab_alloc(b, (size_t)(max_id + 1))) != SQLITE_OK
+	    || (rc = vt_prepare(t, &st, "SELECT id, n_instrs, n_accesses FROM \"%w\".bbdefs")) != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		int64_t ni = sqlite3_column_int64(st, 1), na = sqlite3_column_int64(st, 2);
+		if (id < 0 || ni < 0 || ni > 255 || na < 0 || na > 65535) {
+			sqlite3_finalize(st);
+			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: bad shape (%lld instructions, %lld accesses)",
+			                (long long)id, (long long)ni, (long long)na);
+		}
+		b->n_instrs[id] = (uint32_t)ni;
+		b->n_acc[id] = (uint32_t)na;
+		b->base[id] = total;
+		total += (size_t)na;
+		if ((uint32_t)na > t->m.max_accesses)
+			t->m.max_accesses = (uint32_t)na;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vt_sql_error(t, "loading bbdefs");
+	t->m.n_descs = total;
+	t->m.descs = sqlite3_malloc64(total * sizeof *t->m.descs + 1);
+	return t->m.descs ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
+{
+	int64_t bb = sqlite3_column_int64(st, 0), aseq = sqlite3_column_int64(st, 1);
+	int64_t iseq = sqlite3_column_int64(st, 2), size = sqlite3_column_int64(st, 5);
+	struct desc *d;
+
+	if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX
+	    || aseq < 0 || aseq >= b->n_acc[bb])
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): no such access in bbdefs",
+		                (long long)bb, (long long)aseq);
+	if (iseq < 0 || iseq >= b->n_instrs[bb] || size < 0 || size > 65535)
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): bad iseq or size",
+		                (long long)bb, (long long)aseq);
+	d = &t->m.descs[b->base[bb] + (size_t)aseq];
+	d->pc = sqlite3_column_int64(st, 3);
+	d->iseq = (uint32_t)iseq;
+	d->is_write = sqlite3_column_int64(st, 4) != 0;
+	d->size = (uint16_t)size;
+	d->guarded = (sqlite3_column_int64(st, 6) & 1) != 0;
+	b->filled[bb]++;
+	return SQLITE_OK;
+}
+
+static int load_descs(struct vt *t, struct bbtab *b)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc = vt_prepare(t, &st, "SELECT bbdef_id, aseq, iseq, pc, is_write, size, flags FROM \"%w\".access_descs");
+
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((rc = put_desc(t, b, st)) != SQLITE_OK)
+			break;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_ROW || rc == SQLITE_OK ? vt_sql_error(t, "loading access_descs") : rc;
+	for (i = 0; i < b->n; i++)
+		if (b->n_acc[i] != UINT32_MAX && b->filled[i] != b->n_acc[i])
+			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: %u access_descs rows for %u accesses",
+			                (long long)i, b->filled[i], b->n_acc[i]);
+	return SQLITE_OK;
+}
+
+/* Contexts in id order; an id missing from the table gets an empty shape
+   so that the codec's numbering stays the table's. */
+static int load_contexts(struct vt *t, struct bbtab *b)
+{
+	struct model *m = &t->m;
+	sqlite3_stmt *st;
+	int64_t max_id, id, bb;
+	int rc = query_int(t, "SELECT max(id) FROM \"%w\".contexts", &max_id);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	if (max_id < -1 || max_id >= (1 << 28))
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: context id %lld out of range", (long long)max_id);
+	m->n_ctx = (size_t)(max_id + 1);
+	m->ctx_desc = sqlite3_malloc64(m->n_ctx * sizeof *m->ctx_desc + 1);
+	m->ctx_shape = sqlite3_malloc64(2 * m->n_ctx * sizeof *m->ctx_shape + 1);
+	if (!m->ctx_desc || !m->ctx_shape)
+		return SQLITE_NOMEM;
+	memset(m->ctx_desc, 0, m->n_ctx * sizeof *m->ctx_desc);
+	memset(m->ctx_shape, 0, 2 * m->n_ctx * sizeof *m->ctx_shape);
+	if ((rc = vt_prepare(t, &st, "SELECT id, bbdef_id FROM \"%w\".contexts")) != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		bb = sqlite3_column_int64(st, 1);
+		if (id < 0 || bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX) {
+			sqlite3_finalize(st);
+			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: context %lld: no bbdef %lld",
+			                (long long)id, (long long)bb);
+		}
+		m->ctx_desc[id] = b->base[bb];
+		m->ctx_shape[2 * id] = b->n_instrs[bb];
+		m->ctx_shape[2 * id + 1] = b->n_acc[bb];
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "loading contexts");
+}
+
+static int model_load(struct vt *t)
+{
+	struct bbtab b;
+	int rc;
+
+	if (t->m.loaded)
+		return SQLITE_OK;
+	memset(&b, 0, sizeof b);
+	rc = load_bbdefs(t, &b);
+	if (rc == SQLITE_OK)
+		rc = load_descs(t, &b);
+	if (rc == SQLITE_OK)
+		rc = load_contexts(t, &b);
+	bbtab_free(&b);
+	if (rc != SQLITE_OK) {
+		if (rc == SQLITE_NOMEM)
+			vt_error(t, rc, "accesses: out of memory loading the definitions");
+		model_free(&t->m);
+		return rc;
+	}
+	t->m.loaded = 1;
+	return SQLITE_OK;
+}
+
+/* ------------------------------------------------------------ heap blocks */
+
+static int blk_cmp(const void *pa, const void *pb)
+{
+	const struct blk *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->alloc != b->alloc)
+		return a->alloc < b->alloc ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void blk_from_row(struct blk *k, sqlite3_stmt *st)
+{
+	int64_t size = sqlite3_column_int64(st, 2);
+
+	k->id = sqlite3_column_int64(st, 0);
+	k->addr = sqlite3_column_int64(st, 1);
+	k->end = size <= 0 ? k->addr
+	         : k->addr > INT64_MAX - size ? INT64_MAX : k->addr + size;
+	k->alloc = sqlite3_column_int64(st, 3);
+	k->free = sqlite3_column_type(st, 4) == SQLITE_NULL ? INT64_MAX
+	          : sqlite3_column_int64(st, 4);
+}
+
+/* The prefix maxima that let a lookup stop walking backwards. */
+static int blocks_index(struct model *m)
+{
+	size_t i, n = m->n_blk;
+
+	m->maxend = sqlite3_malloc64(n * sizeof *m->maxend + 1);
+	m->gstart = sqlite3_malloc64(n * sizeof *m->gstart + 1);
+	m->gmaxfree = sqlite3_malloc64(n * sizeof *m->gmaxfree + 1);
+	if (!m->maxend || !m->gstart || !m->gmaxfree)
+		return SQLITE_NOMEM;
+	for (i = 0; i < n; i++) {
+		const struct blk *k = &m->blk[i];
+		int same = i > 0 && m->blk[i - 1].addr == k->addr;
+		m->maxend[i] = i > 0 && m->maxend[i - 1] > k->end ? m->maxend[i - 1] : k->end;
+		m->gstart[i] = same ? m->gstart[i - 1] : i;
+		m->gmaxfree[i] = same && m->gmaxfree[i - 1] > k->free ? m->gmaxfree[i - 1] : k->free;
+	}
+	return SQLITE_OK;
+}
+
+static int blocks_load(struct vt *t)
+{
+	struct model *m = &t->m;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	if (m->blocks_loaded)
+		return SQLITE_OK;
+	rc = vt_prepare(t, &st, "SELECT id, addr, size, alloc_icount, free_icount FROM \"%w\".blocks");
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (grow(&m->blk, &cap, m->n_blk + 1, sizeof *m->blk) != SQLITE_OK) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		blk_from_row(&m->blk[m->n_blk++], st);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
+		rc = blocks_index(m);
+	} else if (rc != SQLITE_NOMEM) {
+		rc = vt_sql_error(t, "loading blocks");
+	}
+	if (rc == SQLITE_NOMEM)
+		vt_error(t, rc, "accesses: out of memory loading blocks");
+	if (rc != SQLITE_OK) {
+		model_free_blocks(m);
+		return rc;
+	}
+	m->blocks_loaded = 1;
+	return SQLITE_OK;
+}
+
+/* The block holding address a at icount t: walk back from the last block
+   starting at or below a while some earlier block reaches past a; in each
+   group of blocks with the same start, look at those allocated by t, newest
+   first, while one of them may still be live.  Returns the id, or -1 with
+   *found 0. */
+static int64_t block_at(const struct model *m, int64_t a, int64_t t, int *found)
+{
+	size_t lo = 0, hi = m->n_blk, i, j, g0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->blk[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i > 0 && m->maxend[i - 1] > a; i = g0) {
+		g0 = m->gstart[i - 1];
+		lo = g0, hi = i;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->blk[mid].alloc <= t)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j > g0 && m->gmaxfree[j - 1] > t; j--) {
+			const struct blk *k = &m->blk[j - 1];
+			if (k->free > t && a < k->end) {
+				*found = 1;
+				return k->id;
+			}
+		}
+	}
+	*found = 0;
+	return -1;
+}
+
+/* ------------------------------------------------------------ connect */
+
+static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **out, char **err)
+{
+	struct vt *t;
+	int rc = sqlite3_declare_vtab(db, vt_decl);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	t = sqlite3_malloc(sizeof *t);
+	if (!t)
+		return SQLITE_NOMEM;
+	memset(t, 0, sizeof *t);
+	t->db = db;
+	t->schema = sqlite3_mprintf("%s", argc > 1 ? argv[1] : "main");
+	if (!t->schema) {
+		sqlite3_free(t);
+		return SQLITE_NOMEM;
+	}
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *vtab)
+{
+	struct vt *t = (struct vt *)vtab;
+
+	model_free(&t->m);
+	sqlite3_free(t->schema);
+	sqlite3_free(t);
+	return SQLITE_OK;
+}
+
+/* ------------------------------------------------------------ planning */
+
+/* Operator characters of the plan string. */
+static char op_char(unsigned char op)
+{
+	switch (op) {
+	case SQLITE_INDEX_CONSTRAINT_EQ: return '=';
+	case SQLITE_INDEX_CONSTRAINT_LT: return '<';
+	case SQLITE_INDEX_CONSTRAINT_LE: return 'l';
+	case SQLITE_INDEX_CONSTRAINT_GT: return '>';
+	case SQLITE_INDEX_CONSTRAINT_GE: return 'g';
+	}
+	return 0;
+}
+
+/* Which operators each column takes: 'r' ranges and =, 'e' = only. */
+static const char col_ops[N_COLS] = {
+	[COL_ICOUNT] = 'r', [COL_ADDR] = 'r', [COL_IS_WRITE] = 'e',
+	[COL_THREAD] = 'e', [COL_CONTEXT] = 'e', [COL_BLOCK] = 'e',
+	[COL_CHUNK] = 'r',
+};
+
+static int usable(const struct sqlite3_index_constraint *c)
+{
+	char o;
+
+	if (!c->usable || c->iColumn < 0 || c->iColumn >= N_COLS || !col_ops[c->iColumn])
+		return 0;
+	o = op_char(c->op);
+	return o && (o == '=' || col_ops[c->iColumn] == 'r');
+}
+
+/* The part of the trace a plan decodes, from the constraints it uses:
+   bit (column * 8 + kind), kinds 1 '=', 2 lower bound, 4 upper bound. */
+static double plan_fraction(const unsigned *seen)
+{
+	double f = 1;
+	int c;
+
+	for (c = 0; c < N_COLS; c++) {
+		unsigned s = seen[c];
+		double eq, both, one;
+		if (!s)
+			continue;
+		switch (c) {
+		case COL_ICOUNT: eq = 1e-6, both = 1e-3, one = 0.5; break;
+		case COL_ADDR: eq = 1e-4, both = 1e-3, one = 0.5; break;
+		case COL_CHUNK: eq = 1e-4, both = 1e-2, one = 0.5; break;
+		case COL_BLOCK: eq = 1e-4, both = one = 1; break;
+		case COL_CONTEXT: eq = 1e-3, both = one = 1; break;
+		case COL_THREAD: eq = 0.5, both = one = 1; break;
+		default: eq = both = one = 1; break;
+		}
+		f *= (s & 1) ? eq : (s & 6) == 6 ? both : one;
+	}
+	return f;
+}
+
+/* Rows come in chunk id = icount order, accesses of an instruction in aseq
+   order. */
+static int order_consumed(const sqlite3_index_info *info)
+{
+	static const int seq[] = { COL_CHUNK, COL_ICOUNT, COL_ASEQ };
+	int i, s = 0;
+
+	for (i = 0; i < info->nOrderBy; i++) {
+		const struct sqlite3_index_orderby *o = &info->aOrderBy[i];
+		if (o->desc)
+			return 0;
+		while (s < 3 && seq[s] != o->iColumn)
+			s++;
+		if (s == 3 || (s == 2 && (i == 0 || info->aOrderBy[i - 1].iColumn != COL_ICOUNT)))
+			return 0;
+		s++;
+	}
+	return 1;
+}
+
+static int have_vtab_in(void)
+{
+	return sqlite3_libversion_number() >= 3038000;
+}
+
+static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+	unsigned seen[N_COLS] = { 0 };
+	char *plan = sqlite3_malloc64(2 * (sqlite3_uint64)info->nConstraint + 1);
+	double total = 1e8, frac;
+	int i, n = 0, is_write = 0;
+
+	if (!plan)
+		return SQLITE_NOMEM;
+	for (i = 0; i < info->nConstraint; i++) {
+		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+		char o;
+		if (!usable(c))
+			continue;
+		o = op_char(c->op);
+		if (c->iColumn == COL_CONTEXT && have_vtab_in() && sqlite3_vtab_in(info, i, -1)) {
+			sqlite3_vtab_in(info, i, 1);
+			o = 'I';
+		}
+		plan[2 * n] = (char)('0' + c->iColumn);
+		plan[2 * n + 1] = o;
+		info->aConstraintUsage[i].argvIndex = ++n;
+		info->aConstraintUsage[i].omit = 1;
+		seen[c->iColumn] |= o == '=' || o == 'I' ? 1 : o == '>' || o == 'g' ? 2 : 4;
+		is_write |= c->iColumn == COL_IS_WRITE;
+	}
+	plan[2 * n] = 0;
+	info->idxStr = plan;
+	info->needToFreeIdxStr = 1;
+	info->idxNum = (info->colUsed >> COL_BLOCK) & 1;
+	info->orderByConsumed = order_consumed(info);
+	frac = plan_fraction(seen);
+	info->estimatedCost = 100 + total * frac;
+	info->estimatedRows = (sqlite3_int64)(1 + total * frac * (is_write ? 0.5 : 1));
+	return SQLITE_OK;
+}
+
+/* ------------------------------------------------------------ cursors */
+
+static int vt_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
+{
+	struct cur *c = sqlite3_malloc(sizeof *c);
+
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof *c);
+	dgchunk_init(&c->codec);
+	c->eof = 1;
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int vt_close(sqlite3_vtab_cursor *base)
+{
+	struct cur *c = (struct cur *)base;
+
+	sqlite3_finalize(c->scan_id);
+	sqlite3_finalize(c->scan_ic);
+	sqlite3_finalize(c->fetch);
+	dgchunk_free(&c->codec);
+	sqlite3_free(c->ids);
+	sqlite3_free(c->sel);
+	sqlite3_free(c->f.ctx_set);
+	sqlite3_free(c);
+	return SQLITE_OK;
+}
+
+/* The codec with every context of the model, once per cursor. */
+static int cur_ready(struct cur *c, const struct model *m)
+{
+	size_t k;
+
+	if (c->codec_ready)
+		return SQLITE_OK;
+	for (k = 0; k < m->n_ctx; k++)
+		if (dgchunk_add_context(&c->codec, m->ctx_shape[2 * k], m->ctx_shape[2 * k + 1]) < 0)
+			return SQLITE_NOMEM;
+	c->sel = sqlite3_malloc64(((sqlite3_uint64)m->max_accesses + 1) * sizeof *c->sel);
+	if (!c->sel)
+		return SQLITE_NOMEM;
+	c->codec_ready = 1;
+	return SQLITE_OK;
+}
+
+static void filter_reset(struct filter *f)
+{
+	uint8_t *set = f->ctx_set;
+
+	memset(f, 0, sizeof *f);
+	f->ctx_set = set;
+	f->ic_lo = f->a_lo = f->ch_lo = INT64_MIN;
+	f->ic_hi = f->a_hi = f->ch_hi = INT64_MAX;
+	f->is_write = -1;
+}
+
+/* Narrow [*lo, *hi] by "column OP v" as SQLite compares an INTEGER column
+   (numeric text converted, a number below any text, NULL matching
+   nothing).  Returns 1 when nothing can match. */
+static int narrow(sqlite3_value *v, char op, int64_t *lo, int64_t *hi)
+{
+	int64_t l = INT64_MIN, h = INT64_MAX;
+	int type = sqlite3_value_numeric_type(v);
+
+	if (type == SQLITE_NULL)
+		return 1;
+	if (type == SQLITE_TEXT || type == SQLITE_BLOB)
+		return !(op == '<' || op == 'l');
+	if (type == SQLITE_INTEGER) {
+		int64_t x = sqlite3_value_int64(v);
+		if ((op == '<' && x == INT64_MIN) || (op == '>' && x == INT64_MAX))
+			return 1;
+		l = op == '=' || op == 'g' ? x : op == '>' ? x + 1 : l;
+		h = op == '=' || op == 'l' ? x : op == '<' ? x - 1 : h;
+	} else {
+		const double two63 = 9223372036854775808.0;
+		double d = sqlite3_value_double(v), dl, dh;
+		if (isnan(d))
+			return 1;
+		dl = op == '=' || op == 'g' ? ceil(d) : op == '>' ? floor(d) + 1 : -INFINITY;
+		dh = op == '=' || op == 'l' ? floor(d) : op == '<' ? ceil(d) - 1 : INFINITY;
+		if (dl >= two63 || dh < -two63)
+			return 1;
+		l = dl < -two63 ? INT64_MIN : (int64_t)dl;
+		h = dh >= two63 ? INT64_MAX : (int64_t)dh;
+	}
+	if (l > *lo)
+		*lo = l;
+	if (h < *hi)
+		*hi = h;
+	return *lo > *hi;
+}
+
+/* One value of an = constraint as an integer; 1 when nothing matches. */
+static int equal_int(sqlite3_value *v, int64_t *x)
+{
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+
+	if (narrow(v, '=', &lo, &hi))
+		return 1;
+	*x = lo;
+	return 0;
+}
+
+static int ctx_add(struct cur *c, const struct model *m, sqlite3_value *v)
+{
+	int64_t x;
+
+	if (equal_int(v, &x) || x < 0 || (uint64_t)x >= m->n_ctx)
+		return SQLITE_OK;
+	c->f.ctx_set[x >> 3] |= (uint8_t)(1u << (x & 7));
+	return SQLITE_OK;
+}
+
+/* context_id = v, or every value of an IN list. */
+static int filter_ctx(struct cur *c, const struct model *m, sqlite3_value *v, char op)
+{
+	size_t bytes = m->n_ctx / 8 + 1;
+	sqlite3_value *x;
+	int rc = SQLITE_OK;
+
+	if (!c->f.has_ctx) {
+		sqlite3_free(c->f.ctx_set);
+		c->f.ctx_set = sqlite3_malloc64(bytes);
+		if (!c->f.ctx_set)
+			return SQLITE_NOMEM;
+		memset(c->f.ctx_set, 0, bytes);
+		c->f.has_ctx = 1;
+	} else {
+		/* a second context constraint: keep the intersection */
+		uint8_t *old = c->f.ctx_set;
+		c->f.ctx_set = NULL;
+		c->f.has_ctx = 0;
+		if ((rc = filter_ctx(c, m, v, op)) == SQLITE_OK) {
+			size_t i;
+			for (i = 0; i < bytes; i++)
+				c->f.ctx_set[i] &= old[i];
+		}
+		sqlite3_free(old);
+		return rc;
+	}
+	if (op != 'I')
+		return ctx_add(c, m, v);
+	for (rc = sqlite3_vtab_in_first(v, &x); rc == SQLITE_OK && x; rc = sqlite3_vtab_in_next(v, &x))
+		ctx_add(c, m, x);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* One argument of xFilter into the filter. */
+static int filter_arg(struct cur *c, const struct model *m, int col, char op, sqlite3_value *v)
+{
+	struct filter *f = &c->f;
+	int64_t x = 0;
+
+	switch (col) {
+	case COL_ICOUNT: f->empty |= narrow(v, op, &f->ic_lo, &f->ic_hi); break;
+	case COL_ADDR: f->empty |= narrow(v, op, &f->a_lo, &f->a_hi); break;
+	case COL_CHUNK: f->empty |= narrow(v, op, &f->ch_lo, &f->ch_hi); break;
+	case COL_IS_WRITE:
+		if (equal_int(v, &x) || (x != 0 && x != 1) || (f->is_write >= 0 && f->is_write != x))
+			f->empty = 1;
+		f->is_write = (int)x;
+		break;
+	case COL_THREAD:
+		if (equal_int(v, &x) || (f->has_thread && f->thread != x))
+			f->empty = 1;
+		f->thread = x, f->has_thread = 1;
+		break;
+	case COL_BLOCK:
+		if (equal_int(v, &x) || (f->has_block && f->block != x))
+			f->empty = 1;
+		f->block = x, f->has_block = 1;
+		break;
+	case COL_CONTEXT:
+		return filter_ctx(c, m, v, op);
+	}
+	return SQLITE_OK;
+}
+
+/* block_id = X: only X's addresses during X's life. */
+static int filter_block(struct vt *t, struct filter *f)
+{
+	sqlite3_stmt *st;
+	int rc = vt_prepare(t, &st, "SELECT addr, size, alloc_icount, free_icount FROM \"%w\".blocks WHERE id = ?1");
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, f->block);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		struct blk k;
+		int64_t lo, hi, free_ic;
+		k.addr = sqlite3_column_int64(st, 0);
+		lo = k.addr, hi = k.addr + sqlite3_column_int64(st, 1) - 1;
+		f->empty |= sqlite3_column_int64(st, 1) <= 0;
+		if (lo > f->a_lo) f->a_lo = lo;
+		if (hi < f->a_hi) f->a_hi = hi;
+		lo = sqlite3_column_int64(st, 2);
+		free_ic = sqlite3_column_type(st, 3) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 3) - 1;
+		if (lo > f->ic_lo) f->ic_lo = lo;
+		if (free_ic < f->ic_hi) f->ic_hi = free_ic;
+		f->empty |= f->a_lo > f->a_hi || f->ic_lo > f->ic_hi;
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE) {
+		f->empty = 1;
+		rc = SQLITE_OK;
+	} else {
+		rc = vt_sql_error(t, "looking up the block");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ------------------------------------------------------------ choosing chunks */
+
+static int64_t count_of(struct vt *t, const char *fmt, int64_t a, int64_t b, int *rc)
+{
+	sqlite3_stmt *st;
+	int64_t n = 0;
+
+	if ((*rc = vt_prepare(t, &st, fmt)) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else
+		*rc = vt_sql_error(t, "counting chunks");
+	sqlite3_finalize(st);
+	return n;
+}
+
+static int ids_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static void ids_sort_unique(struct cur *c)
+{
+	size_t i, n = 0;
+
+	if (c->n_ids == 0)
+		return;
+	qsort(c->ids, c->n_ids, sizeof *c->ids, ids_cmp);
+	for (i = 0; i < c->n_ids; i++)
+		if (i == 0 || c->ids[i] != c->ids[i - 1])
+			c->ids[n++] = c->ids[i];
+	c->n_ids = n;
+}
+
+/* Append the chunk ids a query gives (?1, ?2 bound to a, b). */
+static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st;
+	int rc = vt_prepare(t, &st, fmt);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return SQLITE_OK;
+	return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
+}
+
+/* The chunks holding runs of the selected contexts. */
+static int ids_from_contexts(struct vt *t, struct cur *c)
+{
+	size_t k;
+	int rc = SQLITE_OK;
+
+	for (k = 0; k < t->m.n_ctx && rc == SQLITE_OK; k++)
+		if (c->f.ctx_set[k >> 3] & (1u << (k & 7)))
+			rc = ids_append(t, c, "SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1",
+			                (int64_t)k, 0);
+	return rc;
+}
+
+/* Keep the ids (sorted, unique) that a second sorted list also has. */
+static void ids_intersect(struct cur *c, size_t split)
+{
+	size_t i = 0, j = split, n = 0;
+
+	while (i < split && j < c->n_ids) {
+		if (c->ids[i] < c->ids[j])
+			i++;
+		else if (c->ids[i] > c->ids[j])
+			j++;
+		else
+			c->ids[n++] = c->ids[i++], j++;
+	}
+	c->n_ids = n;
+}
+
+static const char sql_regions_count[] =
+	"SELECT count(*) FROM \"%w\".chunk_regions WHERE region BETWEEN ?1 AND ?2";
+static const char sql_regions[] =
+	"SELECT chunk_id FROM \"%w\".chunk_regions WHERE region BETWEEN ?1 AND ?2";
+static const char sql_icount_count[] =
+	"SELECT count(*) FROM \"%w\".chunks WHERE icount_lo >= coalesce("
+	"(SELECT icount_lo FROM \"%w\".chunks WHERE icount_lo <= ?1 ORDER BY icount_lo DESC LIMIT 1), ?1)"
+	" AND icount_lo <= ?2";
+
+/* Whether the address range can go through chunk_regions. */
+static int regions_usable(const struct filter *f)
+{
+	return f->a_lo >= 0 && f->a_hi != INT64_MAX
+	       && (f->a_hi >> 16) - (f->a_lo >> 16) < MAX_REGIONS;
+}
+
+/* Build the list of candidate chunks from contexts and regions, each
+   sorted; with both, their intersection.  Sets list_mode when a list
+   applies. */
+static int choose_list(struct vt *t, struct cur *c)
+{
+	int rc = SQLITE_OK;
+	size_t split;
+
+	c->n_ids = 0;
+	c->list_mode = 0;
+	if (c->f.has_ctx) {
+		if ((rc = ids_from_contexts(t, c)) != SQLITE_OK)
+			return rc;
+		ids_sort_unique(c);
+		c->list_mode = 1;
+	}
+	if (!regions_usable(&c->f))
+		return SQLITE_OK;
+	if (c->list_mode) {
+		int64_t n = count_of(t, sql_regions_count, c->f.a_lo >> 16, c->f.a_hi >> 16, &rc);
+		if (rc != SQLITE_OK || (size_t)n > 4 * c->n_ids + 64)
+			return rc;
+	}
+	split = c->n_ids;
+	if ((rc = ids_append(t, c, sql_regions, c->f.a_lo >> 16, c->f.a_hi >> 16)) != SQLITE_OK)
+		return rc;
+	{       /* sort the region ids after the context ids */
+		int64_t *all = c->ids;
+		size_t n_all = c->n_ids;
+		c->ids += split, c->n_ids -= split;
+		ids_sort_unique(c);
+		n_all = split + c->n_ids;
+		c->ids = all, c->n_ids = n_all;
+	}
+	if (c->list_mode)
+		ids_intersect(c, split);
+	c->list_mode = 1;
+	return SQLITE_OK;
+}
+
+static const char sql_scan_id[] =
+	"SELECT id, thread, icount_lo, icount_hi, addr_lo, addr_hi, data FROM \"%w\".chunks"
+	" WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
+static const char sql_scan_ic[] =
+	"SELECT id, thread, icount_lo, icount_hi, addr_lo, addr_hi, data FROM \"%w\".chunks"
+	" WHERE icount_lo >= coalesce((SELECT icount_lo FROM \"%w\".chunks WHERE icount_lo <= ?1"
+	" ORDER BY icount_lo DESC LIMIT 1), ?1) AND icount_lo <= ?2 ORDER BY icount_lo, id";
+static const char sql_fetch[] =
+	"SELECT id, thread, icount_lo, icount_hi, addr_lo, addr_hi, data FROM \"%w\".chunks"
+	" WHERE id = ?1";
+
+/* A cursor's statement, prepared once and reset for each use. */
+static int prepare2(struct vt *t, sqlite3_stmt **st, const char *fmt)
+{
+	if (*st)
+		return sqlite3_reset(*st), SQLITE_OK;
+	return vt_prepare(t, st, fmt);
+}
+
+/* Pick the source of chunks: the list, a scan by icount (keeping the list,
+   if any, as a filter), or a scan by id. */
+static int choose_source(struct vt *t, struct cur *c)
+{
+	struct filter *f = &c->f;
+	int icount_bounded = f->ic_lo != INT64_MIN || f->ic_hi != INT64_MAX;
+	int rc = choose_list(t, c);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	c->pos = 0;
+	c->use_allow = 0;
+	if (c->list_mode && icount_bounded && c->n_ids > 16) {
+		int64_t n = count_of(t, sql_icount_count, f->ic_lo, f->ic_hi, &rc);
+		if (rc != SQLITE_OK)
+			return rc;
+		if ((size_t)n < c->n_ids)
+			c->list_mode = 0, c->use_allow = 1;
+	}
+	if (c->list_mode) {
+		c->src = NULL;
+		return prepare2(t, &c->fetch, sql_fetch);
+	}
+	if (icount_bounded) {
+		rc = prepare2(t, &c->scan_ic, sql_scan_ic);
+		c->src = c->scan_ic;
+		sqlite3_bind_int64(c->src, 1, f->ic_lo);
+		sqlite3_bind_int64(c->src, 2, f->ic_hi);
+	} else {
+		rc = prepare2(t, &c->scan_id, sql_scan_id);
+		c->src = c->scan_id;
+		sqlite3_bind_int64(c->src, 1, f->ch_lo);
+		sqlite3_bind_int64(c->src, 2, f->ch_hi);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ decoding */
+
+static int in_ids(const struct cur *c, int64_t id)
+{
+	size_t lo = 0, hi = c->n_ids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n_ids && c->ids[lo] == id;
+}
+
+/* Whether a chunk row (id, thread, icount_lo, icount_hi, addr_lo,
+   addr_hi) can hold a matching access.  addr_lo/addr_hi are used only when
+   they are ordered as signed numbers, as the filter compares. */
+static int chunk_may_match(const struct cur *c, sqlite3_stmt *st)
+{
+	const struct filter *f = &c->f;
+	int64_t id = sqlite3_column_int64(st, 0);
+	int64_t ilo = sqlite3_column_int64(st, 2), ihi = sqlite3_column_int64(st, 3);
+	int64_t alo = sqlite3_column_int64(st, 4), ahi = sqlite3_column_int64(st, 5);
+
+	if (id < f->ch_lo || id > f->ch_hi || ihi <= f->ic_lo || ilo > f->ic_hi)
+		return 0;
+	if (f->has_thread && sqlite3_column_int64(st, 1) != f->thread)
+		return 0;
+	if (alo <= ahi && (ahi < f->a_lo || alo > f->a_hi))
+		return 0;
+	return !c->use_allow || in_ids(c, id);
+}
+
+/* Step the source to its next chunk row; *row 0 at the end. */
+static int source_step(struct vt *t, struct cur *c, sqlite3_stmt **st)
+{
+	int rc;
+
+	if (!c->list_mode) {
+		*st = c->src;
+		rc = sqlite3_step(c->src);
+	} else {
+		do {
+			if (c->pos == c->n_ids)
+				return *st = NULL, SQLITE_OK;
+			*st = c->fetch;
+			sqlite3_reset(c->fetch);
+			sqlite3_bind_int64(c->fetch, 1, c->ids[c->pos++]);
+			rc = sqlite3_step(c->fetch);
+		} while (rc == SQLITE_DONE);
+	}
+	if (rc == SQLITE_DONE)
+		return *st = NULL, SQLITE_OK;
+	return rc == SQLITE_ROW ? SQLITE_OK : vt_sql_error(t, "reading chunks");
+}
+
+static int next_chunk(struct vt *t, struct cur *c)
+{
+	sqlite3_stmt *st;
+	const void *data;
+	int rc;
+
+	for (;;) {
+		if ((rc = source_step(t, c, &st)) != SQLITE_OK)
+			return rc;
+		if (!st)
+			return c->eof = 1, SQLITE_OK;
+		if (chunk_may_match(c, st))
+			break;
+	}
+	c->chunk = sqlite3_column_int64(st, 0);
+	c->thread = sqlite3_column_int64(st, 1);
+	c->next_icount = sqlite3_column_int64(st, 2);
+	c->next_first = 0;
+	c->run_no = 0;
+	data = sqlite3_column_blob(st, 6);
+	dgchunk_decode_begin(&c->codec, data ? data : "", (size_t)sqlite3_column_bytes(st, 6));
+	c->in_chunk = 1;
+	return SQLITE_OK;
+}
+
+/* The accesses of the current run that pass the filter, into sel. */
+static void select_run(struct cur *c, const struct model *m)
+{
+	const struct filter *f = &c->f;
+	const struct desc *d = m->descs + m->ctx_desc[c->run.context];
+	const uint64_t *a = c->run.addrs;
+	int64_t base = c->run_icount;
+	uint32_t i, n = 0, na = c->run.n_addrs;
+
+	c->d = d;
+	c->k = 0;
+	if ((f->has_ctx && !(f->ctx_set[c->run.context >> 3] & (1u << (c->run.context & 7))))
+	    || base + (int64_t)c->run.n_instrs <= f->ic_lo) {
+		c->n_sel = 0;
+		return;
+	}
+	for (i = 0; i < na; i++) {
+		int64_t ic = base + d[i].iseq, addr = (int64_t)a[i];
+		if ((addr == 0 && d[i].guarded) || (f->is_write >= 0 && d[i].is_write != f->is_write)
+		    || ic < f->ic_lo || ic > f->ic_hi || addr < f->a_lo || addr > f->a_hi)
+			continue;
+		if (f->has_block) {
+			int found;
+			if (block_at(m, addr, ic, &found) != f->block || !found)
+				continue;
+		}
+		c->sel[n++] = i;
+	}
+	c->n_sel = n;
+}
+
+/* A partial run's accesses must belong to the instructions it ran. */
+static int run_consistent(const struct cur *c, const struct model *m)
+{
+	const struct desc *d = m->descs + m->ctx_desc[c->run.context];
+
+	return !c->run.partial || c->run.n_addrs == 0
+	       || d[c->run.n_addrs - 1].iseq < c->run.n_instrs;
+}
+
+/* Decode runs until one has a selected access, or the end. */
+static int next_run(struct vt *t, struct cur *c)
+{
+	int r, rc;
+
+	for (;;) {
+		if (!c->in_chunk) {
+			if ((rc = next_chunk(t, c)) != SQLITE_OK || c->eof)
+				return rc;
+		}
+		r = dgchunk_next(&c->codec, &c->run);
+		if (r > 0 && !run_consistent(c, &t->m))
+			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
+			                (long long)c->chunk, c->run_no, c->run.n_instrs);
+		if (r < 0)
+			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
+			                (long long)c->chunk, c->run_no);
+		if (r == 0) {
+			c->in_chunk = 0;
+			continue;
+		}
+		c->run_no++;
+		c->run_icount = c->next_icount;
+		c->run_first = c->next_first;
+		c->next_icount += c->run.n_instrs;
+		c->next_first += c->run.n_addrs;
+		if (c->run_icount > c->f.ic_hi) {
+			c->in_chunk = 0;        /* the rest of the chunk is later */
+			continue;
+		}
+		select_run(c, &t->m);
+		if (c->n_sel)
+			return SQLITE_OK;
+	}
+}
+
+static int vt_next(sqlite3_vtab_cursor *base)
+{
+	struct cur *c = (struct cur *)base;
+
+	if (++c->k < c->n_sel)
+		return SQLITE_OK;
+	return next_run((struct vt *)base->pVtab, c);
+}
+
+static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
+                     int argc, sqlite3_value **argv)
+{
+	struct cur *c = (struct cur *)base;
+	struct vt *t = (struct vt *)base->pVtab;
+	int i, rc;
+
+	c->eof = 1;
+	c->in_chunk = 0;
+	c->n_sel = c->k = 0;
+	if ((rc = model_load(t)) != SQLITE_OK || (rc = cur_ready(c, &t->m)) != SQLITE_OK)
+		return rc;
+	filter_reset(&c->f);
+	for (i = 0; i < argc && rc == SQLITE_OK; i++)
+		rc = filter_arg(c, &t->m, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
+	if (rc == SQLITE_OK && c->f.has_block && !c->f.empty)
+		rc = filter_block(t, &c->f);
+	if (rc == SQLITE_OK && (idx_num & 1 || c->f.has_block))
+		rc = blocks_load(t);
+	if (rc != SQLITE_OK || c->f.empty)
+		return rc;
+	if ((rc = choose_source(t, c)) != SQLITE_OK)
+		return rc;
+	c->eof = 0;
+	return next_run(t, c);
+}
+
+static int vt_eof(sqlite3_vtab_cursor *base)
+{
+	return ((struct cur *)base)->eof;
+}
+
+static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
+{
+	struct cur *c = (struct cur *)base;
+	uint32_t i = c->sel[c->k];
+	const struct desc *d = &c->d[i];
+	struct vt *t = (struct vt *)base->pVtab;
+	int found, rc;
+	int64_t b;
+
+	switch (col) {
+	case COL_ICOUNT: sqlite3_result_int64(ctx, c->run_icount + d->iseq); break;
+	case COL_ADDR: sqlite3_result_int64(ctx, (int64_t)c->run.addrs[i]); break;
+	case COL_SIZE: sqlite3_result_int(ctx, d->size); break;
+	case COL_IS_WRITE: sqlite3_result_int(ctx, d->is_write); break;
+	case COL_PC: sqlite3_result_int64(ctx, d->pc); break;
+	case COL_THREAD: sqlite3_result_int64(ctx, c->thread); break;
+	case COL_CONTEXT: sqlite3_result_int64(ctx, (int64_t)c->run.context); break;
+	case COL_BLOCK:
+		if ((rc = blocks_load(t)) != SQLITE_OK)
+			return rc;
+		b = block_at(&t->m, (int64_t)c->run.addrs[i], c->run_icount + d->iseq, &found);
+		if (found)
+			sqlite3_result_int64(ctx, b);
+		break;
+	case COL_ASEQ: sqlite3_result_int(ctx, (int)i); break;
+	case COL_CHUNK: sqlite3_result_int64(ctx, c->chunk); break;
+	}
+	return SQLITE_OK;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
+{
+	struct cur *c = (struct cur *)base;
+
+	*rowid = (sqlite3_int64)((uint64_t)c->chunk << 32 | (c->run_first + c->sel[c->k]));
+	return SQLITE_OK;
+}
+
+static const sqlite3_module vt_module = {
+	.iVersion = 0,
+	.xCreate = vt_connect,
+	.xConnect = vt_connect,
+	.xBestIndex = vt_best_index,
+	.xDisconnect = vt_disconnect,
+	.xDestroy = vt_disconnect,
+	.xOpen = vt_open,
+	.xClose = vt_close,
+	.xFilter = vt_filter,
+	.xNext = vt_next,
+	.xEof = vt_eof,
+	.xColumn = vt_column,
+	.xRowid = vt_rowid,
+};
+
+int dgvtab_register(sqlite3 *db, char **errmsg)
+{
+	int rc = sqlite3_create_module_v2(db, "accesses", &vt_module, NULL, NULL);
+
+	if (rc != SQLITE_OK && errmsg)
+		*errmsg = sqlite3_mprintf("accesses: cannot register the module: %s", sqlite3_errmsg(db));
+	return rc;
+}

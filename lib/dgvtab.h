@@ -1,0 +1,71 @@
+/* dgvtab.h: the `accesses` virtual table — every access of a trace
+ * database as a row, decoded on the fly from `chunks`.
+ *
+ * Promise: after dgvtab_register(db), `SELECT ... FROM accesses` works on a
+ * database made by dg-import (schema/schema.sql) with no CREATE VIRTUAL
+ * TABLE in the file (an eponymous table of the "main" schema); `CREATE
+ * VIRTUAL TABLE x USING accesses` works too, and reads the tables of the
+ * schema it is created in.  Columns, in this order:
+ *
+ *   icount      instruction count of the accessing instruction
+ *   addr        address (as a signed 64-bit INTEGER, like the schema)
+ *   size        bytes
+ *   is_write    0 read, 1 write
+ *   pc          address of the accessing instruction
+ *   thread      Valgrind thread id
+ *   context_id  contexts.id of the run
+ *   block_id    blocks.id of the heap block holding addr at icount
+ *               (addr in [addr, addr+size), alloc_icount <= icount <
+ *               free_icount or free_icount NULL), NULL if none.  When
+ *               blocks nest (VALGRIND_MALLOCLIKE_BLOCK inside a malloc'd
+ *               pool) the innermost one: highest start address, then the
+ *               latest allocated
+ *   aseq        index of the access in its bbdef (access_descs.aseq)
+ *   chunk_id    chunks.id holding it
+ *
+ * Rows come in execution order (chunk id, then run, then aseq), which is
+ * icount order; ORDER BY icount [, aseq] or chunk_id [, icount [, aseq]]
+ * ascending costs nothing.  Guarded accesses that did not happen (address
+ * 0, access_descs.flags bit 0) are not rows.  rowid is chunk_id << 32 | the
+ * access's index in its chunk: stable across queries.
+ *
+ * Constraints pushed down, each applied exactly (so SQLite does not check
+ * them again): icount =, <, <=, >, >= (chunks chosen through chunks_icount);
+ * addr the same (chunks through chunk_regions when the range spans at most
+ * 4096 regions and starts at or above 0, else by chunks.addr_lo/addr_hi);
+ * thread =; context_id = and IN (through chunk_contexts); block_id =
+ * (turned into the block's address and lifetime ranges); chunk_id =, <,
+ * <=, >, >=; is_write =.  When several ways to choose chunks apply, the
+ * one with the fewest chunks (counted in the indexes) is taken.
+ *
+ * Memory and lifetime: on first use, each table object (one per connection
+ * for the eponymous table) loads contexts, bbdefs and access_descs into
+ * memory, and blocks too when block_id is read or constrained; that copy is
+ * kept until the connection closes: a connection that rewrites those
+ * tables after querying `accesses` must reopen to see the change.  Each
+ * cursor owns its own decoder state, so self-joins work.
+ *
+ * Errors are SQL errors with a message starting "accesses: ": missing
+ * tables, inconsistent definitions, and malformed chunk blobs (naming the
+ * chunk id and run), never a crash.
+ *
+ * Two builds of this one file.  Linked into programs (libdg.a, dgsql), it
+ * calls the sqlite3_* functions of the libsqlite3 the program links.
+ * Compiled with -DDGVTAB_EXTENSION (lib/ext.mk, for build/lib/dgaccess.so)
+ * it includes sqlite3ext.h and calls SQLite through the host's API table
+ * `sqlite3_api`, which lib/ext/dgaccess_ext.c defines and fills; the
+ * extension never links libsqlite3.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGVTAB_H
+#define DGVTAB_H
+
+#include <sqlite3.h>
+
+/* Register the module `accesses` on db.  Returns SQLITE_OK, or an SQLite
+   error code with *errmsg (if errmsg is not NULL) set to a message that the
+   caller frees with sqlite3_free. */
+int dgvtab_register(sqlite3 *db, char **errmsg);
+
+#endif
