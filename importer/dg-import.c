@@ -469,6 +469,9 @@ int main(int argc, char **argv)
 		        : "too many arguments");
 		return EXIT_USAGE;
 	}
+	/* debug files come from this machine; no download in the middle of an
+	   import (libdw would try if DEBUGINFOD_URLS is set) */
+	unsetenv("DEBUGINFOD_URLS");
 	imp.log_path = argv[optind];
 	imp.db_path = imp.check_only ? NULL : argv[optind + 1];
 	imp.progress = progress >= 0 ? progress : isatty(2) && !imp.quiet;
