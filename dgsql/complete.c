@@ -203,6 +203,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Drops adjacent duplicates of a sorted list. */
+static void dedupe(struct list *l)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (k && strcmp(l->s[k - 1], l->s[i]) == 0)
+			free(l->s[i]);
+		else
+			l->s[k++] = l->s[i];
+	}
+	l->n = k;
+}
+
 static const char *const modes[] = {
 	"list", "table", "column", "csv", "tsv", "json", "line", NULL
 };
@@ -255,6 +269,7 @@ static char **attempt(const char *text, int start, int end)
 	else
 		offer_sql_words(text);
 	qsort(cand.s, cand.n, sizeof cand.s[0], cmp_str);
+	dedupe(&cand);
 	return rl_completion_matches(text, generate);
 }
 
