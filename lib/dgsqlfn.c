@@ -143,7 +143,7 @@ enum { H_BUCKET, H_OFFSET, H_READS, H_WRITES, H_HIST, H_SIZE };
 
 struct hist_cursor {
 	sqlite3_vtab_cursor base;
-	unsigned char *blob;    /* owned copy */
+	sqlite3_int64 *count;   /* reads, writes per bucket (owned) */
 	int n;                  /* buckets */
 	int k;                  /* current bucket */
 	sqlite3_int64 bucket_size;
@@ -212,19 +212,14 @@ static int hist_close(sqlite3_vtab_cursor *cur)
 {
 	struct hist_cursor *h = (struct hist_cursor *)cur;
 
-	sqlite3_free(h->blob);
+	sqlite3_free(h->count);
 	sqlite3_free(h);
 	return SQLITE_OK;
 }
 
-static uint32_t le32(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static int hist_empty(const struct hist_cursor *h, int k)
 {
-	return le32(h->blob + 8 * k) == 0 && le32(h->blob + 8 * k + 4) == 0;
+	return h->count[2 * k] == 0 && h->count[2 * k + 1] == 0;
 }
 
 static int hist_next(sqlite3_vtab_cursor *cur)
@@ -237,24 +232,71 @@ static int hist_next(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
+/* One unsigned LEB128 number at *p (< end); -1 when malformed. */
+static int leb128(const unsigned char **p, const unsigned char *end,
+		  sqlite3_int64 *v)
+{
+	uint64_t x = 0;
+	int shift = 0;
+
+	while (*p < end && shift < 64) {
+		unsigned char b = *(*p)++;
+
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = (sqlite3_int64)x;
+			return 0;
+		}
+		shift += 7;
+	}
+	return -1;
+}
+
+/* Decodes the (reads, writes) LEB128 pairs of a blocks.hist blob. */
+static int hist_decode(struct hist_cursor *h, const unsigned char *p, int len,
+		       sqlite3_vtab *vt)
+{
+	const unsigned char *end = p + len;
+	int cap = 0;
+
+	while (p < end) {
+		if (h->n == cap) {
+			sqlite3_int64 *c;
+
+			cap = cap ? 2 * cap : 64;
+			c = sqlite3_realloc64(h->count, 2 * sizeof *c * cap);
+			if (!c)
+				return SQLITE_NOMEM;
+			h->count = c;
+		}
+		if (leb128(&p, end, &h->count[2 * h->n]) < 0 ||
+		    leb128(&p, end, &h->count[2 * h->n + 1]) < 0) {
+			sqlite3_free(vt->zErrMsg);
+			vt->zErrMsg = sqlite3_mprintf("dg_hist: malformed "
+				"histogram (bucket %d)", h->n);
+			return SQLITE_ERROR;
+		}
+		h->n++;
+	}
+	return SQLITE_OK;
+}
+
 static int hist_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
 		       int argc, sqlite3_value **argv)
 {
 	struct hist_cursor *h = (struct hist_cursor *)cur;
-	int len = argc > 0 ? sqlite3_value_bytes(argv[0]) : 0;
+	int rc = SQLITE_OK;
 
-	sqlite3_free(h->blob);
-	h->blob = NULL;
+	sqlite3_free(h->count);
+	h->count = NULL;
 	h->n = 0;
 	h->k = -1;
 	h->bucket_size = argc > 1 ? sqlite3_value_int64(argv[1]) : 1;
-	if (len >= 8 && sqlite3_value_type(argv[0]) == SQLITE_BLOB) {
-		h->blob = sqlite3_malloc(len);
-		if (!h->blob)
-			return SQLITE_NOMEM;
-		memcpy(h->blob, sqlite3_value_blob(argv[0]), len);
-		h->n = len / 8;
-	}
+	if (argc > 0 && sqlite3_value_type(argv[0]) == SQLITE_BLOB)
+		rc = hist_decode(h, sqlite3_value_blob(argv[0]),
+				 sqlite3_value_bytes(argv[0]), cur->pVtab);
+	if (rc != SQLITE_OK)
+		return rc;
 	return hist_next(cur);
 }
 
@@ -272,8 +314,8 @@ static int hist_column(sqlite3_vtab_cursor *cur, sqlite3_context *c, int col)
 	switch (col) {
 	case H_BUCKET: sqlite3_result_int(c, h->k); break;
 	case H_OFFSET: sqlite3_result_int64(c, h->k * h->bucket_size); break;
-	case H_READS:  sqlite3_result_int64(c, le32(h->blob + 8 * h->k)); break;
-	case H_WRITES: sqlite3_result_int64(c, le32(h->blob + 8 * h->k + 4)); break;
+	case H_READS:  sqlite3_result_int64(c, h->count[2 * h->k]); break;
+	case H_WRITES: sqlite3_result_int64(c, h->count[2 * h->k + 1]); break;
 	case H_SIZE:   sqlite3_result_int64(c, h->bucket_size); break;
 	default: break;
 	}

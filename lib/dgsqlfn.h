@@ -13,8 +13,9 @@
  *                             boundary ('foo.c' matches '/src/foo.c', not
  *                             '/src/xfoo.c'), or PAT globs PATH or a suffix
  *   dg_hist(HIST, BUCKET)     table-valued: one row per non-empty bucket of
- *                             a blocks.hist blob (schema.sql): columns
- *                             bucket, offset, reads, writes
+ *                             a blocks.hist blob (LEB128 pairs, schema.sql):
+ *                             columns bucket, offset, reads, writes; a
+ *                             malformed blob is an SQL error
  *
  * The pure helpers below are exported for C callers (the shell's
  * completion uses dgsqlfn_fn_base).  Nothing here owns the connection.

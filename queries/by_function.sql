@@ -14,5 +14,5 @@ LEFT JOIN pcs p ON p.pc = a.pc
 LEFT JOIN functions f ON f.id = p.function_id
 LEFT JOIN modules m ON m.id = p.module_id
 GROUP BY f.id, m.id
-ORDER BY reads + writes DESC
+ORDER BY sum(a.reads) + sum(a.writes) DESC
 LIMIT coalesce(?1, 30);
