@@ -8,15 +8,14 @@
 # dgsql/ holds the program's own modules (shell, commands, output modes,
 # completion, stats, canned-query lookup); the filter compiler, the plotter
 # and the SQL functions are in lib/ (dgfilter, dgplot, dgsqlfn) for other
-# programs.  Until lib/dgvtab.h exists, dgsql/vtab.c stands in for it.
+# programs; the accesses table is lib/dgvtab's.
 
 PROGS += $(B)/bin/dgsql
 
 DGSQL_SRCS := $(wildcard dgsql/*.c)
 DGSQL_HDRS := $(wildcard dgsql/*.h) $(wildcard lib/*.h)
 DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' \
-	-DDGSQL_QUERYDIR='"$(PREFIX)/share/datagrind/queries"' \
-	$(if $(wildcard lib/dgvtab.h),-DDG_HAVE_DGVTAB)
+	-DDGSQL_QUERYDIR='"$(PREFIX)/share/datagrind/queries"'
 DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm
 
 $(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG)

@@ -18,7 +18,7 @@
 #include "complete.h"
 #include "dgfilter.h"
 #include "dgsqlfn.h"
-#include "vtab.h"
+#include "dgvtab.h"
 
 #define HISTORY_FILE ".dgsql_history"
 #define HISTORY_MAX 2000
@@ -41,7 +41,7 @@ int shell_open(struct shell *sh, const char *path, int writable, char **err)
 		return -1;
 	}
 	sqlite3_extended_result_codes(sh->db, 1);
-	if (dgsql_vtab_register(sh->db, err) < 0 ||
+	if (dgvtab_register(sh->db, err) != SQLITE_OK ||
 	    dgsqlfn_register(sh->db, err) < 0)
 		return -1;
 	if (sqlite3_exec(sh->db, "SELECT count(*) FROM sqlite_schema",
