@@ -76,6 +76,10 @@ struct vt {
 	sqlite3 *db;
 	char *schema;
 	struct model m;
+	struct {                /* statements xFilter runs, by their text */
+		const char *fmt;
+		sqlite3_stmt *st;
+	} cache[8];
 };
 
 struct filter {
@@ -136,6 +140,39 @@ static int vt_prepare(struct vt *t, sqlite3_stmt **st, const char *fmt)
 	if (rc != SQLITE_OK)
 		return vt_sql_error(t, "preparing a query");
 	return SQLITE_OK;
+}
+
+/* A statement xFilter runs to its end each time, prepared once per table
+   (a nested-loop join calls xFilter once per outer row). */
+static int vt_cached(struct vt *t, sqlite3_stmt **st, const char *fmt)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof t->cache / sizeof *t->cache && t->cache[i].fmt; i++)
+		if (t->cache[i].fmt == fmt) {
+			*st = t->cache[i].st;
+			sqlite3_reset(*st);
+			return SQLITE_OK;
+		}
+	if ((rc = vt_prepare(t, st, fmt)) != SQLITE_OK || i == sizeof t->cache / sizeof *t->cache)
+		return rc;
+	t->cache[i].fmt = fmt;
+	t->cache[i].st = *st;
+	return SQLITE_OK;
+}
+
+/* Done with a statement of vt_cached. */
+static void vt_done(struct vt *t, sqlite3_stmt *st)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof t->cache / sizeof *t->cache; i++)
+		if (t->cache[i].st == st) {
+			sqlite3_reset(st);
+			return;
+		}
+	sqlite3_finalize(st);
 }
 
 /* ------------------------------------------------------------ model */
@@ -513,7 +550,10 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 static int vt_disconnect(sqlite3_vtab *vtab)
 {
 	struct vt *t = (struct vt *)vtab;
+	size_t i;
 
+	for (i = 0; i < sizeof t->cache / sizeof *t->cache; i++)
+		sqlite3_finalize(t->cache[i].st);
 	model_free(&t->m);
 	sqlite3_free(t->schema);
 	sqlite3_free(t);
@@ -822,10 +862,13 @@ static int filter_arg(struct cur *c, const struct model *m, int col, char op, sq
 }
 
 /* block_id = X: only X's addresses during X's life. */
+static const char sql_block[] =
+	"SELECT addr, size, alloc_icount, free_icount FROM \"%w\".blocks WHERE id = ?1";
+
 static int filter_block(struct vt *t, struct filter *f)
 {
 	sqlite3_stmt *st;
-	int rc = vt_prepare(t, &st, "SELECT addr, size, alloc_icount, free_icount FROM \"%w\".blocks WHERE id = ?1");
+	int rc = vt_cached(t, &st, sql_block);
 
 	if (rc != SQLITE_OK)
 		return rc;
@@ -851,7 +894,7 @@ static int filter_block(struct vt *t, struct filter *f)
 	} else {
 		rc = vt_sql_error(t, "looking up the block");
 	}
-	sqlite3_finalize(st);
+	vt_done(t, st);
 	return rc;
 }
 
@@ -862,7 +905,7 @@ static int64_t count_of(struct vt *t, const char *fmt, int64_t a, int64_t b, int
 	sqlite3_stmt *st;
 	int64_t n = 0;
 
-	if ((*rc = vt_prepare(t, &st, fmt)) != SQLITE_OK)
+	if ((*rc = vt_cached(t, &st, fmt)) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(st, 1, a);
 	sqlite3_bind_int64(st, 2, b);
@@ -870,7 +913,7 @@ static int64_t count_of(struct vt *t, const char *fmt, int64_t a, int64_t b, int
 		n = sqlite3_column_int64(st, 0);
 	else
 		*rc = vt_sql_error(t, "counting chunks");
-	sqlite3_finalize(st);
+	vt_done(t, st);
 	return n;
 }
 
@@ -898,7 +941,7 @@ static void ids_sort_unique(struct cur *c)
 static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
 {
 	sqlite3_stmt *st;
-	int rc = vt_prepare(t, &st, fmt);
+	int rc = vt_cached(t, &st, fmt);
 
 	if (rc != SQLITE_OK)
 		return rc;
@@ -911,11 +954,14 @@ static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, i
 		}
 		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
 	}
-	sqlite3_finalize(st);
+	vt_done(t, st);
 	if (rc == SQLITE_DONE)
 		return SQLITE_OK;
 	return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
 }
+
+static const char sql_ctx_chunks[] =
+	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1";
 
 /* The chunks holding runs of the selected contexts. */
 static int ids_from_contexts(struct vt *t, struct cur *c)
@@ -925,8 +971,7 @@ static int ids_from_contexts(struct vt *t, struct cur *c)
 
 	for (k = 0; k < t->m.n_ctx && rc == SQLITE_OK; k++)
 		if (c->f.ctx_set[k >> 3] & (1u << (k & 7)))
-			rc = ids_append(t, c, "SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1",
-			                (int64_t)k, 0);
+			rc = ids_append(t, c, sql_ctx_chunks, (int64_t)k, 0);
 	return rc;
 }
 
