@@ -3,7 +3,8 @@
 #   make                 build everything into build/
 #   make test            install missing Debian packages, build, run every test
 #   make demo            install missing Debian packages, build, trace a sample
-#   make install         install the tool into Valgrind's tool dir, programs into PREFIX
+#   make install         install the tool into Valgrind's tool dir, programs into
+#                        PREFIX/bin, the sqlite3 extension into PREFIX/lib/datagrind
 #   make bench           run the benchmarks (figures, no assertions)
 #   make asan            build the host programs with AddressSanitizer+UBSan
 #   make fuzz            build the fuzz targets (clang libFuzzer) and run each briefly
@@ -165,8 +166,10 @@ bench: all
 	$(Q)sh bench/run.sh
 
 # ---------------------------------------------------------------- install
-install: all
-	install -d $(DESTDIR)$(VG_TOOLDIR) $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/valgrind
+install: all install-dgsql
+	install -d $(DESTDIR)$(VG_TOOLDIR) $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/valgrind \
+		$(DESTDIR)$(PREFIX)/lib/datagrind
+	install -m 755 $(EXTS) $(DESTDIR)$(PREFIX)/lib/datagrind/
 	install -m 755 $(VGLIB)/datagrind-$(VG_PLAT) $(DESTDIR)$(VG_TOOLDIR)/
 	ln -sf datagrind-$(VG_PLAT) $(DESTDIR)$(VG_TOOLDIR)/exp-datagrind-$(VG_PLAT)
 	install -m 755 $(VGLIB)/vgpreload_datagrind-$(VG_PLAT).so $(DESTDIR)$(VG_TOOLDIR)/

@@ -157,9 +157,19 @@ static int on_unknown(struct importer *imp, const struct dglog_record *r)
 	return 0;
 }
 
+static int on_thread(struct importer *imp, const struct dglog_record *r)
+{
+	struct imp_thread *t = imp_thread(imp, r->u.thread.tid);
+
+	if (!t)
+		return imp_fail(imp, "out of memory");
+	t->known = 1;    /* a row even if none of its code was traced */
+	return 0;
+}
+
 static int on_nothing(struct importer *imp, const struct dglog_record *r)
 {
-	return 0;    /* THREAD, ICOUNT, FINI: the reader keeps their state */
+	return 0;    /* ICOUNT, FINI: the reader keeps their state */
 }
 
 static rec_fn handler(int type)
@@ -180,6 +190,7 @@ static rec_fn handler(int type)
 	case DG_R_MMAP:          return imp_sym_mmap;
 	case DG_R_MUNMAP:        return imp_sym_munmap;
 	case DG_R_TRACE_STATE:   return on_trace_state;
+	case DG_R_THREAD:        return on_thread;
 	case DGLOG_UNKNOWN:      return on_unknown;
 	default:                 return on_nothing;
 	}

@@ -42,8 +42,18 @@ struct imp_desc {
 	uint64_t region;
 };
 
+#define IMP_BLOCK_FNS 4     /* functions counted inside a block record */
+
+struct imp_fn_count { uint32_t fn; uint8_t is_write; uint64_t n, bytes; };
+
+/* A heap block while it lives.  Its slot in imp->blocks is reused once its
+   row is written (at free), so memory follows the live blocks, not all the
+   blocks ever made; `id` is its row id in `blocks`. */
 struct imp_block {
 	uint64_t addr, size, alloc_icount, free_icount;
+	uint32_t id;
+	uint8_t n_fns;             /* used entries of fns */
+	struct imp_fn_count fns[IMP_BLOCK_FNS];
 	uint64_t reads, writes, read_bytes, write_bytes, first, last;
 	int64_t  alloc_stack, free_stack;
 	uint32_t alloc_thread, free_thread;
@@ -72,7 +82,8 @@ struct imp_event {
 struct imp_thread {
 	uint32_t id;
 	uint64_t first, last, runs, accesses;
-	int seen;
+	int seen;                  /* has runs */
+	int known;                 /* named by a THREAD record */
 };
 
 struct importer {
@@ -111,12 +122,15 @@ struct importer {
 	/* summaries */
 	struct dghash pages, lines, fnblock;
 	uint64_t (*page_cnt)[2], (*line_cnt)[2];   /* reads, writes */
-	struct { uint32_t fn, block; uint8_t is_write; uint64_t n, bytes; } *fb;
+	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_page, cap_line, cap_fb;
 
 	/* heap, ranges, events, threads */
 	struct imp_block *blocks;
-	size_t n_blocks, cap_blocks;
+	size_t n_blocks;            /* blocks made (the last id) */
+	size_t n_slots, cap_blocks; /* slots of `blocks` in use or free */
+	uint32_t *free_slots;
+	size_t n_free_slots, cap_free_slots;
 	struct dghash page_blocks;  /* start page -> first small block */
 	uint64_t heap_lo, heap_hi;  /* span of every block ever allocated */
 	uint32_t *large;           /* live blocks over a page, by address */
@@ -162,7 +176,7 @@ int  imp_db_meta(struct importer *imp, const char *key, const char *text, int64_
 enum {
 	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME, ST_CHUNK,
 	ST_REGION, ST_CHUNKCTX, ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
-	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_N
+	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_N
 };
 
 /* imp_run.c */
@@ -183,6 +197,11 @@ int  imp_heap_event(struct importer *imp, const struct dglog_record *rec);
 uint32_t imp_heap_find(struct importer *imp, uint64_t addr);
 void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
                     uint64_t icount, const struct imp_desc *d);
+/* Count an access of d's function into block b; 0 if the block had room,
+   1 if the caller must count it in the global table. */
+int  imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d);
+int  imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
+                      int is_write, uint64_t n, uint64_t bytes);
 void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);
 void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
                          uint64_t rbytes, uint64_t wbytes);

@@ -228,10 +228,11 @@ static int block_write(struct importer *imp, uint32_t b)
 		"INSERT INTO blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
 		" ?12, ?13, ?14, ?15, ?16, ?17)");
 	int touched = x->reads || x->writes;
+	uint8_t i;
 
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, (int64_t)b + 1);
+	sqlite3_bind_int64(st, 1, x->id);
 	sqlite3_bind_int64(st, 2, (int64_t)x->addr);
 	sqlite3_bind_int64(st, 3, (int64_t)x->size);
 	sqlite3_bind_int64(st, 4, (int64_t)x->alloc_icount);
@@ -263,7 +264,74 @@ static int block_write(struct importer *imp, uint32_t b)
 		return -1;
 	free(x->hist);
 	x->hist = NULL;
+	for (i = 0; i < x->n_fns; i++)
+		if (imp_fn_block_row(imp, x->fns[i].fn, x->id, x->fns[i].is_write,
+		                     x->fns[i].n, x->fns[i].bytes) < 0)
+			return -1;
 	return 0;
+}
+
+int imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d)
+{
+	struct imp_block *x = &imp->blocks[b];
+	uint8_t i;
+
+	for (i = 0; i < x->n_fns; i++)
+		if (x->fns[i].fn == d->function && x->fns[i].is_write == d->is_write)
+			break;
+	if (i == x->n_fns) {
+		if (i == IMP_BLOCK_FNS)
+			return 1;
+		x->fns[i].fn = d->function;
+		x->fns[i].is_write = d->is_write;
+		x->fns[i].n = x->fns[i].bytes = 0;
+		x->n_fns++;
+	}
+	x->fns[i].n++;
+	x->fns[i].bytes += d->size;
+	return 0;
+}
+
+/* A slot for a new block: a freed one, or a new one at the end. */
+static int slot_take(struct importer *imp, uint32_t *b)
+{
+	if (imp->n_free_slots) {
+		*b = imp->free_slots[--imp->n_free_slots];
+		return 0;
+	}
+	if (grow((void **)&imp->blocks, &imp->cap_blocks, imp->n_slots + 1, sizeof *imp->blocks) < 0)
+		return imp_fail(imp, "out of memory");
+	*b = (uint32_t)imp->n_slots++;
+	return 0;
+}
+
+static int slot_give(struct importer *imp, uint32_t b)
+{
+	if (grow((void **)&imp->free_slots, &imp->cap_free_slots, imp->n_free_slots + 1,
+	         sizeof *imp->free_slots) < 0)
+		return imp_fail(imp, "out of memory");
+	imp->free_slots[imp->n_free_slots++] = b;
+	return 0;
+}
+
+/* The live block that starts at a (zero-sized ones included). */
+static uint32_t find_exact(struct importer *imp, uint64_t a)
+{
+	uint64_t keys[2] = { SMALL_TAG | a >> SMALL_SHIFT, a >> PAGE_SHIFT };
+	size_t i, k;
+
+	for (i = 0; i < 2; i++) {
+		uint32_t b = dghash_get(&imp->page_blocks, keys[i]);
+		while (b != IMP_NONE && b != 0) {
+			if (imp->blocks[b - 1].addr == a)
+				return b - 1;
+			b = imp->blocks[b - 1].next_in_page;
+		}
+	}
+	k = large_pos(imp, a);
+	if (k > 0 && imp->blocks[imp->large[k - 1]].addr == a)
+		return imp->large[k - 1];
+	return IMP_NONE;
 }
 
 int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
@@ -271,11 +339,11 @@ int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 	struct imp_block *x;
 	uint32_t b;
 
-	if (grow((void **)&imp->blocks, &imp->cap_blocks, imp->n_blocks + 1, sizeof *imp->blocks) < 0)
-		return imp_fail(imp, "out of memory");
-	b = (uint32_t)imp->n_blocks++;
+	if (slot_take(imp, &b) < 0)
+		return -1;
 	x = &imp->blocks[b];
 	memset(x, 0, sizeof *x);
+	x->id = (uint32_t)++imp->n_blocks;
 	x->addr = rec->u.block.addr;
 	x->size = rec->u.block.size;
 	x->alloc_icount = rec->icount;
@@ -288,39 +356,26 @@ int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 		imp->heap_lo = x->addr;
 	if (x->addr + x->size > imp->heap_hi)
 		imp->heap_hi = x->addr + x->size;
-	if (x->size == 0) {     /* nothing can be inside it */
-		x->live = 0;
-		return 0;
-	}
-	return block_link(imp, b);
+	return block_link(imp, b);    /* size 0: linked, but holds nothing */
 }
 
 int imp_heap_free(struct importer *imp, const struct dglog_record *rec)
 {
-	uint32_t b = imp_heap_find(imp, rec->u.block.addr);
+	uint32_t b = find_exact(imp, rec->u.block.addr);
 	struct imp_block *x;
 
-	if (b == IMP_NONE || imp->blocks[b].addr != rec->u.block.addr) {
-		/* a free of a zero-sized block, or of nothing we know */
-		size_t k;
-		for (k = imp->n_blocks; k-- > 0; )
-			if (imp->blocks[k].addr == rec->u.block.addr && !imp->blocks[k].freed
-			    && imp->blocks[k].size == 0)
-				break;
-		if (k == (size_t)-1)
-			return 0;
-		b = (uint32_t)k;
-	}
+	if (b == IMP_NONE)
+		return 0;        /* a free of nothing we know: ignored, as the tool does */
 	x = &imp->blocks[b];
-	if (x->live)
-		block_unlink(imp, b);
+	block_unlink(imp, b);
 	x->live = 0;
 	x->freed = 1;
 	x->free_icount = rec->icount;
 	x->free_thread = rec->thread;
-	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->free_stack) < 0)
+	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->free_stack) < 0
+	    || block_write(imp, b) < 0)
 		return -1;
-	return block_write(imp, b);
+	return slot_give(imp, b);
 }
 
 /* ------------------------------------------------------------ ranges */
@@ -500,7 +555,7 @@ static int write_threads(struct importer *imp)
 		return imp_db_fail(imp, "prepare");
 	for (k = 0; k < imp->n_threads; k++) {
 		const struct imp_thread *t = &imp->threads[k];
-		if (!t->id)
+		if (!t->seen && !t->known)
 			continue;
 		sqlite3_bind_int64(st, 1, t->id);
 		if (t->seen) {
@@ -522,7 +577,7 @@ int imp_heap_finish(struct importer *imp)
 {
 	size_t b;
 
-	for (b = 0; b < imp->n_blocks; b++)
+	for (b = 0; b < imp->n_slots; b++)
 		if (!imp->blocks[b].freed && block_write(imp, (uint32_t)b) < 0)
 			return -1;
 	return write_ranges(imp) < 0 || write_events(imp) < 0 || write_threads(imp) < 0 ? -1 : 0;
@@ -532,7 +587,7 @@ void imp_heap_free_all(struct importer *imp)
 {
 	size_t k;
 
-	for (k = 0; k < imp->n_blocks; k++)
+	for (k = 0; k < imp->n_slots; k++)
 		free(imp->blocks[k].hist);
 	for (k = 0; k < imp->n_ranges; k++) {
 		free(imp->ranges[k].type_name);
@@ -541,6 +596,7 @@ void imp_heap_free_all(struct importer *imp)
 	for (k = 0; k < imp->n_events; k++)
 		free(imp->events[k].label);
 	free(imp->blocks);
+	free(imp->free_slots);
 	free(imp->large);
 	free(imp->ranges);
 	free(imp->events);

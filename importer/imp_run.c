@@ -268,14 +268,20 @@ static int count_page_line(struct importer *imp, struct imp_desc *d, uint64_t a)
 	return 0;
 }
 
+/* Accesses by function x block x direction: in the block's own record while
+   it has room (so they go out with the block when it is freed), else in
+   the global table, which also holds the accesses outside the heap. */
 static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 {
+	uint32_t bid = b == IMP_NONE ? 0 : imp->blocks[b].id;
 	uint64_t key;
 	long s;
 	int added;
 
-	if (d->fb_block != b || d->fb_gen != imp->fnblock.gen) {
-		key = (uint64_t)d->function << 33 | (uint64_t)(b + 1) << 1 | d->is_write;
+	if (b != IMP_NONE && imp_heap_fn_count(imp, b, d) == 0)
+		return 0;
+	if (d->fb_block != bid || d->fb_gen != imp->fnblock.gen) {
+		key = (uint64_t)d->function << 33 | (uint64_t)bid << 1 | d->is_write;
 		s = dghash_put(&imp->fnblock, key, (uint32_t)imp->fnblock.n, &added);
 		if (s < 0)
 			return imp_fail(imp, "out of memory");
@@ -284,12 +290,12 @@ static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 			if (grow((void **)&imp->fb, &imp->cap_fb, k + 1, sizeof *imp->fb) < 0)
 				return imp_fail(imp, "out of memory");
 			imp->fb[k].fn = d->function;
-			imp->fb[k].block = b;
+			imp->fb[k].block_id = bid;
 			imp->fb[k].is_write = d->is_write;
 			imp->fb[k].n = imp->fb[k].bytes = 0;
 		}
 		d->fb_slot = (uint32_t)s;
-		d->fb_block = b;
+		d->fb_block = bid;
 		d->fb_gen = imp->fnblock.gen;
 	}
 	imp->fb[imp->fnblock.vals[d->fb_slot]].n++;
@@ -422,28 +428,32 @@ static int write_counts(struct importer *imp, const char *sql, struct dghash *h,
 	return 0;
 }
 
+int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
+                     int is_write, uint64_t n, uint64_t bytes)
+{
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_FNBLOCK,
+		"INSERT INTO sum_fn_block VALUES (?1, ?2, ?3, ?4, ?5)");
+
+	if (!st)
+		return -1;
+	if (fn)
+		sqlite3_bind_int64(st, 1, fn);
+	if (block_id)
+		sqlite3_bind_int64(st, 2, block_id);
+	sqlite3_bind_int(st, 3, is_write);
+	sqlite3_bind_int64(st, 4, (int64_t)n);
+	sqlite3_bind_int64(st, 5, (int64_t)bytes);
+	return imp_db_step(imp, st);
+}
+
 static int write_fn_block(struct importer *imp)
 {
-	sqlite3_stmt *st;
 	size_t i;
 
-	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_fn_block VALUES (?1, ?2, ?3, ?4, ?5)",
-	                       -1, &st, NULL) != SQLITE_OK)
-		return imp_db_fail(imp, "prepare");
-	for (i = 0; i < imp->fnblock.n; i++) {
-		if (imp->fb[i].fn)
-			sqlite3_bind_int64(st, 1, imp->fb[i].fn);
-		if (imp->fb[i].block != IMP_NONE)
-			sqlite3_bind_int64(st, 2, (int64_t)imp->fb[i].block + 1);
-		sqlite3_bind_int(st, 3, imp->fb[i].is_write);
-		sqlite3_bind_int64(st, 4, (int64_t)imp->fb[i].n);
-		sqlite3_bind_int64(st, 5, (int64_t)imp->fb[i].bytes);
-		if (imp_db_step(imp, st) < 0) {
-			sqlite3_finalize(st);
+	for (i = 0; i < imp->fnblock.n; i++)
+		if (imp_fn_block_row(imp, imp->fb[i].fn, imp->fb[i].block_id, imp->fb[i].is_write,
+		                     imp->fb[i].n, imp->fb[i].bytes) < 0)
 			return -1;
-		}
-	}
-	sqlite3_finalize(st);
 	return 0;
 }
 

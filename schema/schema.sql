@@ -65,7 +65,8 @@ CREATE TABLE mappings (
 	unmap_icount  INTEGER
 );
 
--- threads: Valgrind thread ids with the span and volume of their runs.
+-- threads: every Valgrind thread id the log names, with the span and volume
+-- of its runs (first/last_icount NULL: none of its code was traced).
 CREATE TABLE threads (
 	id            INTEGER PRIMARY KEY,
 	first_icount  INTEGER,
