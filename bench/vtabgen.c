@@ -37,7 +37,7 @@ static struct bb bbs[N_BB];
 static int ctx_bb[N_CTX];
 static uint64_t cursor_addr[N_CTX][8], stride[N_CTX][8];
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static int64_t phase, phases;   /* heap slots in use drift with time */
+static int64_t phase, phases = 1; /* heap slots in use drift with time */
 
 static uint64_t rnd(uint64_t n)
 {
