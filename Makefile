@@ -21,6 +21,7 @@
 # valgrind package: its headers, static libraries and version.
 
 VERSION    := 0.1.0
+.DEFAULT_GOAL := all
 PREFIX     ?= /usr/local
 VG_TOOLDIR ?= /usr/libexec/valgrind
 DESTDIR    ?=

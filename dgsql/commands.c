@@ -343,6 +343,7 @@ static int c_plot(struct shell *sh, int argc, char **argv, char **err)
 				sh->ranges ? " --ranges " : "",
 				sh->ranges ? sh->ranges : "");
 	o.title = title;
+	o.unfiltered = !sh->events && !sh->ranges;
 	rc = dgplot_draw(sh->db, &o, err);
 	sqlite3_free(title);
 	return rc;

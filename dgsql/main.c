@@ -201,6 +201,7 @@ static int plot(struct shell *sh, const struct args *a)
 				a->ranges ? " --ranges " : "",
 				a->ranges ? a->ranges : "");
 	sh->plot.title = title;
+	sh->plot.unfiltered = !sh->events && !sh->ranges;
 	rc = dgplot_draw(sh->db, &sh->plot, &err);
 	sh->plot.title = NULL;
 	sqlite3_free(title);

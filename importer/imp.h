@@ -40,6 +40,17 @@ struct imp_desc {
 	uint32_t page_slot, page_gen, line_slot, line_gen;
 	uint32_t region_chunk;     /* chunk in which `region` was recorded */
 	uint64_t region;
+	uint32_t cp_chunk, cp_slot;  /* chunk_cells slot of cell cell in that chunk */
+	uint64_t cell;
+};
+
+/* Accesses by 256-byte cell within the chunk being built (chunk_cells): an
+   open-addressing table emptied at every chunk by clearing its used slots. */
+struct imp_chunk_cells {
+	uint64_t *page;
+	uint64_t (*rw)[2];
+	uint32_t *used;            /* slots in use, in order of first use */
+	uint32_t n_used, cap;      /* cap a power of two, > 2 * IMP_CHUNK_MAX */
 };
 
 #define IMP_BLOCK_FNS 4     /* functions counted inside a block record */
@@ -117,6 +128,7 @@ struct importer {
 	size_t n_chunk_ctx, cap_chunk_ctx;
 	uint64_t *chunk_regions;
 	size_t n_chunk_regions, cap_chunk_regions;
+	struct imp_chunk_cells cells;
 	uint64_t runs, accesses;
 
 	/* summaries */
@@ -176,7 +188,7 @@ int  imp_db_meta(struct importer *imp, const char *key, const char *text, int64_
 enum {
 	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME, ST_CHUNK,
 	ST_REGION, ST_CHUNKCTX, ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
-	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_N
+	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_CHUNKPAGE, ST_N
 };
 
 /* imp_run.c */

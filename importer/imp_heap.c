@@ -337,7 +337,7 @@ static uint32_t find_exact(struct importer *imp, uint64_t a)
 int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 {
 	struct imp_block *x;
-	uint32_t b;
+	uint32_t b = 0;
 
 	if (slot_take(imp, &b) < 0)
 		return -1;

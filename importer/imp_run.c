@@ -28,6 +28,15 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 
 int imp_run_init(struct importer *imp)
 {
+	struct imp_chunk_cells *cp = &imp->cells;
+
+	cp->cap = 4 * IMP_CHUNK_MAX;
+	cp->page = malloc(cp->cap * sizeof *cp->page);
+	cp->rw = calloc(cp->cap, sizeof *cp->rw);
+	cp->used = malloc(cp->cap * sizeof *cp->used);
+	if (!cp->page || !cp->rw || !cp->used)
+		return imp_fail(imp, "out of memory");
+	memset(cp->page, 0xFF, cp->cap * sizeof *cp->page);   /* all empty */
 	dgchunk_init(&imp->codec);
 	if (dghash_init(&imp->pages, 1024) < 0 || dghash_init(&imp->lines, 4096) < 0
 	    || dghash_init(&imp->fnblock, 1024) < 0)
@@ -51,6 +60,9 @@ void imp_run_free(struct importer *imp)
 	free(imp->ctx_chunk);
 	free(imp->chunk_ctx_list);
 	free(imp->chunk_regions);
+	free(imp->cells.page);
+	free(imp->cells.rw);
+	free(imp->cells.used);
 }
 
 /* ------------------------------------------------------------ definitions */
@@ -118,6 +130,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->block = IMP_NONE;
 		x->fb_block = IMP_NONE;
 		x->region_chunk = IMP_NONE;
+		x->cp_chunk = IMP_NONE;
 		if (imp_sym_pc(imp, x->pc, &x->function) < 0)
 			return -1;
 	}
@@ -159,6 +172,47 @@ static int u64_cmp(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Slot of a 256-byte cell in the chunk's table (cells are below 2^56, so
+   the all-ones key marks an empty slot). */
+static uint32_t cell_slot(struct imp_chunk_cells *cp, uint64_t page)
+{
+	uint32_t mask = cp->cap - 1, i = (uint32_t)dghash_mix(page) & mask;
+
+	while (cp->page[i] != page) {
+		if (cp->page[i] == UINT64_MAX) {
+			cp->page[i] = page;
+			cp->used[cp->n_used++] = i;
+			break;
+		}
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+static int chunk_cells_rows(struct importer *imp)
+{
+	struct imp_chunk_cells *cp = &imp->cells;
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_CHUNKPAGE,
+		"INSERT INTO chunk_cells VALUES (?1, ?2, ?3, ?4)");
+	uint32_t k;
+
+	if (!st)
+		return -1;
+	for (k = 0; k < cp->n_used; k++) {
+		uint32_t i = cp->used[k];
+		sqlite3_bind_int64(st, 1, imp->chunk_id);
+		sqlite3_bind_int64(st, 2, (int64_t)cp->page[i]);
+		sqlite3_bind_int64(st, 3, (int64_t)cp->rw[i][0]);
+		sqlite3_bind_int64(st, 4, (int64_t)cp->rw[i][1]);
+		if (imp_db_step(imp, st) < 0)
+			return -1;
+		cp->page[i] = UINT64_MAX;
+		cp->rw[i][0] = cp->rw[i][1] = 0;
+	}
+	cp->n_used = 0;
+	return 0;
 }
 
 static int chunk_rows(struct importer *imp)
@@ -206,7 +260,7 @@ int imp_run_flush(struct importer *imp)
 	sqlite3_bind_int64(st, 7, (int64_t)imp->chunk_runs);
 	sqlite3_bind_int64(st, 8, (int64_t)imp->chunk_accesses);
 	sqlite3_bind_blob(st, 9, imp->chunk.data, (int)imp->chunk.len, SQLITE_STATIC);
-	if (imp_db_step(imp, st) < 0 || chunk_rows(imp) < 0)
+	if (imp_db_step(imp, st) < 0 || chunk_rows(imp) < 0 || chunk_cells_rows(imp) < 0)
 		return -1;
 	imp->chunk_runs = 0;
 	return 0;
@@ -258,6 +312,12 @@ static int count_page_line(struct importer *imp, struct imp_desc *d, uint64_t a)
 		d->page_gen = imp->pages.gen;
 	}
 	imp->page_cnt[imp->pages.vals[d->page_slot]][d->is_write]++;
+	if (d->cp_chunk != imp->chunk_id || d->cell != a >> 8) {
+		d->cp_slot = cell_slot(&imp->cells, a >> 8);
+		d->cp_chunk = imp->chunk_id;
+		d->cell = a >> 8;
+	}
+	imp->cells.rw[d->cp_slot][d->is_write]++;
 	if (d->line != line || d->line_gen != imp->lines.gen) {
 		if (counter(imp, &imp->lines, line, &imp->line_cnt, &imp->cap_line, &d->line_slot) < 0)
 			return -1;

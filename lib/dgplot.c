@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgplot.h"
+#include "dghash.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ struct plot {
 	uint32_t *reads, *writes;
 	char *zoom;             /* SQL conditions, starting with " AND" */
 	char **err;
+	int summary;            /* gathered from chunk_cells, not accesses */
 };
 
 /* ---------------------------------------------------------- options */
@@ -122,41 +124,148 @@ static int prepare(struct plot *p, sqlite3_stmt **st, const char *fmt,
 	return rc == SQLITE_OK ? 0 : sql_fail(p);
 }
 
-/* Pass 1: the pages used, and the icount span when not given. */
-static int find_pages(struct plot *p)
+static int64_t one_int(struct plot *p, const char *sql, int *ok)
 {
 	sqlite3_stmt *st;
-	char ps[32];
-	size_t cap = 0;
-	int rc;
+	int64_t v = 0;
 
-	snprintf(ps, sizeof ps, "%lld", (long long)p->o->page_size);
-	if (prepare(p, &st, "SELECT addr / %s AS pg, min(icount), "
-		    "max(icount) FROM filtered_accesses WHERE 1%s GROUP BY pg "
-		    "ORDER BY pg", ps) < 0)
+	*ok = sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) == SQLITE_OK
+	   && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (*ok)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Collect the keys of a page set, sorted. */
+static int pages_from_set(struct plot *p, const struct dghash *set)
+{
+	size_t i;
+
+	p->pages = malloc((set->n + 1) * sizeof *p->pages);
+	if (!p->pages) {
+		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
-	p->ylo = INT64_MAX;
-	p->yhi = INT64_MIN;
+	}
+	for (i = 0; i < set->cap; i++)
+		if (set->used[i])
+			p->pages[p->npages++] = (int64_t)set->keys[i];
+	qsort(p->pages, p->npages, sizeof *p->pages, cmp_i64);
+	return 0;
+}
+
+/* Can the whole-trace picture come from chunk_cells?  Only without a
+   filter or an address zoom, with 4 KiB pages, when a 256-byte cell is at
+   most a pixel wide and a chunk at most a few rows high: then the summary
+   gives the same picture as the accesses, for the cost of a row per chunk
+   and cell instead of one per access. */
+static int summary_usable(struct plot *p)
+{
+	int ok1, ok2, ok3, ok4;
+	int64_t npages, lo, hi, span;
+
+	if (!p->o->unfiltered || p->o->has_addr || p->o->page_size != 4096)
+		return 0;
+	npages = one_int(p, "SELECT count(*) FROM sum_pages", &ok1);
+	lo = one_int(p, "SELECT min(icount_lo) FROM chunks", &ok2);
+	hi = one_int(p, "SELECT max(icount_hi) FROM chunks", &ok3);
+	span = one_int(p, "SELECT max(icount_hi - icount_lo) FROM chunks", &ok4);
+	if (!ok1 || !ok2 || !ok3 || !ok4 || 16 * npages < p->pw || hi <= lo)
+		return 0;
+	if (p->o->has_icount) {
+		lo = p->o->icount_lo;
+		hi = p->o->icount_hi;
+	}
+	return span <= 4 * (hi - lo) / p->ph + 1
+	    && one_int(p, "SELECT count(*) FROM chunk_cells", &ok1) > 0 && ok1;
+}
+
+/* Pass 1 from the summary: pages and span of the chunks in the window. */
+static int find_pages_summary(struct plot *p)
+{
+	char *sql = sqlite3_mprintf("SELECT DISTINCT cp.cell >> 4 FROM chunk_cells cp "
+		"JOIN chunks c ON c.id = cp.chunk_id WHERE c.icount_hi > %lld "
+		"AND c.icount_lo < %lld ORDER BY 1",
+		(long long)(p->o->has_icount ? p->o->icount_lo : INT64_MIN),
+		(long long)(p->o->has_icount ? p->o->icount_hi : INT64_MAX));
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc, ok;
+
+	rc = sqlite3_prepare_v2(p->db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return sql_fail(p);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (p->npages == cap) {
 			int64_t *n;
-
-			cap = cap ? 2 * cap : 1024;
-			n = realloc(p->pages, cap * sizeof *n);
-			if (!n)
+			cap = cap ? 2 * cap : 4096;
+			if (!(n = realloc(p->pages, cap * sizeof *n)))
 				break;
 			p->pages = n;
 		}
 		p->pages[p->npages++] = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_int64(st, 1) < p->ylo)
-			p->ylo = sqlite3_column_int64(st, 1);
-		if (sqlite3_column_int64(st, 2) >= p->yhi)
-			p->yhi = sqlite3_column_int64(st, 2) + 1;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
+		return rc == SQLITE_ROW ? (*p->err = sqlite3_mprintf("out of memory"), -1)
+		                        : sql_fail(p);
+	p->ylo = one_int(p, "SELECT min(icount_lo) FROM chunks", &ok);
+	p->yhi = one_int(p, "SELECT max(icount_hi) FROM chunks", &ok);
+	p->summary = 1;
+	return 0;
+}
+
+/* Pass 1: the pages used, and the icount span when not given: one scan,
+   the page set kept in a hash (a GROUP BY would sort every access). */
+static int find_pages(struct plot *p)
+{
+	sqlite3_stmt *st;
+	struct dghash set;
+	int64_t ps = p->o->page_size;
+	int rc, added;
+
+	if (summary_usable(p)) {
+		if (find_pages_summary(p) < 0)
+			return -1;
+		goto window;
+	}
+	if (prepare(p, &st, "SELECT addr, icount FROM filtered_accesses WHERE 1%s%s", "") < 0)
+		return -1;
+	if (dghash_init(&set, 4096) < 0) {
+		sqlite3_finalize(st);
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	p->ylo = INT64_MAX;
+	p->yhi = INT64_MIN;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t a = sqlite3_column_int64(st, 0), ic = sqlite3_column_int64(st, 1);
+		if (dghash_put(&set, (uint64_t)(a / ps), 0, &added) < 0)
+			break;
+		if (ic < p->ylo)
+			p->ylo = ic;
+		if (ic >= p->yhi)
+			p->yhi = ic + 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		dghash_free(&set);
 		return rc == SQLITE_ROW ? (*p->err = sqlite3_mprintf("out of "
 			"memory"), -1) : sql_fail(p);
+	}
+	rc = pages_from_set(p, &set);
+	dghash_free(&set);
+	if (rc < 0)
+		return -1;
+window:
 	if (p->o->has_icount) {
 		p->ylo = p->o->icount_lo;
 		p->yhi = p->o->icount_hi;
@@ -198,6 +307,40 @@ static int col_of(const struct plot *p, int64_t addr)
 	return c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
 }
 
+/* Pass 2 from the summary: each chunk's cell counts spread evenly over
+   the rows its icount span covers. */
+static int bin_summary(struct plot *p, double ys)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(p->db, "SELECT c.icount_lo, c.icount_hi, cp.cell, "
+	                       "cp.reads, cp.writes FROM chunk_cells cp JOIN chunks c "
+	                       "ON c.id = cp.chunk_id", -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(p);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t lo = sqlite3_column_int64(st, 0) - p->ylo;
+		int64_t hi = sqlite3_column_int64(st, 1) - 1 - p->ylo;
+		int r0 = (int)(lo * ys), r1 = (int)(hi * ys), col, r, n;
+		int64_t rd = sqlite3_column_int64(st, 3), wr = sqlite3_column_int64(st, 4);
+
+		if (r1 < 0 || r0 >= p->ph)
+			continue;
+		r0 = r0 < 0 ? 0 : r0;
+		r1 = r1 >= p->ph ? p->ph - 1 : r1 < r0 ? r0 : r1;
+		col = col_of(p, sqlite3_column_int64(st, 2) * 256 + 128);
+		n = r1 - r0 + 1;
+		for (r = r0; r <= r1; r++) {
+			size_t k = (size_t)r * p->pw + col;
+			/* the remainder goes to the first rows */
+			p->reads[k] += (uint32_t)(rd / n + (r - r0 < rd % n));
+			p->writes[k] += (uint32_t)(wr / n + (r - r0 < wr % n));
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(p);
+}
+
 /* Pass 2: the accesses into the grid. */
 static int bin(struct plot *p)
 {
@@ -211,6 +354,8 @@ static int bin(struct plot *p)
 		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
+	if (p->summary)
+		return bin_summary(p, ys);
 	if (prepare(p, &st, "SELECT addr, icount, is_write FROM "
 		    "filtered_accesses WHERE 1%s%s", "") < 0)
 		return -1;
@@ -255,6 +400,8 @@ static int write_data(struct plot *p, const char *path)
 	}
 	fprintf(f, "# x: address at the cell's left edge; y: icount at its "
 		"top; reads; writes (cells %d x %d)\n", p->pw, p->ph);
+	fprintf(f, "# from: %s\n", p->summary ? "chunk_cells (summary)"
+	                                        : "filtered_accesses");
 	for (r = 0; r < p->ph; r++)
 		for (c = 0; c < p->pw; c++) {
 			size_t k = (size_t)r * p->pw + c;

@@ -32,6 +32,9 @@ struct dgplot_opts {
 	int64_t addr_lo, addr_hi;       /* [lo, hi) zoom */
 	int64_t icount_lo, icount_hi;
 	int64_t page_size, line_size;
+	int unfiltered;         /* filtered_accesses holds every access: the
+				   whole-trace picture may come from the
+				   chunk_pages summary */
 };
 
 void dgplot_defaults(struct dgplot_opts *o);

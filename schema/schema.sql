@@ -292,6 +292,17 @@ CREATE TABLE chunk_contexts (
 	PRIMARY KEY (context_id, chunk_id)
 ) WITHOUT ROWID;
 
+-- chunk_cells: accesses by chunk x 256-byte cell (addr >> 8), so that a
+-- picture of the whole trace (dgsql --plot without a filter) is drawn from
+-- this table instead of decoding every access.
+CREATE TABLE chunk_cells (
+	chunk_id  INTEGER NOT NULL,
+	cell      INTEGER NOT NULL,
+	reads     INTEGER NOT NULL,
+	writes    INTEGER NOT NULL,
+	PRIMARY KEY (chunk_id, cell)
+) WITHOUT ROWID;
+
 -- Summaries computed during import, for the first questions users ask.
 
 -- sum_fn_block: accesses and bytes by function (the innermost function at
