@@ -24,6 +24,10 @@
  * virtual table decodes only the chunks that can match.  A malformed list
  * is an error naming the condition; nothing is changed then.
  *
+ * It also defines the SQL function dg_filtered(): 1 while a filter is
+ * installed, 0 when filtered_accesses is every access (queries may then
+ * read the summary tables instead).
+ *
  * Ownership: a struct dgfilter is the caller's (dgfilter_free).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
