@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "imp.h"
@@ -25,7 +28,8 @@ static const char usage_text[] =
 "usage: dg-import [options] LOG DATABASE\n"
 "       dg-import --check LOG\n"
 "\n"
-"Read a Datagrind log (LOG, or - for standard input) and write it as one\n"
+"Read a Datagrind log (LOG, or - for standard input; a LOG ending in .gz,\n"
+".zst or .xz is decompressed with gzip, zstd or xz) and write it as one\n"
 "SQLite database: the runs and accesses, heap blocks, tracked ranges, user\n"
 "events, threads and modules, every code address resolved to function, file,\n"
 "line and inline chain with libdw, and summaries by function, heap block,\n"
@@ -309,8 +313,6 @@ static void progress_show(struct importer *imp, double t0, int final)
 		fputc('\n', stderr);
 }
 
-/* ------------------------------------------------------------ the import */
-
 static int read_all(struct importer *imp, int *truncated)
 {
 	struct dglog_record rec;
@@ -398,24 +400,123 @@ static void summary(const struct importer *imp, double secs, int incomplete)
 		        (unsigned long long)imp->log.n_unknown);
 }
 
-static int import(struct importer *imp)
+/* ------------------------------------------------------------ compressed logs */
+
+/* A compressed log is read through its decompressor, run as a program
+   (the Debian packages gzip, zstd, xz-utils): no library to link, and the
+   decompressor runs on the other core.  Returns its pid, or 0 for a plain
+   file; -1 on error. */
+static const struct { const char *suffix, *prog, *package; } decompressors[] = {
+	{ ".gz", "gzip", "gzip" },
+	{ ".zst", "zstd", "zstd" },
+	{ ".xz", "xz", "xz-utils" },
+};
+
+static pid_t decompressor_start(struct importer *imp, int *fd)
+{
+	size_t n = strlen(imp->log_path), i, k;
+	int p[2], probe[2];
+	pid_t pid;
+	char c;
+
+	for (i = 0; i < sizeof decompressors / sizeof *decompressors; i++) {
+		k = strlen(decompressors[i].suffix);
+		if (n > k && strcmp(imp->log_path + n - k, decompressors[i].suffix) == 0)
+			break;
+	}
+	if (i == sizeof decompressors / sizeof *decompressors)
+		return 0;
+	if (access(imp->log_path, R_OK) < 0)
+		return imp_fail(imp, "%s: %s", imp->log_path, strerror(errno));
+	if (pipe(p) < 0 || pipe2(probe, O_CLOEXEC) < 0)
+		return imp_fail(imp, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return imp_fail(imp, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execlp(decompressors[i].prog, decompressors[i].prog, "-dc", "--", imp->log_path,
+		       (char *)NULL);
+		(void)!write(probe[1], "x", 1);   /* tell the parent exec failed */
+		_exit(127);
+	}
+	close(p[1]);
+	close(probe[1]);
+	if (read(probe[0], &c, 1) == 1) {
+		close(probe[0]);
+		close(p[0]);
+		waitpid(pid, NULL, 0);
+		return imp_fail(imp, "%s: cannot run %s to decompress it; install the "
+		                "Debian package %s", imp->log_path, decompressors[i].prog,
+		                decompressors[i].package);
+	}
+	close(probe[0]);
+	*fd = p[0];
+	return pid;
+}
+
+/* After reading: a decompressor that failed means the log is damaged. */
+static int decompressor_finish(struct importer *imp, pid_t pid, int fd, int *truncated)
+{
+	int status;
+
+	close(fd);
+	kill(pid, SIGTERM);   /* harmless if it is done; needed if we stopped early */
+	if (waitpid(pid, &status, 0) < 0)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !*truncated) {
+		*truncated = 1;
+		snprintf(imp->incomplete_reason, sizeof imp->incomplete_reason,
+		         "%s: the decompressor failed (exit status %d): the file is damaged",
+		         imp->log_path, WEXITSTATUS(status));
+	}
+	return 0;
+}
+
+static int log_open(struct importer *imp, pid_t *pid, int *fd)
 {
 	char err[DGLOG_ERRLEN];
 	struct stat st;
-	double t0 = now();
-	int truncated;
 
+	*pid = decompressor_start(imp, fd);
+	if (*pid < 0)
+		return -1;
+	if (*pid > 0) {
+		if (dglog_open_fd(&imp->log, *fd, imp->log_path, err, sizeof err) < 0)
+			return imp_fail(imp, "%s", err);
+		return 0;
+	}
 	if (dglog_open(&imp->log, imp->log_path, err, sizeof err) < 0)
 		return imp_fail(imp, "%s", err);
 	if (strcmp(imp->log_path, "-") != 0 && stat(imp->log_path, &st) == 0 && S_ISREG(st.st_mode))
 		imp->log_bytes = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the import */
+
+static int import(struct importer *imp)
+{
+	double t0 = now();
+	int truncated, fd = -1;
+	pid_t pid;
+
+	if (log_open(imp, &pid, &fd) < 0)
+		return -1;
 	if (!imp->check_only) {
 		if (imp_db_open(imp) < 0 || imp_run_init(imp) < 0 || imp_heap_init(imp) < 0
 		    || imp_sym_init(imp) < 0)
 			return -1;
 	}
-	if (read_all(imp, &truncated) < 0)
+	if (read_all(imp, &truncated) < 0) {
+		if (pid > 0)
+			decompressor_finish(imp, pid, fd, &truncated);
 		return -1;
+	}
+	if (pid > 0)
+		decompressor_finish(imp, pid, fd, &truncated);
 	if (truncated && imp->strict)
 		return imp_fail(imp, "%s (--strict)", imp->incomplete_reason);
 	if (imp->check_only) {
