@@ -166,7 +166,7 @@ static int on_thread(struct importer *imp, const struct dglog_record *r)
 	struct imp_thread *t = imp_thread(imp, r->u.thread.tid);
 
 	if (!t)
-		return imp_fail(imp, "out of memory");
+		return imp->err[0] ? -1 : imp_fail(imp, "out of memory");
 	t->known = 1;    /* a row even if none of its code was traced */
 	return 0;
 }
@@ -428,11 +428,21 @@ static pid_t decompressor_start(struct importer *imp, int *fd)
 		return 0;
 	if (access(imp->log_path, R_OK) < 0)
 		return imp_fail(imp, "%s: %s", imp->log_path, strerror(errno));
-	if (pipe(p) < 0 || pipe2(probe, O_CLOEXEC) < 0)
+	if (pipe(p) < 0)
 		return imp_fail(imp, "pipe: %s", strerror(errno));
+	if (pipe2(probe, O_CLOEXEC) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return imp_fail(imp, "pipe: %s", strerror(errno));
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		close(probe[0]);
+		close(probe[1]);
 		return imp_fail(imp, "fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		dup2(p[1], 1);
 		close(p[0]);
@@ -457,22 +467,24 @@ static pid_t decompressor_start(struct importer *imp, int *fd)
 	return pid;
 }
 
-/* After reading: a decompressor that failed means the log is damaged. */
-static int decompressor_finish(struct importer *imp, pid_t pid, int fd, int *truncated)
+/* After reading: a decompressor that failed means the log is damaged.  If
+   the reading stopped early (an error), the decompressor is stopped. */
+static void decompressor_finish(struct importer *imp, pid_t pid, int fd, int early,
+                                int *truncated)
 {
 	int status;
 
 	close(fd);
-	kill(pid, SIGTERM);   /* harmless if it is done; needed if we stopped early */
-	if (waitpid(pid, &status, 0) < 0)
-		return 0;
+	if (early)
+		kill(pid, SIGTERM);
+	if (waitpid(pid, &status, 0) < 0 || early)
+		return;
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && !*truncated) {
 		*truncated = 1;
 		snprintf(imp->incomplete_reason, sizeof imp->incomplete_reason,
 		         "%s: the decompressor failed (exit status %d): the file is damaged",
 		         imp->log_path, WEXITSTATUS(status));
 	}
-	return 0;
 }
 
 static int log_open(struct importer *imp, pid_t *pid, int *fd)
@@ -484,8 +496,11 @@ static int log_open(struct importer *imp, pid_t *pid, int *fd)
 	if (*pid < 0)
 		return -1;
 	if (*pid > 0) {
-		if (dglog_open_fd(&imp->log, *fd, imp->log_path, err, sizeof err) < 0)
-			return imp_fail(imp, "%s", err);
+		if (dglog_open_fd(&imp->log, *fd, imp->log_path, err, sizeof err) < 0) {
+			int t = 0;
+			decompressor_finish(imp, *pid, *fd, 0, &t);
+			return imp_fail(imp, "%s", t ? imp->incomplete_reason : err);
+		}
 		return 0;
 	}
 	if (dglog_open(&imp->log, imp->log_path, err, sizeof err) < 0)
@@ -505,18 +520,15 @@ static int import(struct importer *imp)
 
 	if (log_open(imp, &pid, &fd) < 0)
 		return -1;
-	if (!imp->check_only) {
-		if (imp_db_open(imp) < 0 || imp_run_init(imp) < 0 || imp_heap_init(imp) < 0
-		    || imp_sym_init(imp) < 0)
-			return -1;
-	}
-	if (read_all(imp, &truncated) < 0) {
+	if ((!imp->check_only && (imp_db_open(imp) < 0 || imp_run_init(imp) < 0
+	                          || imp_heap_init(imp) < 0 || imp_sym_init(imp) < 0))
+	    || read_all(imp, &truncated) < 0) {
 		if (pid > 0)
-			decompressor_finish(imp, pid, fd, &truncated);
+			decompressor_finish(imp, pid, fd, 1, &truncated);
 		return -1;
 	}
 	if (pid > 0)
-		decompressor_finish(imp, pid, fd, &truncated);
+		decompressor_finish(imp, pid, fd, 0, &truncated);
 	if (truncated && imp->strict)
 		return imp_fail(imp, "%s (--strict)", imp->incomplete_reason);
 	if (imp->check_only) {

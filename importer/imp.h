@@ -148,9 +148,11 @@ struct importer {
 	uint32_t *large;           /* live blocks over a page, by address */
 	size_t n_large, cap_large;
 	struct imp_range *ranges;
-	size_t n_ranges, cap_ranges, n_live_ranges;
+	size_t n_ranges, cap_ranges, n_live_ranges, cap_live_ranges;
+	uint32_t *live_ranges;     /* indexes of the tracked ranges */
 	struct imp_event *events;
-	size_t n_events, cap_events, n_open_events;
+	size_t n_events, cap_events, n_open_events, cap_open_events;
+	uint32_t *open_events;     /* indexes of the open events */
 	struct imp_thread *threads;
 	size_t n_threads;
 

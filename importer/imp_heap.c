@@ -41,8 +41,15 @@ int imp_heap_init(struct importer *imp)
 	return 0;
 }
 
+#define IMP_MAX_TID (1u << 20)   /* Valgrind's own limit is far below */
+
 struct imp_thread *imp_thread(struct importer *imp, uint32_t tid)
 {
+	if (tid >= IMP_MAX_TID) {
+		imp_fail(imp, "%s: byte %llu: thread id %u is not a Valgrind thread id",
+		         imp->log_path, (unsigned long long)imp->log.rec_off, tid);
+		return NULL;
+	}
 	if (tid >= imp->n_threads) {
 		size_t n = tid + 16;
 		struct imp_thread *t = realloc(imp->threads, n * sizeof *t);
@@ -158,9 +165,11 @@ static void block_unlink(struct importer *imp, uint32_t b)
 		return;
 	}
 	{
-		int added;
-		long s = dghash_put(&imp->page_blocks, list_key(x), 0, &added);
-		uint32_t *link = &imp->page_blocks.vals[s];
+		long s = dghash_slot(&imp->page_blocks, list_key(x));
+		uint32_t *link;
+		if (s < 0)
+			return;     /* not linked: nothing to undo */
+		link = &imp->page_blocks.vals[s];
 		while (*link && *link != b + 1)
 			link = &imp->blocks[*link - 1].next_in_page;
 		if (*link)
@@ -380,6 +389,23 @@ int imp_heap_free(struct importer *imp, const struct dglog_record *rec)
 
 /* ------------------------------------------------------------ ranges */
 
+/* Live ranges and open events are kept as index lists, so that the
+   per-access and per-run work is proportional to what is live now, not to
+   every range or event there ever was. */
+static int live_add(uint32_t **list, size_t *n, size_t *cap, uint32_t k)
+{
+	if (grow((void **)list, cap, *n + 1, sizeof **list) < 0)
+		return -1;
+	(*list)[(*n)++] = k;
+	return 0;
+}
+
+static void live_remove(uint32_t *list, size_t *n, size_t at)
+{
+	memmove(list + at, list + at + 1, (*n - at - 1) * sizeof *list);
+	(*n)--;
+}
+
 int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 {
 	const struct dglog_range *r = &rec->u.range;
@@ -387,12 +413,12 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 	size_t k;
 
 	if (rec->type == DG_R_UNTRACK_RANGE) {
-		for (k = imp->n_ranges; k-- > 0; ) {
-			x = &imp->ranges[k];
-			if (x->live && x->addr == r->addr && x->len == r->len) {
+		for (k = imp->n_live_ranges; k-- > 0; ) {
+			x = &imp->ranges[imp->live_ranges[k]];
+			if (x->addr == r->addr && x->len == r->len) {
 				x->live = 0;
 				x->end_icount = rec->icount;
-				imp->n_live_ranges--;
+				live_remove(imp->live_ranges, &imp->n_live_ranges, k);
 				break;
 			}
 		}
@@ -409,8 +435,9 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 	x->type_name = strdup(r->type_name ? r->type_name : "");
 	x->label = strdup(r->label ? r->label : "");
 	x->live = 1;
-	imp->n_live_ranges++;
-	if (!x->type_name || !x->label)
+	if (!x->type_name || !x->label
+	    || live_add(&imp->live_ranges, &imp->n_live_ranges, &imp->cap_live_ranges,
+	                (uint32_t)(imp->n_ranges - 1)) < 0)
 		return imp_fail(imp, "out of memory");
 	return 0;
 }
@@ -419,9 +446,9 @@ void imp_heap_ranges_touch(struct importer *imp, uint64_t a, const struct imp_de
 {
 	size_t k;
 
-	for (k = 0; k < imp->n_ranges; k++) {
-		struct imp_range *x = &imp->ranges[k];
-		if (!x->live || a - x->addr >= x->len)
+	for (k = 0; k < imp->n_live_ranges; k++) {
+		struct imp_range *x = &imp->ranges[imp->live_ranges[k]];
+		if (a - x->addr >= x->len)
 			continue;
 		if (d->is_write) {
 			x->writes++;
@@ -442,12 +469,12 @@ int imp_heap_event(struct importer *imp, const struct dglog_record *rec)
 	size_t k;
 
 	if (rec->type == DG_R_END_EVENT) {
-		for (k = imp->n_events; k-- > 0; ) {
-			e = &imp->events[k];
-			if (e->open && strcmp(e->label, label) == 0) {
+		for (k = imp->n_open_events; k-- > 0; ) {
+			e = &imp->events[imp->open_events[k]];
+			if (strcmp(e->label, label) == 0) {
 				e->open = 0;
 				e->end_icount = rec->icount;
-				imp->n_open_events--;
+				live_remove(imp->open_events, &imp->n_open_events, k);
 				break;
 			}
 		}
@@ -461,8 +488,10 @@ int imp_heap_event(struct importer *imp, const struct dglog_record *rec)
 	e->thread = rec->thread;
 	e->start_icount = rec->icount;
 	e->open = 1;
-	imp->n_open_events++;
-	return e->label ? 0 : imp_fail(imp, "out of memory");
+	if (!e->label || live_add(&imp->open_events, &imp->n_open_events,
+	                          &imp->cap_open_events, (uint32_t)(imp->n_events - 1)) < 0)
+		return imp_fail(imp, "out of memory");
+	return 0;
 }
 
 void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
@@ -470,10 +499,8 @@ void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
 {
 	size_t k;
 
-	for (k = 0; k < imp->n_events; k++) {
-		struct imp_event *e = &imp->events[k];
-		if (!e->open)
-			continue;
+	for (k = 0; k < imp->n_open_events; k++) {
+		struct imp_event *e = &imp->events[imp->open_events[k]];
 		e->reads += reads;
 		e->writes += writes;
 		e->read_bytes += rbytes;
@@ -599,7 +626,9 @@ void imp_heap_free_all(struct importer *imp)
 	free(imp->free_slots);
 	free(imp->large);
 	free(imp->ranges);
+	free(imp->live_ranges);
 	free(imp->events);
+	free(imp->open_events);
 	free(imp->threads);
 	dghash_free(&imp->page_blocks);
 }

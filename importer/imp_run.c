@@ -114,6 +114,12 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 	uint64_t idx = imp->n_bbdefs;
 	uint32_t i;
 
+	/* a run must fit in one chunk (and the chunk's cell table) */
+	if (d->n_accesses > IMP_CHUNK_MAX)
+		return imp_fail(imp, "%s: byte %llu: bbdef %llu has %u accesses; "
+		                "the importer takes at most %u a block", imp->log_path,
+		                (unsigned long long)imp->log.rec_off,
+		                (unsigned long long)idx, d->n_accesses, IMP_CHUNK_MAX);
 	if (grow((void **)&imp->bbdef_desc, &imp->cap_bbdefs, idx + 1, sizeof *imp->bbdef_desc) < 0
 	    || grow((void **)&imp->descs, &imp->cap_descs, imp->n_descs + d->n_accesses,
 	            sizeof *imp->descs) < 0)
@@ -418,7 +424,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	uint32_t i;
 
 	if (!t)
-		return imp_fail(imp, "out of memory");
+		return imp->err[0] ? -1 : imp_fail(imp, "out of memory");
 	if (imp->chunk_runs && (run->thread != imp->chunk_thread
 	    || run->icount_start != imp->chunk_icount_next
 	    || imp->chunk_accesses + run->n_addrs > IMP_CHUNK_MAX))

@@ -50,6 +50,13 @@ static size_t probe(const struct dghash *h, uint64_t key)
 	return i;
 }
 
+long dghash_slot(const struct dghash *h, uint64_t key)
+{
+	size_t i = probe(h, key);
+
+	return h->used[i] ? (long)i : -1;
+}
+
 uint32_t dghash_get(const struct dghash *h, uint64_t key)
 {
 	size_t i = probe(h, key);

@@ -2,9 +2,8 @@
  *
  * For the importer's counters (pages, cache lines, function x block) and
  * interning (stacks).  Keys are never removed.  The map owns its table.
- * dghash_find returns the slot index of a key (stable until the next
- * insertion that grows the table: dghash_gen changes then), so callers can
- * cache it.
+ * dghash_put and dghash_slot give the slot index of a key, stable until an
+ * insertion grows the table (h->gen changes then), so callers can cache it.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -28,6 +27,8 @@ int  dghash_init(struct dghash *h, size_t cap_hint);      /* 0 or -1 (memory) */
 void dghash_free(struct dghash *h);
 /* Value of key, or DGHASH_NONE. */
 uint32_t dghash_get(const struct dghash *h, uint64_t key);
+/* Slot of key (its value is h->vals[slot]), or -1 if absent. */
+long dghash_slot(const struct dghash *h, uint64_t key);
 /* Slot of key, inserting it with value v if absent (*added set); -1 when
    out of memory.  The value lives in h->vals[slot]. */
 long dghash_put(struct dghash *h, uint64_t key, uint32_t v, int *added);

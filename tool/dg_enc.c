@@ -13,7 +13,7 @@
 
 #define RAW_SIZE        (1u << 20)
 #define BATCH_MAX       (1u << 20)   /* close a BBRUNS record past this */
-#define MAX_CTX_DEPTH   256
+#define MAX_CTX_DEPTH   255      /* CONTEXT depth is a byte */
 
 Addr dg_raw_ptr;
 Addr dg_raw_limit_base;
@@ -307,6 +307,14 @@ void dg_enc_thread(ThreadId tid)
 	dg_stack_switch(tid);
 	if (E.use_fn)
 		tracing_update(DG_TRACE_FN);
+}
+
+/* Valgrind reuses the ids of exited threads: a new thread starts with an
+   empty shadow stack, after the runs of whatever used the id before. */
+void dg_enc_thread_created(ThreadId child)
+{
+	raw_encode();
+	dg_stack_thread_reset(child);
 }
 
 void dg_enc_signal(ThreadId tid, Bool enter, Addr sp)

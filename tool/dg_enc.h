@@ -43,6 +43,7 @@ VG_REGPARM(0) void dg_enc_raw_overflow(void);
 void dg_enc_side_begin(void);
 
 void dg_enc_thread(ThreadId tid);
+void dg_enc_thread_created(ThreadId child);
 void dg_enc_signal(ThreadId tid, Bool enter, Addr sp);
 void dg_enc_client_tracing(Bool on);
 void dg_enc_fini(void);

@@ -24,7 +24,10 @@ struct block {
 	UInt  node;           /* allocation stack */
 };
 
-static VgHashTable *blocks;
+static VgHashTable *blocks;         /* from the malloc replacement */
+static VgHashTable *client_blocks;  /* announced by MALLOCLIKE_BLOCK: never
+				       Valgrind's to free, and may lie inside
+				       a malloc'd pool */
 static PoolAlloc   *block_pool;    /* block records: one malloc each is dear */
 static ULong n_allocs;
 
@@ -49,7 +52,7 @@ static void write_malloc(const struct block *b)
 	dg_out_end();
 }
 
-static void block_add(Addr a, SizeT n)
+static void block_add(VgHashTable *table, Addr a, SizeT n)
 {
 	struct block *b = VG_(allocEltPA)(block_pool);
 
@@ -57,15 +60,15 @@ static void block_add(Addr a, SizeT n)
 	b->addr = a;
 	b->size = n;
 	b->node = dg_stack_cur_node;
-	VG_(HT_add_node)(blocks, b);
+	VG_(HT_add_node)(table, b);
 	write_malloc(b);
 	n_allocs++;
 }
 
-/* Returns False if a is not a live block (the free is ignored). */
-static Bool block_remove(Addr a)
+/* Returns False if a is not a live block of table (the free is ignored). */
+static Bool block_remove(VgHashTable *table, Addr a)
 {
-	struct block *b = VG_(HT_remove)(blocks, a);
+	struct block *b = VG_(HT_remove)(table, a);
 
 	if (!b)
 		return False;
@@ -86,13 +89,13 @@ static void *heap_alloc(SizeT n, SizeT align, Bool zero)
 		return NULL;
 	if (zero)
 		VG_(memset)(p, 0, n);
-	block_add((Addr)p, n);
+	block_add(blocks, (Addr)p, n);
 	return p;
 }
 
 static void heap_free(void *p)
 {
-	if (p && block_remove((Addr)p))
+	if (p && block_remove(blocks, (Addr)p))
 		VG_(cli_free)(p);
 }
 
@@ -137,7 +140,7 @@ static void *dg_realloc(ThreadId tid, void *old, SizeT n)
 		return NULL;
 	VG_(memcpy)(p, old, b->size < n ? b->size : n);
 	heap_free(old);
-	block_add((Addr)p, n);
+	block_add(blocks, (Addr)p, n);
 	return p;
 }
 
@@ -151,6 +154,7 @@ static SizeT dg_usable_size(ThreadId tid, void *p)
 void dg_heap_init(void)
 {
 	blocks = VG_(HT_construct)("dg.heap.blocks");
+	client_blocks = VG_(HT_construct)("dg.heap.client");
 	block_pool = VG_(newPA)(sizeof(struct block), 1000, VG_(malloc),
 	                        "dg.heap.pool", VG_(free));
 	VG_(needs_malloc_replacement)(dg_malloc, dg_malloc, dg_new_aligned,
@@ -162,20 +166,26 @@ void dg_heap_init(void)
 
 void dg_heap_client_alloc(Addr a, SizeT n)
 {
-	if (VG_(HT_lookup)(blocks, a))
-		return;   /* already known; a second announcement changes nothing */
-	block_add(a, n);
+	if (VG_(HT_lookup)(client_blocks, a))
+		return;   /* already announced; a second time changes nothing */
+	block_add(client_blocks, a, n);
 }
 
-void dg_heap_client_free(Addr a) { block_remove(a); }
+void dg_heap_client_free(Addr a) { block_remove(client_blocks, a); }
 
-void dg_heap_replay(void)
+static void replay_table(VgHashTable *table)
 {
 	struct block *b;
 
-	VG_(HT_ResetIter)(blocks);
-	while ((b = VG_(HT_Next)(blocks)) != NULL)
+	VG_(HT_ResetIter)(table);
+	while ((b = VG_(HT_Next)(table)) != NULL)
 		write_malloc(b);
+}
+
+void dg_heap_replay(void)
+{
+	replay_table(blocks);
+	replay_table(client_blocks);
 }
 
 ULong dg_heap_allocs(void) { return n_allocs; }

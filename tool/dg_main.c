@@ -34,6 +34,8 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
 #include "valgrind.h"
 #include "datagrind.h"
 #include "dg_format.h"
@@ -72,6 +74,8 @@ static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
 			return False;
 		v = v * 10 + (*s - '0');
 	}
+	if (v > ~0ULL / mul)
+		return False;
 	*out = v * mul;
 	return True;
 }
@@ -133,10 +137,22 @@ static void dg_print_debug_usage(void)
 
 /* ------------------------------------------------------------ client requests */
 
-/* Read a client string, clipped.  The client owns the memory. */
-static const HChar *client_string(UWord a)
+/* A client string, checked readable byte by byte up to its NUL or
+   MAX_LABEL bytes (a bad pointer must not crash Valgrind); copied into buf. */
+static const HChar *client_string(UWord a, HChar *buf)
 {
-	return a ? (const HChar *)a : "";
+	SizeT i;
+
+	for (i = 0; i < MAX_LABEL; i++) {
+		if ((i == 0 || ((a + i) & 4095) == 0)
+		    && !VG_(am_is_valid_for_client)(a + i, 1, VKI_PROT_READ))
+			break;
+		buf[i] = ((const HChar *)a)[i];
+		if (!buf[i])
+			return buf;
+	}
+	buf[i] = 0;
+	return buf;
 }
 
 static void write_range(UChar type, UWord addr, UWord len,
@@ -163,19 +179,21 @@ static void write_event(UChar type, const HChar *label)
 
 static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
+	HChar s1[MAX_LABEL + 1], s2[MAX_LABEL + 1];
+
 	switch (arg[0]) {
 	case VG_USERREQ__DATAGRIND_TRACK_RANGE:
 		write_range(DG_R_TRACK_RANGE, arg[1], arg[2],
-		            client_string(arg[3]), client_string(arg[4]));
+		            client_string(arg[3], s1), client_string(arg[4], s2));
 		break;
 	case VG_USERREQ__DATAGRIND_UNTRACK_RANGE:
 		write_range(DG_R_UNTRACK_RANGE, arg[1], arg[2], NULL, NULL);
 		break;
 	case VG_USERREQ__DATAGRIND_START_EVENT:
-		write_event(DG_R_START_EVENT, client_string(arg[1]));
+		write_event(DG_R_START_EVENT, client_string(arg[1], s1));
 		break;
 	case VG_USERREQ__DATAGRIND_END_EVENT:
-		write_event(DG_R_END_EVENT, client_string(arg[1]));
+		write_event(DG_R_END_EVENT, client_string(arg[1], s1));
 		break;
 	case VG_USERREQ__DATAGRIND_START_TRACING:
 	case VG_USERREQ__DATAGRIND_STOP_TRACING:
@@ -205,9 +223,16 @@ static void dg_start_client_code(ThreadId tid, ULong blocks_done)
 	dg_enc_thread(tid);
 }
 
+static void dg_thread_created(ThreadId parent, ThreadId child)
+{
+	dg_enc_thread_created(child);
+}
+
+/* On an alternate signal stack, returns in the handler say nothing about
+   the interrupted stack: the marker then never goes stale (0 = never). */
 static void dg_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
-	dg_enc_signal(tid, True, VG_(get_SP)(tid));
+	dg_enc_signal(tid, True, alt_stack ? ~(Addr)0 : VG_(get_SP)(tid));
 }
 
 static void dg_post_deliver_signal(ThreadId tid, Int sig)
@@ -347,6 +372,7 @@ static void dg_pre_clo_init(void)
 	                                dg_print_usage, dg_print_debug_usage);
 	VG_(needs_client_requests)(dg_handle_client_request);
 	VG_(track_start_client_code)(dg_start_client_code);
+	VG_(track_pre_thread_ll_create)(dg_thread_created);
 	VG_(track_pre_deliver_signal)(dg_pre_deliver_signal);
 	VG_(track_post_deliver_signal)(dg_post_deliver_signal);
 	dg_heap_init();

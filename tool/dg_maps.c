@@ -5,6 +5,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "dg_format.h"
@@ -92,12 +93,14 @@ static void notes_scan(Int fd, ULong off, ULong size, struct elf_facts *f)
 }
 
 /* Read bias and build-id of a 64-bit little-endian ELF file mapped at
-   `start` from file offset `off`.  Anything unexpected leaves zeros. */
-static void elf_facts_read(const HChar *path, Addr start, ULong off,
+   `start` from file offset `off` with permissions `prot`.  Anything
+   unexpected leaves zeros. */
+static void elf_facts_read(const HChar *path, Addr start, ULong off, UChar prot,
                            struct elf_facts *f)
 {
 	UChar eh[64], ph[56 * MAX_PHDRS];
-	ULong phoff, phnum, phentsize, i;
+	ULong phoff, phnum, phentsize, i, best_off = 0;
+	Int best = 0;
 	SysRes sr;
 	Int fd;
 
@@ -114,15 +117,29 @@ static void elf_facts_read(const HChar *path, Addr start, ULong off,
 	if (phentsize != 56 || phnum == 0 || phnum > MAX_PHDRS
 	    || !read_at(fd, ph, phnum * 56, phoff))
 		goto out;
+	/* The mapping at file offset `off` comes from a PT_LOAD whose
+	   page-rounded file range holds `off`.  Segments may share a file page
+	   (the end of .rodata and the start of .data, say), so several may;
+	   the one whose permissions are the mapping's is it (the loader maps
+	   each segment with its own flags), else the later one. */
 	for (i = 0; i < phnum; i++) {
 		const UChar *p = ph + 56 * i;
-		ULong type = get_u(p, 4), p_off = get_u(p + 8, 8);
+		ULong type = get_u(p, 4), p_flags = get_u(p + 4, 4), p_off = get_u(p + 8, 8);
 		ULong vaddr = get_u(p + 16, 8), filesz = get_u(p + 32, 8);
-		if (type == 1 /* PT_LOAD */ && (p_off & ~0xFFFULL) <= off
-		    && off < p_off + filesz && f->bias == 0)
-			f->bias = start - vaddr + p_off - off;
-		else if (type == 4 /* PT_NOTE */ && f->id_len == 0)
+		UChar seg_prot = ((p_flags & 4) ? DG_PROT_READ : 0)
+		               | ((p_flags & 2) ? DG_PROT_WRITE : 0)
+		               | ((p_flags & 1) ? DG_PROT_EXEC : 0);
+		Int score;
+		if (type == 4 /* PT_NOTE */ && f->id_len == 0)
 			notes_scan(fd, p_off, filesz, f);
+		if (type != 1 /* PT_LOAD */ || (p_off & ~0xFFFULL) > off || off >= p_off + filesz)
+			continue;
+		score = (seg_prot == prot ? 2 : 0) + 1;
+		if (score > best || (score == best && p_off > best_off)) {
+			f->bias = start - vaddr + p_off - off;
+			best_off = p_off;
+			best = score;
+		}
 	}
 out:
 	VG_(close)(fd);
@@ -133,7 +150,7 @@ static void mmap_write(Addr a, SizeT len, ULong off, UChar prot,
 {
 	struct elf_facts f;
 
-	elf_facts_read(path, a, off, &f);
+	elf_facts_read(path, a, off, prot, &f);
 	dg_out_begin_long(DG_R_MMAP);
 	dg_out_word(a);
 	dg_out_word(len);
@@ -182,9 +199,14 @@ void dg_maps_init(void)
 
 void dg_maps_replay(void)
 {
-	Addr starts[4096];
-	Int i, n = VG_(am_get_segment_starts)(SkFileC, starts, 4096);
+	static Addr starts[16384];
+	Int i, n = VG_(am_get_segment_starts)(SkFileC, starts, 16384);
 
+	if (n < 0) {
+		VG_(umsg)("datagrind: more than 16384 file mappings; the child's "
+		          "log lists the first 16384\n");
+		n = 16384;
+	}
 	for (i = 0; i < n; i++) {
 		NSegment const *s = VG_(am_find_nsegment)(starts[i]);
 		const HChar *path = s ? VG_(am_get_filename)(s) : NULL;

@@ -47,13 +47,18 @@ static UInt node_new(Addr pc, Addr fn, UInt rest, UInt depth)
 	return n_nodes++;
 }
 
+/* A node is keyed by its call site, the callee and the rest of the stack:
+   an indirect call site reaching several functions makes several nodes, so
+   that recursion folding sees the right function.  The callee goes in the
+   top half of the first key word as a hash (rest fills the bottom half). */
 static UInt node_intern(Addr pc, Addr fn, UInt rest)
 {
-	UInt n = dg_pairmap_get(&node_map, rest, pc);
+	ULong a = (ULong)rest | (((ULong)fn * 0x9E3779B97F4A7C15ULL) & ~0xFFFFFFFFULL);
+	UInt n = dg_pairmap_get(&node_map, a, pc);
 
 	if (n == DG_PAIRMAP_NONE) {
 		n = node_new(pc, fn, rest, nodes[rest].depth + 1);
-		dg_pairmap_put(&node_map, rest, pc, n);
+		dg_pairmap_put(&node_map, a, pc, n);
 	}
 	return n;
 }
@@ -189,7 +194,15 @@ void dg_stack_signal_exit(ThreadId tid)
 	cur_node_update();
 }
 
-UInt dg_stack_depth(void) { return cur->n; }
+void dg_stack_thread_reset(ThreadId tid)
+{
+	struct thread_stack *t = thread_get(tid);
+
+	t->n = 0;
+	t->fn_base = 0;
+	if (t == cur)
+		cur_node_update();
+}
 
 void dg_stack_fn_enter(void)
 {

@@ -21,6 +21,7 @@ extern UInt dg_stack_cur_node;     /* node of the running thread's stack */
 
 void dg_stack_init(UInt max_depth);
 void dg_stack_switch(ThreadId tid);
+void dg_stack_thread_reset(ThreadId tid);   /* a new thread reuses the id */
 /* A call site's memo of its last push: from node `parent` to `target`
    it made node `child`.  parent = 0xFFFFFFFF when empty. */
 struct dg_call_memo { UInt parent, child; Addr target; };
