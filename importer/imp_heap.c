@@ -11,28 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp.h"
+#include "dgmem.h"
 
 #define PAGE_SHIFT   12
 #define SMALL_SHIFT  8
 #define SMALL_TAG    (1ull << 63)     /* granule keys, apart from page keys */
 #define HIST_MAX     1024
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 int imp_heap_init(struct importer *imp)
 {
@@ -133,7 +118,7 @@ static int block_link(struct importer *imp, uint32_t b)
 	size_t k;
 
 	if (is_large(x)) {
-		if (grow((void **)&imp->large, &imp->cap_large, imp->n_large + 1, sizeof *imp->large) < 0)
+		if (dg_grow((void **)&imp->large, &imp->cap_large, imp->n_large + 1, sizeof *imp->large) < 0)
 			return imp_fail(imp, "out of memory");
 		k = large_pos(imp, x->addr);
 		memmove(imp->large + k + 1, imp->large + k, (imp->n_large - k) * sizeof *imp->large);
@@ -308,7 +293,7 @@ static int slot_take(struct importer *imp, uint32_t *b)
 		*b = imp->free_slots[--imp->n_free_slots];
 		return 0;
 	}
-	if (grow((void **)&imp->blocks, &imp->cap_blocks, imp->n_slots + 1, sizeof *imp->blocks) < 0)
+	if (dg_grow((void **)&imp->blocks, &imp->cap_blocks, imp->n_slots + 1, sizeof *imp->blocks) < 0)
 		return imp_fail(imp, "out of memory");
 	*b = (uint32_t)imp->n_slots++;
 	return 0;
@@ -316,7 +301,7 @@ static int slot_take(struct importer *imp, uint32_t *b)
 
 static int slot_give(struct importer *imp, uint32_t b)
 {
-	if (grow((void **)&imp->free_slots, &imp->cap_free_slots, imp->n_free_slots + 1,
+	if (dg_grow((void **)&imp->free_slots, &imp->cap_free_slots, imp->n_free_slots + 1,
 	         sizeof *imp->free_slots) < 0)
 		return imp_fail(imp, "out of memory");
 	imp->free_slots[imp->n_free_slots++] = b;
@@ -394,7 +379,7 @@ int imp_heap_free(struct importer *imp, const struct dglog_record *rec)
    every range or event there ever was. */
 static int live_add(uint32_t **list, size_t *n, size_t *cap, uint32_t k)
 {
-	if (grow((void **)list, cap, *n + 1, sizeof **list) < 0)
+	if (dg_grow((void **)list, cap, *n + 1, sizeof **list) < 0)
 		return -1;
 	(*list)[(*n)++] = k;
 	return 0;
@@ -424,7 +409,7 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 		}
 		return 0;
 	}
-	if (grow((void **)&imp->ranges, &imp->cap_ranges, imp->n_ranges + 1, sizeof *imp->ranges) < 0)
+	if (dg_grow((void **)&imp->ranges, &imp->cap_ranges, imp->n_ranges + 1, sizeof *imp->ranges) < 0)
 		return imp_fail(imp, "out of memory");
 	x = &imp->ranges[imp->n_ranges++];
 	memset(x, 0, sizeof *x);
@@ -480,7 +465,7 @@ int imp_heap_event(struct importer *imp, const struct dglog_record *rec)
 		}
 		return 0;
 	}
-	if (grow((void **)&imp->events, &imp->cap_events, imp->n_events + 1, sizeof *imp->events) < 0)
+	if (dg_grow((void **)&imp->events, &imp->cap_events, imp->n_events + 1, sizeof *imp->events) < 0)
 		return imp_fail(imp, "out of memory");
 	e = &imp->events[imp->n_events++];
 	memset(e, 0, sizeof *e);

@@ -8,23 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp.h"
+#include "dgmem.h"
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 int imp_run_init(struct importer *imp)
 {
@@ -120,8 +105,8 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		                "the importer takes at most %u a block", imp->log_path,
 		                (unsigned long long)imp->log.rec_off,
 		                (unsigned long long)idx, d->n_accesses, IMP_CHUNK_MAX);
-	if (grow((void **)&imp->bbdef_desc, &imp->cap_bbdefs, idx + 1, sizeof *imp->bbdef_desc) < 0
-	    || grow((void **)&imp->descs, &imp->cap_descs, imp->n_descs + d->n_accesses,
+	if (dg_grow((void **)&imp->bbdef_desc, &imp->cap_bbdefs, idx + 1, sizeof *imp->bbdef_desc) < 0
+	    || dg_grow((void **)&imp->descs, &imp->cap_descs, imp->n_descs + d->n_accesses,
 	            sizeof *imp->descs) < 0)
 		return imp_fail(imp, "out of memory");
 	imp->bbdef_desc[idx] = (uint32_t)imp->n_descs;
@@ -155,7 +140,7 @@ int imp_run_context(struct importer *imp, const struct dglog_context *c)
 
 	if (!st)
 		return -1;
-	if (grow((void **)&imp->ctx_bbdef, &imp->cap_ctx, idx + 1, sizeof *imp->ctx_bbdef) < 0)
+	if (dg_grow((void **)&imp->ctx_bbdef, &imp->cap_ctx, idx + 1, sizeof *imp->ctx_bbdef) < 0)
 		return imp_fail(imp, "out of memory");
 	imp->ctx_chunk = realloc(imp->ctx_chunk, imp->cap_ctx * sizeof *imp->ctx_chunk);
 	if (!imp->ctx_chunk || dgchunk_add_context(&imp->codec, d->n_instrs, d->n_accesses) < 0)
@@ -299,7 +284,7 @@ static int counter(struct importer *imp, struct dghash *h, uint64_t key,
 	if (s < 0)
 		return imp_fail(imp, "out of memory");
 	if (added) {
-		if (grow((void **)arr, cap, h->n, sizeof **arr) < 0)
+		if (dg_grow((void **)arr, cap, h->n, sizeof **arr) < 0)
 			return imp_fail(imp, "out of memory");
 		(*arr)[h->n - 1][0] = (*arr)[h->n - 1][1] = 0;
 	}
@@ -353,7 +338,7 @@ static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 			return imp_fail(imp, "out of memory");
 		if (added) {
 			size_t k = imp->fnblock.n - 1;
-			if (grow((void **)&imp->fb, &imp->cap_fb, k + 1, sizeof *imp->fb) < 0)
+			if (dg_grow((void **)&imp->fb, &imp->cap_fb, k + 1, sizeof *imp->fb) < 0)
 				return imp_fail(imp, "out of memory");
 			imp->fb[k].fn = d->function;
 			imp->fb[k].block_id = bid;
@@ -379,7 +364,7 @@ static int note_region(struct importer *imp, struct imp_desc *d, uint64_t a)
 	d->region_chunk = imp->chunk_id;
 	if (imp->n_chunk_regions && imp->chunk_regions[imp->n_chunk_regions - 1] == region)
 		return 0;
-	if (grow((void **)&imp->chunk_regions, &imp->cap_chunk_regions,
+	if (dg_grow((void **)&imp->chunk_regions, &imp->cap_chunk_regions,
 	         imp->n_chunk_regions + 1, sizeof *imp->chunk_regions) < 0)
 		return imp_fail(imp, "out of memory");
 	imp->chunk_regions[imp->n_chunk_regions++] = region;
@@ -437,7 +422,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		return imp_fail(imp, "out of memory");
 	if (imp->ctx_chunk[run->context] != imp->chunk_id) {
 		imp->ctx_chunk[run->context] = imp->chunk_id;
-		if (grow((void **)&imp->chunk_ctx_list, &imp->cap_chunk_ctx,
+		if (dg_grow((void **)&imp->chunk_ctx_list, &imp->cap_chunk_ctx,
 		         imp->n_chunk_ctx + 1, sizeof *imp->chunk_ctx_list) < 0)
 			return imp_fail(imp, "out of memory");
 		imp->chunk_ctx_list[imp->n_chunk_ctx++] = run->context;

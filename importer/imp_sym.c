@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "imp.h"
 #include "dgsym.h"
+#include "dgmem.h"
 
 #define MAX_INLINE 32
 
@@ -25,22 +26,6 @@ static size_t n_stack_words, cap_stack_words;
 static struct { size_t off; uint32_t n; } *stack_at;   /* by stack id - 1 */
 static size_t cap_stack_at;
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 int imp_sym_init(struct importer *imp)
 {
@@ -225,7 +210,7 @@ static int fn_intern(struct importer *imp, const struct dgsym_frame *fr, int mod
 	*id = imp->fn_ids.vals[s];
 	if (!added)
 		return 0;
-	if (grow((void **)&fns, &cap_fns, imp->n_functions + 1, sizeof *fns) < 0)
+	if (dg_grow((void **)&fns, &cap_fns, imp->n_functions + 1, sizeof *fns) < 0)
 		return imp_fail(imp, "out of memory");
 	fns[imp->n_functions++] = f;
 	return fn_row(imp, *id, &f);
@@ -346,8 +331,8 @@ int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *
 	*id = imp->stacks.vals[s];
 	if (!added)
 		return 0;
-	if (grow((void **)&stack_at, &cap_stack_at, imp->n_stacks + 1, sizeof *stack_at) < 0
-	    || grow((void **)&stack_words, &cap_stack_words, n_stack_words + n + 1,
+	if (dg_grow((void **)&stack_at, &cap_stack_at, imp->n_stacks + 1, sizeof *stack_at) < 0
+	    || dg_grow((void **)&stack_words, &cap_stack_words, n_stack_words + n + 1,
 	            sizeof *stack_words) < 0)
 		return imp_fail(imp, "out of memory");
 	stack_at[imp->n_stacks].off = n_stack_words;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dgchunk.h"
+#include "dgmem.h"
 
 void dgchunk_init(struct dgchunk_codec *c)
 {
@@ -23,30 +24,14 @@ void dgchunk_buf_free(struct dgchunk_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 int dgchunk_add_context(struct dgchunk_codec *c, uint32_t n_instrs,
                         uint32_t n_accesses)
 {
 	struct dgchunk_shape *s;
 
-	if (grow((void **)&c->ctx, &c->cap_ctx, c->n_ctx + 1, sizeof *c->ctx) < 0
-	    || grow((void **)&c->slots, &c->cap_slots,
+	if (dg_grow((void **)&c->ctx, &c->cap_ctx, c->n_ctx + 1, sizeof *c->ctx) < 0
+	    || dg_grow((void **)&c->slots, &c->cap_slots,
 	            c->n_slots + 2 * (size_t)n_accesses, sizeof *c->slots) < 0)
 		return -1;
 	s = &c->ctx[c->n_ctx++];
@@ -98,7 +83,7 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 	uint8_t *o;
 	uint32_t i;
 
-	if (grow((void **)&b->data, &b->cap, b->len + 22 + 10 * (size_t)n_addrs, 1) < 0)
+	if (dg_grow((void **)&b->data, &b->cap, b->len + 22 + 10 * (size_t)n_addrs, 1) < 0)
 		return -1;
 	o = b->data + b->len;
 	o = put_uleb(o, zigzag(context - c->prev) << 1 | (partial ? 1 : 0));
@@ -172,7 +157,7 @@ int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 			return -1;
 		r->n_addrs = (uint32_t)n;
 	}
-	if (grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0)
+	if (dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0)
 		return -1;
 	sl = slots_of(c, k);
 	for (i = 0; i < r->n_addrs; i++, sl += 2) {

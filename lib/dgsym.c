@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "dgmem.h"
 
 /* libstdc++'s demangler, the one c++filt's output matches. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
@@ -133,25 +134,6 @@ static int fail(struct dgsym *s, const char *fmt, ...)
 }
 
 /* Grow *v (of *cap elements of size sz) to hold at least need; 0 or -1. */
-static int grow(void *v, size_t *cap, size_t need, size_t sz)
-{
-	void **pv = v;
-	size_t ncap = *cap ? *cap : 16;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > SIZE_MAX / sz)
-		return -1;
-	nv = realloc(*pv, ncap * sz);
-	if (!nv)
-		return -1;
-	*pv = nv;
-	*cap = ncap;
-	return 0;
-}
 
 /* ---------------------------------------------------------------- interning */
 
@@ -223,7 +205,7 @@ static int pool_intern(struct pool *p, const char *src, size_t len)
 		if (e->hash == h && e->len == len && !memcmp(e->s, src, len))
 			return p->slot[j];
 	}
-	if (p->n >= INT32_MAX || grow(&p->v, &p->cap, p->n + 1, sizeof *p->v) < 0)
+	if (p->n >= INT32_MAX || dg_grow(&p->v, &p->cap, p->n + 1, sizeof *p->v) < 0)
 		return -1;
 	e = &p->v[p->n];
 	e->s = arena_copy(p, src, len);
@@ -366,7 +348,7 @@ static int map_set(struct dgsym *s, uint64_t lo, uint64_t hi, int mod)
 		put[k++] = (struct range){ lo, hi, mod };
 	if (j > i && s->map[j - 1].hi > hi)
 		put[k++] = (struct range){ hi, s->map[j - 1].hi, s->map[j - 1].mod };
-	if (grow(&s->map, &cap, s->nmap - (j - i) + k, sizeof *s->map) < 0)
+	if (dg_grow(&s->map, &cap, s->nmap - (j - i) + k, sizeof *s->map) < 0)
 		return fail(s, "dgsym: out of memory");
 	s->capmap = cap;
 	memmove(s->map + i + k, s->map + j, (s->nmap - j) * sizeof *s->map);
@@ -430,7 +412,7 @@ static int mod_get(struct dgsym *s, const char *path, uint64_t bias,
 		if (mod_same(&s->mod[m], bias, id, id_len))
 			return m;
 	if (s->nmod >= INT32_MAX - 1 ||
-	    grow(&s->mod, &cap, (size_t)s->nmod + 1, sizeof *s->mod) < 0)
+	    dg_grow(&s->mod, &cap, (size_t)s->nmod + 1, sizeof *s->mod) < 0)
 		return fail(s, "dgsym: out of memory");
 	s->capmod = (int)(cap > INT32_MAX ? INT32_MAX : cap);
 	md = &s->mod[s->nmod];
@@ -582,7 +564,7 @@ static int fn_add_ranges(struct cu_fns *c, size_t *cap, Dwarf_Die *die)
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
-		if (grow(&c->fn, cap, c->n + 1, sizeof *c->fn) < 0)
+		if (dg_grow(&c->fn, cap, c->n + 1, sizeof *c->fn) < 0)
 			return -1;
 		c->fn[c->n++] = (struct fn_range){ lo, hi, *die };
 	}
@@ -638,7 +620,7 @@ static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 			hi = mid;
 	}
 	if (fn_collect(&c, &cap, cudie, 0) < 0 ||
-	    grow(&m->cu, &m->capcu, m->ncu + 1, sizeof *m->cu) < 0) {
+	    dg_grow(&m->cu, &m->capcu, m->ncu + 1, sizeof *m->cu) < 0) {
 		free(c.fn);
 		return NULL;
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dg-dump.h"
+#include "dgmem.h"
 
 struct block {
 	uint64_t addr, size, alloc_icount, free_icount;
@@ -43,22 +44,6 @@ struct blocks {
 	int oom;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (!(np = realloc(*p, ncap * size)))
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
 
 /* ------------------------------------------------------------ treap */
 
@@ -71,7 +56,7 @@ static uint32_t node_new(struct blocks *s, uint64_t key, uint64_t end,
 		i = s->free_list;
 		s->free_list = s->t[i].left;
 	} else {
-		if (grow((void **)&s->t, &s->t_cap, s->t_n + 1, sizeof *s->t) < 0)
+		if (dg_grow((void **)&s->t, &s->t_cap, s->t_n + 1, sizeof *s->t) < 0)
 			return 0;
 		if (s->t_n == 0)
 			s->t_n = 1;             /* index 0 means none */
@@ -167,8 +152,8 @@ static void on_malloc(struct blocks *s, const struct dglog_record *rec)
 	const struct dglog_block *m = &rec->u.block;
 	struct block *b;
 
-	if (grow((void **)&s->b, &s->cap, s->n + 1, sizeof *s->b) < 0
-	    || grow((void **)&s->frames, &s->frames_cap,
+	if (dg_grow((void **)&s->b, &s->cap, s->n + 1, sizeof *s->b) < 0
+	    || dg_grow((void **)&s->frames, &s->frames_cap,
 		    s->n_frames + m->n_ips, sizeof *s->frames) < 0) {
 		s->oom = 1;
 		return;

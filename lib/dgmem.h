@@ -1,0 +1,40 @@
+/* dgmem.h: growing arrays.
+ *
+ * dg_grow makes the array *pp (of elements of `elem` bytes, capacity *cap)
+ * hold at least `need` elements, doubling; 0, or -1 when out of memory or
+ * when the size would overflow (the array is then unchanged).  The caller
+ * owns the array and frees it.  Header-only: one definition for every
+ * program and module that grows arrays.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGMEM_H
+#define DGMEM_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static inline int dg_grow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+	void **p = pp;
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n *= 2;
+	}
+	if (elem && n > SIZE_MAX / elem)
+		return -1;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+#endif
