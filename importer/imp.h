@@ -36,15 +36,13 @@ struct imp_desc {
 	uint8_t  is_write, size, iseq, guarded;
 	uint32_t block;            /* last block hit */
 	uint32_t fb_slot, fb_gen, fb_block;   /* sum_fn_block counter */
-	uint64_t page, line;
-	uint32_t page_slot, page_gen, line_slot, line_gen;
 	uint32_t region_chunk;     /* chunk in which `region` was recorded */
 	uint64_t region;
-	uint32_t cp_chunk, cp_slot;  /* chunk_cells slot of cell cell in that chunk */
+	uint32_t cp_chunk, cp_slot;  /* slot of line `cell` in that chunk's table */
 	uint64_t cell;
 };
 
-/* Accesses by 256-byte cell within the chunk being built (chunk_cells): an
+/* Accesses by key (line or cell) within the chunk being built: an
    open-addressing table emptied at every chunk by clearing its used slots. */
 struct imp_chunk_cells {
 	uint64_t *page;
@@ -128,7 +126,8 @@ struct importer {
 	size_t n_chunk_ctx, cap_chunk_ctx;
 	uint64_t *chunk_regions;
 	size_t n_chunk_regions, cap_chunk_regions;
-	struct imp_chunk_cells cells;
+	struct imp_chunk_cells cells;    /* the chunk's accesses by 64-byte line */
+	struct imp_chunk_cells cellagg;  /* the same by 256-byte cell, at flush */
 	uint64_t runs, accesses;
 
 	/* summaries */

@@ -11,17 +11,30 @@
 #include "dgmem.h"
 
 
-int imp_run_init(struct importer *imp)
+/* A chunk table: at most IMP_CHUNK_MAX keys a chunk, so a quarter full. */
+static int cells_init(struct imp_chunk_cells *cp)
 {
-	struct imp_chunk_cells *cp = &imp->cells;
-
 	cp->cap = 4 * IMP_CHUNK_MAX;
 	cp->page = malloc(cp->cap * sizeof *cp->page);
 	cp->rw = calloc(cp->cap, sizeof *cp->rw);
 	cp->used = malloc(cp->cap * sizeof *cp->used);
 	if (!cp->page || !cp->rw || !cp->used)
-		return imp_fail(imp, "out of memory");
+		return -1;
 	memset(cp->page, 0xFF, cp->cap * sizeof *cp->page);   /* all empty */
+	return 0;
+}
+
+static void cells_free(struct imp_chunk_cells *cp)
+{
+	free(cp->page);
+	free(cp->rw);
+	free(cp->used);
+}
+
+int imp_run_init(struct importer *imp)
+{
+	if (cells_init(&imp->cells) < 0 || cells_init(&imp->cellagg) < 0)
+		return imp_fail(imp, "out of memory");
 	dgchunk_init(&imp->codec);
 	if (dghash_init(&imp->pages, 1024) < 0 || dghash_init(&imp->lines, 4096) < 0
 	    || dghash_init(&imp->fnblock, 1024) < 0)
@@ -45,9 +58,8 @@ void imp_run_free(struct importer *imp)
 	free(imp->ctx_chunk);
 	free(imp->chunk_ctx_list);
 	free(imp->chunk_regions);
-	free(imp->cells.page);
-	free(imp->cells.rw);
-	free(imp->cells.used);
+	cells_free(&imp->cells);
+	cells_free(&imp->cellagg);
 }
 
 /* ------------------------------------------------------------ definitions */
@@ -165,8 +177,8 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Slot of a 256-byte cell in the chunk's table (cells are below 2^56, so
-   the all-ones key marks an empty slot). */
+/* Slot of a key (a 64-byte line or a 256-byte cell) in a chunk table; keys
+   are below 2^58, so the all-ones key marks an empty slot. */
 static uint32_t cell_slot(struct imp_chunk_cells *cp, uint64_t page)
 {
 	uint32_t mask = cp->cap - 1, i = (uint32_t)dghash_mix(page) & mask;
@@ -182,27 +194,68 @@ static uint32_t cell_slot(struct imp_chunk_cells *cp, uint64_t page)
 	return i;
 }
 
+static int counter(struct importer *imp, struct dghash *h, uint64_t key,
+                   uint64_t (**arr)[2], size_t *cap, uint32_t *slot);
+
+/* Add a chunk line's counts to sum_lines and sum_pages, and to its 256-byte
+   cell in the chunk's cell table. */
+static int line_fold(struct importer *imp, uint64_t line, const uint64_t rw[2])
+{
+	uint32_t s;
+	uint32_t c;
+
+	if (counter(imp, &imp->lines, line, &imp->line_cnt, &imp->cap_line, &s) < 0)
+		return -1;
+	imp->line_cnt[imp->lines.vals[s]][0] += rw[0];
+	imp->line_cnt[imp->lines.vals[s]][1] += rw[1];
+	if (counter(imp, &imp->pages, line >> 6, &imp->page_cnt, &imp->cap_page, &s) < 0)
+		return -1;
+	imp->page_cnt[imp->pages.vals[s]][0] += rw[0];
+	imp->page_cnt[imp->pages.vals[s]][1] += rw[1];
+	c = cell_slot(&imp->cellagg, line >> 2);
+	imp->cellagg.rw[c][0] += rw[0];
+	imp->cellagg.rw[c][1] += rw[1];
+	return 0;
+}
+
+/* Empty a chunk table, calling nothing: its used slots back to empty. */
+static void cells_clear(struct imp_chunk_cells *cp)
+{
+	uint32_t k;
+
+	for (k = 0; k < cp->n_used; k++) {
+		uint32_t i = cp->used[k];
+		cp->page[i] = UINT64_MAX;
+		cp->rw[i][0] = cp->rw[i][1] = 0;
+	}
+	cp->n_used = 0;
+}
+
 static int chunk_cells_rows(struct importer *imp)
 {
-	struct imp_chunk_cells *cp = &imp->cells;
+	struct imp_chunk_cells *lines = &imp->cells, *cells = &imp->cellagg;
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_CHUNKPAGE,
 		"INSERT INTO chunk_cells VALUES (?1, ?2, ?3, ?4)");
 	uint32_t k;
 
 	if (!st)
 		return -1;
-	for (k = 0; k < cp->n_used; k++) {
-		uint32_t i = cp->used[k];
+	for (k = 0; k < lines->n_used; k++) {
+		uint32_t i = lines->used[k];
+		if (line_fold(imp, lines->page[i], lines->rw[i]) < 0)
+			return -1;
+	}
+	for (k = 0; k < cells->n_used; k++) {
+		uint32_t i = cells->used[k];
 		sqlite3_bind_int64(st, 1, imp->chunk_id);
-		sqlite3_bind_int64(st, 2, (int64_t)cp->page[i]);
-		sqlite3_bind_int64(st, 3, (int64_t)cp->rw[i][0]);
-		sqlite3_bind_int64(st, 4, (int64_t)cp->rw[i][1]);
+		sqlite3_bind_int64(st, 2, (int64_t)cells->page[i]);
+		sqlite3_bind_int64(st, 3, (int64_t)cells->rw[i][0]);
+		sqlite3_bind_int64(st, 4, (int64_t)cells->rw[i][1]);
 		if (imp_db_step(imp, st) < 0)
 			return -1;
-		cp->page[i] = UINT64_MAX;
-		cp->rw[i][0] = cp->rw[i][1] = 0;
 	}
-	cp->n_used = 0;
+	cells_clear(lines);
+	cells_clear(cells);
 	return 0;
 }
 
@@ -292,31 +345,18 @@ static int counter(struct importer *imp, struct dghash *h, uint64_t key,
 	return 0;
 }
 
-static int count_page_line(struct importer *imp, struct imp_desc *d, uint64_t a)
+/* An access counts once, into the chunk's line table: small and in cache.
+   The chunk's lines go into sum_lines, sum_pages and chunk_cells when it is
+   flushed (chunk_cells_rows): a hash update per line a chunk touches, not
+   per access. */
+static inline void count_line(struct importer *imp, struct imp_desc *d, uint64_t a)
 {
-	uint64_t page = a >> 12, line = a >> 6;
-
-	if (d->page != page || d->page_gen != imp->pages.gen) {
-		if (counter(imp, &imp->pages, page, &imp->page_cnt, &imp->cap_page, &d->page_slot) < 0)
-			return -1;
-		d->page = page;
-		d->page_gen = imp->pages.gen;
-	}
-	imp->page_cnt[imp->pages.vals[d->page_slot]][d->is_write]++;
-	if (d->cp_chunk != imp->chunk_id || d->cell != a >> 8) {
-		d->cp_slot = cell_slot(&imp->cells, a >> 8);
+	if (d->cp_chunk != imp->chunk_id || d->cell != a >> 6) {
+		d->cp_slot = cell_slot(&imp->cells, a >> 6);
 		d->cp_chunk = imp->chunk_id;
-		d->cell = a >> 8;
+		d->cell = a >> 6;
 	}
 	imp->cells.rw[d->cp_slot][d->is_write]++;
-	if (d->line != line || d->line_gen != imp->lines.gen) {
-		if (counter(imp, &imp->lines, line, &imp->line_cnt, &imp->cap_line, &d->line_slot) < 0)
-			return -1;
-		d->line = line;
-		d->line_gen = imp->lines.gen;
-	}
-	imp->line_cnt[imp->lines.vals[d->line_slot]][d->is_write]++;
-	return 0;
 }
 
 /* Accesses by function x block x direction: in the block's own record while
@@ -398,7 +438,8 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 		imp_heap_ranges_touch(imp, a, d);
 	if (note_region(imp, d, a) < 0 || count_fn_block(imp, d, b) < 0)
 		return -1;
-	return count_page_line(imp, d, a);
+	count_line(imp, d, a);
+	return 0;
 }
 
 int imp_run(struct importer *imp, const struct dglog_run *run)
