@@ -18,6 +18,61 @@
 
 static sqlite3_stmt *stmts[ST_N];
 
+/* The statement's first keyword, past blanks and -- comments. */
+static const char *sql_start(const char *s)
+{
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		if (s[0] != '-' || s[1] != '-')
+			return s;
+		while (*s && *s != '\n')
+			s++;
+	}
+}
+
+/* The schema's CREATE INDEX statements, kept for the end of the import. */
+static sqlite3_str *index_sql;
+
+/* Run the schema, except its CREATE INDEX statements, which are kept: the
+   indexes are built at the end, in one pass over each filled table, rather
+   than kept up to date row by row during the import. */
+static int schema_exec(struct importer *imp)
+{
+	const char *sql = dg_schema_sql, *tail;
+
+	index_sql = sqlite3_str_new(imp->db);
+	while (*sql) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(imp->db, sql, -1, &st, &tail) != SQLITE_OK)
+			return imp_db_fail(imp, "schema");
+		if (!st)            /* trailing comments and blanks */
+			break;
+		if (sqlite3_strnicmp(sql_start(sqlite3_sql(st)), "CREATE INDEX", 12) == 0)
+			sqlite3_str_appendf(index_sql, "%s;\n", sql_start(sqlite3_sql(st)));
+		else if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return imp_db_fail(imp, "schema");
+		}
+		sqlite3_finalize(st);
+		sql = tail;
+	}
+	return 0;
+}
+
+static int indexes_create(struct importer *imp)
+{
+	char *sql = sqlite3_str_finish(index_sql);
+	int rc;
+
+	index_sql = NULL;
+	if (!sql)
+		return imp_fail(imp, "out of memory");
+	rc = imp_db_exec(imp, sql);
+	sqlite3_free(sql);
+	return rc;
+}
+
 int imp_fail(struct importer *imp, const char *fmt, ...)
 {
 	va_list ap;
@@ -63,7 +118,7 @@ int imp_db_open(struct importer *imp)
 	                     "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
 	                     "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;") < 0
 	    || imp_db_exec(imp, "BEGIN") < 0
-	    || imp_db_exec(imp, dg_schema_sql) < 0)
+	    || schema_exec(imp) < 0)
 		return -1;
 	return 0;
 }
@@ -148,7 +203,8 @@ int imp_db_finish(struct importer *imp)
 	char *dir;
 
 	stmts_finalize();
-	if (imp_db_exec(imp, "COMMIT") < 0 || imp_db_exec(imp, "ANALYZE") < 0)
+	if (indexes_create(imp) < 0 || imp_db_exec(imp, "COMMIT") < 0
+	    || imp_db_exec(imp, "ANALYZE") < 0)
 		return -1;
 	if (sqlite3_close(imp->db) != SQLITE_OK)
 		return imp_db_fail(imp, "close");
@@ -169,6 +225,8 @@ int imp_db_finish(struct importer *imp)
 
 void imp_db_abort(struct importer *imp)
 {
+	sqlite3_free(index_sql ? sqlite3_str_finish(index_sql) : NULL);
+	index_sql = NULL;
 	stmts_finalize();
 	if (imp->db)
 		sqlite3_close(imp->db);
