@@ -29,6 +29,7 @@
 #include "dg_instr.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
+#include "dg_maps.h"
 
 static const HChar *trace_fn;
 
@@ -294,6 +295,11 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	n_acc = describe(sb_in, &n_instrs);
 	if (n_instrs == 0)
 		return sb_in;
+	/* Valgrind's malloc wrappers (the preload) only pass the request to
+	   the tool, through the stack: their accesses are ours, not the
+	   program's.  Their runs stay, for the call stacks and the count. */
+	if (dg_maps_in_preload(instrs[0].addr))
+		n_acc = 0;
 	id = define_bbdef(sb_in, n_instrs, n_acc);
 	n_extra = dg_bbdefs[id].n_extra;
 	entry_size = 8 + 8 * (ULong)(n_acc + n_extra);
