@@ -11,7 +11,11 @@
 #include "dg_out.h"
 #include "dg_pairmap.h"
 
-#define RAW_SIZE        (1u << 20)
+#define RAW_SIZE        (1u << 16)   /* small: the encoder reads it from cache
+					(1 MiB measured 7 % slower) */
+#if DG_RAW_ENTRY_MAX > RAW_SIZE / 2
+#error "a block's raw entry must fit in the raw buffer"
+#endif
 #define BATCH_MAX       (1u << 20)   /* close a BBRUNS record past this */
 #define MAX_CTX_DEPTH   255      /* CONTEXT depth is a byte */
 

@@ -27,6 +27,7 @@
 
 extern Addr dg_raw_ptr;            /* next free byte; generated code moves it */
 extern Addr dg_raw_limit_base;     /* end of the buffer */
+#define DG_RAW_ENTRY_MAX  (1u << 14)   /* largest raw entry a block may make */
 
 struct dg_enc_options {
 	Bool  trace_at_start;

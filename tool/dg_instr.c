@@ -303,6 +303,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	id = define_bbdef(sb_in, n_instrs, n_acc);
 	n_extra = dg_bbdefs[id].n_extra;
 	entry_size = 8 + 8 * (ULong)(n_acc + n_extra);
+	tl_assert(entry_size <= DG_RAW_ENTRY_MAX);   /* VEX blocks are far smaller */
 
 	sb = deepCopyIRSBExceptStmts(sb_in);
 	for (i = 0; i < sb_in->stmts_used; i++) {
