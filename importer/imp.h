@@ -53,6 +53,24 @@ struct imp_chunk_cells {
 
 #define IMP_BLOCK_FNS 4     /* functions counted inside a block record */
 
+/* Accesses counted by direction: blocks, ranges and events keep one. */
+struct imp_rw { uint64_t n[2], bytes[2]; };   /* [0] reads, [1] writes */
+
+static inline void imp_rw_add(struct imp_rw *rw, int is_write, uint64_t n, uint64_t bytes)
+{
+	rw->n[is_write] += n;
+	rw->bytes[is_write] += bytes;
+}
+
+/* Bind reads, writes, read_bytes, write_bytes to parameters col..col+3. */
+static inline void imp_rw_bind(sqlite3_stmt *st, int col, const struct imp_rw *rw)
+{
+	sqlite3_bind_int64(st, col, (int64_t)rw->n[0]);
+	sqlite3_bind_int64(st, col + 1, (int64_t)rw->n[1]);
+	sqlite3_bind_int64(st, col + 2, (int64_t)rw->bytes[0]);
+	sqlite3_bind_int64(st, col + 3, (int64_t)rw->bytes[1]);
+}
+
 struct imp_fn_count { uint32_t fn; uint8_t is_write; uint64_t n, bytes; };
 
 /* A heap block while it lives.  Its slot in imp->blocks is reused once its
@@ -63,7 +81,8 @@ struct imp_block {
 	uint32_t id;
 	uint8_t n_fns;             /* used entries of fns */
 	struct imp_fn_count fns[IMP_BLOCK_FNS];
-	uint64_t reads, writes, read_bytes, write_bytes, first, last;
+	struct imp_rw rw;
+	uint64_t first, last;
 	int64_t  alloc_stack, free_stack;
 	uint32_t alloc_thread, free_thread;
 	uint32_t next_in_page;     /* small blocks: list by start page */
@@ -74,7 +93,7 @@ struct imp_block {
 
 struct imp_range {
 	uint64_t addr, len, start_icount, end_icount;
-	uint64_t reads, writes, read_bytes, write_bytes;
+	struct imp_rw rw;
 	uint32_t thread;
 	char *type_name, *label;
 	int live;
@@ -84,7 +103,7 @@ struct imp_event {
 	char *label;
 	uint32_t thread;
 	uint64_t start_icount, end_icount;
-	uint64_t reads, writes, read_bytes, write_bytes;
+	struct imp_rw rw;
 	int open;
 };
 
@@ -216,8 +235,7 @@ int  imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *
 int  imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
                       int is_write, uint64_t n, uint64_t bytes);
 void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);
-void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
-                         uint64_t rbytes, uint64_t wbytes);
+void imp_heap_events_add(struct importer *imp, const struct imp_rw *rw);
 struct imp_thread *imp_thread(struct importer *imp, uint32_t tid);
 int  imp_heap_finish(struct importer *imp);
 void imp_heap_free_all(struct importer *imp);

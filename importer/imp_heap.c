@@ -170,15 +170,9 @@ void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 	struct imp_block *x = &imp->blocks[b];
 	uint64_t off = addr - x->addr, k;
 
-	if (x->reads + x->writes == 0)
+	if (x->rw.n[0] + x->rw.n[1] == 0)
 		x->first = icount;
-	if (d->is_write) {
-		x->writes++;
-		x->write_bytes += d->size;
-	} else {
-		x->reads++;
-		x->read_bytes += d->size;
-	}
+	imp_rw_add(&x->rw, d->is_write, 1, d->size);
 	x->last = icount;
 	if (!x->hist) {
 		uint8_t shift = 0;
@@ -221,7 +215,7 @@ static int block_write(struct importer *imp, uint32_t b)
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_BLOCK,
 		"INSERT INTO blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
 		" ?12, ?13, ?14, ?15, ?16, ?17)");
-	int touched = x->reads || x->writes;
+	int touched = x->rw.n[0] || x->rw.n[1];
 	uint8_t i;
 
 	if (!st)
@@ -239,10 +233,7 @@ static int block_write(struct importer *imp, uint32_t b)
 	sqlite3_bind_int64(st, 6, x->alloc_thread);
 	if (x->alloc_stack >= 0)
 		sqlite3_bind_int64(st, 8, x->alloc_stack);
-	sqlite3_bind_int64(st, 10, (int64_t)x->reads);
-	sqlite3_bind_int64(st, 11, (int64_t)x->writes);
-	sqlite3_bind_int64(st, 12, (int64_t)x->read_bytes);
-	sqlite3_bind_int64(st, 13, (int64_t)x->write_bytes);
+	imp_rw_bind(st, 10, &x->rw);
 	if (touched) {
 		sqlite3_bind_int64(st, 14, (int64_t)x->first);
 		sqlite3_bind_int64(st, 15, (int64_t)x->last);
@@ -433,15 +424,8 @@ void imp_heap_ranges_touch(struct importer *imp, uint64_t a, const struct imp_de
 
 	for (k = 0; k < imp->n_live_ranges; k++) {
 		struct imp_range *x = &imp->ranges[imp->live_ranges[k]];
-		if (a - x->addr >= x->len)
-			continue;
-		if (d->is_write) {
-			x->writes++;
-			x->write_bytes += d->size;
-		} else {
-			x->reads++;
-			x->read_bytes += d->size;
-		}
+		if (a - x->addr < x->len)
+			imp_rw_add(&x->rw, d->is_write, 1, d->size);
 	}
 }
 
@@ -479,17 +463,14 @@ int imp_heap_event(struct importer *imp, const struct dglog_record *rec)
 	return 0;
 }
 
-void imp_heap_events_add(struct importer *imp, uint64_t reads, uint64_t writes,
-                         uint64_t rbytes, uint64_t wbytes)
+void imp_heap_events_add(struct importer *imp, const struct imp_rw *rw)
 {
 	size_t k;
 
 	for (k = 0; k < imp->n_open_events; k++) {
 		struct imp_event *e = &imp->events[imp->open_events[k]];
-		e->reads += reads;
-		e->writes += writes;
-		e->read_bytes += rbytes;
-		e->write_bytes += wbytes;
+		imp_rw_add(&e->rw, 0, rw->n[0], rw->bytes[0]);
+		imp_rw_add(&e->rw, 1, rw->n[1], rw->bytes[1]);
 	}
 }
 
@@ -514,10 +495,7 @@ static int write_ranges(struct importer *imp)
 		sqlite3_bind_int64(st, 7, (int64_t)x->start_icount);
 		if (!x->live)
 			sqlite3_bind_int64(st, 8, (int64_t)x->end_icount);
-		sqlite3_bind_int64(st, 9, (int64_t)x->reads);
-		sqlite3_bind_int64(st, 10, (int64_t)x->writes);
-		sqlite3_bind_int64(st, 11, (int64_t)x->read_bytes);
-		sqlite3_bind_int64(st, 12, (int64_t)x->write_bytes);
+		imp_rw_bind(st, 9, &x->rw);
 		if (imp_db_step(imp, st) < 0)
 			goto fail;
 	}
@@ -544,10 +522,7 @@ static int write_events(struct importer *imp)
 		sqlite3_bind_int64(st, 4, (int64_t)e->start_icount);
 		if (!e->open)
 			sqlite3_bind_int64(st, 5, (int64_t)e->end_icount);
-		sqlite3_bind_int64(st, 6, (int64_t)e->reads);
-		sqlite3_bind_int64(st, 7, (int64_t)e->writes);
-		sqlite3_bind_int64(st, 8, (int64_t)e->read_bytes);
-		sqlite3_bind_int64(st, 9, (int64_t)e->write_bytes);
+		imp_rw_bind(st, 6, &e->rw);
 		if (imp_db_step(imp, st) < 0) {
 			sqlite3_finalize(st);
 			return -1;

@@ -446,7 +446,8 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 {
 	struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
 	struct imp_thread *t = imp_thread(imp, run->thread);
-	uint64_t made = 0, rw[2] = { 0, 0 }, bytes[2] = { 0, 0 };
+	struct imp_rw rw = { { 0, 0 }, { 0, 0 } };
+	uint64_t made = 0;
 	uint32_t i;
 
 	if (!t)
@@ -475,11 +476,10 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		if (access_count(imp, &d[i], a, run->icount_start + d[i].iseq) < 0)
 			return -1;
 		made++;
-		rw[d[i].is_write]++;
-		bytes[d[i].is_write] += d[i].size;
+		imp_rw_add(&rw, d[i].is_write, 1, d[i].size);
 	}
 	if (imp->n_open_events)
-		imp_heap_events_add(imp, rw[0], rw[1], bytes[0], bytes[1]);
+		imp_heap_events_add(imp, &rw);
 	imp->chunk_runs++;
 	imp->chunk_accesses += made;
 	imp->chunk_icount_next = run->icount_start + run->n_instrs;
