@@ -110,6 +110,8 @@ struct imp_event {
 struct imp_thread {
 	uint32_t id;
 	uint64_t first, last, runs, accesses;
+	struct imp_rw rw;
+	uint64_t first_access, last_access;   /* valid when rw has any */
 	int seen;                  /* has runs */
 	int known;                 /* named by a THREAD record */
 };

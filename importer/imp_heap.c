@@ -537,8 +537,8 @@ static int write_threads(struct importer *imp)
 	sqlite3_stmt *st;
 	size_t k;
 
-	if (sqlite3_prepare_v2(imp->db, "INSERT INTO threads VALUES (?1, ?2, ?3, ?4, ?5)",
-	                       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(imp->db, "INSERT INTO threads VALUES (?1, ?2, ?3, ?4, ?5,"
+	                       " ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st, NULL) != SQLITE_OK)
 		return imp_db_fail(imp, "prepare");
 	for (k = 0; k < imp->n_threads; k++) {
 		const struct imp_thread *t = &imp->threads[k];
@@ -551,6 +551,11 @@ static int write_threads(struct importer *imp)
 		}
 		sqlite3_bind_int64(st, 4, (int64_t)t->runs);
 		sqlite3_bind_int64(st, 5, (int64_t)t->accesses);
+		imp_rw_bind(st, 6, &t->rw);
+		if (t->rw.n[0] || t->rw.n[1]) {
+			sqlite3_bind_int64(st, 10, (int64_t)t->first_access);
+			sqlite3_bind_int64(st, 11, (int64_t)t->last_access);
+		}
 		if (imp_db_step(imp, st) < 0) {
 			sqlite3_finalize(st);
 			return -1;

@@ -447,7 +447,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
 	struct imp_thread *t = imp_thread(imp, run->thread);
 	struct imp_rw rw = { { 0, 0 }, { 0, 0 } };
-	uint64_t made = 0;
+	uint64_t made = 0, first_ic = 0, last_ic = 0;
 	uint32_t i;
 
 	if (!t)
@@ -475,7 +475,9 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 			continue;
 		if (access_count(imp, &d[i], a, run->icount_start + d[i].iseq) < 0)
 			return -1;
-		made++;
+		if (!made++)
+			first_ic = run->icount_start + d[i].iseq;
+		last_ic = run->icount_start + d[i].iseq;
 		imp_rw_add(&rw, d[i].is_write, 1, d[i].size);
 	}
 	if (imp->n_open_events)
@@ -491,6 +493,13 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	}
 	t->last = run->icount_start + run->n_instrs;
 	t->runs++;
+	if (made) {
+		if (!t->rw.n[0] && !t->rw.n[1])
+			t->first_access = first_ic;
+		t->last_access = last_ic;
+		imp_rw_add(&t->rw, 0, rw.n[0], rw.bytes[0]);
+		imp_rw_add(&t->rw, 1, rw.n[1], rw.bytes[1]);
+	}
 	t->accesses += made;
 	return 0;
 }

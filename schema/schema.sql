@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -66,13 +66,20 @@ CREATE TABLE mappings (
 );
 
 -- threads: every Valgrind thread id the log names, with the span and volume
--- of its runs (first/last_icount NULL: none of its code was traced).
+-- of its runs (first/last_icount NULL: none of its code was traced), its
+-- accesses by direction, and the icounts of its first and last access.
 CREATE TABLE threads (
 	id            INTEGER PRIMARY KEY,
 	first_icount  INTEGER,
 	last_icount   INTEGER,
 	runs          INTEGER NOT NULL DEFAULT 0,
-	accesses      INTEGER NOT NULL DEFAULT 0
+	accesses      INTEGER NOT NULL DEFAULT 0,
+	reads         INTEGER NOT NULL DEFAULT 0,
+	writes        INTEGER NOT NULL DEFAULT 0,
+	read_bytes    INTEGER NOT NULL DEFAULT 0,
+	write_bytes   INTEGER NOT NULL DEFAULT 0,
+	first_access_icount INTEGER,
+	last_access_icount  INTEGER
 );
 
 -- bbdefs: the blocks of the log (index = the log's bbdef index): first

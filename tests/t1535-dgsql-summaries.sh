@@ -1,6 +1,6 @@
 #!/bin/sh
 # t1535-dgsql-summaries: without a filter, the canned queries by_function,
-# hot_pages and hot_lines answer from the summary tables (dg_filtered() is
+# hot_pages, hot_lines and by_thread answer from the summary tables (dg_filtered() is
 # 0); their answers must equal the same aggregates computed over every
 # access of the `accesses` table.  With a filter they decode (dg_filtered()
 # is 1).
@@ -29,4 +29,10 @@ check_eq "by_function = accesses grouped by the function of their pc" \
 	            LEFT JOIN functions f ON f.id = p.function_id
 	            GROUP BY f.id, p.module_id" | sort)" \
 	"$(dq w.db ".q by_function 100000" | cut -d'|' -f1-4 | sort)"
+
+trace_db t.db threads || finish
+check_eq "by_thread = accesses grouped by thread" \
+	"$(dq t.db "SELECT thread, sum(is_write = 0), sum(is_write), sum(size), min(icount),
+	            max(icount) FROM accesses GROUP BY thread ORDER BY thread")" \
+	"$(dq t.db ".q by_thread")"
 finish
