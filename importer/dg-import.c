@@ -1,7 +1,7 @@
 /* dg-import: turn a Datagrind log into one indexed, symbolized SQLite file.
  *
  * The log is read as a stream (lib/dglog), each record handed to the module
- * that owns its table through a dispatch table; the database is written
+ * that owns its table (handler() maps a record type to it); the database is written
  * aside and renamed into place at the end (imp_db.c).  See imp.h.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
@@ -65,8 +65,6 @@ typedef int (*rec_fn)(struct importer *, const struct dglog_record *);
 
 static int on_header(struct importer *imp, const struct dglog_record *r)
 {
-	if (!imp->db)
-		return 0;
 	return imp_db_meta(imp, "format_version", NULL, r->u.header.version) < 0
 	    || imp_db_meta(imp, "word_size", NULL, r->u.header.word_size) < 0
 	    || imp_db_meta(imp, "endian", r->u.header.endian ? "big" : "little", 0) < 0 ? -1 : 0;
@@ -157,8 +155,7 @@ static int on_trace_state(struct importer *imp, const struct dglog_record *r)
 
 static int on_unknown(struct importer *imp, const struct dglog_record *r)
 {
-	imp->unknown_records++;
-	return 0;
+	return 0;        /* counted by the reader (meta unknown_records) */
 }
 
 static int on_thread(struct importer *imp, const struct dglog_record *r)

@@ -1,6 +1,6 @@
 /* imp.h: the importer's state, shared by its modules.
  *
- *   dg-import.c  command line, progress, summary, the record dispatch table
+ *   dg-import.c  command line, progress, summary, record type -> handler
  *   imp_db.c     the database: written aside, schema, statements, rename
  *   imp_run.c    runs: chunks of compressed accesses and per-access summaries
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
@@ -178,17 +178,16 @@ struct importer {
 
 	/* symbols and stacks */
 	struct dgsym *sym;
-	struct dghash pc_fn;       /* pc -> function id + 1 */
+	struct dghash pc_fn;       /* pc -> function id (0: no function) */
 	struct dghash stacks;      /* hash of frames -> stack id */
 	uint64_t n_stacks;
 	struct dghash fn_ids;      /* hash of a function's identity -> id */
-	uint64_t n_functions, n_pcs;
+	uint64_t n_functions;
 	int *module_ids;           /* dgsym module -> modules.id */
 	size_t n_module_ids;
 	uint64_t n_mappings;
 
 	/* meta */
-	uint64_t unknown_records;
 	int complete;
 	char incomplete_reason[512];
 	struct dglog_process process;

@@ -271,7 +271,6 @@ int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function)
 	*function = n > 0 ? ids[0] : 0;
 	if (dghash_put(&imp->pc_fn, pc, *function, &added) < 0)
 		return imp_fail(imp, "out of memory");
-	imp->n_pcs++;
 	return pc_rows(imp, pc, module, fr, ids, n);
 }
 

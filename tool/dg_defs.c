@@ -87,8 +87,6 @@ UInt dg_defs_emit(UInt id)
 	return n_written++;
 }
 
-UInt dg_defs_count(void) { return n_bbdefs; }
-
 void dg_defs_replay(void)
 {
 	UInt i;

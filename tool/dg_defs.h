@@ -40,7 +40,6 @@ extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
                  const struct dg_access *acc, UInt n_acc,
                  UChar exit_kind, Bool fn_entry);
-UInt dg_defs_count(void);
 /* Write bbdef id's record now unless it was; returns its log index.  Call
    only between records. */
 UInt dg_defs_emit(UInt id);

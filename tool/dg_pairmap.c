@@ -28,13 +28,6 @@ void dg_pairmap_init(struct dg_pairmap *m, const HChar *cc)
 	pairmap_alloc(m, 1024);
 }
 
-void dg_pairmap_fini(struct dg_pairmap *m)
-{
-	VG_(free)(m->slots);
-	m->slots = NULL;
-	m->cap = m->used = 0;
-}
-
 UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b)
 {
 	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;

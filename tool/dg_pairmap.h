@@ -2,7 +2,7 @@
  *
  * Used to intern calling contexts (parent node, call site) -> node and
  * (bbdef, node) -> context.  Keys are never removed.  The map owns its
- * table; dg_pairmap_fini frees it.  Values are whatever the caller stores;
+ * table, which lives as long as the tool.  Values are whatever the caller stores;
  * DG_PAIRMAP_NONE is returned for a missing key and must not be stored.
  */
 #ifndef DG_PAIRMAP_H
@@ -22,7 +22,6 @@ struct dg_pairmap {
 };
 
 void dg_pairmap_init(struct dg_pairmap *m, const HChar *cc);
-void dg_pairmap_fini(struct dg_pairmap *m);
 UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b);
 /* Store value for (a, b), which must not be present yet. */
 void dg_pairmap_put(struct dg_pairmap *m, ULong a, ULong b, UInt value);

@@ -212,7 +212,6 @@ void dg_stack_fn_enter(void)
 
 Bool dg_stack_in_fn(void) { return cur->fn_base != 0; }
 
-UInt dg_stack_node_depth(UInt node) { return nodes[node].depth; }
 
 UInt dg_stack_frames(UInt node, Addr *out, UInt max)
 {

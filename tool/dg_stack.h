@@ -30,11 +30,9 @@ void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m);
 void dg_stack_ret(Addr sp);
 void dg_stack_signal_enter(ThreadId tid, Addr sp);
 void dg_stack_signal_exit(ThreadId tid);
-UInt dg_stack_depth(void);         /* frames on the running thread's stack */
 
 /* Copy up to max frames of node, innermost first; returns how many. */
 UInt dg_stack_frames(UInt node, Addr *out, UInt max);
-UInt dg_stack_node_depth(UInt node);
 
 /* --trace-fn bookkeeping, per thread: inside the function or not. */
 void dg_stack_fn_enter(void);
