@@ -111,7 +111,8 @@ int imp_db_open(struct importer *imp)
 	snprintf(imp->tmp_path, n, "%s.tmp.%ld", imp->db_path, (long)getpid());
 	unlink(imp->tmp_path);
 	if (sqlite3_open_v2(imp->tmp_path, &imp->db,
-	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK)
 		return imp_fail(imp, "%s: cannot create: %s", imp->tmp_path,
 		                imp->db ? sqlite3_errmsg(imp->db) : "out of memory");
 	if (imp_db_exec(imp, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"

@@ -218,7 +218,15 @@ static int line_fold(struct importer *imp, uint64_t line, const uint64_t rw[2])
 	return 0;
 }
 
-/* Empty a chunk table, calling nothing: its used slots back to empty. */
+static int cell_cmp(const void *a, const void *b, void *table)
+{
+	const struct imp_chunk_cells *cp = table;
+	uint64_t x = cp->page[*(const uint32_t *)a], y = cp->page[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* Empty a chunk table: its used slots back to empty. */
 static void cells_clear(struct imp_chunk_cells *cp)
 {
 	uint32_t k;
@@ -245,6 +253,8 @@ static int chunk_cells_rows(struct importer *imp)
 		if (line_fold(imp, lines->page[i], lines->rw[i]) < 0)
 			return -1;
 	}
+	/* in key order, so that the rows append to the table's b-tree */
+	qsort_r(cells->used, cells->n_used, sizeof *cells->used, cell_cmp, cells);
 	for (k = 0; k < cells->n_used; k++) {
 		uint32_t i = cells->used[k];
 		sqlite3_bind_int64(st, 1, imp->chunk_id);
