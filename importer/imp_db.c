@@ -117,7 +117,7 @@ int imp_db_open(struct importer *imp)
 		                imp->db ? sqlite3_errmsg(imp->db) : "out of memory");
 	if (imp_db_exec(imp, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
 	                     "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
-	                     "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;") < 0
+	                     "PRAGMA cache_size = -65536;") < 0
 	    || imp_db_exec(imp, "BEGIN") < 0
 	    || schema_exec(imp) < 0)
 		return -1;
