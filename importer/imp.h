@@ -51,7 +51,7 @@ struct imp_chunk_cells {
 	uint32_t n_used, cap;      /* cap a power of two, > 2 * IMP_CHUNK_MAX */
 };
 
-#define IMP_BLOCK_FNS 4     /* functions counted inside a block record */
+#define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
 
 /* Accesses counted by direction: blocks, ranges and events keep one. */
 struct imp_rw { uint64_t n[2], bytes[2]; };   /* [0] reads, [1] writes */
