@@ -196,6 +196,25 @@ need_tool() {
 }
 
 # need_cmd NAME: an optional host program is installed, else skip.
+# unit_run NAME BIN: run a C unit test binary and relay its own ok/not ok
+# lines as checks named NAME: ...; its exit status is one more check.
+unit_run() {
+	"$2" >"$1.out" 2>"$1.err"
+	st=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$1: ${line#ok - }" ;;
+		"not ok - "*) not_ok "$1: ${line#not ok - }" ;;
+		esac
+	done <"$1.out"
+	if [ "$st" -eq 0 ]; then
+		ok "$1 exits 0"
+	else
+		not_ok "$1 exits 0"
+		diag "status $st" "$(tail -5 "$1.err")"
+	fi
+}
+
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
 }

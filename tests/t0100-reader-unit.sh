@@ -12,24 +12,6 @@ for b in test_dglog test_dglog-asan mklogs; do
 done
 [ -x "$DG_DUMP" ] || skip "$DG_DUMP not built"
 
-# unit_run NAME BIN: relay the binary's own ok/not ok lines.
-unit_run() {
-	"$2" >"$1.out" 2>"$1.err"
-	st=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "$1: ${line#ok - }" ;;
-		"not ok - "*) not_ok "$1: ${line#not ok - }" ;;
-		esac
-	done <"$1.out"
-	if [ "$st" -eq 0 ]; then
-		ok "$1 exits 0"
-	else
-		not_ok "$1 exits 0"
-		diag "status $st" "$(tail -5 "$1.err")"
-	fi
-}
-
 unit_run unit "$U/test_dglog"
 unit_run asan "$U/test_dglog-asan"
 

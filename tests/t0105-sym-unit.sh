@@ -13,24 +13,6 @@ for t in cc c++ strip nm addr2line; do
 	command -v $t >/dev/null 2>&1 || skip "$t not installed"
 done
 
-# unit_run NAME BIN: relay the binary's own ok/not ok lines.
-unit_run() {
-	"$2" >"$1.out" 2>"$1.err"
-	st=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "$1: ${line#ok - }" ;;
-		"not ok - "*) not_ok "$1: ${line#not ok - }" ;;
-		esac
-	done <"$1.out"
-	if [ "$st" -eq 0 ]; then
-		ok "$1 exits 0"
-	else
-		not_ok "$1 exits 0"
-		diag "status $st" "$(tail -5 "$1.err")"
-	fi
-}
-
 unit_run sym "$U/test_dgsym"
 unit_run sym-asan "$U/test_dgsym-asan"
 
