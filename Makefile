@@ -7,7 +7,8 @@
 #                        PREFIX/bin, the sqlite3 extension into PREFIX/lib/datagrind
 #   make bench           run the benchmarks (figures, no assertions)
 #   make asan            build the host programs with AddressSanitizer+UBSan
-#   make fuzz            build the fuzz targets (clang libFuzzer) and run each briefly
+#   make fuzz            run every fuzz target a minute (clang libFuzzer; FUZZ=NAME,
+#                        FUZZ_SECONDS=N); make test replays their corpora
 #   make clean
 #
 # Options (make VAR=value):
@@ -65,7 +66,7 @@ HOST_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -fPIC -Ilib -Itool -D_GNU_SOURCE \
 	$(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
 HOST_LDFLAGS := $(LDFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE))
 
-LIB_SRCS := $(filter-out lib/%_fuzz.c,$(wildcard lib/*.c))
+LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(patsubst lib/%.c,$(B)/obj/lib/%.o,$(LIB_SRCS))
 LIBDG    := $(B)/obj/libdg.a
 
@@ -147,7 +148,7 @@ $(B)/bin/dg-dump: $(PROG_dg-dump_SRCS) $(LIBDG) $(wildcard lib/*.h)
 
 # ---------------------------------------------------------------- tests
 include tests/tests.mk
--include tests/fuzz/fuzz.mk
+include tests/fuzz/fuzz.mk
 
 # Host programs and unit tests under AddressSanitizer and UBSan, in their
 # own build directory so that the normal build is untouched.

@@ -32,7 +32,7 @@ TESTS_PROG_FLAGS := -O0 -g -fno-inline -fno-stack-protector -fno-pie -no-pie \
 # The colleagues' C unit tests, when they exist (target unit-tests).
 -include tests/unit/unit.mk
 
-tests-progs: $(TESTS_PROGS) $(if $(wildcard tests/unit/unit.mk),unit-tests)
+tests-progs: $(TESTS_PROGS) $(if $(wildcard tests/unit/unit.mk),unit-tests) fuzz-replay
 
 $(TESTS_PROG_DIR)/%: tests/progs/%.c $(B)/include/datagrind.h
 	@mkdir -p $(@D)

@@ -8,7 +8,8 @@
  * tiny read buffer (built with -DDGLOG_BUF_INITIAL=64), and both readings
  * must agree.
  *
- * Build and run: make fuzz (tests/fuzz/fuzz.mk).
+ * Build and run: make fuzz FUZZ=dglog (tests/fuzz/fuzz.mk); make test
+ * replays its corpus tests/fuzz/dglog/ (tests/t0190-fuzz-corpus.sh).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
