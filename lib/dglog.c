@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The read buffer's first size; tests and the fuzzer build with a tiny one
@@ -26,7 +27,6 @@
 #define DGLOG_BUF_INITIAL (1u << 20)
 #endif
 #define BUF_INITIAL   DGLOG_BUF_INITIAL
-#define MAX_RECORD    ((uint64_t)1 << 30)     /* largest payload accepted */
 
 /* ------------------------------------------------------------ messages */
 
@@ -828,20 +828,158 @@ static int rd_unknown(struct cur *c, struct dglog_record *rec)
 	rec->type = DGLOG_UNKNOWN;
 	rec->u.unknown.len = (uint64_t)(c->end - c->p);
 	rec->u.unknown.payload = c->p;
-	r->n_unknown++;
+	if (r->n_unknown++ == 0) {
+		r->unknown_off = r->rec_off;
+		r->unknown_type = r->rec_type;
+	}
 	return 1;
 }
 
-static int truncated(struct dglog *r, uint64_t need)
+/* The largest payload each record type can legitimately have (docs/FORMAT.md
+ * section 5, "Record sizes"): what the writers produce, with room for
+ * trailing fields a later writer may add.  A record claiming more is
+ * corrupt; the bound also caps what a reader buffers for one record. */
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+#define MAX_UNKNOWN  (16 * MIB)                 /* a future record type */
+static const uint64_t max_payload[DG_R_MAX_KNOWN + 1] = {
+	[DG_R_HEADER] = 254,
+	[DG_R_TRACK_RANGE] = 64 * KIB,
+	[DG_R_UNTRACK_RANGE] = 4 * KIB,
+	[DG_R_START_EVENT] = 64 * KIB,
+	[DG_R_END_EVENT] = 64 * KIB,
+	[DG_R_TEXT_AVMA] = 64 * KIB,
+	[DG_R_MALLOC_BLOCK] = 64 * KIB,
+	[DG_R_FREE_BLOCK] = 64 * KIB,
+	[DG_R_BBDEF] = 1 * MIB,
+	[DG_R_BBRUN] = 1 * MIB,
+	[DG_R_CONTEXT] = 4 * KIB,
+	[DG_R_BBRUNS] = 16 * MIB,
+	[DG_R_THREAD] = 4 * KIB,
+	[DG_R_MMAP] = 64 * KIB,
+	[DG_R_MUNMAP] = 4 * KIB,
+	[DG_R_PROCESS] = 64 * MIB,
+	[DG_R_ICOUNT] = 4 * KIB,
+	[DG_R_TRACE_STATE] = 4 * KIB,
+	[DG_R_FINI] = 4 * KIB,
+};
+
+static uint64_t payload_limit(int type)
+{
+	if (type <= DG_R_MAX_KNOWN && max_payload[type])
+		return max_payload[type];
+	return MAX_UNKNOWN;
+}
+
+/* Types no writer of any version uses (FORMAT.md section 2): a record of one
+ * of these is damage, not a record to skip. */
+static int reserved_type(int type)
+{
+	return type == 1 || type == 2 || type == 7;
+}
+
+/* Refresh what is known of the input's size (a log still being written
+ * grows).  Memory input never changes. */
+static void input_size(struct dglog *r)
+{
+	struct stat st;
+	off_t at;
+
+	if (r->mem)
+		return;
+	if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if (!r->size_known) {
+		at = lseek(r->fd, 0, SEEK_CUR);
+		if (at < 0 || at > st.st_size)
+			return;
+		r->fd_start = at;
+	}
+	r->size_known = 1;
+	r->size = (uint64_t)(st.st_size - r->fd_start);
+}
+
+/* Does the input end with a FINI record (the last record a writer puts
+ * out)?  Then the file was written to its end, and a record that seems to
+ * run past the end is damaged, not cut.  Sets *off to the FINI's offset.
+ * The FINI's length is not assumed (a later writer may add fields): every
+ * length that fits is tried, and the records count must be plausible. */
+static int tail_fini(struct dglog *r, uint64_t *off)
+{
+	uint8_t tail[2 + 254];
+	size_t n;
+
+	if (!r->size_known || r->size < 16 + 2 + 40)
+		return 0;
+	n = r->size - 16 < sizeof tail ? (size_t)(r->size - 16) : sizeof tail;
+	if (r->mem)
+		memcpy(tail, r->mem + r->size - n, n);
+	else if (pread(r->fd, tail, n, r->fd_start + (off_t)(r->size - n)) != (ssize_t)n)
+		return 0;
+	for (size_t len = 40; len + 2 <= n && len < DG_LONG_LENGTH; len++) {
+		const uint8_t *p = tail + n - len - 2;
+		uint64_t records = get_u(r, p + 2 + 24, 8);
+		if (p[0] == DG_R_FINI && p[1] == len && records > r->rec_number
+		    && records <= r->size / 2) {
+			*off = r->size - len - 2;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int truncated(struct dglog *r, uint64_t need, uint64_t left)
 {
 	r->truncated = 1;
 	return fail(r, "truncated: the record needs %llu bytes, the file has %llu left",
-		    (unsigned long long)need,
-		    (unsigned long long)(r->end - r->pos));
+		    (unsigned long long)need, (unsigned long long)left);
+}
+
+/* The record at r->rec_off needs `need` bytes and the input has fewer.
+ * Truncated, unless the input ends with a FINI: then the length is bad. */
+static int overrun(struct dglog *r, uint64_t need, uint64_t left)
+{
+	uint64_t fini;
+
+	if (tail_fini(r, &fini))
+		return fail(r, "corrupt: the record needs %llu bytes, the file has %llu left, "
+			    "yet the log goes on to its fini record at byte %llu (a damaged "
+			    "length or type)", (unsigned long long)need,
+			    (unsigned long long)left, (unsigned long long)fini);
+	return truncated(r, need, left);
+}
+
+/* Bytes the input holds from the record being framed on, if known. */
+static int input_left(struct dglog *r, uint64_t need, uint64_t *left)
+{
+	if (!r->size_known)
+		return 0;
+	if (r->rec_off + need > r->size)
+		input_size(r);
+	*left = r->rec_off < r->size ? r->size - r->rec_off : 0;
+	return 1;
+}
+
+/* Make the record's first `need` bytes available: 1, or -1 (error, or the
+ * input ends first). */
+static int need_bytes(struct dglog *r, uint64_t need)
+{
+	uint64_t left;
+	int n;
+
+	if (input_left(r, need, &left) && left < need)
+		return overrun(r, need, left);
+	if ((n = fill(r, (size_t)need)) < 0)
+		return -1;
+	if (n == 0)
+		return overrun(r, need, r->end - r->pos);
+	return 1;
 }
 
 /* Find the record at r->pos: *hdr bytes of type and length, *len of
- * payload, all present in the buffer.  1, 0 at clean end, -1 error. */
+ * payload, all present in the buffer.  1, 0 at clean end, -1 error.  The
+ * length is judged (against the type's bound and what the input holds)
+ * before the payload is read, so a bogus length costs no memory. */
 static int frame(struct dglog *r, size_t *hdr, uint64_t *len)
 {
 	int n = fill(r, 1);
@@ -851,27 +989,28 @@ static int frame(struct dglog *r, size_t *hdr, uint64_t *len)
 		return n;
 	type = r->data[r->pos];
 	r->rec_type = type;
+	if (reserved_type(type))
+		return fail(r, "corrupt: type %u is reserved, no writer uses it", type);
 	if (type >= DG_R_SHORT_FIRST) {
 		*hdr = 1;
 		*len = 1;
 	} else {
-		if ((n = fill(r, 2)) <= 0)
-			return n < 0 ? -1 : truncated(r, 2);
+		if (need_bytes(r, 2) < 0)
+			return -1;
 		*hdr = 2;
 		*len = r->data[r->pos + 1];
 		if (*len == DG_LONG_LENGTH) {
-			if ((n = fill(r, 10)) <= 0)
-				return n < 0 ? -1 : truncated(r, 10);
+			if (need_bytes(r, 10) < 0)
+				return -1;
 			*hdr = 10;
 			*len = get_u(r, r->data + r->pos + 2, 8);
 		}
 	}
-	if (*len > MAX_RECORD)
-		return fail(r, "payload length %llu is over the limit of %llu",
-			    (unsigned long long)*len, (unsigned long long)MAX_RECORD);
-	if ((n = fill(r, *hdr + *len)) <= 0)
-		return n < 0 ? -1 : truncated(r, *hdr + *len);
-	return 1;
+	if (*len > payload_limit(type))
+		return fail(r, "corrupt: payload length %llu is over the limit of %llu "
+			    "for this record type", (unsigned long long)*len,
+			    (unsigned long long)payload_limit(type));
+	return need_bytes(r, *hdr + *len);
 }
 
 /* Read one file record: 1 delivered, 2 a BBRUNS to expand, 0 end, -1. */
@@ -937,33 +1076,52 @@ int dglog_next(struct dglog *r, struct dglog_record *rec)
 	return n;
 }
 
+/* A FINI whose totals disagree: the log is corrupt somewhere before it.  A
+ * skipped record of an unknown type is the likely place, so say where the
+ * first one was. */
+static int fini_mismatch(struct dglog *r, const struct where *w, const char *what,
+			 uint64_t fini, uint64_t seen)
+{
+	char hint[128] = "";
+
+	if (r->n_unknown)
+		snprintf(hint, sizeof hint, " (the first record of an unknown type, %d, "
+			 "is at byte %llu)", r->unknown_type,
+			 (unsigned long long)r->unknown_off);
+	return vfail_l(r, w, "fini counts %llu %s, the log has %llu: corrupt%s",
+		       (unsigned long long)fini, what, (unsigned long long)seen, hint);
+}
+
 int dglog_check_complete(struct dglog *r)
 {
 	struct where w = { r->base + r->pos, r->n_records, 0, DG_R_FINI, 0 };
 	const struct dglog_fini *f = &r->fini;
+	uint64_t fini_off;
 
+	r->truncated = 0;
 	if (r->version < 2) {
 		w.type = DG_R_HEADER;
 		w.off = w.number = 0;
 		return vfail_l(r, &w, "a version 1 log has no fini record");
 	}
-	if (!r->saw_fini)
+	if (!r->saw_fini) {
+		if (tail_fini(r, &fini_off))
+			return fail_file(r, "byte %llu: corrupt: the file ends with a fini "
+					 "record at byte %llu that reading never reached (a "
+					 "damaged length or type)", (unsigned long long)w.off,
+					 (unsigned long long)fini_off);
+		r->truncated = 1;
 		return fail_file(r, "byte %llu: the log ends without a fini record (truncated)",
 				 (unsigned long long)w.off);
+	}
 	w.off = r->fini_off;
 	w.number = r->n_records - 1;
 	if (f->records != r->n_records - 1)
-		return vfail_l(r, &w, "fini counts %llu records, the log has %llu",
-			       (unsigned long long)f->records,
-			       (unsigned long long)(r->n_records - 1));
+		return fini_mismatch(r, &w, "records", f->records, r->n_records - 1);
 	if (f->runs != r->n_runs)
-		return vfail_l(r, &w, "fini counts %llu runs, the log has %llu",
-			       (unsigned long long)f->runs,
-			       (unsigned long long)r->n_runs);
+		return fini_mismatch(r, &w, "runs", f->runs, r->n_runs);
 	if (f->accesses != r->n_accesses)
-		return vfail_l(r, &w, "fini counts %llu accesses, the log has %llu",
-			       (unsigned long long)f->accesses,
-			       (unsigned long long)r->n_accesses);
+		return fini_mismatch(r, &w, "accesses", f->accesses, r->n_accesses);
 	return 0;
 }
 
@@ -1003,7 +1161,7 @@ static int read_header(struct dglog *r)
 	if (r->word_size != 4 && r->word_size != 8)
 		return fail(r, "word size %u, not 4 or 8", r->word_size);
 	if ((n = fill(r, 2 + (size_t)r->data[1])) <= 0)
-		return n < 0 ? -1 : truncated(r, 2 + (size_t)r->data[1]);
+		return n < 0 ? -1 : truncated(r, 2 + (size_t)r->data[1], r->end - r->pos);
 	r->pos = 2 + (size_t)r->data[1];
 	r->n_records = 1;
 	return 0;
@@ -1040,6 +1198,7 @@ int dglog_open_fd(struct dglog *r, int fd, const char *name,
 {
 	set_name(r, name);
 	r->fd = fd;
+	input_size(r);
 	return open_common(r, err, errlen);
 }
 
@@ -1053,6 +1212,8 @@ int dglog_open_mem(struct dglog *r, const void *data, size_t len,
 	r->data = r->mem;
 	r->end = len;
 	r->eof = 1;
+	r->size_known = 1;
+	r->size = len;
 	return open_common(r, err, errlen);
 }
 

@@ -178,6 +178,13 @@ struct dglog {
 	const char **argv;
 	size_t argv_cap;
 	int header_sent;
+	/* where the input ends, when that is known (a regular file, memory):
+	   a record claiming more is judged before anything is buffered */
+	int size_known;
+	uint64_t size;          /* bytes from the reader's start */
+	int64_t fd_start;       /* file offset of the reader's byte 0 */
+	uint64_t unknown_off;   /* the first unknown record, for messages */
+	int unknown_type;
 };
 
 /* Open a log: path "-" is standard input.  Reads and checks the header.
@@ -200,7 +207,9 @@ void dglog_close(struct dglog *r);
 
 /* Next record into rec: 1 a record, 0 clean end of file (at a record
  * boundary), -1 an error in r->err ("FILE: byte N: record #K (TYPE): ...");
- * r->truncated is 1 if the error is that the log ends inside a record.  The
+ * r->truncated is 1 if the error is that the log ends inside a record (and
+ * nothing says it went on: a record whose length runs past the end of a
+ * file that ends with a FINI record is corrupt, not truncated).  The
  * first record delivered is the HEADER.  After -1 every call returns -1. */
 int dglog_next(struct dglog *r, struct dglog_record *rec);
 
@@ -217,7 +226,10 @@ const struct dglog_context *dglog_context(const struct dglog *r, uint64_t idx);
 
 /* After dglog_next returned 0: 0 if the log is complete (a FINI whose runs,
  * accesses and records match what was read), else -1 with the reason in
- * r->err.  Version 1 logs are never complete (they have no FINI). */
+ * r->err.  Version 1 logs are never complete (they have no FINI).
+ * r->truncated is then 1 when the log merely ends early (no FINI, and the
+ * file does not end with one), 0 when it is corrupt (a FINI whose totals
+ * disagree, or a FINI at the end of the file that reading never reached). */
 int dglog_check_complete(struct dglog *r);
 
 /* "bbdef", "bbruns", ... for a file record type; "unknown" otherwise. */

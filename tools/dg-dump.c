@@ -48,7 +48,8 @@ static const char usage_text[] =
 "               'threads' the distinct thread ids seen in THREAD records\n"
 "               and runs; 'complete' is 1 when a FINI record is present\n"
 "               and its runs, accesses and records match the log (never\n"
-"               for version 1)\n"
+"               for version 1); a log whose FINI totals disagree with it\n"
+"               is corrupt (exit 1)\n"
 "  --blocks     one line per heap block (MALLOC_BLOCK), in allocation\n"
 "               order:\n"
 "                   ADDR SIZE ALLOC_ICOUNT FREE_ICOUNT|- READS WRITES\n"
@@ -593,11 +594,12 @@ static int dump_stats(struct dglog *r)
 		if (rec.type == DG_R_THREAD)
 			note_tid(&s, rec.u.thread.tid);
 	}
+	/* a log that merely ends early is complete 0; one whose FINI
+	   disagrees with it (or that hides its FINI) is corrupt: an error */
 	if (n == 0 && r->version >= 2) {
-		char keep[DGLOG_ERRLEN];
-		memcpy(keep, r->err, sizeof keep);
 		complete = dglog_check_complete(r) == 0;
-		memcpy(r->err, keep, sizeof keep);
+		if (!complete && !r->truncated)
+			n = -1;
 	}
 	print_stats(r, &s, complete);
 	free(s.tids);
