@@ -1,7 +1,11 @@
 /* imp.h: the importer's state, shared by its modules.
  *
- *   dg-import.c  command line, progress, summary, record type -> handler
- *   imp_db.c     the database: written aside, schema, statements, rename
+ *   dg-import.c  the command line and signals: a shell over imp_import_file
+ *   imp_import.c the import as a function: record type -> handler,
+ *                progress, summary, compressed logs
+ *   imp_db.c     the database: the target checked, written aside (0600,
+ *                O_EXCL), schema, statements, rename; temporary files of
+ *                dead imports reclaimed, ours removed on a signal
  *   imp_run.c    runs: chunks of compressed accesses and per-access summaries
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
@@ -18,6 +22,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 #include "dglog.h"
 #include "dgchunk.h"
@@ -116,14 +121,48 @@ struct imp_thread {
 	int known;                 /* named by a THREAD record */
 };
 
+/* ------------------------------------------------------------ the import */
+
+/* What to import and how (dg-import's command line). */
+struct imp_options {
+	const char *log_path;      /* "-" for standard input */
+	const char *db_path;       /* ignored with check_only */
+	int force, strict, check_only, quiet, progress;
+	/* Text meant for a person (summary, warnings, progress; lines end in
+	   '\n', progress lines start with '\r'), or NULL to drop it. */
+	void (*say)(const char *text, void *arg);
+	void *say_arg;
+};
+
+enum { IMP_OK = 0, IMP_ERROR = 1, IMP_USAGE = 2, IMP_INCOMPLETE = 3 };
+
+/* Import the log into the database (or only check it): IMP_OK, or
+   IMP_INCOMPLETE (a truncated log: what was complete is imported), or
+   IMP_ERROR with the message in err (no database was written, an existing
+   one is untouched).  Allocates and frees everything it uses; may be called
+   again in the same process. */
+int imp_import_file(const struct imp_options *o, char *err, size_t errlen);
+const char *imp_version(void);
+
+/* Remove the temporary files of the import under way, if any (async-signal-
+   safe: for a signal handler, which then re-raises the signal). */
+void imp_db_signal_cleanup(void);
+
+/* ------------------------------------------------------------ state */
+
+struct imp_held;             /* a version 1 side record held back */
+
 struct importer {
 	/* options */
 	const char *log_path, *db_path;
-	int quiet, strict, check_only, progress;
+	int force, quiet, strict, check_only, progress;
+	void (*say)(const char *text, void *arg);
+	void *say_arg;
 	/* state */
 	struct dglog log;
 	sqlite3 *db;
-	char *tmp_path;
+	char *tmp_path;            /* set once we made the file */
+	struct stat tmp_st;        /* its identity */
 	char err[1024];
 	uint64_t log_bytes;        /* size of the log, 0 if unknown (pipe) */
 
@@ -187,6 +226,10 @@ struct importer {
 	size_t n_module_ids;
 	uint64_t n_mappings;
 
+	/* version 1 side records held back (imp_import.c) */
+	struct imp_held *held;
+	size_t n_held, cap_held;
+
 	/* meta */
 	int complete;
 	char incomplete_reason[512];
@@ -197,6 +240,9 @@ struct importer {
 };
 
 /* imp_db.c */
+/* Before anything is read: the target may be written (not the log itself,
+   not an existing file without force). */
+int  imp_db_target_check(struct importer *imp);
 int  imp_db_open(struct importer *imp);
 int  imp_db_exec(struct importer *imp, const char *sql);
 sqlite3_stmt *imp_db_stmt(struct importer *imp, int which, const char *sql);
@@ -255,6 +301,9 @@ int  imp_sym_finish(struct importer *imp);
 void imp_sym_free(struct importer *imp);
 
 int  imp_fail(struct importer *imp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Text for a person through imp->say (nothing without one). */
+void imp_say(const struct importer *imp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int  imp_db_fail(struct importer *imp, const char *what);
 

@@ -5,13 +5,26 @@
  * it, and a crash leaves only the temporary file — then synced and renamed
  * over the target.  So an existing trace.db is either the old one or the
  * new one, never half of each.  Statements are prepared once per slot.
+ *
+ * Files: the temporary file is made here with O_EXCL and mode 0600 before
+ * SQLite opens it (so it, the renamed database and any journal SQLite makes
+ * beside it are 0600 whatever the umask), and SQLite must not follow a
+ * symlink there.  It is never unlinked unless this process made it.  Its
+ * name is kept for imp_db_signal_cleanup, which a signal handler calls.
+ * Temporary files of imports that died (SIGKILL, a crash) are recognised
+ * by the PID in their name and removed by the next import into the same
+ * directory, if they are ours (same owner); others are reported.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "imp.h"
 #include "schema_sql.h"      /* generated from schema/schema.sql */
@@ -83,6 +96,19 @@ int imp_fail(struct importer *imp, const char *fmt, ...)
 	return -1;
 }
 
+void imp_say(const struct importer *imp, const char *fmt, ...)
+{
+	char text[1536];
+	va_list ap;
+
+	if (!imp->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	imp->say(text, imp->say_arg);
+}
+
 int imp_db_fail(struct importer *imp, const char *what)
 {
 	return imp_fail(imp, "%s: %s: %s", imp->db_path, what,
@@ -101,20 +127,214 @@ int imp_db_exec(struct importer *imp, const char *sql)
 	return 0;
 }
 
-int imp_db_open(struct importer *imp)
+/* ------------------------------------------------------------ files */
+
+/* The temporary file and its SQLite companions, for the signal handler:
+   written before the file exists is announced (signals blocked), read by
+   the handler only up to sig_n. */
+static const char *const companions[] = { "", "-journal", "-wal", "-shm" };
+#define N_COMPANIONS (sizeof companions / sizeof *companions)
+static char sig_paths[N_COMPANIONS][PATH_MAX];
+static volatile sig_atomic_t sig_n;
+static pid_t sig_pid;
+
+void imp_db_signal_cleanup(void)
+{
+	sig_atomic_t i, n = sig_n;
+
+	if (getpid() != sig_pid)     /* a forked decompressor before its exec */
+		return;
+	for (i = 0; i < n; i++)
+		unlink(sig_paths[i]);
+}
+
+static void sig_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Announce (or, with path NULL, withdraw) the temporary file. */
+static void sig_register(const char *path)
+{
+	size_t i;
+
+	sig_n = 0;
+	if (!path || strlen(path) + 16 > PATH_MAX)
+		return;
+	for (i = 0; i < N_COMPANIONS; i++)
+		snprintf(sig_paths[i], PATH_MAX, "%s%s", path, companions[i]);
+	sig_pid = getpid();
+	sig_n = N_COMPANIONS;
+}
+
+static void companions_unlink(const char *path)
+{
+	char p[PATH_MAX];
+	size_t i;
+
+	for (i = 1; i < N_COMPANIONS; i++)
+		if (snprintf(p, sizeof p, "%s%s", path, companions[i]) < (int)sizeof p)
+			unlink(p);
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+
+	if (!slash)
+		return strdup(".");
+	d = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	return d;
+}
+
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* If name is BASE.tmp.PID with an optional companion suffix, the PID. */
+static long tmp_pid(const char *name, const char *base)
+{
+	size_t n = strlen(base), i;
+	const char *p;
+	char *end;
+	long pid;
+
+	if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp.", 5) != 0)
+		return -1;
+	p = name + n + 5;
+	if (*p < '1' || *p > '9')
+		return -1;
+	pid = strtol(p, &end, 10);
+	for (i = 0; i < N_COMPANIONS; i++)
+		if (strcmp(end, companions[i]) == 0)
+			return pid > 0 && pid <= INT_MAX ? pid : -1;
+	return -1;
+}
+
+/* One leftover temporary file: removed if its process is gone and it is a
+   file of ours; reported if its process is gone and it is not. */
+static void stale_one(struct importer *imp, int dfd, const char *dir,
+                      const char *name, long pid)
+{
+	struct stat st;
+
+	if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return;            /* its import may still run */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		imp_say(imp, "dg-import: warning: %s/%s was left by process %ld, which no "
+		        "longer runs, but is not our file: not removed\n", dir, name, pid);
+		return;
+	}
+	if (unlinkat(dfd, name, 0) == 0)
+		imp_say(imp, "dg-import: removed %s/%s, left by import process %ld, "
+		        "which no longer runs\n", dir, name, pid);
+}
+
+/* Reclaim the temporary files that dead imports left beside the target. */
+static void stale_reclaim(struct importer *imp)
+{
+	char *dir = dir_of(imp->db_path);
+	const char *base = base_of(imp->db_path);
+	struct dirent *e;
+	DIR *d;
+	long pid;
+
+	d = dir ? opendir(dir) : NULL;
+	if (d) {
+		while ((e = readdir(d)) != NULL)
+			if ((pid = tmp_pid(e->d_name, base)) > 0)
+				stale_one(imp, dirfd(d), dir, e->d_name, pid);
+		closedir(d);
+	}
+	free(dir);
+}
+
+/* The temporary file: made here, 0600, failing if the name exists. */
+static int tmp_create(struct importer *imp)
 {
 	size_t n = strlen(imp->db_path) + 32;
+	sigset_t old;
+	int fd, e;
 
 	imp->tmp_path = malloc(n);
 	if (!imp->tmp_path)
 		return imp_fail(imp, "out of memory");
 	snprintf(imp->tmp_path, n, "%s.tmp.%ld", imp->db_path, (long)getpid());
-	unlink(imp->tmp_path);
+	sig_block(&old);
+	fd = open(imp->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	e = errno;
+	if (fd >= 0)
+		sig_register(imp->tmp_path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		free(imp->tmp_path);       /* not ours: never unlinked */
+		imp->tmp_path = NULL;
+		return imp_fail(imp, "%s.tmp.%ld: cannot create the temporary database: %s",
+		                imp->db_path, (long)getpid(), strerror(e));
+	}
+	if (fstat(fd, &imp->tmp_st) < 0)
+		memset(&imp->tmp_st, 0, sizeof imp->tmp_st);
+	close(fd);
+	return 0;
+}
+
+/* SQLite opened the file we made (not one put in its place). */
+static int tmp_is_ours(struct importer *imp)
+{
+	struct stat st;
+
+	return lstat(imp->tmp_path, &st) == 0 && st.st_dev == imp->tmp_st.st_dev
+	    && st.st_ino == imp->tmp_st.st_ino;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int imp_db_target_check(struct importer *imp)
+{
+	struct stat db, log;
+	int have_log;
+
+	if (stat(imp->db_path, &db) < 0)
+		return 0;                 /* no such file: nothing to protect */
+	have_log = strcmp(imp->log_path, "-") == 0 ? fstat(0, &log) == 0
+	           : stat(imp->log_path, &log) == 0;
+	if (have_log && same_file(&db, &log))
+		return imp_fail(imp, "%s: is the log %s itself (the same file); "
+		                "refusing to replace it, with or without --force",
+		                imp->db_path, imp->log_path);
+	if (!imp->force)
+		return imp_fail(imp, "%s exists; use --force to replace it", imp->db_path);
+	return 0;
+}
+
+int imp_db_open(struct importer *imp)
+{
+	stale_reclaim(imp);
+	if (tmp_create(imp) < 0)
+		return -1;
 	if (sqlite3_open_v2(imp->tmp_path, &imp->db,
-	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
 	                    NULL) != SQLITE_OK)
-		return imp_fail(imp, "%s: cannot create: %s", imp->tmp_path,
+		return imp_fail(imp, "%s: cannot open: %s", imp->tmp_path,
 		                imp->db ? sqlite3_errmsg(imp->db) : "out of memory");
+	if (!tmp_is_ours(imp))
+		return imp_fail(imp, "%s: the temporary file was replaced while it was "
+		                "being opened", imp->tmp_path);
 	if (imp_db_exec(imp, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
 	                     "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
 	                     "PRAGMA cache_size = -65536;") < 0
@@ -188,17 +408,6 @@ static int sync_path(const char *path, int dir)
 	return rc;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *d;
-
-	if (!slash)
-		return strdup(".");
-	d = strndup(path, slash == path ? 1 : (size_t)(slash - path));
-	return d;
-}
-
 int imp_db_finish(struct importer *imp)
 {
 	char *dir;
@@ -212,9 +421,13 @@ int imp_db_finish(struct importer *imp)
 	imp->db = NULL;
 	if (sync_path(imp->tmp_path, 0) < 0)
 		return imp_fail(imp, "%s: fsync: %s", imp->tmp_path, strerror(errno));
+	if (!tmp_is_ours(imp))
+		return imp_fail(imp, "%s: the temporary file was replaced during the import",
+		                imp->tmp_path);
 	if (rename(imp->tmp_path, imp->db_path) < 0)
 		return imp_fail(imp, "%s: cannot rename %s over it: %s", imp->db_path,
 		                imp->tmp_path, strerror(errno));
+	sig_register(NULL);
 	dir = dir_of(imp->db_path);
 	if (dir)
 		sync_path(dir, 1);
@@ -232,8 +445,12 @@ void imp_db_abort(struct importer *imp)
 	if (imp->db)
 		sqlite3_close(imp->db);
 	imp->db = NULL;
-	if (imp->tmp_path)
-		unlink(imp->tmp_path);
+	if (imp->tmp_path) {         /* set only once we made the file */
+		if (tmp_is_ours(imp))
+			unlink(imp->tmp_path);
+		companions_unlink(imp->tmp_path);
+		sig_register(NULL);
+	}
 	free(imp->tmp_path);
 	imp->tmp_path = NULL;
 }
