@@ -277,7 +277,8 @@ static int chunk_rows(struct importer *imp)
 
 	if (!r || !c)
 		return -1;
-	qsort(imp->chunk_regions, imp->n_chunk_regions, sizeof(uint64_t), u64_cmp);
+	if (imp->n_chunk_regions)      /* the array is NULL until first used */
+		qsort(imp->chunk_regions, imp->n_chunk_regions, sizeof(uint64_t), u64_cmp);
 	for (i = 0; i < imp->n_chunk_regions; i++) {
 		if (i && imp->chunk_regions[i] == imp->chunk_regions[i - 1])
 			continue;

@@ -47,8 +47,11 @@ int dgchunk_add_context(struct dgchunk_codec *c, uint32_t n_instrs,
 static uint64_t *slots_of(struct dgchunk_codec *c, uint64_t k)
 {
 	struct dgchunk_shape *s = &c->ctx[k];
-	uint64_t *sl = c->slots + s->slot_base;
+	uint64_t *sl;
 
+	if (s->n_accesses == 0)      /* no slots; c->slots may still be NULL */
+		return NULL;
+	sl = c->slots + s->slot_base;
 	if (s->epoch != c->epoch) {
 		memset(sl, 0, 2 * (size_t)s->n_accesses * sizeof *sl);
 		s->epoch = c->epoch;

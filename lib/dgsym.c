@@ -351,8 +351,10 @@ static int map_set(struct dgsym *s, uint64_t lo, uint64_t hi, int mod)
 	if (dg_grow(&s->map, &cap, s->nmap - (j - i) + k, sizeof *s->map) < 0)
 		return fail(s, "dgsym: out of memory");
 	s->capmap = cap;
-	memmove(s->map + i + k, s->map + j, (s->nmap - j) * sizeof *s->map);
-	memcpy(s->map + i, put, k * sizeof *put);
+	if (s->nmap > j)        /* no calls with a NULL map and size 0 */
+		memmove(s->map + i + k, s->map + j, (s->nmap - j) * sizeof *s->map);
+	if (k)
+		memcpy(s->map + i, put, k * sizeof *put);
 	s->nmap = s->nmap - (j - i) + k;
 	return 0;
 }
@@ -624,7 +626,8 @@ static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 		free(c.fn);
 		return NULL;
 	}
-	qsort(c.fn, c.n, sizeof *c.fn, fn_cmp);
+	if (c.n)                /* c.fn is NULL for a CU without functions */
+		qsort(c.fn, c.n, sizeof *c.fn, fn_cmp);
 	memmove(m->cu + lo + 1, m->cu + lo, (m->ncu - lo) * sizeof *m->cu);
 	m->cu[lo] = c;
 	m->ncu++;
