@@ -13,7 +13,8 @@
 #   - a file at the temporary name of a live process is neither removed
 #     nor written: the import fails (O_EXCL) and the file keeps its bytes;
 #     same for a symlink there (its target untouched); a leftover of a dead
-#     process that is not a regular file is reported, not removed
+#     process that is not a regular file, or not the user's, is reported,
+#     not removed
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
 need_import
@@ -130,4 +131,18 @@ check_eq "a symlink left under a dead pid's name: the import succeeds" 0 "$?"
 check_eq "... the symlink is still there" yes "$([ -L "y.db.tmp.$PID" ] && echo yes || echo no)"
 check_eq "... and reports it, not ours" yes "$(has err "y.db.tmp.$PID was left by process $PID")"
 check_eq "... the symlink's target is untouched" secret "$(cat victim)"
+# a regular file of another owner under a dead pid's name (needs root to
+# make one): reported, not removed
+true &
+dead=$!
+wait "$dead"
+echo other >"z.db.tmp.$dead"
+if chown nobody "z.db.tmp.$dead" 2>/dev/null; then
+	"$DG_IMPORT" -q "$LOG" z.db >out 2>err
+	check_eq "another owner's leftover: the import succeeds" 0 "$?"
+	check_eq "... the file stays" other "$(cat "z.db.tmp.$dead")"
+	check_eq "... and is reported" yes "$(has err "z.db.tmp.$dead was left by process $dead")"
+else
+	ok "# skip another owner's leftover: chown needs root"
+fi
 finish
