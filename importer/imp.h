@@ -43,7 +43,8 @@ struct imp_desc {
 	uint32_t fb_slot, fb_gen, fb_block;   /* sum_fn_block counter */
 	uint32_t region_chunk;     /* chunk in which `region` was recorded */
 	uint64_t region;
-	uint32_t cp_chunk, cp_slot;  /* slot of line `cell` in that chunk's table */
+	uint32_t cp_gen, cp_slot;  /* slot of line `cell` in imp->cells while
+	                              imp->cells_gen is cp_gen */
 	uint64_t cell;
 };
 
@@ -53,7 +54,7 @@ struct imp_chunk_cells {
 	uint64_t *page;
 	uint64_t (*rw)[2];
 	uint32_t *used;            /* slots in use, in order of first use */
-	uint32_t n_used, cap;      /* cap a power of two, > 2 * IMP_CHUNK_MAX */
+	uint32_t n_used, cap;      /* cap a power of two, >= 4 * n_used */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -188,6 +189,7 @@ struct importer {
 	size_t n_chunk_regions, cap_chunk_regions;
 	struct imp_chunk_cells cells;    /* the chunk's accesses by 64-byte line */
 	struct imp_chunk_cells cellagg;  /* the same by 256-byte cell, at flush */
+	uint32_t cells_gen;        /* up at each chunk and each growth of cells */
 	uint64_t runs, accesses;
 
 	/* summaries */

@@ -11,17 +11,27 @@
 #include "dgmem.h"
 
 
-/* A chunk table: at most IMP_CHUNK_MAX keys a chunk, so a quarter full. */
-static int cells_init(struct imp_chunk_cells *cp)
+/* A chunk table starts small and grows (cell_grow) to stay at most a
+   quarter full: at most IMP_CHUNK_MAX keys a chunk, so at most
+   4 * IMP_CHUNK_MAX slots, but a small log never pays for that. */
+#define CELLS_INITIAL 1024
+
+static int cells_alloc(struct imp_chunk_cells *cp, uint32_t cap)
 {
-	cp->cap = 4 * IMP_CHUNK_MAX;
-	cp->page = malloc(cp->cap * sizeof *cp->page);
-	cp->rw = calloc(cp->cap, sizeof *cp->rw);
-	cp->used = malloc(cp->cap * sizeof *cp->used);
+	cp->cap = cap;
+	cp->n_used = 0;
+	cp->page = malloc(cap * sizeof *cp->page);
+	cp->rw = calloc(cap, sizeof *cp->rw);
+	cp->used = malloc(cap * sizeof *cp->used);
 	if (!cp->page || !cp->rw || !cp->used)
 		return -1;
-	memset(cp->page, 0xFF, cp->cap * sizeof *cp->page);   /* all empty */
+	memset(cp->page, 0xFF, cap * sizeof *cp->page);   /* all empty */
 	return 0;
+}
+
+static int cells_init(struct imp_chunk_cells *cp)
+{
+	return cells_alloc(cp, CELLS_INITIAL);
 }
 
 static void cells_free(struct imp_chunk_cells *cp)
@@ -133,7 +143,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->block = IMP_NONE;
 		x->fb_block = IMP_NONE;
 		x->region_chunk = IMP_NONE;
-		x->cp_chunk = IMP_NONE;
+		x->cp_gen = IMP_NONE;
 		if (imp_sym_pc(imp, x->pc, &x->function) < 0)
 			return -1;
 	}
@@ -177,9 +187,7 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Slot of a key (a 64-byte line or a 256-byte cell) in a chunk table; keys
-   are below 2^58, so the all-ones key marks an empty slot. */
-static uint32_t cell_slot(struct imp_chunk_cells *cp, uint64_t page)
+static uint32_t cell_insert(struct imp_chunk_cells *cp, uint64_t page)
 {
 	uint32_t mask = cp->cap - 1, i = (uint32_t)dghash_mix(page) & mask;
 
@@ -192,6 +200,41 @@ static uint32_t cell_slot(struct imp_chunk_cells *cp, uint64_t page)
 		i = (i + 1) & mask;
 	}
 	return i;
+}
+
+static void cells_free(struct imp_chunk_cells *cp);
+
+/* Four times the slots, the keys and counts moved over.  Slots change, so
+   the generation goes up: the descs' cached slots are stale. */
+static int cell_grow(struct importer *imp, struct imp_chunk_cells *cp)
+{
+	struct imp_chunk_cells old = *cp;
+	uint32_t k;
+
+	if (cells_alloc(cp, old.cap * 4) < 0) {
+		cells_free(cp);
+		*cp = old;
+		return imp_fail(imp, "out of memory");
+	}
+	for (k = 0; k < old.n_used; k++) {
+		uint32_t i = old.used[k], j = cell_insert(cp, old.page[i]);
+		cp->rw[j][0] = old.rw[i][0];
+		cp->rw[j][1] = old.rw[i][1];
+	}
+	cells_free(&old);
+	imp->cells_gen++;
+	return 0;
+}
+
+/* Slot of a key (a 64-byte line or a 256-byte cell) in a chunk table, in
+   *slot; keys are below 2^58, so the all-ones key marks an empty slot. */
+static int cell_slot(struct importer *imp, struct imp_chunk_cells *cp, uint64_t page,
+                     uint32_t *slot)
+{
+	if (4 * (cp->n_used + 1) > cp->cap && cell_grow(imp, cp) < 0)
+		return -1;
+	*slot = cell_insert(cp, page);
+	return 0;
 }
 
 static int counter(struct importer *imp, struct dghash *h, uint64_t key,
@@ -212,7 +255,8 @@ static int line_fold(struct importer *imp, uint64_t line, const uint64_t rw[2])
 		return -1;
 	imp->page_cnt[imp->pages.vals[s]][0] += rw[0];
 	imp->page_cnt[imp->pages.vals[s]][1] += rw[1];
-	c = cell_slot(&imp->cellagg, line >> 2);
+	if (cell_slot(imp, &imp->cellagg, line >> 2, &c) < 0)
+		return -1;
 	imp->cellagg.rw[c][0] += rw[0];
 	imp->cellagg.rw[c][1] += rw[1];
 	return 0;
@@ -324,6 +368,7 @@ int imp_run_flush(struct importer *imp)
 static int chunk_start(struct importer *imp, const struct dglog_run *run)
 {
 	imp->chunk_id++;
+	imp->cells_gen++;          /* a new chunk: the cached slots are stale */
 	imp->chunk_thread = run->thread;
 	imp->chunk_icount_lo = run->icount_start;
 	imp->chunk_accesses = 0;
@@ -360,14 +405,16 @@ static int counter(struct importer *imp, struct dghash *h, uint64_t key,
    The chunk's lines go into sum_lines, sum_pages and chunk_cells when it is
    flushed (chunk_cells_rows): a hash update per line a chunk touches, not
    per access. */
-static inline void count_line(struct importer *imp, struct imp_desc *d, uint64_t a)
+static inline int count_line(struct importer *imp, struct imp_desc *d, uint64_t a)
 {
-	if (d->cp_chunk != imp->chunk_id || d->cell != a >> 6) {
-		d->cp_slot = cell_slot(&imp->cells, a >> 6);
-		d->cp_chunk = imp->chunk_id;
+	if (d->cp_gen != imp->cells_gen || d->cell != a >> 6) {
+		if (cell_slot(imp, &imp->cells, a >> 6, &d->cp_slot) < 0)
+			return -1;
+		d->cp_gen = imp->cells_gen;
 		d->cell = a >> 6;
 	}
 	imp->cells.rw[d->cp_slot][d->is_write]++;
+	return 0;
 }
 
 /* Accesses by function x block x direction: in the block's own record while
@@ -449,8 +496,7 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 		imp_heap_ranges_touch(imp, a, d);
 	if (note_region(imp, d, a) < 0 || count_fn_block(imp, d, b) < 0)
 		return -1;
-	count_line(imp, d, a);
-	return 0;
+	return count_line(imp, d, a);
 }
 
 int imp_run(struct importer *imp, const struct dglog_run *run)
