@@ -130,8 +130,8 @@ int imp_db_exec(struct importer *imp, const char *sql)
 /* ------------------------------------------------------------ files */
 
 /* The temporary file and its SQLite companions, for the signal handler:
-   written before the file exists is announced (signals blocked), read by
-   the handler only up to sig_n. */
+   filled in once the file exists (with the signals blocked, so that no
+   handler sees half of it), and read by the handler up to sig_n only. */
 static const char *const companions[] = { "", "-journal", "-wal", "-shm" };
 #define N_COMPANIONS (sizeof companions / sizeof *companions)
 static char sig_paths[N_COMPANIONS][PATH_MAX];
