@@ -1,0 +1,12 @@
+# import.mk: the whole import path's fuzz target (see fuzz.mk).  Each input
+# is a log file imported by the real importer (every importer/*.c but the
+# command line's dg-import.c) into a database that is then checked.  The
+# seeds are the golden logs, whose MMAP records name real binaries.
+FUZZ_TARGETS       += import
+FUZZ_import_SRCS   := tests/fuzz/import_fuzz.c \
+                      $(filter-out importer/dg-import.c,$(wildcard importer/*.c)) \
+                      lib/dglog.c lib/dgchunk.c lib/dgsym.c lib/dghash.c
+FUZZ_import_CFLAGS := -Iimporter -I$(B)/gen
+FUZZ_import_LIBS   := -lsqlite3 -ldw -lelf -lstdc++
+FUZZ_import_DEPS   := $(B)/gen/schema_sql.h importer/imp.h
+FUZZ_import_SEEDS  := tests/fixtures
