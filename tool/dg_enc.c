@@ -279,6 +279,10 @@ static void raw_encode(void)
 {
 	const UChar *p = raw_base, *end = (const UChar *)dg_raw_ptr;
 
+	if (dg_out_error()) {      /* the log is lost: stop spending on it */
+		dg_raw_ptr = (Addr)raw_base;
+		return;
+	}
 	while (p < end)
 		p = run_process(p);
 	tl_assert(p == end);

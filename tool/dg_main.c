@@ -116,7 +116,11 @@ static void dg_print_usage(void)
 	VG_(printf)(
 "    --datagrind-out-file=<file>  write the log to <file> [datagrind.out.%%p]\n"
 "                                 (%%p is the pid, %%q{VAR} an environment\n"
-"                                 variable; a forked child gets its own file)\n"
+"                                 variable; a forked child gets its own file);\n"
+"                                 created mode 0600, never through a symlink;\n"
+"                                 if it cannot be created the program is not\n"
+"                                 run (exit status 1); if a write fails,\n"
+"                                 recording stops, the program goes on\n"
 "    --trace-at-start=yes|no      record accesses from the start [yes]; with no,\n"
 "                                 DATAGRIND_START_TRACING in the program starts\n"
 "    --trace-fn=<name>            record only while a function matching <name>\n"
@@ -328,13 +332,27 @@ static void dg_post_clo_init(void)
 {
 	struct dg_enc_options o;
 	HChar *name;
+	UWord err;
 
 	/* Blocks must not span calls: see the top of this file. */
 	VG_(clo_vex_control).guest_chase = False;
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
 	name = expand_out_name();
-	dg_out_init(name);
+	err = dg_out_init(name);
+	if (err) {
+		/* Tracing nothing is not what anybody asked for: stop before
+		   the program runs, so that the mistake costs nothing. */
+		if (err == VKI_ELOOP)
+			VG_(umsg)("datagrind: cannot create the log '%s': it is a "
+			          "symbolic link, and the log is never written "
+			          "through one\n", name);
+		else
+			VG_(umsg)("datagrind: cannot create the log '%s': %s\n",
+			          name, dg_out_strerror(err));
+		VG_(umsg)("datagrind: the program was not run\n");
+		VG_(exit)(1);
+	}
 	VG_(free)(name);
 	o.trace_at_start = clo_trace_at_start;
 	o.icount_from = clo_icount_from;
@@ -346,15 +364,20 @@ static void dg_post_clo_init(void)
 	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
 }
 
+/* The closing line says what reached the file, not what was meant to. */
 static void dg_fini(Int exitcode)
 {
 	dg_enc_fini();
 	dg_out_close();
-	if (VG_(clo_verbosity) >= 1)
+	if (dg_out_error())
+		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
+		          "reached it (%s)\n", dg_out_path(), dg_out_disk_bytes(),
+		          dg_out_strerror(dg_out_error()));
+	else if (VG_(clo_verbosity) >= 1)
 		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
 		          "blocks; %llu bytes written to %s\n",
 		          dg_enc_icount(), dg_enc_accesses(), dg_heap_allocs(),
-		          dg_out_bytes(), dg_out_path());
+		          dg_out_disk_bytes(), dg_out_path());
 }
 
 static void dg_pre_clo_init(void)
