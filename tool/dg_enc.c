@@ -372,7 +372,7 @@ void dg_enc_start(Bool use_fn)
 	tracing_update(DG_TRACE_START);
 }
 
-void dg_enc_fini(void)
+void dg_enc_fini(UChar end, UInt status)
 {
 	dg_enc_side_begin();
 	dg_out_begin_short(DG_R_FINI);
@@ -381,6 +381,8 @@ void dg_enc_fini(void)
 	dg_out_u64(E.accesses);
 	dg_out_u64(dg_out_records());
 	dg_out_u64(E.dropped);
+	dg_out_u8(end);
+	dg_out_u32(status);
 	dg_out_end();
 }
 

@@ -47,7 +47,8 @@ void dg_enc_thread(ThreadId tid);
 void dg_enc_thread_created(ThreadId child);
 void dg_enc_signal(ThreadId tid, Bool enter, Addr sp);
 void dg_enc_client_tracing(Bool on);
-void dg_enc_fini(void);
+/* Write FINI (how the process ended: enum dg_fini_end, and its status). */
+void dg_enc_fini(UChar end, UInt status);
 
 /* After fork, in the child: write contexts again and reset prediction. */
 void dg_enc_replay(void);

@@ -36,6 +36,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "valgrind.h"
 #include "datagrind.h"
 #include "dg_format.h"
@@ -244,6 +245,49 @@ static void dg_post_deliver_signal(ThreadId tid, Int sig)
 	dg_enc_signal(tid, False, 0);
 }
 
+/* ------------------------------------------------------------ how it ends */
+
+/* Valgrind calls no tool hook on execve: the new program replaces this
+   process, buffer and all.  So the log is finished before the call, and
+   taken back if the call fails (it returns only then). */
+static UChar end_how = DG_END_OTHER;   /* until an exit_group is seen */
+static UInt  end_status;
+static ULong exec_fini_at;             /* where the exec's FINI starts */
+
+static void exec_pre(void)
+{
+	dg_enc_side_begin();          /* the runs before it stay */
+	exec_fini_at = dg_out_offset();
+	dg_enc_fini(DG_END_EXEC, 0);
+	dg_out_flush();
+}
+
+static void exec_failed(void)
+{
+	dg_out_drop_last(exec_fini_at);
+}
+
+static void dg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	switch (sysno) {
+	case __NR_exit_group:
+		end_how = DG_END_EXIT;
+		end_status = (UInt)args[0];
+		break;
+	case __NR_execve:
+	case __NR_execveat:
+		exec_pre();
+		break;
+	}
+}
+
+static void dg_post_syscall(ThreadId tid, UInt sysno, UWord *args,
+                            UInt nargs, SysRes res)
+{
+	if (sysno == __NR_execve || sysno == __NR_execveat)
+		exec_failed();
+}
+
 /* ------------------------------------------------------------ the log */
 
 static void write_header(void)
@@ -367,7 +411,7 @@ static void dg_post_clo_init(void)
 /* The closing line says what reached the file, not what was meant to. */
 static void dg_fini(Int exitcode)
 {
-	dg_enc_fini();
+	dg_enc_fini(end_how, end_status);
 	dg_out_close();
 	if (dg_out_error())
 		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
@@ -394,6 +438,7 @@ static void dg_pre_clo_init(void)
 	VG_(needs_command_line_options)(dg_process_cmd_line_option,
 	                                dg_print_usage, dg_print_debug_usage);
 	VG_(needs_client_requests)(dg_handle_client_request);
+	VG_(needs_syscall_wrapper)(dg_pre_syscall, dg_post_syscall);
 	VG_(track_start_client_code)(dg_start_client_code);
 	VG_(track_pre_thread_ll_create)(dg_thread_created);
 	VG_(track_pre_deliver_signal)(dg_pre_deliver_signal);

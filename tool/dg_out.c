@@ -159,6 +159,23 @@ void dg_out_reopen(const HChar *path)
 	/* opened on first flush */
 }
 
+ULong dg_out_offset(void) { return out_flushed + out_used; }
+
+void dg_out_drop_last(ULong off)
+{
+	tl_assert(out_used == 0 && out_nrecords > 0 && off <= out_flushed);
+	out_nrecords--;
+	if (out_failed)
+		return;
+	if (VG_(lseek)(out_fd, off, VKI_SEEK_SET) != (Off64T)off) {
+		out_fail(VKI_ESPIPE);
+		VG_(umsg)("datagrind: the log '%s' cannot take back the record "
+		          "written for a failed exec; it ends there\n", out_path);
+		return;
+	}
+	out_flushed = out_disk = off;
+}
+
 const HChar *dg_out_path(void) { return out_path; }
 ULong dg_out_disk_bytes(void) { return out_disk; }
 ULong dg_out_records(void) { return out_nrecords; }

@@ -27,6 +27,11 @@ UWord dg_out_init(const HChar *path);
 void  dg_out_reopen(const HChar *path);     /* after fork: forget parent fd */
 void  dg_out_close(void);
 void  dg_out_flush(void);
+ULong dg_out_offset(void);                  /* where the next record starts */
+/* The last record, which started at `off`, was flushed and must not stand:
+   move the file offset back so that the next records overwrite it.  On a
+   file that cannot seek (a pipe) the log stops there instead. */
+void  dg_out_drop_last(ULong off);
 const HChar *dg_out_path(void);
 ULong dg_out_disk_bytes(void);              /* bytes the file received */
 UWord dg_out_error(void);                   /* errno that stopped the log, or 0 */
