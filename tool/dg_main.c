@@ -233,16 +233,14 @@ static void dg_thread_created(ThreadId parent, ThreadId child)
 	dg_enc_thread_created(child);
 }
 
-/* On an alternate signal stack, returns in the handler say nothing about
-   the interrupted stack: the marker then never goes stale (0 = never). */
 static void dg_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
-	dg_enc_signal(tid, True, alt_stack ? ~(Addr)0 : VG_(get_SP)(tid));
+	dg_enc_signal(tid, True, VG_(get_SP)(tid), alt_stack);
 }
 
 static void dg_post_deliver_signal(ThreadId tid, Int sig)
 {
-	dg_enc_signal(tid, False, 0);
+	dg_enc_signal(tid, False, 0, False);
 }
 
 /* ------------------------------------------------------------ how it ends */
