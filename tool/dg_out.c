@@ -104,7 +104,7 @@ static UWord open_log(void)
 		goto done;
 	VG_(close)(fd);
 	if (VG_(unlink)(out_path) != 0)
-		return VKI_EACCES;
+		return VKI_EACCES;    /* VG_(unlink) gives no errno; the usual one */
 	sr = open_new();
 done:
 	if (sr_isError(sr))

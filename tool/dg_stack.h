@@ -19,8 +19,9 @@
  *
  * A node names a call stack truncated to its innermost `max_depth` call
  * sites, with recursive cycles folded (see node_child); nodes are interned, so equal stacks have equal node numbers.  Node 0
- * is the empty stack.  This module owns the node table and one frame stack
- * per thread.
+ * is the empty stack.  This module owns the node table, the shadow stacks
+ * (a pool of at most 1024, the least recently used reused) and which one
+ * each thread runs on.
  */
 #ifndef DG_STACK_H
 #define DG_STACK_H
@@ -63,7 +64,7 @@ void dg_stack_signal_exit(ThreadId tid);
 /* Copy up to max frames of node, innermost first; returns how many. */
 UInt dg_stack_frames(UInt node, Addr *out, UInt max);
 
-/* --trace-fn bookkeeping, per thread: inside the function or not. */
+/* --trace-fn bookkeeping, per shadow stack: inside the function or not. */
 void dg_stack_fn_enter(void);
 Bool dg_stack_in_fn(void);
 
