@@ -187,7 +187,8 @@ struct importer {
 
 	/* symbols and stacks (imp_sym.c) */
 	struct dgsym *sym;
-	struct dghash pc_fn;       /* pc -> function id (0: no function) */
+	struct dghash pc_fn;       /* pc_key -> function id (0: no function) */
+	struct dghash pc_row;      /* pc -> 1 once its `pcs` row is written */
 	struct dghash stacks;      /* hash of frames -> stack id */
 	uint64_t n_stacks;
 	struct imp_fn *fns;        /* by function id - 1 */

@@ -46,7 +46,8 @@ int imp_sym_init(struct importer *imp)
 	if (imp->debug_dirs && dgsym_set_debug_dirs(imp->sym, imp->debug_dirs) < 0)
 		return imp_fail(imp, "symbolizer: %s", dgsym_errmsg(imp->sym));
 	debuginfod_defaults();
-	if (dghash_init(&imp->pc_fn, 4096) < 0 || dghash_init(&imp->stacks, 1024) < 0
+	if (dghash_init(&imp->pc_fn, 4096) < 0 || dghash_init(&imp->pc_row, 4096) < 0
+	    || dghash_init(&imp->stacks, 1024) < 0
 	    || dghash_init(&imp->fn_ids, 1024) < 0)
 		return imp_fail(imp, "out of memory");
 	elf_version(EV_CURRENT);
@@ -59,6 +60,7 @@ void imp_sym_free(struct importer *imp)
 		dgsym_free(imp->sym);
 	imp->sym = NULL;
 	dghash_free(&imp->pc_fn);
+	dghash_free(&imp->pc_row);
 	dghash_free(&imp->stacks);
 	dghash_free(&imp->fn_ids);
 	free(imp->fns);
@@ -297,12 +299,21 @@ static int mark_used(struct importer *imp, int m)
 	return 0;
 }
 
+/* A code address as the module mapped there now: a library mapped where
+   another was (dlclose, then dlopen) has other code at the same pc.  User
+   addresses are below 2^48. */
+static uint64_t pc_key(uint64_t pc, int module)
+{
+	return pc ^ (uint64_t)(module + 1) << 48;
+}
+
 int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function)
 {
 	struct dgsym_frame fr[MAX_INLINE];
 	uint32_t ids[MAX_INLINE];
-	uint32_t v = dghash_get(&imp->pc_fn, pc);
-	int module, n, k, added;
+	int module = dgsym_module_at(imp->sym, pc), n, k, added;
+	uint64_t key = pc_key(pc, module);
+	uint32_t v = dghash_get(&imp->pc_fn, key);
 
 	if (v != DGHASH_NONE) {
 		*function = v;
@@ -315,9 +326,11 @@ int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function)
 		if (fn_intern(imp, &fr[k], module, &ids[k]) < 0)
 			return -1;
 	*function = n > 0 ? ids[0] : 0;
-	if (dghash_put(&imp->pc_fn, pc, *function, &added) < 0)
+	if (dghash_put(&imp->pc_fn, key, *function, &added) < 0
+	    || dghash_put(&imp->pc_row, pc, 1, &added) < 0)
 		return imp_fail(imp, "out of memory");
-	return pc_rows(imp, pc, module, fr, ids, n);
+	/* `pcs` is keyed by pc: the first module seen there keeps the row */
+	return added ? pc_rows(imp, pc, module, fr, ids, n) : 0;
 }
 
 /* ------------------------------------------------------------ stacks */

@@ -622,6 +622,31 @@ static void mod_describe(struct dgsym *s, struct mod *m)
 	m->sym_from = intern(s, buf);
 }
 
+/* "truncated: ..." if the file ends before the segments its program
+ * headers describe (libelf reads such a file without complaint), or NULL. */
+static const char *truncation(struct dgsym *s, struct mod *m)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(m->dm, &bias);
+	uint64_t need = 0;
+	size_t nph, i;
+	GElf_Phdr ph;
+	struct stat st;
+	char buf[128];
+
+	if (!e || elf_getphdrnum(e, &nph) != 0 ||
+	    stat(s->str.v[m->path].s, &st) != 0)
+		return NULL;
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_offset + ph.p_filesz > need)
+			need = ph.p_offset + ph.p_filesz;
+	if ((uint64_t)st.st_size >= need)
+		return NULL;
+	snprintf(buf, sizeof buf, "truncated: %lld bytes, its segments need %llu",
+		 (long long)st.st_size, (unsigned long long)need);
+	return intern(s, buf);
+}
+
 /* Open the module's file, once; sets state, debug_file, dm. */
 static void mod_load(struct dgsym *s, struct mod *m)
 {
@@ -649,11 +674,12 @@ static void mod_load(struct dgsym *s, struct mod *m)
 		return;
 	}
 	m->state = DGSYM_SYMTAB;
+	m->problem = truncation(s, m);
 	if (dwfl_module_getdwarf(m->dm, &dwbias)) {
 		m->state = DGSYM_DWARF;
 		m->debug_file = mod_debug_name(s, m);
 	}
-	if (m->req->problem[0])
+	if (m->req->problem[0] && !m->problem)
 		m->problem = intern(s, m->req->problem);
 	mod_describe(s, m);
 }
@@ -1114,6 +1140,11 @@ static int entry_frame(struct dgsym *s, struct mod *m, uint64_t a,
 	f->function = intern(s, buf);
 	f->origin = DGSYM_BY_ENTRY;
 	return f->function != NULL;
+}
+
+int dgsym_module_at(const struct dgsym *s, uint64_t pc)
+{
+	return map_find(s, pc);
 }
 
 int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,

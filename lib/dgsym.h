@@ -114,6 +114,9 @@ int dgsym_add_mapping(struct dgsym *s, uint64_t start, uint64_t len,
  * 0, or -1 when out of memory (an unmap that splits a mapping in two). */
 int dgsym_unmap(struct dgsym *s, uint64_t start, uint64_t len);
 
+/* The module of the mapping holding pc now, or -1 (no file is opened). */
+int dgsym_module_at(const struct dgsym *s, uint64_t pc);
+
 /* Symbolize the run-time address pc, as is (an address inside a call
  * instruction is fine: do not subtract one).  Sets *module to the module of
  * the mapping holding pc, or -1.  Fills up to max frames, innermost first:

@@ -173,7 +173,10 @@ CREATE INDEX functions_name ON functions(name);
 -- pcs: every distinct code address of the trace (instructions and stack
 -- frames), symbolized with libdw: module, innermost function (an inlined
 -- one if the address is in inlined code), source file and line.  NULL where
--- there is no debug information.
+-- there is no debug information.  A pc that two modules held at different
+-- times (a library dlclose'd, another mapped at its address) has the row of
+-- the first; sum_fn_block counts each access under the function of the
+-- module mapped when it happened.
 CREATE TABLE pcs (
 	pc           INTEGER PRIMARY KEY,
 	module_id    INTEGER,
