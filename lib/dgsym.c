@@ -102,6 +102,9 @@ struct mod {
 	struct dgplt plt;       /* PLT stub names and */
 	struct dgentry ent;     /* entry addresses, once tables_loaded */
 	int tables_loaded;
+	struct fsym *sym;       /* function symbols by address (libdwfl's own */
+	size_t nsym;            /* search is linear in the table), once */
+	int syms_loaded;
 	struct cu_fns *cu;      /* sorted by off */
 	size_t ncu, capcu;
 };
@@ -109,6 +112,13 @@ struct mod {
 struct range {
 	uint64_t lo, hi;
 	int mod;
+};
+
+/* A function symbol of a module's symbol table (session addresses). */
+struct fsym {
+	uint64_t lo, size;
+	const char *name;       /* libdw's string, valid while dwfl lives */
+	int global;
 };
 
 /* Qualified C++ names by declaration DIE (its address in the mapped DWARF). */
@@ -310,6 +320,7 @@ static void mod_release(struct mod *m)
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->req);
+	free(m->sym);
 	dgplt_free(&m->plt);
 	dgentry_free(&m->ent);
 }
@@ -1078,20 +1089,84 @@ static uint64_t entry_after(struct mod *m, uint64_t a, uint64_t symval)
 	return dgentry_find(&m->ent, a, &entry) == 0 && entry > symval ? entry : 0;
 }
 
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return y->global - x->global;   /* at one address, globals first */
+}
+
+/* The module's function symbols (libdw's choice of table: .symtab, the
+ * debug file's, .gnu_debugdata, .dynsym), sorted once. */
+static void mod_syms(struct mod *m)
+{
+	int n, i;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	const char *name;
+
+	if (m->syms_loaded)
+		return;
+	m->syms_loaded = 1;
+	n = dwfl_module_getsymtab(m->dm);
+	if (n <= 0 || !(m->sym = malloc((size_t)n * sizeof *m->sym)))
+		return;
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(m->dm, i, &sym, &addr, &shndx,
+					       NULL, NULL);
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		m->sym[m->nsym++] = (struct fsym){ addr, sym.st_size, name,
+			GELF_ST_BIND(sym.st_info) == STB_GLOBAL };
+	}
+	qsort(m->sym, m->nsym, sizeof *m->sym, fsym_cmp);
+}
+
+/* The function symbol holding session address a: the nearest one before
+ * it that contains it (a few back, for nested symbols), else the nearest
+ * sizeless one; NULL if none. */
+static const struct fsym *sym_find(struct mod *m, uint64_t a)
+{
+	size_t lo = 0, hi, k, at;
+
+	mod_syms(m);
+	hi = m->nsym;
+	while (lo < hi) {               /* first symbol starting after a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->sym[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = 0; k < 8 && k < lo; k++) {
+		at = lo - 1 - k;
+		while (at > 0 && m->sym[at - 1].lo == m->sym[at].lo)
+			at--;           /* the first (global) at that address */
+		if (a - m->sym[at].lo < m->sym[at].size)
+			return &m->sym[at];
+	}
+	return lo > 0 && m->sym[lo - 1].size == 0 ? &m->sym[lo - 1] : NULL;
+}
+
 /* One frame from the ELF symbol table (and the line table, if any).  A
  * symbol without a size does not reach past the next entry address. */
 static int symtab_frame(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 			struct dgsym_frame *f)
 {
-	GElf_Off off;
-	GElf_Sym sym;
+	const struct fsym *sym = sym_find(m, addr);
 	Dwarf_Addr cubias;
 	Dwarf_Die *cudie;
-	const char *name = dwfl_module_addrinfo(m->dm, addr, &off, &sym, NULL,
-						NULL, NULL);
+	const char *name = sym ? sym->name : NULL;
 	uint64_t a = addr - m->dwfl_bias;
 
-	if (!name || !name[0] || (sym.st_size == 0 && entry_after(m, a, a - off)))
+	if (!name || (sym->size == 0 &&
+		      entry_after(m, a, sym->lo - m->dwfl_bias)))
 		return 0;
 	memset(f, 0, sizeof *f);
 	f->linkage_name = intern(s, name);
