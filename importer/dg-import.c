@@ -47,6 +47,9 @@ static const char usage_text[] =
 "  -q, --quiet      no summary at the end\n"
 "      --progress   show progress on standard error even if it is not a\n"
 "                   terminal; --no-progress never shows it\n"
+"      --debug-dir DIRS  look for separate debug files in DIRS (colon-\n"
+"                   separated) before /usr/lib/debug; see README, \"Where\n"
+"                   symbols come from\" (DEBUGINFOD_URLS: download them)\n"
 "  -h, --help       this text\n"
 "      --version    print the version\n"
 "\n"
@@ -535,6 +538,10 @@ static int import(struct importer *imp)
 	}
 	if (finish(imp, truncated) < 0)
 		return -1;
+	if (imp->sym_info && !imp->quiet)
+		fputs(imp->sym_info, stderr);
+	if (imp->sym_warn)
+		fputs(imp->sym_warn, stderr);
 	if (!imp->quiet)
 		summary(imp, now() - t0, truncated);
 	else if (truncated)
@@ -562,6 +569,7 @@ int main(int argc, char **argv)
 		{ "no-progress", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "debug-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct importer imp;
@@ -576,6 +584,7 @@ int main(int argc, char **argv)
 		case 'q': imp.quiet = 1; break;
 		case 'P': progress = 1; break;
 		case 'N': progress = 0; break;
+		case 'D': imp.debug_dirs = optarg; break;
 		case 'h': fputs(usage_text, stdout); return EXIT_OK;
 		case 'V': puts("dg-import " DG_IMPORT_VERSION); return EXIT_OK;
 		default:
@@ -590,9 +599,6 @@ int main(int argc, char **argv)
 		        : "too many arguments");
 		return EXIT_USAGE;
 	}
-	/* debug files come from this machine; no download in the middle of an
-	   import (libdw would try if DEBUGINFOD_URLS is set) */
-	unsetenv("DEBUGINFOD_URLS");
 	imp.log_path = argv[optind];
 	imp.db_path = imp.check_only ? NULL : argv[optind + 1];
 	imp.progress = progress >= 0 ? progress : isatty(2) && !imp.quiet;

@@ -27,13 +27,17 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "dgdebugf.h"
+#include "dgentry.h"
 #include "dgmem.h"
+#include "dgplt.h"
 
 /* libstdc++'s demangler, the one c++filt's output matches. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
@@ -93,6 +97,14 @@ struct mod {
 	Dwfl *dwfl;
 	Dwfl_Module *dm;
 	Dwarf_Addr dwfl_bias;   /* session address minus ELF address */
+	struct dgdebugf_req *req;       /* how its debug file was sought */
+	const char *sym_from, *problem; /* dgsym_module_symbols_from/problem */
+	struct dgplt plt;       /* PLT stub names and */
+	struct dgentry ent;     /* entry addresses, once tables_loaded */
+	int tables_loaded;
+	struct fsym *sym;       /* function symbols by address (libdwfl's own */
+	size_t nsym;            /* search is linear in the table), once */
+	int syms_loaded;
 	struct cu_fns *cu;      /* sorted by off */
 	size_t ncu, capcu;
 };
@@ -100,6 +112,13 @@ struct mod {
 struct range {
 	uint64_t lo, hi;
 	int mod;
+};
+
+/* A function symbol of a module's symbol table (session addresses). */
+struct fsym {
+	uint64_t lo, size;
+	const char *name;       /* libdw's string, valid while dwfl lives */
+	int global;
 };
 
 /* Qualified C++ names by declaration DIE (its address in the mapped DWARF). */
@@ -117,7 +136,7 @@ struct dgsym {
 	struct range *map;
 	size_t nmap, capmap;
 	Dwfl_Callbacks cb;
-	char *debuginfo_path;
+	struct dgdebugf *df;
 	char err[256];
 };
 
@@ -271,11 +290,24 @@ struct dgsym *dgsym_new(char *err, size_t errlen)
 		snprintf(err, errlen, "dgsym: out of memory");
 		return NULL;
 	}
+	s->df = dgdebugf_new();
+	if (!s->df) {
+		free(s);
+		snprintf(err, errlen, "dgsym: out of memory");
+		return NULL;
+	}
 	s->cb.find_elf = dwfl_build_id_find_elf;
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.find_debuginfo = dgdebugf_find;
 	s->cb.section_address = dwfl_offline_section_address;
-	s->cb.debuginfo_path = &s->debuginfo_path;      /* NULL: the default */
+	s->cb.debuginfo_path = dgdebugf_path(s->df);    /* NULL: the default */
 	return s;
+}
+
+int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs)
+{
+	if (dgdebugf_set_dirs(s->df, dirs) < 0)
+		return fail(s, "dgsym: out of memory");
+	return 0;
 }
 
 static void mod_release(struct mod *m)
@@ -287,6 +319,10 @@ static void mod_release(struct mod *m)
 	free(m->cu);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
+	free(m->req);
+	free(m->sym);
+	dgplt_free(&m->plt);
+	dgentry_free(&m->ent);
 }
 
 void dgsym_free(struct dgsym *s)
@@ -307,6 +343,7 @@ void dgsym_free(struct dgsym *s)
 	}
 	free(s->str.v);
 	free(s->str.slot);
+	dgdebugf_free(s->df);
 	free(s);
 }
 
@@ -489,34 +526,136 @@ static int id_matches(const struct mod *m)
 	return n > 0 && (size_t)n == m->id_len && !memcmp(bits, m->id, m->id_len);
 }
 
-/* Report the file alone in a new session; sets m->dwfl and m->dm. */
+/* Report the file alone in a new session; sets m->dwfl and m->dm, or
+ * m->problem. */
 static void mod_report(struct dgsym *s, struct mod *m, const char *path)
 {
 	int fd = open_regular(path);
 
-	if (fd < 0)
-		return;
-	m->dwfl = dwfl_begin(&s->cb);
-	if (!m->dwfl) {
-		close(fd);
+	if (fd < 0) {
+		m->problem = intern(s, path[0] ? strerror(errno ? errno : EINVAL)
+					       : "no file name in the trace");
 		return;
 	}
+	m->req = calloc(1, sizeof *m->req);
+	m->dwfl = m->req ? dwfl_begin(&s->cb) : NULL;
+	if (!m->dwfl) {
+		close(fd);
+		m->problem = intern(s, "out of memory");
+		return;
+	}
+	m->req->f = s->df;
 	dwfl_report_begin(m->dwfl);
 	m->dm = dwfl_report_elf(m->dwfl, path, path, fd, 0, 1);
-	if (!m->dm)
+	if (!m->dm) {
 		close(fd);      /* on failure libdwfl leaves our descriptor */
+		m->problem = intern(s, dwfl_errmsg(-1));
+	} else {
+		dgdebugf_attach(m->dm, m->req);
+	}
 	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0)
 		m->dm = NULL;
 }
 
-/* The file the DWARF was read from. */
+/* The file the DWARF was read from; NULL for a download of libdw's
+ * debuginfod client (libdw does not say where it put it). */
 static const char *mod_debug_name(struct dgsym *s, struct mod *m)
 {
 	const char *mainfile = NULL, *debugfile = NULL;
 
 	dwfl_module_info(m->dm, NULL, NULL, NULL, NULL, NULL, &mainfile,
 			 &debugfile);
+	if (!debugfile && m->req->route == DGDF_DEBUGINFOD)
+		return m->req->file[0] ? intern(s, m->req->file) : NULL;
 	return intern(s, debugfile ? debugfile : mainfile);
+}
+
+/* Does the module's main ELF file have a section of that name? */
+static int has_section(struct mod *m, const char *name)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(m->dm, &bias);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *n;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(e, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(e, shstrndx,
+			sh.sh_name)) && !strcmp(n, name) && sh.sh_type != SHT_NOBITS)
+			return 1;
+	return 0;
+}
+
+/* Which symbol table libdw uses for the module, in its order of
+ * preference (libdwfl's find_symtab and find_aux_sym). */
+static const char *symtab_source(struct mod *m)
+{
+	if (has_section(m, ".symtab"))
+		return ".symtab";
+	if (m->req->route != DGDF_NONE && m->state == DGSYM_DWARF)
+		return "the debug file's .symtab";
+	if (has_section(m, ".gnu_debugdata") && dwfl_module_getsymtab(m->dm) > 0)
+		return ".gnu_debugdata";
+	if (has_section(m, ".dynsym"))
+		return ".dynsym";
+	return NULL;
+}
+
+/* Set m->sym_from (and m->problem for an unusable debug file). */
+static void mod_describe(struct dgsym *s, struct mod *m)
+{
+	static const char *const route[] = {
+		[DGDF_DIR] = "a debug directory", [DGDF_CACHE] = "the debuginfod cache",
+		[DGDF_LOCAL] = "a local debug file", [DGDF_DEBUGINFOD] = "debuginfod",
+	};
+	char buf[1024];
+	const char *tab = symtab_source(m);
+
+	if (m->state == DGSYM_DWARF) {
+		snprintf(buf, sizeof buf, "DWARF: %s%s%s%s", m->debug_file ?
+			 m->debug_file : "?", route[m->req->route] ? " (from " : "",
+			 route[m->req->route] ? route[m->req->route] : "",
+			 route[m->req->route] ? ")" : "");
+		m->sym_from = intern(s, buf);
+		return;
+	}
+	if (m->req->route != DGDF_NONE && !m->problem) {
+		snprintf(buf, sizeof buf, "debug file from %s (%s): %s",
+			 route[m->req->route], m->req->file[0] ? m->req->file
+			 : "no name", dwfl_errmsg(-1));
+		m->problem = intern(s, buf);
+	}
+	snprintf(buf, sizeof buf, "%s%sentry addresses", tab ? tab : "",
+		 tab ? ", " : "");
+	m->sym_from = intern(s, buf);
+}
+
+/* "truncated: ..." if the file ends before the segments its program
+ * headers describe (libelf reads such a file without complaint), or NULL. */
+static const char *truncation(struct dgsym *s, struct mod *m)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(m->dm, &bias);
+	uint64_t need = 0;
+	size_t nph, i;
+	GElf_Phdr ph;
+	struct stat st;
+	char buf[128];
+
+	if (!e || elf_getphdrnum(e, &nph) != 0 ||
+	    stat(s->str.v[m->path].s, &st) != 0)
+		return NULL;
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_offset + ph.p_filesz > need)
+			need = ph.p_offset + ph.p_filesz;
+	if ((uint64_t)st.st_size >= need)
+		return NULL;
+	snprintf(buf, sizeof buf, "truncated: %lld bytes, its segments need %llu",
+		 (long long)st.st_size, (unsigned long long)need);
+	return intern(s, buf);
 }
 
 /* Open the module's file, once; sets state, debug_file, dm. */
@@ -528,12 +667,17 @@ static void mod_load(struct dgsym *s, struct mod *m)
 		return;
 	m->loaded = 1;
 	m->state = DGSYM_MISSING;
+	m->sym_from = intern(s, "none");
 	mod_report(s, m, s->str.v[m->path].s);
 	if (m->dm && !id_matches(m)) {
 		m->state = DGSYM_MISMATCH;
+		m->problem = intern(s, "its build-id differs from the trace's: "
+				    "the file changed since");
 		m->dm = NULL;
 	}
 	if (!m->dm || !dwfl_module_getelf(m->dm, &m->dwfl_bias)) {
+		if (m->dm && !m->problem)
+			m->problem = intern(s, dwfl_errmsg(-1));
 		if (m->dwfl)
 			dwfl_end(m->dwfl);
 		m->dwfl = NULL;
@@ -541,10 +685,14 @@ static void mod_load(struct dgsym *s, struct mod *m)
 		return;
 	}
 	m->state = DGSYM_SYMTAB;
+	m->problem = truncation(s, m);
 	if (dwfl_module_getdwarf(m->dm, &dwbias)) {
 		m->state = DGSYM_DWARF;
 		m->debug_file = mod_debug_name(s, m);
 	}
+	if (m->req->problem[0] && !m->problem)
+		m->problem = intern(s, m->req->problem);
+	mod_describe(s, m);
 }
 
 /* ---------------------------------------------------------------- CU index */
@@ -906,6 +1054,7 @@ static int dwarf_frames(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 		n = max;
 	for (i = 0; i < n; i++) {
 		frame_names(s, &chain[i], &fr[i]);
+		fr[i].origin = DGSYM_BY_DWARF;
 		if (i == 0)
 			pc_position(s, cudie, addr - cubias, &fr[i]);
 		else
@@ -914,26 +1063,163 @@ static int dwarf_frames(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 	return n;
 }
 
-/* One frame from the ELF symbol table (and the line table, if any). */
+/* The ELF-side tables of a module (PLT stubs, entries), at first need. */
+static void mod_tables(struct mod *m)
+{
+	Dwarf_Addr bias;
+	Elf *e;
+
+	if (m->tables_loaded)
+		return;
+	m->tables_loaded = 1;
+	e = dwfl_module_getelf(m->dm, &bias);
+	if (dgplt_load(&m->plt, e) < 0)
+		dgplt_free(&m->plt);    /* out of memory: fewer names */
+	if (dgentry_load(&m->ent, e) < 0)
+		dgentry_free(&m->ent);
+}
+
+/* The nearest entry at or before ELF address a that is after the symbol
+ * at ELF address symval, or 0. */
+static uint64_t entry_after(struct mod *m, uint64_t a, uint64_t symval)
+{
+	uint64_t entry;
+
+	mod_tables(m);
+	return dgentry_find(&m->ent, a, &entry) == 0 && entry > symval ? entry : 0;
+}
+
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return y->global - x->global;   /* at one address, globals first */
+}
+
+/* The module's function symbols (libdw's choice of table: .symtab, the
+ * debug file's, .gnu_debugdata, .dynsym), sorted once. */
+static void mod_syms(struct mod *m)
+{
+	int n, i;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	const char *name;
+
+	if (m->syms_loaded)
+		return;
+	m->syms_loaded = 1;
+	n = dwfl_module_getsymtab(m->dm);
+	if (n <= 0 || !(m->sym = malloc((size_t)n * sizeof *m->sym)))
+		return;
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(m->dm, i, &sym, &addr, &shndx,
+					       NULL, NULL);
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		m->sym[m->nsym++] = (struct fsym){ addr, sym.st_size, name,
+			GELF_ST_BIND(sym.st_info) == STB_GLOBAL };
+	}
+	qsort(m->sym, m->nsym, sizeof *m->sym, fsym_cmp);
+}
+
+/* The function symbol holding session address a: the nearest one before
+ * it that contains it (a few back, for nested symbols), else the nearest
+ * sizeless one; NULL if none. */
+static const struct fsym *sym_find(struct mod *m, uint64_t a)
+{
+	size_t lo = 0, hi, k, at;
+
+	mod_syms(m);
+	hi = m->nsym;
+	while (lo < hi) {               /* first symbol starting after a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->sym[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = 0; k < 8 && k < lo; k++) {
+		at = lo - 1 - k;
+		while (at > 0 && m->sym[at - 1].lo == m->sym[at].lo)
+			at--;           /* the first (global) at that address */
+		if (a - m->sym[at].lo < m->sym[at].size)
+			return &m->sym[at];
+	}
+	return lo > 0 && m->sym[lo - 1].size == 0 ? &m->sym[lo - 1] : NULL;
+}
+
+/* One frame from the ELF symbol table (and the line table, if any).  A
+ * symbol without a size does not reach past the next entry address. */
 static int symtab_frame(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 			struct dgsym_frame *f)
 {
-	GElf_Off off;
-	GElf_Sym sym;
+	const struct fsym *sym = sym_find(m, addr);
 	Dwarf_Addr cubias;
 	Dwarf_Die *cudie;
-	const char *name = dwfl_module_addrinfo(m->dm, addr, &off, &sym, NULL,
-						NULL, NULL);
+	const char *name = sym ? sym->name : NULL;
+	uint64_t a = addr - m->dwfl_bias;
 
-	if (!name || !name[0])
+	if (!name || (sym->size == 0 &&
+		      entry_after(m, a, sym->lo - m->dwfl_bias)))
 		return 0;
 	memset(f, 0, sizeof *f);
 	f->linkage_name = intern(s, name);
 	f->function = printable(s, name);
+	f->origin = DGSYM_BY_SYMTAB;
 	cudie = dwfl_module_addrdie(m->dm, addr, &cubias);
 	if (cudie)
 		pc_position(s, cudie, addr - cubias, f);
 	return 1;
+}
+
+/* A PLT stub's frame ("memcpy@plt", demangled as c++filt does), or 0. */
+static int plt_frame(struct dgsym *s, struct mod *m, uint64_t a,
+		     struct dgsym_frame *f)
+{
+	const char *sym, *nice;
+	char buf[1024];
+
+	mod_tables(m);
+	sym = dgplt_find(&m->plt, a);
+	if (!sym)
+		return 0;
+	memset(f, 0, sizeof *f);
+	nice = printable(s, sym);
+	snprintf(buf, sizeof buf, "%s@plt", nice ? nice : sym);
+	f->function = intern(s, buf);
+	snprintf(buf, sizeof buf, "%s@plt", sym);
+	f->linkage_name = intern(s, buf);
+	f->origin = DGSYM_BY_SYMTAB;
+	return f->function != NULL;
+}
+
+/* The frame of code no symbol names: its function's entry address, as
+ * callgrind names it ("0x10ee88", the ELF address); 0 if none is known. */
+static int entry_frame(struct dgsym *s, struct mod *m, uint64_t a,
+		       struct dgsym_frame *f)
+{
+	uint64_t entry;
+	char buf[32];
+
+	mod_tables(m);
+	if (dgentry_find(&m->ent, a, &entry) < 0)
+		return 0;
+	snprintf(buf, sizeof buf, "0x%" PRIx64, entry);
+	memset(f, 0, sizeof *f);
+	f->function = intern(s, buf);
+	f->origin = DGSYM_BY_ENTRY;
+	return f->function != NULL;
+}
+
+int dgsym_module_at(const struct dgsym *s, uint64_t pc)
+{
+	return map_find(s, pc);
 }
 
 int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
@@ -953,7 +1239,13 @@ int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
 		return 0;
 	addr = pc - m->bias + m->dwfl_bias;
 	n = m->state == DGSYM_DWARF ? dwarf_frames(s, m, addr, frames, max) : 0;
-	return n > 0 ? n : symtab_frame(s, m, addr, frames);
+	if (n == 0)
+		n = plt_frame(s, m, addr - m->dwfl_bias, frames);
+	if (n == 0)
+		n = symtab_frame(s, m, addr, frames);
+	if (n == 0)
+		n = entry_frame(s, m, addr - m->dwfl_bias, frames);
+	return n;
 }
 
 /* ---------------------------------------------------------------- facts */
@@ -1017,4 +1309,20 @@ enum dgsym_state dgsym_module_state(struct dgsym *s, int m)
 		return DGSYM_MISSING;
 	mod_load(s, &s->mod[m]);
 	return s->mod[m].state;
+}
+
+const char *dgsym_module_symbols_from(struct dgsym *s, int m)
+{
+	if (!mod_at(s, m))
+		return NULL;
+	mod_load(s, &s->mod[m]);
+	return s->mod[m].sym_from;
+}
+
+const char *dgsym_module_problem(struct dgsym *s, int m)
+{
+	if (!mod_at(s, m))
+		return NULL;
+	mod_load(s, &s->mod[m]);
+	return s->mod[m].problem;
 }
