@@ -15,8 +15,12 @@
  * quickly, but finding the function inside it (dwarf_getscopes) walks every
  * top-level entry of the unit.  So the first lookup in a unit lists its
  * functions' address ranges once, sorted; a lookup then binary-searches that
- * list and walks down only the one function's lexical blocks and inlined
- * subroutines that hold the address.
+ * list.  Walking down a function's DIEs through libdw at every lookup cost
+ * 3 us (a lock and an abbreviation search per DIE and attribute, every
+ * sibling at every level), so the first lookup in a function copies its
+ * lexical blocks and inlined subroutines with their ranges into a flat
+ * tree, and each scope's names are read once, at its first use.  A lookup
+ * walks the copy exactly as it would walk the DIEs.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -44,6 +48,7 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 			    int *status);
 
 #define MAX_CHAIN   64          /* deepest inline chain followed */
+#define MAX_DESCENT (4 * MAX_CHAIN) /* deepest scope (block, inline) */
 #define MAX_ID      64          /* longest build-id kept (bytes) */
 #define ARENA_CHUNK 65536
 
@@ -73,15 +78,44 @@ struct pool {
 
 /* ---------------------------------------------------------------- modules */
 
+/* One scope of a function's code as a lookup walks it: the function itself
+ * (node 0), then the inlined subroutines and lexical blocks below it in DIE
+ * order, each followed by its own (preorder): the children of node i are
+ * i + 1, then each child's `end`, up to i's end. */
+struct scope {
+	Dwarf_Die die;
+	uint32_t end;           /* one past its last descendant */
+	uint32_t r0, nr;        /* its address ranges: fn->rng[r0, r0 + nr) */
+	uint8_t inlined;        /* a DW_TAG_inlined_subroutine */
+	uint8_t named;          /* fr is filled */
+	struct dgsym_frame fr;  /* its names; if inlined, file and line are
+				   those of its call */
+};
+
+struct addr_range {
+	Dwarf_Addr lo, hi;      /* DWARF addresses, hi exclusive */
+};
+
+/* A function with code (DW_TAG_subprogram) of a unit. */
+struct fn {
+	Dwarf_Die die;
+	struct scope *sc;       /* its scopes, made at its first lookup */
+	struct addr_range *rng; /* the scopes' ranges */
+	uint32_t nsc, nrng;
+	int failed;             /* out of memory making them: DWARF unused */
+};
+
 struct fn_range {
 	Dwarf_Addr lo, hi;      /* DWARF addresses, hi exclusive */
-	Dwarf_Die die;          /* the DW_TAG_subprogram */
+	size_t fn;              /* index in cu_fns.fn */
 };
 
 struct cu_fns {
 	Dwarf_Off off;          /* the unit's DIE offset */
-	struct fn_range *fn;
-	size_t n;
+	struct fn_range *r;     /* sorted by lo */
+	size_t nr;
+	struct fn *fn;
+	size_t nfn;
 };
 
 struct mod {
@@ -121,16 +155,22 @@ struct fsym {
 	int global;
 };
 
-/* Qualified C++ names by declaration DIE (its address in the mapped DWARF). */
-struct qent {
+/* A map from pointers into libdw's data (which stays put until dgsym_free)
+ * to interned strings: open addressing, cap a power of 2. */
+struct pent {
 	const void *key;
 	const char *name;
 };
 
+struct pmap {
+	struct pent *v;
+	size_t n, cap;
+};
+
 struct dgsym {
 	struct pool str;
-	struct qent *q;         /* open addressing, qcap a power of 2 */
-	size_t nq, qcap;
+	struct pmap qual;       /* C++ qualified names by declaration DIE */
+	struct pmap src;        /* source file names by libdw's string */
 	struct mod *mod;
 	int nmod, capmod;
 	struct range *map;
@@ -310,12 +350,24 @@ int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs)
 	return 0;
 }
 
+static void cu_release(struct cu_fns *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfn; i++) {
+		free(c->fn[i].sc);
+		free(c->fn[i].rng);
+	}
+	free(c->fn);
+	free(c->r);
+}
+
 static void mod_release(struct mod *m)
 {
 	size_t i;
 
 	for (i = 0; i < m->ncu; i++)
-		free(m->cu[i].fn);
+		cu_release(&m->cu[i]);
 	free(m->cu);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
@@ -336,7 +388,8 @@ void dgsym_free(struct dgsym *s)
 		mod_release(&s->mod[i]);
 	free(s->mod);
 	free(s->map);
-	free(s->q);
+	free(s->qual.v);
+	free(s->src.v);
 	for (a = s->str.arena; a; a = next) {
 		next = a->next;
 		free(a);
@@ -697,6 +750,22 @@ static void mod_load(struct dgsym *s, struct mod *m)
 
 /* ---------------------------------------------------------------- CU index */
 
+/* Give back what a growing array holds beyond its size (most functions
+ * have a scope or two, arrays grow from 64). */
+static void shrink(void **p, size_t size)
+{
+	void *q;
+
+	if (size == 0) {
+		free(*p);
+		*p = NULL;
+		return;
+	}
+	q = realloc(*p, size);
+	if (q)
+		*p = q;         /* else the bigger block stays: no harm */
+}
+
 static int fn_cmp(const void *a, const void *b)
 {
 	const struct fn_range *x = a, *y = b;
@@ -704,18 +773,24 @@ static int fn_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static int fn_add_ranges(struct cu_fns *c, size_t *cap, Dwarf_Die *die)
+/* Add function die, and its address ranges, to unit c. */
+static int fn_add(struct cu_fns *c, size_t *capfn, size_t *capr, Dwarf_Die *die)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
+	if (dg_grow(&c->fn, capfn, c->nfn + 1, sizeof *c->fn) < 0)
+		return -1;
+	memset(&c->fn[c->nfn], 0, sizeof *c->fn);
+	c->fn[c->nfn].die = *die;
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
-		if (dg_grow(&c->fn, cap, c->n + 1, sizeof *c->fn) < 0)
+		if (dg_grow(&c->r, capr, c->nr + 1, sizeof *c->r) < 0)
 			return -1;
-		c->fn[c->n++] = (struct fn_range){ lo, hi, *die };
+		c->r[c->nr++] = (struct fn_range){ lo, hi, c->nfn };
 	}
+	c->nfn++;
 	return 0;
 }
 
@@ -729,7 +804,7 @@ static int holds_functions(int tag)
 
 /* List the functions with code among parent's children (and in namespaces
  * and classes below them), depth bounded against malformed DWARF. */
-static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
+static int fn_collect(struct cu_fns *c, size_t cap[2], Dwarf_Die *parent,
 		      int depth)
 {
 	Dwarf_Die die, next;
@@ -739,7 +814,7 @@ static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
 		return 0;
 	for (;;) {
 		tag = dwarf_tag(&die);
-		if (tag == DW_TAG_subprogram && fn_add_ranges(c, cap, &die) < 0)
+		if (tag == DW_TAG_subprogram && fn_add(c, &cap[0], &cap[1], &die) < 0)
 			return -1;
 		if (holds_functions(tag) && fn_collect(c, cap, &die, depth + 1) < 0)
 			return -1;
@@ -754,8 +829,8 @@ static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
 static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
-	size_t lo = 0, hi = m->ncu, cap = 0;
-	struct cu_fns c = { off, NULL, 0 };
+	size_t lo = 0, hi = m->ncu, cap[2] = { 0, 0 };
+	struct cu_fns c = { off, NULL, 0, NULL, 0 };
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -767,27 +842,29 @@ static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 		else
 			hi = mid;
 	}
-	if (fn_collect(&c, &cap, cudie, 0) < 0 ||
+	if (fn_collect(&c, cap, cudie, 0) < 0 ||
 	    dg_grow(&m->cu, &m->capcu, m->ncu + 1, sizeof *m->cu) < 0) {
-		free(c.fn);
+		cu_release(&c);
 		return NULL;
 	}
-	qsort(c.fn, c.n, sizeof *c.fn, fn_cmp);
+	qsort(c.r, c.nr, sizeof *c.r, fn_cmp);
+	shrink((void **)&c.r, c.nr * sizeof *c.r);
+	shrink((void **)&c.fn, c.nfn * sizeof *c.fn);
 	memmove(m->cu + lo + 1, m->cu + lo, (m->ncu - lo) * sizeof *m->cu);
 	m->cu[lo] = c;
 	m->ncu++;
 	return &m->cu[lo];
 }
 
-/* The subprogram whose code holds DWARF address a, or NULL. */
-static Dwarf_Die *fn_find(struct cu_fns *c, Dwarf_Addr a)
+/* The function whose code holds DWARF address a, or NULL. */
+static struct fn *fn_find(struct cu_fns *c, Dwarf_Addr a)
 {
-	size_t lo = 0, hi = c->n, k;
+	size_t lo = 0, hi = c->nr, k;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->fn[mid].lo <= a)
+		if (c->r[mid].lo <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -795,55 +872,157 @@ static Dwarf_Die *fn_find(struct cu_fns *c, Dwarf_Addr a)
 	/* lo is the first range starting after a; look back a little in
 	 * case ranges overlap (they should not). */
 	for (k = 0; k < 8 && k < lo; k++)
-		if (a < c->fn[lo - 1 - k].hi)
-			return &c->fn[lo - 1 - k].die;
+		if (a < c->r[lo - 1 - k].hi)
+			return &c->fn[c->r[lo - 1 - k].fn];
 	return NULL;
 }
 
-/* ---------------------------------------------------------------- frames */
+/* ---------------------------------------------------------------- scopes */
 
-/* The child of parent that holds a and is a lexical block or an inlined
- * subroutine; 0 and *out, or -1. */
-static int child_holding(Dwarf_Die *parent, Dwarf_Addr a, Dwarf_Die *out)
+/* A function's scopes are read from its DIEs once, at its first lookup:
+ * walking DIEs through libdw costs a lock and an abbreviation lookup per
+ * attribute, and a lookup would otherwise walk every sibling at every level
+ * down to the address. */
+
+struct scopes_mk {
+	struct fn *f;
+	size_t capsc, caprng;
+};
+
+/* Append scope die (its ranges too, unless it is the function: its own
+ * ranges are the unit's); its index, or -1 when out of memory. */
+static long scope_add(struct scopes_mk *k, Dwarf_Die *die, int inlined,
+		      int ranges)
 {
-	Dwarf_Die die, next;
-	int tag;
+	struct fn *f = k->f;
+	struct scope *sc;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
 
-	if (dwarf_child(parent, &die) != 0)
+	if (f->nsc >= UINT32_MAX - 1 ||
+	    dg_grow(&f->sc, &k->capsc, f->nsc + 1, sizeof *f->sc) < 0)
 		return -1;
-	for (;;) {
-		tag = dwarf_tag(&die);
-		if ((tag == DW_TAG_inlined_subroutine ||
-		     tag == DW_TAG_lexical_block) && dwarf_haspc(&die, a) > 0) {
-			*out = die;
-			return 0;
-		}
-		if (dwarf_siblingof(&die, &next) != 0)
+	sc = &f->sc[f->nsc];
+	memset(sc, 0, sizeof *sc);
+	sc->die = *die;
+	sc->inlined = (uint8_t)inlined;
+	sc->r0 = f->nrng;
+	while (ranges && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;       /* holds nothing */
+		if (f->nrng >= UINT32_MAX - 1 ||
+		    dg_grow(&f->rng, &k->caprng, f->nrng + 1, sizeof *f->rng) < 0)
 			return -1;
-		die = next;
+		f->rng[f->nrng++] = (struct addr_range){ lo, hi };
 	}
+	f->sc[f->nsc].nr = f->nrng - f->sc[f->nsc].r0;
+	return (long)f->nsc++;
 }
 
-/* The inline chain at a inside function fn: chain[0] the innermost inlined
- * subroutine ... chain[n-1] = fn.  Returns n (>= 1). */
-static int inline_chain(Dwarf_Die *fn, Dwarf_Addr a, Dwarf_Die *chain)
+/* Forget what lies below lexical block i if no inlined subroutine does: a
+ * lookup that reaches it finds no more frames there. */
+static void prune(struct fn *f, uint32_t i)
 {
-	Dwarf_Die outer[MAX_CHAIN], cur = *fn, in;
+	uint32_t j;
+
+	if (f->sc[i].inlined || i == 0)
+		return;
+	for (j = i + 1; j < f->nsc; j++)
+		if (f->sc[j].inlined)
+			return;
+	f->nsc = i + 1;
+	f->nrng = f->sc[i].r0 + f->sc[i].nr;
+}
+
+/* Append die and, below it, the inlined subroutines and lexical blocks
+ * (no deeper than a lookup descends); 0 or -1. */
+static int scope_walk(struct scopes_mk *k, Dwarf_Die *die, int inlined,
+		      int depth)
+{
+	Dwarf_Die child, next;
+	long i = scope_add(k, die, inlined, depth > 0);
+	int tag;
+
+	if (i < 0)
+		return -1;
+	if (depth < MAX_DESCENT && dwarf_child(die, &child) == 0)
+		for (;;) {
+			tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_inlined_subroutine ||
+			     tag == DW_TAG_lexical_block) &&
+			    scope_walk(k, &child, tag == DW_TAG_inlined_subroutine,
+				       depth + 1) < 0)
+				return -1;
+			if (dwarf_siblingof(&child, &next) != 0)
+				break;
+			child = next;
+		}
+	prune(k->f, (uint32_t)i);
+	k->f->sc[i].end = k->f->nsc;
+	return 0;
+}
+
+/* Make f's scopes if not yet; 0, or -1 when out of memory. */
+static int fn_scopes(struct fn *f)
+{
+	struct scopes_mk k = { f, 0, 0 };
+
+	if (f->sc || f->failed)
+		return f->failed ? -1 : 0;
+	if (scope_walk(&k, &f->die, 0, 0) == 0) {
+		shrink((void **)&f->sc, f->nsc * sizeof *f->sc);
+		shrink((void **)&f->rng, f->nrng * sizeof *f->rng);
+		return 0;
+	}
+	free(f->sc);
+	free(f->rng);
+	f->sc = NULL;
+	f->rng = NULL;
+	f->nsc = f->nrng = 0;
+	f->failed = 1;
+	return -1;
+}
+
+static int scope_holds(const struct fn *f, const struct scope *sc,
+		       Dwarf_Addr a)
+{
+	uint32_t i;
+
+	for (i = sc->r0; i < sc->r0 + sc->nr; i++)
+		if (a >= f->rng[i].lo && a < f->rng[i].hi)
+			return 1;
+	return 0;
+}
+
+/* The inline chain at a inside function f: chain[0] the innermost inlined
+ * subroutine ... chain[n-1] the function.  At each level the first child
+ * that holds a is taken.  Returns n (>= 1). */
+static int inline_chain(struct fn *f, Dwarf_Addr a, struct scope **chain)
+{
+	struct scope *outer[MAX_CHAIN];
+	uint32_t cur = 0, c;
 	int n = 0, i;
 
-	outer[n++] = *fn;
-	for (i = 0; i < 4 * MAX_CHAIN && child_holding(&cur, a, &in) == 0; i++) {
-		if (dwarf_tag(&in) == DW_TAG_inlined_subroutine) {
+	outer[n++] = &f->sc[0];
+	for (i = 0; i < MAX_DESCENT; i++) {
+		for (c = cur + 1; c < f->sc[cur].end; c = f->sc[c].end)
+			if (scope_holds(f, &f->sc[c], a))
+				break;
+		if (c >= f->sc[cur].end)
+			break;
+		if (f->sc[c].inlined) {
 			if (n == MAX_CHAIN)
 				break;
-			outer[n++] = in;
+			outer[n++] = &f->sc[c];
 		}
-		cur = in;
+		cur = c;
 	}
 	for (i = 0; i < n; i++)
 		chain[i] = outer[n - 1 - i];
 	return n;
 }
+
+/* ---------------------------------------------------------------- frames */
 
 static const char *attr_string(Dwarf_Die *die, unsigned int name)
 {
@@ -920,45 +1099,47 @@ static const char *qualified(struct dgsym *s, Dwarf_Die *named)
 	return len < sizeof buf ? intern(s, buf) : intern(s, dwarf_diename(named));
 }
 
-static size_t qhash(const void *key, size_t cap)
+static size_t phash(const void *key, size_t cap)
 {
-	return (size_t)(((uintptr_t)key >> 3) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ h >> 32) & (cap - 1);
 }
 
-static int qcache_grow(struct dgsym *s)
+static int pmap_grow(struct pmap *m)
 {
-	size_t cap = s->qcap ? s->qcap * 2 : 256, i, j;
-	struct qent *q = calloc(cap, sizeof *q);
+	size_t cap = m->cap ? m->cap * 2 : 256, i, j;
+	struct pent *v = calloc(cap, sizeof *v);
 
-	if (!q)
+	if (!v)
 		return -1;
-	for (i = 0; i < s->qcap; i++) {
-		if (!s->q[i].key)
+	for (i = 0; i < m->cap; i++) {
+		if (!m->v[i].key)
 			continue;
-		for (j = qhash(s->q[i].key, cap); q[j].key; j = (j + 1) & (cap - 1))
+		for (j = phash(m->v[i].key, cap); v[j].key; j = (j + 1) & (cap - 1))
 			;
-		q[j] = s->q[i];
+		v[j] = m->v[i];
 	}
-	free(s->q);
-	s->q = q;
-	s->qcap = cap;
+	free(m->v);
+	m->v = v;
+	m->cap = cap;
 	return 0;
 }
 
-/* The cache slot of key (made empty if new), or NULL if out of memory. */
-static const char **qcache_slot(struct dgsym *s, const void *key)
+/* The slot of key (made empty if new), or NULL if out of memory. */
+static const char **pmap_slot(struct pmap *m, const void *key)
 {
 	size_t j;
 
-	if ((s->nq + 1) * 2 > s->qcap && qcache_grow(s) < 0)
+	if ((m->n + 1) * 2 > m->cap && pmap_grow(m) < 0)
 		return NULL;
-	for (j = qhash(key, s->qcap); s->q[j].key; j = (j + 1) & (s->qcap - 1))
-		if (s->q[j].key == key)
-			return &s->q[j].name;
-	s->q[j].key = key;
-	s->q[j].name = NULL;
-	s->nq++;
-	return &s->q[j].name;
+	for (j = phash(key, m->cap); m->v[j].key; j = (j + 1) & (m->cap - 1))
+		if (m->v[j].key == key)
+			return &m->v[j].name;
+	m->v[j].key = key;
+	m->v[j].name = NULL;
+	m->n++;
+	return &m->v[j].name;
 }
 
 /* The printable name of a function that has no linkage name. */
@@ -973,7 +1154,7 @@ static const char *plain_name(struct dgsym *s, Dwarf_Die *die)
 	if (!is_cxx(&named))
 		return intern(s, dwarf_diename(&named));
 	key = named.addr;
-	slot = qcache_slot(s, key);
+	slot = pmap_slot(&s->qual, key);
 	if (!slot)
 		return intern(s, dwarf_diename(&named));
 	if (!*slot)
@@ -1018,6 +1199,22 @@ static void call_site(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Die *die,
 		f->line = (int)line;
 }
 
+/* The interned copy of a file name of libdw's line tables: by its pointer,
+ * as most lookups meet a name already seen. */
+static const char *src_name(struct dgsym *s, const char *name)
+{
+	const char **slot;
+
+	if (!name)
+		return NULL;
+	slot = pmap_slot(&s->src, name);
+	if (!slot)
+		return intern(s, name);
+	if (!*slot)
+		*slot = intern(s, name);
+	return *slot;
+}
+
 /* The source position of DWARF address a. */
 static void pc_position(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Addr a,
 			struct dgsym_frame *f)
@@ -1029,9 +1226,24 @@ static void pc_position(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Addr a,
 	f->line = 0;
 	if (!l)
 		return;
-	f->file = intern(s, dwarf_linesrc(l, NULL, NULL));
+	f->file = src_name(s, dwarf_linesrc(l, NULL, NULL));
 	if (dwarf_lineno(l, &line) == 0)
 		f->line = line;
+}
+
+/* The names of scope sc and, if inlined, the position of its call; read
+ * at its first use. */
+static const struct dgsym_frame *scope_frame(struct dgsym *s, Dwarf_Die *cudie,
+					     struct scope *sc)
+{
+	if (!sc->named) {
+		frame_names(s, &sc->die, &sc->fr);
+		sc->fr.origin = DGSYM_BY_DWARF;
+		if (sc->inlined)
+			call_site(s, cudie, &sc->die, &sc->fr);
+		sc->named = 1;
+	}
+	return &sc->fr;
 }
 
 /* Frames from DWARF at session address addr; 0 if DWARF does not say. */
@@ -1039,26 +1251,28 @@ static int dwarf_frames(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 			struct dgsym_frame *fr, int max)
 {
 	Dwarf_Addr cubias;
-	Dwarf_Die *cudie = dwfl_module_addrdie(m->dm, addr, &cubias), *fn;
-	Dwarf_Die chain[MAX_CHAIN];
+	Dwarf_Die *cudie = dwfl_module_addrdie(m->dm, addr, &cubias);
+	struct scope *chain[MAX_CHAIN];
 	struct cu_fns *c;
+	struct fn *fn;
 	int n, i;
 
 	if (!cudie || !(c = cu_fns_of(m, cudie)))
 		return 0;
 	fn = fn_find(c, addr - cubias);
-	if (!fn)
+	if (!fn || fn_scopes(fn) < 0)
 		return 0;
 	n = inline_chain(fn, addr - cubias, chain);
 	if (n > max)
 		n = max;
 	for (i = 0; i < n; i++) {
-		frame_names(s, &chain[i], &fr[i]);
-		fr[i].origin = DGSYM_BY_DWARF;
-		if (i == 0)
+		fr[i] = *scope_frame(s, cudie, chain[i]);
+		if (i == 0) {
 			pc_position(s, cudie, addr - cubias, &fr[i]);
-		else
-			call_site(s, cudie, &chain[i - 1], &fr[i]);
+		} else {
+			fr[i].file = chain[i - 1]->fr.file;
+			fr[i].line = chain[i - 1]->fr.line;
+		}
 	}
 	return n;
 }

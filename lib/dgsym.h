@@ -25,9 +25,11 @@
  *
  * Cost: files are opened lazily, at the first lookup in a module (or the
  * first question about its debug file), once.  A module's functions are
- * indexed one compilation unit at a time, at the first lookup in that unit;
- * after that a lookup is two binary searches and a walk down one function's
- * lexical blocks: microseconds.  Caching per address is the caller's job.
+ * indexed one compilation unit at a time, at the first lookup in that unit,
+ * and a function's lexical blocks and inlined calls at the first lookup in
+ * it; after that a lookup is two binary searches, a walk down that copy and
+ * a line-table search: a fraction of a microsecond (bench/sym.sh).  Caching
+ * per address is the caller's job.
  * Each opened module keeps a descriptor or two open until dgsym_free.  If
  * DEBUGINFOD_URLS is set, libdw may download missing debug files: each
  * module asks at most once, and a server that gives no answer within
