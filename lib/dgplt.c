@@ -1,13 +1,16 @@
 /* dgplt.c: PLT stub names (see dgplt.h).
  *
  * Two passes over the section headers: the relocations that fill GOT
- * slots give slot -> symbol name (sorted, for a binary search); then each
- * PLT entry's indirect jump gives its slot.
+ * slots give slot -> symbol name, or resolver address for an IRELATIVE one
+ * (sorted, for a binary search); then each PLT entry's indirect jump gives
+ * its slot.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgplt.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dgmem.h"
@@ -16,10 +19,16 @@
 #define R_X86_64_GLOB_DAT  6
 #define R_X86_64_JUMP_SLOT 7
 #endif
+#ifndef R_X86_64_IRELATIVE
+#define R_X86_64_IRELATIVE 37
+#endif
 
+/* A GOT slot and what fills it: a symbol, or (IRELATIVE: an IFUNC the file
+ * resolves itself, with no symbol) the ELF address of the resolver. */
 struct slot {
 	uint64_t got;
-	const char *name;       /* in the ELF string table */
+	const char *name;       /* in the ELF string table; NULL: IRELATIVE */
+	uint64_t resolver;
 };
 
 struct slots {
@@ -48,6 +57,22 @@ static const char *reloc_name(Elf *e, Elf_Scn *symscn, const GElf_Rela *r)
 	return elf_strptr(e, sh.sh_link, sym.st_name);
 }
 
+/* The slot that relocation r fills, if it fills one for a PLT stub (a
+ * JUMP_SLOT or GLOB_DAT with a named symbol, or an IRELATIVE); 1 or 0. */
+static int reloc_slot(Elf *e, Elf_Scn *symscn, const GElf_Rela *r,
+		      struct slot *out)
+{
+	unsigned type = GELF_R_TYPE(r->r_info);
+
+	*out = (struct slot){ r->r_offset, NULL, (uint64_t)r->r_addend };
+	if (type == R_X86_64_IRELATIVE)
+		return 1;
+	if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT)
+		return 0;
+	out->name = reloc_name(e, symscn, r);
+	return out->name && out->name[0];
+}
+
 /* The GOT slots filled by the RELA section scn. */
 static int slots_of(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct slots *s)
 {
@@ -55,27 +80,21 @@ static int slots_of(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct slots *s)
 	Elf_Scn *symscn = elf_getscn(e, sh->sh_link);
 	size_t i, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 	GElf_Rela r;
-	const char *name;
+	struct slot sl;
 
 	for (i = 0; d && symscn && i < n && i <= INT32_MAX; i++) {
-		unsigned type;
-
 		if (!gelf_getrela(d, (int)i, &r))
 			break;
-		type = GELF_R_TYPE(r.r_info);
-		if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT)
-			continue;
-		name = reloc_name(e, symscn, &r);
-		if (!name || !name[0])
+		if (!reloc_slot(e, symscn, &r, &sl))
 			continue;
 		if (dg_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v) < 0)
 			return -1;
-		s->v[s->n++] = (struct slot){ r.r_offset, name };
+		s->v[s->n++] = sl;
 	}
 	return 0;
 }
 
-static const char *slot_find(const struct slots *s, uint64_t got)
+static const struct slot *slot_find(const struct slots *s, uint64_t got)
 {
 	size_t lo = 0, hi = s->n;
 
@@ -83,7 +102,7 @@ static const char *slot_find(const struct slots *s, uint64_t got)
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (s->v[mid].got == got)
-			return s->v[mid].name;
+			return &s->v[mid];
 		if (s->v[mid].got < got)
 			lo = mid + 1;
 		else
@@ -108,9 +127,16 @@ static uint64_t entry_slot(const unsigned char *bytes, size_t len, uint64_t at)
 	return 0;
 }
 
-static int add_stub(struct dgplt *p, uint64_t lo, uint64_t hi, const char *sym)
+/* Name the stub [lo, hi) after the slot it jumps through: its symbol, or
+ * as objdump does for an IRELATIVE slot, "*ABS*+0x9f550" (the resolver). */
+static int add_stub(struct dgplt *p, uint64_t lo, uint64_t hi,
+		    const struct slot *sl)
 {
-	char *name = strdup(sym);
+	char abs[32], *name;
+
+	if (!sl->name)
+		snprintf(abs, sizeof abs, "*ABS*+0x%" PRIx64, sl->resolver);
+	name = strdup(sl->name ? sl->name : abs);
 
 	if (!name || dg_grow(&p->v, &p->cap, p->n + 1, sizeof *p->v) < 0) {
 		free(name);
@@ -132,16 +158,16 @@ static int stubs_of(struct dgplt *p, Elf_Scn *scn, const GElf_Shdr *sh,
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t ent = sh->sh_entsize >= 8 ? sh->sh_entsize : 16, off;
-	const char *sym;
+	const struct slot *sl;
 
 	if (!d || !d->d_buf || sh->sh_type != SHT_PROGBITS)
 		return 0;
 	for (off = 0; off + ent <= d->d_size; off += ent) {
 		uint64_t at = sh->sh_addr + off;
 
-		sym = slot_find(s, entry_slot((const unsigned char *)d->d_buf + off,
-					      ent, at));
-		if (sym && add_stub(p, at, at + ent, sym) < 0)
+		sl = slot_find(s, entry_slot((const unsigned char *)d->d_buf + off,
+					     ent, at));
+		if (sl && add_stub(p, at, at + ent, sl) < 0)
 			return -1;
 	}
 	return 0;

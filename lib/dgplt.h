@@ -3,8 +3,12 @@
  * Promise: dgplt_load reads an x86-64 ELF file's .plt, .plt.sec and
  * .plt.got sections and names each stub after the symbol whose GOT slot it
  * jumps through (a JUMP_SLOT or GLOB_DAT relocation): the stub's
- * `jmp *slot(%rip)` is decoded, the slot matched to its relocation.  A stub
- * whose slot has no relocation (the PLT header) stays unnamed.  Other
+ * `jmp *slot(%rip)` is decoded, the slot matched to its relocation.  A slot
+ * filled by an IRELATIVE relocation (an IFUNC the file resolves for itself,
+ * as libc does for memcpy & co.) has no symbol: its stub is named, as
+ * objdump names it, after the resolver's ELF address: "*ABS*+0x9f550" (the
+ * stub "*ABS*+0x9f550@plt").  A stub whose slot has no relocation (the PLT
+ * header) stays unnamed.  Other
  * machines, and files without those sections, give an empty table.  Every
  * length is checked against its section: a truncated or malformed file
  * gives fewer names, never a read out of bounds.
@@ -22,7 +26,8 @@
 
 struct dgplt_stub {
 	uint64_t lo, hi;        /* ELF addresses, hi exclusive */
-	char *name;             /* the symbol ("memcpy"; the stub is "memcpy@plt") */
+	char *name;             /* the symbol ("memcpy"; the stub is "memcpy@plt"),
+				   or "*ABS*+0x9f550" */
 };
 
 struct dgplt {
