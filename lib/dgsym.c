@@ -915,23 +915,8 @@ static long scope_add(struct scopes_mk *k, Dwarf_Die *die, int inlined,
 			return -1;
 		f->rng[f->nrng++] = (struct addr_range){ lo, hi };
 	}
-	f->sc[f->nsc].nr = f->nrng - f->sc[f->nsc].r0;
+	sc->nr = f->nrng - sc->r0;
 	return (long)f->nsc++;
-}
-
-/* Forget what lies below lexical block i if no inlined subroutine does: a
- * lookup that reaches it finds no more frames there. */
-static void prune(struct fn *f, uint32_t i)
-{
-	uint32_t j;
-
-	if (f->sc[i].inlined || i == 0)
-		return;
-	for (j = i + 1; j < f->nsc; j++)
-		if (f->sc[j].inlined)
-			return;
-	f->nsc = i + 1;
-	f->nrng = f->sc[i].r0 + f->sc[i].nr;
 }
 
 /* Append die and, below it, the inlined subroutines and lexical blocks
@@ -957,7 +942,6 @@ static int scope_walk(struct scopes_mk *k, Dwarf_Die *die, int inlined,
 				break;
 			child = next;
 		}
-	prune(k->f, (uint32_t)i);
 	k->f->sc[i].end = k->f->nsc;
 	return 0;
 }
