@@ -11,6 +11,7 @@
 #include "queries.h"
 #include "shell.h"
 #include "stats.h"
+#include "modules.h"
 
 #define MAX_ARGS 64
 
@@ -242,6 +243,13 @@ static int c_stats(struct shell *sh, int argc, char **argv, char **err)
 	return stats_print(sh->db, sh->out, err);
 }
 
+static int c_modules(struct shell *sh, int argc, char **argv, char **err)
+{
+	if (want_args(argc, 0, 0, ".modules", err) < 0)
+		return -1;
+	return modules_print(sh, err);
+}
+
 static void show_filter(struct shell *sh)
 {
 	if (!sh->events && !sh->ranges) {
@@ -358,6 +366,7 @@ static const struct command table[] = {
 	  "show or set the filter behind filtered_accesses", c_filter },
 	{ "headers", "on|off", "column names above results", c_headers },
 	{ "help", "", "this list", c_help },
+	{ "modules", "", "how well each module is symbolized", c_modules },
 	{ "mode", "[MODE]", "list table column csv tsv json line", c_mode },
 	{ "once", "FILE", "send the next result to FILE", c_once },
 	{ "output", "[FILE]", "send results to FILE (none: stdout)",

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "stats.h"
+#include "modules.h"
 
 struct fact {
 	const char *name;
@@ -44,6 +45,7 @@ static const struct fact facts[] = {
 	  "|| ' labels)' FROM events" },
 	{ "modules", "SELECT count(*) FROM modules" },
 	{ "functions", "SELECT count(*) FROM functions" },
+	{ "symbols", modules_stats_sql },
 	{ "pages touched", "SELECT count(*) FROM sum_pages" },
 	{ "cache lines", "SELECT count(*) FROM sum_lines" },
 };

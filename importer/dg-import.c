@@ -38,6 +38,9 @@ static const char usage_text[] =
 "  -q, --quiet      no summary at the end\n"
 "      --progress   show progress on standard error even if it is not a\n"
 "                   terminal; --no-progress never shows it\n"
+"      --debug-dir DIRS  look for separate debug files in DIRS (colon-\n"
+"                   separated) before /usr/lib/debug; see README, \"Where\n"
+"                   symbols come from\" (DEBUGINFOD_URLS: download them)\n"
 "  -h, --help       this text\n"
 "      --version    print the version\n"
 "\n"
@@ -102,6 +105,7 @@ int main(int argc, char **argv)
 		{ "no-progress", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "debug-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct imp_options o;
@@ -117,6 +121,7 @@ int main(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case 'P': progress = 1; break;
 		case 'N': progress = 0; break;
+		case 'D': o.debug_dirs = optarg; break;
 		case 'h': fputs(usage_text, stdout); return IMP_OK;
 		case 'V': printf("dg-import %s\n", imp_version()); return IMP_OK;
 		default:
@@ -131,9 +136,6 @@ int main(int argc, char **argv)
 		        : "too many arguments");
 		return IMP_USAGE;
 	}
-	/* debug files come from this machine; no download in the middle of an
-	   import (libdw would try if DEBUGINFOD_URLS is set) */
-	unsetenv("DEBUGINFOD_URLS");
 	o.log_path = argv[optind];
 	o.db_path = o.check_only ? NULL : argv[optind + 1];
 	o.progress = progress >= 0 ? progress : isatty(2) && !o.quiet;

@@ -128,6 +128,7 @@ struct imp_thread {
 struct imp_options {
 	const char *log_path;      /* "-" for standard input */
 	const char *db_path;       /* ignored with check_only */
+	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
 	int force, strict, check_only, quiet, progress;
 	/* Text meant for a person (summary, warnings, progress; lines end in
 	   '\n', progress lines start with '\r'), or NULL to drop it. */
@@ -153,9 +154,18 @@ void imp_db_signal_cleanup(void);
 
 struct imp_held;             /* a version 1 side record held back */
 
+/* A function's identity (imp_sym.c); strings are dgsym's, interned. */
+struct imp_fn {
+	const char *name, *linkage, *decl_file;
+	int decl_line, module, origin;
+};
+
+struct imp_stack_at { size_t off; uint32_t n; };
+
 struct importer {
 	/* options */
 	const char *log_path, *db_path;
+	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
 	int force, quiet, strict, check_only, progress;
 	void (*say)(const char *text, void *arg);
 	void *say_arg;
@@ -217,16 +227,24 @@ struct importer {
 	struct imp_thread *threads;
 	size_t n_threads;
 
-	/* symbols and stacks */
+	/* symbols and stacks (imp_sym.c) */
 	struct dgsym *sym;
-	struct dghash pc_fn;       /* pc -> function id (0: no function) */
+	struct dghash pc_fn;       /* pc_key -> function id (0: no function) */
+	struct dghash pc_row;      /* pc -> 1 once its `pcs` row is written */
 	struct dghash stacks;      /* hash of frames -> stack id */
 	uint64_t n_stacks;
+	struct imp_fn *fns;        /* by function id - 1 */
+	size_t cap_fns;
+	uint64_t *stack_words;     /* frames of every stack, back to back */
+	size_t n_stack_words, cap_stack_words;
+	struct imp_stack_at *stack_at;   /* by stack id - 1 */
+	size_t cap_stack_at;
 	struct dghash fn_ids;      /* hash of a function's identity -> id */
 	uint64_t n_functions;
-	int *module_ids;           /* dgsym module -> modules.id */
-	size_t n_module_ids;
 	uint64_t n_mappings;
+	char *sym_info, *sym_warn; /* per-module lines for the user, or NULL */
+	uint8_t *mod_used;         /* dgsym module -> has a symbolized pc */
+	size_t cap_mod_used;
 
 	/* version 1 side records held back (imp_import.c) */
 	struct imp_held *held;
@@ -299,6 +317,8 @@ int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function);
 /* Stack id of frames (interned; symbolizes every frame). */
 int  imp_sym_stack(struct importer *imp, const uint64_t *frames, uint64_t n,
                    int64_t *id);
+/* Write `modules`; fill sym_info (where each module's symbols came from)
+   and sym_warn (modules with a problem, and why), for main to print. */
 int  imp_sym_finish(struct importer *imp);
 void imp_sym_free(struct importer *imp);
 

@@ -503,6 +503,10 @@ static int import(struct importer *imp)
 	}
 	if (finish(imp, truncated) < 0)
 		return -1;
+	if (imp->sym_info && !imp->quiet && imp->say)
+		imp->say(imp->sym_info, imp->say_arg);
+	if (imp->sym_warn && imp->say)
+		imp->say(imp->sym_warn, imp->say_arg);
 	if (!imp->quiet)
 		summary(imp, now() - t0, truncated);
 	else if (truncated)
@@ -534,6 +538,7 @@ int imp_import_file(const struct imp_options *o, char *err, size_t errlen)
 	}
 	imp->log_path = o->log_path;
 	imp->db_path = o->check_only ? NULL : o->db_path;
+	imp->debug_dirs = o->debug_dirs;
 	imp->force = o->force;
 	imp->strict = o->strict;
 	imp->check_only = o->check_only;

@@ -5,9 +5,14 @@
  * `pc_inlines` and `functions`.  Functions are interned by identity (name,
  * linkage name, declaration, module); dgsym interns its strings, so
  * comparing pointers compares names.  Stacks are interned by content.
+ * Code that no symbol names gets dgsym's entry-address name ("0x10ee88",
+ * with its module), so no module lumps its unnamed code into one bucket.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,15 +22,19 @@
 
 #define MAX_INLINE 32
 
-struct fn_rec { const char *name, *linkage, *decl_file; int decl_line, module; };
+/* A debuginfod server that does not answer must not stall the import for
+   the client's defaults (90 s, three tries, per module): these bound the
+   first module's wait; dgsym asks no later module after a silence.  The
+   user's own settings win. */
+static void debuginfod_defaults(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
 
-static struct fn_rec *fns;            /* by function id - 1 */
-static size_t cap_fns;
-static uint64_t *stack_words;         /* frames of every stack, back to back */
-static size_t n_stack_words, cap_stack_words;
-static struct { size_t off; uint32_t n; } *stack_at;   /* by stack id - 1 */
-static size_t cap_stack_at;
-
+	if (!urls || !urls[0])
+		return;
+	setenv("DEBUGINFOD_TIMEOUT", "10", 0);
+	setenv("DEBUGINFOD_RETRY_LIMIT", "1", 0);
+}
 
 int imp_sym_init(struct importer *imp)
 {
@@ -34,7 +43,11 @@ int imp_sym_init(struct importer *imp)
 	imp->sym = dgsym_new(err, sizeof err);
 	if (!imp->sym)
 		return imp_fail(imp, "symbolizer: %s", err);
-	if (dghash_init(&imp->pc_fn, 4096) < 0 || dghash_init(&imp->stacks, 1024) < 0
+	if (imp->debug_dirs && dgsym_set_debug_dirs(imp->sym, imp->debug_dirs) < 0)
+		return imp_fail(imp, "symbolizer: %s", dgsym_errmsg(imp->sym));
+	debuginfod_defaults();
+	if (dghash_init(&imp->pc_fn, 4096) < 0 || dghash_init(&imp->pc_row, 4096) < 0
+	    || dghash_init(&imp->stacks, 1024) < 0
 	    || dghash_init(&imp->fn_ids, 1024) < 0)
 		return imp_fail(imp, "out of memory");
 	elf_version(EV_CURRENT);
@@ -47,15 +60,23 @@ void imp_sym_free(struct importer *imp)
 		dgsym_free(imp->sym);
 	imp->sym = NULL;
 	dghash_free(&imp->pc_fn);
+	dghash_free(&imp->pc_row);
 	dghash_free(&imp->stacks);
 	dghash_free(&imp->fn_ids);
-	free(fns);
-	free(stack_words);
-	free(stack_at);
-	fns = NULL;
-	stack_words = NULL;
-	stack_at = NULL;
-	cap_fns = cap_stack_words = cap_stack_at = n_stack_words = 0;
+	free(imp->fns);
+	free(imp->stack_words);
+	free(imp->stack_at);
+	free(imp->sym_info);
+	free(imp->sym_warn);
+	free(imp->mod_used);
+	imp->mod_used = NULL;
+	imp->cap_mod_used = 0;
+	imp->fns = NULL;
+	imp->stack_words = NULL;
+	imp->stack_at = NULL;
+	imp->sym_info = imp->sym_warn = NULL;
+	imp->cap_fns = imp->cap_stack_words = imp->cap_stack_at = 0;
+	imp->n_stack_words = 0;
 }
 
 /* ------------------------------------------------------------ mappings */
@@ -155,23 +176,29 @@ int imp_sym_text_avma(struct importer *imp, const struct dglog_record *rec)
 
 /* ------------------------------------------------------------ functions */
 
-static uint64_t fn_key(const struct fn_rec *f)
+static uint64_t fn_key(const struct imp_fn *f)
 {
 	return dghash_mix((uint64_t)(uintptr_t)f->name * 31 + (uintptr_t)f->linkage)
 	     ^ dghash_mix((uint64_t)(uintptr_t)f->decl_file * 131 + (uint64_t)f->decl_line * 7
 	                  + (uint64_t)(f->module + 1));
 }
 
-static int fn_same(const struct fn_rec *a, const struct fn_rec *b)
+static int fn_same(const struct imp_fn *a, const struct imp_fn *b)
 {
 	return a->name == b->name && a->linkage == b->linkage && a->decl_file == b->decl_file
 	    && a->decl_line == b->decl_line && a->module == b->module;
 }
 
-static int fn_row(struct importer *imp, uint32_t id, const struct fn_rec *f)
+/* functions.origin by enum dgsym_origin. */
+static const char *const origin_name[] = {
+	[DGSYM_BY_DWARF] = "dwarf", [DGSYM_BY_SYMTAB] = "symtab",
+	[DGSYM_BY_ENTRY] = "entry",
+};
+
+static int fn_row(struct importer *imp, uint32_t id, const struct imp_fn *f)
 {
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_FUNCTION,
-		"INSERT INTO functions VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+		"INSERT INTO functions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 
 	if (!st)
 		return -1;
@@ -185,6 +212,8 @@ static int fn_row(struct importer *imp, uint32_t id, const struct fn_rec *f)
 		sqlite3_bind_text(st, 5, f->decl_file, -1, SQLITE_STATIC);
 	if (f->decl_line)
 		sqlite3_bind_int(st, 6, f->decl_line);
+	if (f->origin >= DGSYM_BY_DWARF && f->origin <= DGSYM_BY_ENTRY)
+		sqlite3_bind_text(st, 7, origin_name[f->origin], -1, SQLITE_STATIC);
 	return imp_db_step(imp, st);
 }
 
@@ -192,7 +221,8 @@ static int fn_row(struct importer *imp, uint32_t id, const struct fn_rec *f)
 static int fn_intern(struct importer *imp, const struct dgsym_frame *fr, int module,
                      uint32_t *id)
 {
-	struct fn_rec f = { fr->function, fr->linkage_name, fr->decl_file, fr->decl_line, module };
+	struct imp_fn f = { fr->function, fr->linkage_name, fr->decl_file, fr->decl_line, module,
+	                    fr->origin };
 	uint64_t key;
 	int added;
 	long s;
@@ -204,15 +234,15 @@ static int fn_intern(struct importer *imp, const struct dgsym_frame *fr, int mod
 		s = dghash_put(&imp->fn_ids, key, (uint32_t)imp->n_functions + 1, &added);
 		if (s < 0)
 			return imp_fail(imp, "out of memory");
-		if (added || fn_same(&fns[imp->fn_ids.vals[s] - 1], &f))
+		if (added || fn_same(&imp->fns[imp->fn_ids.vals[s] - 1], &f))
 			break;
 	}
 	*id = imp->fn_ids.vals[s];
 	if (!added)
 		return 0;
-	if (dg_grow((void **)&fns, &cap_fns, imp->n_functions + 1, sizeof *fns) < 0)
+	if (dg_grow((void **)&imp->fns, &imp->cap_fns, imp->n_functions + 1, sizeof *imp->fns) < 0)
 		return imp_fail(imp, "out of memory");
-	fns[imp->n_functions++] = f;
+	imp->fns[imp->n_functions++] = f;
 	return fn_row(imp, *id, &f);
 }
 
@@ -253,25 +283,54 @@ static int pc_rows(struct importer *imp, uint64_t pc, int module,
 	return 0;
 }
 
+/* Remember that module m has code in the trace (only such modules are
+   opened at the end: a mapped data file needs no symbols). */
+static int mark_used(struct importer *imp, int m)
+{
+	size_t old = imp->cap_mod_used;
+
+	if ((size_t)m >= old) {
+		if (dg_grow((void **)&imp->mod_used, &imp->cap_mod_used, (size_t)m + 1,
+		            sizeof *imp->mod_used) < 0)
+			return imp_fail(imp, "out of memory");
+		memset(imp->mod_used + old, 0, imp->cap_mod_used - old);
+	}
+	imp->mod_used[m] = 1;
+	return 0;
+}
+
+/* A code address as the module mapped there now: a library mapped where
+   another was (dlclose, then dlopen) has other code at the same pc.  User
+   addresses are below 2^48. */
+static uint64_t pc_key(uint64_t pc, int module)
+{
+	return pc ^ (uint64_t)(module + 1) << 48;
+}
+
 int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function)
 {
 	struct dgsym_frame fr[MAX_INLINE];
 	uint32_t ids[MAX_INLINE];
-	uint32_t v = dghash_get(&imp->pc_fn, pc);
-	int module, n, k, added;
+	int module = dgsym_module_at(imp->sym, pc), n, k, added;
+	uint64_t key = pc_key(pc, module);
+	uint32_t v = dghash_get(&imp->pc_fn, key);
 
 	if (v != DGHASH_NONE) {
 		*function = v;
 		return 0;
 	}
 	n = dgsym_lookup(imp->sym, pc, &module, fr, MAX_INLINE);
+	if (module >= 0 && mark_used(imp, module) < 0)
+		return -1;
 	for (k = 0; k < n; k++)
 		if (fn_intern(imp, &fr[k], module, &ids[k]) < 0)
 			return -1;
 	*function = n > 0 ? ids[0] : 0;
-	if (dghash_put(&imp->pc_fn, pc, *function, &added) < 0)
+	if (dghash_put(&imp->pc_fn, key, *function, &added) < 0
+	    || dghash_put(&imp->pc_row, pc, 1, &added) < 0)
 		return imp_fail(imp, "out of memory");
-	return pc_rows(imp, pc, module, fr, ids, n);
+	/* `pcs` is keyed by pc: the first module seen there keeps the row */
+	return added ? pc_rows(imp, pc, module, fr, ids, n) : 0;
 }
 
 /* ------------------------------------------------------------ stacks */
@@ -285,10 +344,11 @@ static uint64_t stack_key(const uint64_t *f, uint64_t n)
 	return h;
 }
 
-static int stack_same(uint32_t id, const uint64_t *f, uint64_t n)
+static int stack_same(const struct importer *imp, uint32_t id, const uint64_t *f, uint64_t n)
 {
-	return stack_at[id - 1].n == n
-	    && memcmp(stack_words + stack_at[id - 1].off, f, n * sizeof *f) == 0;
+	const struct imp_stack_at *at = &imp->stack_at[id - 1];
+
+	return at->n == n && memcmp(imp->stack_words + at->off, f, n * sizeof *f) == 0;
 }
 
 static int stack_rows(struct importer *imp, int64_t id, const uint64_t *f, uint64_t n)
@@ -324,49 +384,128 @@ int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *
 		s = dghash_put(&imp->stacks, key, (uint32_t)imp->n_stacks + 1, &added);
 		if (s < 0)
 			return imp_fail(imp, "out of memory");
-		if (added || stack_same(imp->stacks.vals[s], f, n))
+		if (added || stack_same(imp, imp->stacks.vals[s], f, n))
 			break;
 	}
 	*id = imp->stacks.vals[s];
 	if (!added)
 		return 0;
-	if (dg_grow((void **)&stack_at, &cap_stack_at, imp->n_stacks + 1, sizeof *stack_at) < 0
-	    || dg_grow((void **)&stack_words, &cap_stack_words, n_stack_words + n + 1,
-	            sizeof *stack_words) < 0)
+	if (dg_grow((void **)&imp->stack_at, &imp->cap_stack_at, imp->n_stacks + 1,
+	            sizeof *imp->stack_at) < 0
+	    || dg_grow((void **)&imp->stack_words, &imp->cap_stack_words,
+	               imp->n_stack_words + n + 1, sizeof *imp->stack_words) < 0)
 		return imp_fail(imp, "out of memory");
-	stack_at[imp->n_stacks].off = n_stack_words;
-	stack_at[imp->n_stacks].n = (uint32_t)n;
+	imp->stack_at[imp->n_stacks].off = imp->n_stack_words;
+	imp->stack_at[imp->n_stacks].n = (uint32_t)n;
 	if (n)
-		memcpy(stack_words + n_stack_words, f, n * sizeof *f);
-	n_stack_words += n;
+		memcpy(imp->stack_words + imp->n_stack_words, f, n * sizeof *f);
+	imp->n_stack_words += n;
 	imp->n_stacks++;
 	return stack_rows(imp, *id, f, n);
 }
 
 /* ------------------------------------------------------------ finish */
 
+/* What would give the module better names, for people; NULL if nothing. */
+static const char *advice(struct dgsym *sym, int m)
+{
+	switch (dgsym_module_state(sym, m)) {
+	case DGSYM_DWARF:
+		return NULL;
+	case DGSYM_MISSING:
+		return "import on the machine that made the trace, where the file "
+		       "is at that path";
+	case DGSYM_MISMATCH:
+		return "import before the file is updated, or on the machine that "
+		       "made the trace";
+	default:
+		return "install its -dbgsym package, give --debug-dir DIR, or set "
+		       "DEBUGINFOD_URLS";
+	}
+}
+
+/* Append a formatted line to *buf (kept on failure: a shorter report). */
+static void append(char **buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void append(char **buf, const char *fmt, ...)
+{
+	size_t old = *buf ? strlen(*buf) : 0;
+	va_list ap;
+	char *line = NULL, *grown;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	grown = realloc(*buf, old + (size_t)n + 1);
+	if (grown) {
+		memcpy(grown + old, line, (size_t)n + 1);
+		*buf = grown;
+	}
+	free(line);
+}
+
+static int used(const struct importer *imp, int m)
+{
+	return (size_t)m < imp->cap_mod_used && imp->mod_used[m];
+}
+
+/* The row of module m; a module without code in the trace is not opened. */
+static int module_row(struct importer *imp, sqlite3_stmt *st, int m)
+{
+	struct dgsym *sym = imp->sym;
+	int u = used(imp, m);
+	const char *id = dgsym_module_build_id(sym, m);
+	const char *dbg = u ? dgsym_module_debug_file(sym, m) : NULL;
+	const char *from = u ? dgsym_module_symbols_from(sym, m) : "not opened: no code run";
+	const char *problem = u ? dgsym_module_problem(sym, m) : NULL;
+	const char *tip = u ? advice(sym, m) : NULL;
+
+	sqlite3_bind_int64(st, 1, m + 1);
+	sqlite3_bind_text(st, 2, dgsym_module_path(sym, m), -1, SQLITE_STATIC);
+	if (id)
+		sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)dgsym_module_bias(sym, m));
+	sqlite3_bind_int64(st, 5, (int64_t)dgsym_module_lo(sym, m));
+	sqlite3_bind_int64(st, 6, (int64_t)dgsym_module_hi(sym, m));
+	if (dbg)
+		sqlite3_bind_text(st, 7, dbg, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, from, -1, SQLITE_STATIC);
+	if (problem)
+		sqlite3_bind_text(st, 9, problem, -1, SQLITE_STATIC);
+	if (tip)
+		sqlite3_bind_text(st, 10, tip, -1, SQLITE_STATIC);
+	return imp_db_step(imp, st);
+}
+
+/* The user's lines for module m: where its names came from, and why it
+   has fewer than it could (a warning naming the module). */
+static void module_report(struct importer *imp, int m)
+{
+	const char *path = dgsym_module_path(imp->sym, m);
+	const char *problem = dgsym_module_problem(imp->sym, m);
+
+	append(&imp->sym_info, "dg-import: symbols of %s: %s\n", path,
+	       dgsym_module_symbols_from(imp->sym, m));
+	if (problem)
+		append(&imp->sym_warn, "dg-import: warning: %s: %s\n", path, problem);
+}
+
 int imp_sym_finish(struct importer *imp)
 {
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_MODULE,
-		"INSERT INTO modules VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+		"INSERT INTO modules VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
 	int m, n = dgsym_n_modules(imp->sym);
 
 	if (!st)
 		return -1;
 	for (m = 0; m < n; m++) {
-		const char *id = dgsym_module_build_id(imp->sym, m);
-		const char *dbg = dgsym_module_debug_file(imp->sym, m);
-		sqlite3_bind_int64(st, 1, m + 1);
-		sqlite3_bind_text(st, 2, dgsym_module_path(imp->sym, m), -1, SQLITE_STATIC);
-		if (id)
-			sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, (int64_t)dgsym_module_bias(imp->sym, m));
-		sqlite3_bind_int64(st, 5, (int64_t)dgsym_module_lo(imp->sym, m));
-		sqlite3_bind_int64(st, 6, (int64_t)dgsym_module_hi(imp->sym, m));
-		if (dbg)
-			sqlite3_bind_text(st, 7, dbg, -1, SQLITE_STATIC);
-		if (imp_db_step(imp, st) < 0)
+		if (module_row(imp, st, m) < 0)
 			return -1;
+		if (used(imp, m))
+			module_report(imp, m);
 	}
 	return 0;
 }

@@ -72,6 +72,15 @@ enum dg_trace_reason {
 	DG_TRACE_ICOUNT  = 3
 };
 
+/* FINI end: how the process ended (a trailing field; 0 when absent) */
+enum dg_fini_end {
+	DG_END_UNKNOWN = 0,   /* FINI without the field: an older writer */
+	DG_END_EXIT    = 1,   /* exit_group (exit, _exit, return from main) */
+	DG_END_EXEC    = 2,   /* execve: the log ends where the new program begins */
+	DG_END_OTHER   = 3    /* no exit_group: a fatal signal (abort, SIGSEGV,
+	                         kill), or the last thread's own exit */
+};
+
 /* Limits */
 #define DG_MAX_INSTRS  255    /* instructions in one bbdef */
 

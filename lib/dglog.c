@@ -454,6 +454,21 @@ static int rd_trace_state(struct cur *c, struct dglog_record *rec)
 	return 1;
 }
 
+/* FINI's end and status came later in version 2: absent means unknown. */
+static int rd_fini_end(struct cur *c, struct dglog_fini *f)
+{
+	uint64_t status;
+
+	f->end = DG_END_UNKNOWN;
+	f->status = 0;
+	if (c->p == c->end)
+		return 0;
+	if (cur_u8(c, &f->end, "end") < 0 || cur_u(c, &status, 4, "status") < 0)
+		return -1;
+	f->status = (uint32_t)status;
+	return 0;
+}
+
 static int rd_fini(struct cur *c, struct dglog_record *rec)
 {
 	struct dglog *r = c->r;
@@ -464,6 +479,8 @@ static int rd_fini(struct cur *c, struct dglog_record *rec)
 	    || cur_u(c, &f->accesses, 8, "accesses") < 0
 	    || cur_u(c, &f->records, 8, "records") < 0
 	    || cur_u(c, &f->dropped_runs, 8, "dropped_runs") < 0)
+		return -1;
+	if (rd_fini_end(c, f) < 0)
 		return -1;
 	r->fini = *f;
 	r->fini_off = r->rec_off;

@@ -115,6 +115,8 @@ struct dglog_icount { uint64_t icount; };
 struct dglog_trace_state { uint8_t on, reason; };
 struct dglog_fini {
 	uint64_t icount, runs, accesses, records, dropped_runs;
+	uint8_t end;            /* DG_END_*; DG_END_UNKNOWN when absent */
+	uint32_t status;
 };
 struct dglog_unknown { uint64_t len; const uint8_t *payload; };
 

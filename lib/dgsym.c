@@ -15,8 +15,12 @@
  * quickly, but finding the function inside it (dwarf_getscopes) walks every
  * top-level entry of the unit.  So the first lookup in a unit lists its
  * functions' address ranges once, sorted; a lookup then binary-searches that
- * list and walks down only the one function's lexical blocks and inlined
- * subroutines that hold the address.
+ * list.  Walking down a function's DIEs through libdw at every lookup cost
+ * 3 us (a lock and an abbreviation search per DIE and attribute, every
+ * sibling at every level), so the first lookup in a function copies its
+ * lexical blocks and inlined subroutines with their ranges into a flat
+ * tree, and each scope's names are read once, at its first use.  A lookup
+ * walks the copy exactly as it would walk the DIEs.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -27,19 +31,24 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "dgdebugf.h"
+#include "dgentry.h"
 #include "dgmem.h"
+#include "dgplt.h"
 
 /* libstdc++'s demangler, the one c++filt's output matches. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 			    int *status);
 
 #define MAX_CHAIN   64          /* deepest inline chain followed */
+#define MAX_DESCENT (4 * MAX_CHAIN) /* deepest scope (block, inline) */
 #define MAX_ID      64          /* longest build-id kept (bytes) */
 #define ARENA_CHUNK 65536
 
@@ -69,15 +78,44 @@ struct pool {
 
 /* ---------------------------------------------------------------- modules */
 
+/* One scope of a function's code as a lookup walks it: the function itself
+ * (node 0), then the inlined subroutines and lexical blocks below it in DIE
+ * order, each followed by its own (preorder): the children of node i are
+ * i + 1, then each child's `end`, up to i's end. */
+struct scope {
+	Dwarf_Die die;
+	uint32_t end;           /* one past its last descendant */
+	uint32_t r0, nr;        /* its address ranges: fn->rng[r0, r0 + nr) */
+	uint8_t inlined;        /* a DW_TAG_inlined_subroutine */
+	uint8_t named;          /* fr is filled */
+	struct dgsym_frame fr;  /* its names; if inlined, file and line are
+				   those of its call */
+};
+
+struct addr_range {
+	Dwarf_Addr lo, hi;      /* DWARF addresses, hi exclusive */
+};
+
+/* A function with code (DW_TAG_subprogram) of a unit. */
+struct fn {
+	Dwarf_Die die;
+	struct scope *sc;       /* its scopes, made at its first lookup */
+	struct addr_range *rng; /* the scopes' ranges */
+	uint32_t nsc, nrng;
+	int failed;             /* out of memory making them: DWARF unused */
+};
+
 struct fn_range {
 	Dwarf_Addr lo, hi;      /* DWARF addresses, hi exclusive */
-	Dwarf_Die die;          /* the DW_TAG_subprogram */
+	size_t fn;              /* index in cu_fns.fn */
 };
 
 struct cu_fns {
 	Dwarf_Off off;          /* the unit's DIE offset */
-	struct fn_range *fn;
-	size_t n;
+	struct fn_range *r;     /* sorted by lo */
+	size_t nr;
+	struct fn *fn;
+	size_t nfn;
 };
 
 struct mod {
@@ -93,6 +131,14 @@ struct mod {
 	Dwfl *dwfl;
 	Dwfl_Module *dm;
 	Dwarf_Addr dwfl_bias;   /* session address minus ELF address */
+	struct dgdebugf_req *req;       /* how its debug file was sought */
+	const char *sym_from, *problem; /* dgsym_module_symbols_from/problem */
+	struct dgplt plt;       /* PLT stub names and */
+	struct dgentry ent;     /* entry addresses, once tables_loaded */
+	int tables_loaded;
+	struct fsym *sym;       /* function symbols by address (libdwfl's own */
+	size_t nsym;            /* search is linear in the table), once */
+	int syms_loaded;
 	struct cu_fns *cu;      /* sorted by off */
 	size_t ncu, capcu;
 };
@@ -102,22 +148,35 @@ struct range {
 	int mod;
 };
 
-/* Qualified C++ names by declaration DIE (its address in the mapped DWARF). */
-struct qent {
+/* A function symbol of a module's symbol table (session addresses). */
+struct fsym {
+	uint64_t lo, size;
+	const char *name;       /* libdw's string, valid while dwfl lives */
+	int global;
+};
+
+/* A map from pointers into libdw's data (which stays put until dgsym_free)
+ * to interned strings: open addressing, cap a power of 2. */
+struct pent {
 	const void *key;
 	const char *name;
 };
 
+struct pmap {
+	struct pent *v;
+	size_t n, cap;
+};
+
 struct dgsym {
 	struct pool str;
-	struct qent *q;         /* open addressing, qcap a power of 2 */
-	size_t nq, qcap;
+	struct pmap qual;       /* C++ qualified names by declaration DIE */
+	struct pmap src;        /* source file names by libdw's string */
 	struct mod *mod;
 	int nmod, capmod;
 	struct range *map;
 	size_t nmap, capmap;
 	Dwfl_Callbacks cb;
-	char *debuginfo_path;
+	struct dgdebugf *df;
 	char err[256];
 };
 
@@ -271,11 +330,36 @@ struct dgsym *dgsym_new(char *err, size_t errlen)
 		snprintf(err, errlen, "dgsym: out of memory");
 		return NULL;
 	}
+	s->df = dgdebugf_new();
+	if (!s->df) {
+		free(s);
+		snprintf(err, errlen, "dgsym: out of memory");
+		return NULL;
+	}
 	s->cb.find_elf = dwfl_build_id_find_elf;
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.find_debuginfo = dgdebugf_find;
 	s->cb.section_address = dwfl_offline_section_address;
-	s->cb.debuginfo_path = &s->debuginfo_path;      /* NULL: the default */
+	s->cb.debuginfo_path = dgdebugf_path(s->df);    /* NULL: the default */
 	return s;
+}
+
+int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs)
+{
+	if (dgdebugf_set_dirs(s->df, dirs) < 0)
+		return fail(s, "dgsym: out of memory");
+	return 0;
+}
+
+static void cu_release(struct cu_fns *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfn; i++) {
+		free(c->fn[i].sc);
+		free(c->fn[i].rng);
+	}
+	free(c->fn);
+	free(c->r);
 }
 
 static void mod_release(struct mod *m)
@@ -283,10 +367,14 @@ static void mod_release(struct mod *m)
 	size_t i;
 
 	for (i = 0; i < m->ncu; i++)
-		free(m->cu[i].fn);
+		cu_release(&m->cu[i]);
 	free(m->cu);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
+	free(m->req);
+	free(m->sym);
+	dgplt_free(&m->plt);
+	dgentry_free(&m->ent);
 }
 
 void dgsym_free(struct dgsym *s)
@@ -300,13 +388,15 @@ void dgsym_free(struct dgsym *s)
 		mod_release(&s->mod[i]);
 	free(s->mod);
 	free(s->map);
-	free(s->q);
+	free(s->qual.v);
+	free(s->src.v);
 	for (a = s->str.arena; a; a = next) {
 		next = a->next;
 		free(a);
 	}
 	free(s->str.v);
 	free(s->str.slot);
+	dgdebugf_free(s->df);
 	free(s);
 }
 
@@ -491,34 +581,136 @@ static int id_matches(const struct mod *m)
 	return n > 0 && (size_t)n == m->id_len && !memcmp(bits, m->id, m->id_len);
 }
 
-/* Report the file alone in a new session; sets m->dwfl and m->dm. */
+/* Report the file alone in a new session; sets m->dwfl and m->dm, or
+ * m->problem. */
 static void mod_report(struct dgsym *s, struct mod *m, const char *path)
 {
 	int fd = open_regular(path);
 
-	if (fd < 0)
-		return;
-	m->dwfl = dwfl_begin(&s->cb);
-	if (!m->dwfl) {
-		close(fd);
+	if (fd < 0) {
+		m->problem = intern(s, path[0] ? strerror(errno ? errno : EINVAL)
+					       : "no file name in the trace");
 		return;
 	}
+	m->req = calloc(1, sizeof *m->req);
+	m->dwfl = m->req ? dwfl_begin(&s->cb) : NULL;
+	if (!m->dwfl) {
+		close(fd);
+		m->problem = intern(s, "out of memory");
+		return;
+	}
+	m->req->f = s->df;
 	dwfl_report_begin(m->dwfl);
 	m->dm = dwfl_report_elf(m->dwfl, path, path, fd, 0, 1);
-	if (!m->dm)
+	if (!m->dm) {
 		close(fd);      /* on failure libdwfl leaves our descriptor */
+		m->problem = intern(s, dwfl_errmsg(-1));
+	} else {
+		dgdebugf_attach(m->dm, m->req);
+	}
 	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0)
 		m->dm = NULL;
 }
 
-/* The file the DWARF was read from. */
+/* The file the DWARF was read from; NULL for a download of libdw's
+ * debuginfod client (libdw does not say where it put it). */
 static const char *mod_debug_name(struct dgsym *s, struct mod *m)
 {
 	const char *mainfile = NULL, *debugfile = NULL;
 
 	dwfl_module_info(m->dm, NULL, NULL, NULL, NULL, NULL, &mainfile,
 			 &debugfile);
+	if (!debugfile && m->req->route == DGDF_DEBUGINFOD)
+		return m->req->file[0] ? intern(s, m->req->file) : NULL;
 	return intern(s, debugfile ? debugfile : mainfile);
+}
+
+/* Does the module's main ELF file have a section of that name? */
+static int has_section(struct mod *m, const char *name)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(m->dm, &bias);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *n;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(e, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(e, shstrndx,
+			sh.sh_name)) && !strcmp(n, name) && sh.sh_type != SHT_NOBITS)
+			return 1;
+	return 0;
+}
+
+/* Which symbol table libdw uses for the module, in its order of
+ * preference (libdwfl's find_symtab and find_aux_sym). */
+static const char *symtab_source(struct mod *m)
+{
+	if (has_section(m, ".symtab"))
+		return ".symtab";
+	if (m->req->route != DGDF_NONE && m->state == DGSYM_DWARF)
+		return "the debug file's .symtab";
+	if (has_section(m, ".gnu_debugdata") && dwfl_module_getsymtab(m->dm) > 0)
+		return ".gnu_debugdata";
+	if (has_section(m, ".dynsym"))
+		return ".dynsym";
+	return NULL;
+}
+
+/* Set m->sym_from (and m->problem for an unusable debug file). */
+static void mod_describe(struct dgsym *s, struct mod *m)
+{
+	static const char *const route[] = {
+		[DGDF_DIR] = "a debug directory", [DGDF_CACHE] = "the debuginfod cache",
+		[DGDF_LOCAL] = "a local debug file", [DGDF_DEBUGINFOD] = "debuginfod",
+	};
+	char buf[1024];
+	const char *tab = symtab_source(m);
+
+	if (m->state == DGSYM_DWARF) {
+		snprintf(buf, sizeof buf, "DWARF: %s%s%s%s", m->debug_file ?
+			 m->debug_file : "?", route[m->req->route] ? " (from " : "",
+			 route[m->req->route] ? route[m->req->route] : "",
+			 route[m->req->route] ? ")" : "");
+		m->sym_from = intern(s, buf);
+		return;
+	}
+	if (m->req->route != DGDF_NONE && !m->problem) {
+		snprintf(buf, sizeof buf, "debug file from %s (%s): %s",
+			 route[m->req->route], m->req->file[0] ? m->req->file
+			 : "no name", dwfl_errmsg(-1));
+		m->problem = intern(s, buf);
+	}
+	snprintf(buf, sizeof buf, "%s%sentry addresses", tab ? tab : "",
+		 tab ? ", " : "");
+	m->sym_from = intern(s, buf);
+}
+
+/* "truncated: ..." if the file ends before the segments its program
+ * headers describe (libelf reads such a file without complaint), or NULL. */
+static const char *truncation(struct dgsym *s, struct mod *m)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(m->dm, &bias);
+	uint64_t need = 0;
+	size_t nph, i;
+	GElf_Phdr ph;
+	struct stat st;
+	char buf[128];
+
+	if (!e || elf_getphdrnum(e, &nph) != 0 ||
+	    stat(s->str.v[m->path].s, &st) != 0)
+		return NULL;
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_offset + ph.p_filesz > need)
+			need = ph.p_offset + ph.p_filesz;
+	if ((uint64_t)st.st_size >= need)
+		return NULL;
+	snprintf(buf, sizeof buf, "truncated: %lld bytes, its segments need %llu",
+		 (long long)st.st_size, (unsigned long long)need);
+	return intern(s, buf);
 }
 
 /* Open the module's file, once; sets state, debug_file, dm. */
@@ -530,12 +722,17 @@ static void mod_load(struct dgsym *s, struct mod *m)
 		return;
 	m->loaded = 1;
 	m->state = DGSYM_MISSING;
+	m->sym_from = intern(s, "none");
 	mod_report(s, m, s->str.v[m->path].s);
 	if (m->dm && !id_matches(m)) {
 		m->state = DGSYM_MISMATCH;
+		m->problem = intern(s, "its build-id differs from the trace's: "
+				    "the file changed since");
 		m->dm = NULL;
 	}
 	if (!m->dm || !dwfl_module_getelf(m->dm, &m->dwfl_bias)) {
+		if (m->dm && !m->problem)
+			m->problem = intern(s, dwfl_errmsg(-1));
 		if (m->dwfl)
 			dwfl_end(m->dwfl);
 		m->dwfl = NULL;
@@ -543,13 +740,33 @@ static void mod_load(struct dgsym *s, struct mod *m)
 		return;
 	}
 	m->state = DGSYM_SYMTAB;
+	m->problem = truncation(s, m);
 	if (dwfl_module_getdwarf(m->dm, &dwbias)) {
 		m->state = DGSYM_DWARF;
 		m->debug_file = mod_debug_name(s, m);
 	}
+	if (m->req->problem[0] && !m->problem)
+		m->problem = intern(s, m->req->problem);
+	mod_describe(s, m);
 }
 
 /* ---------------------------------------------------------------- CU index */
+
+/* Give back what a growing array holds beyond its size (most functions
+ * have a scope or two, arrays grow from 64). */
+static void shrink(void **p, size_t size)
+{
+	void *q;
+
+	if (size == 0) {
+		free(*p);
+		*p = NULL;
+		return;
+	}
+	q = realloc(*p, size);
+	if (q)
+		*p = q;         /* else the bigger block stays: no harm */
+}
 
 static int fn_cmp(const void *a, const void *b)
 {
@@ -558,18 +775,24 @@ static int fn_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static int fn_add_ranges(struct cu_fns *c, size_t *cap, Dwarf_Die *die)
+/* Add function die, and its address ranges, to unit c. */
+static int fn_add(struct cu_fns *c, size_t *capfn, size_t *capr, Dwarf_Die *die)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
+	if (dg_grow(&c->fn, capfn, c->nfn + 1, sizeof *c->fn) < 0)
+		return -1;
+	memset(&c->fn[c->nfn], 0, sizeof *c->fn);
+	c->fn[c->nfn].die = *die;
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
-		if (dg_grow(&c->fn, cap, c->n + 1, sizeof *c->fn) < 0)
+		if (dg_grow(&c->r, capr, c->nr + 1, sizeof *c->r) < 0)
 			return -1;
-		c->fn[c->n++] = (struct fn_range){ lo, hi, *die };
+		c->r[c->nr++] = (struct fn_range){ lo, hi, c->nfn };
 	}
+	c->nfn++;
 	return 0;
 }
 
@@ -583,7 +806,7 @@ static int holds_functions(int tag)
 
 /* List the functions with code among parent's children (and in namespaces
  * and classes below them), depth bounded against malformed DWARF. */
-static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
+static int fn_collect(struct cu_fns *c, size_t cap[2], Dwarf_Die *parent,
 		      int depth)
 {
 	Dwarf_Die die, next;
@@ -593,7 +816,7 @@ static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
 		return 0;
 	for (;;) {
 		tag = dwarf_tag(&die);
-		if (tag == DW_TAG_subprogram && fn_add_ranges(c, cap, &die) < 0)
+		if (tag == DW_TAG_subprogram && fn_add(c, &cap[0], &cap[1], &die) < 0)
 			return -1;
 		if (holds_functions(tag) && fn_collect(c, cap, &die, depth + 1) < 0)
 			return -1;
@@ -608,8 +831,8 @@ static int fn_collect(struct cu_fns *c, size_t *cap, Dwarf_Die *parent,
 static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
-	size_t lo = 0, hi = m->ncu, cap = 0;
-	struct cu_fns c = { off, NULL, 0 };
+	size_t lo = 0, hi = m->ncu, cap[2] = { 0, 0 };
+	struct cu_fns c = { off, NULL, 0, NULL, 0 };
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -621,28 +844,30 @@ static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 		else
 			hi = mid;
 	}
-	if (fn_collect(&c, &cap, cudie, 0) < 0 ||
+	if (fn_collect(&c, cap, cudie, 0) < 0 ||
 	    dg_grow(&m->cu, &m->capcu, m->ncu + 1, sizeof *m->cu) < 0) {
-		free(c.fn);
+		cu_release(&c);
 		return NULL;
 	}
-	if (c.n)                /* c.fn is NULL for a CU without functions */
-		qsort(c.fn, c.n, sizeof *c.fn, fn_cmp);
+	if (c.nr)               /* c.r is NULL for a CU without functions */
+		qsort(c.r, c.nr, sizeof *c.r, fn_cmp);
+	shrink((void **)&c.r, c.nr * sizeof *c.r);
+	shrink((void **)&c.fn, c.nfn * sizeof *c.fn);
 	memmove(m->cu + lo + 1, m->cu + lo, (m->ncu - lo) * sizeof *m->cu);
 	m->cu[lo] = c;
 	m->ncu++;
 	return &m->cu[lo];
 }
 
-/* The subprogram whose code holds DWARF address a, or NULL. */
-static Dwarf_Die *fn_find(struct cu_fns *c, Dwarf_Addr a)
+/* The function whose code holds DWARF address a, or NULL. */
+static struct fn *fn_find(struct cu_fns *c, Dwarf_Addr a)
 {
-	size_t lo = 0, hi = c->n, k;
+	size_t lo = 0, hi = c->nr, k;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->fn[mid].lo <= a)
+		if (c->r[mid].lo <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -650,55 +875,141 @@ static Dwarf_Die *fn_find(struct cu_fns *c, Dwarf_Addr a)
 	/* lo is the first range starting after a; look back a little in
 	 * case ranges overlap (they should not). */
 	for (k = 0; k < 8 && k < lo; k++)
-		if (a < c->fn[lo - 1 - k].hi)
-			return &c->fn[lo - 1 - k].die;
+		if (a < c->r[lo - 1 - k].hi)
+			return &c->fn[c->r[lo - 1 - k].fn];
 	return NULL;
 }
 
-/* ---------------------------------------------------------------- frames */
+/* ---------------------------------------------------------------- scopes */
 
-/* The child of parent that holds a and is a lexical block or an inlined
- * subroutine; 0 and *out, or -1. */
-static int child_holding(Dwarf_Die *parent, Dwarf_Addr a, Dwarf_Die *out)
+/* A function's scopes are read from its DIEs once, at its first lookup:
+ * walking DIEs through libdw costs a lock and an abbreviation lookup per
+ * attribute, and a lookup would otherwise walk every sibling at every level
+ * down to the address. */
+
+struct scopes_mk {
+	struct fn *f;
+	size_t capsc, caprng;
+};
+
+/* Append scope die (its ranges too, unless it is the function: its own
+ * ranges are the unit's); its index, or -1 when out of memory. */
+static long scope_add(struct scopes_mk *k, Dwarf_Die *die, int inlined,
+		      int ranges)
 {
-	Dwarf_Die die, next;
-	int tag;
+	struct fn *f = k->f;
+	struct scope *sc;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
 
-	if (dwarf_child(parent, &die) != 0)
+	if (f->nsc >= UINT32_MAX - 1 ||
+	    dg_grow(&f->sc, &k->capsc, f->nsc + 1, sizeof *f->sc) < 0)
 		return -1;
-	for (;;) {
-		tag = dwarf_tag(&die);
-		if ((tag == DW_TAG_inlined_subroutine ||
-		     tag == DW_TAG_lexical_block) && dwarf_haspc(&die, a) > 0) {
-			*out = die;
-			return 0;
-		}
-		if (dwarf_siblingof(&die, &next) != 0)
+	sc = &f->sc[f->nsc];
+	memset(sc, 0, sizeof *sc);
+	sc->die = *die;
+	sc->inlined = (uint8_t)inlined;
+	sc->r0 = f->nrng;
+	while (ranges && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;       /* holds nothing */
+		if (f->nrng >= UINT32_MAX - 1 ||
+		    dg_grow(&f->rng, &k->caprng, f->nrng + 1, sizeof *f->rng) < 0)
 			return -1;
-		die = next;
+		f->rng[f->nrng++] = (struct addr_range){ lo, hi };
 	}
+	sc->nr = f->nrng - sc->r0;
+	return (long)f->nsc++;
 }
 
-/* The inline chain at a inside function fn: chain[0] the innermost inlined
- * subroutine ... chain[n-1] = fn.  Returns n (>= 1). */
-static int inline_chain(Dwarf_Die *fn, Dwarf_Addr a, Dwarf_Die *chain)
+/* Append die and, below it, the inlined subroutines and lexical blocks
+ * (no deeper than a lookup descends); 0 or -1. */
+static int scope_walk(struct scopes_mk *k, Dwarf_Die *die, int inlined,
+		      int depth)
 {
-	Dwarf_Die outer[MAX_CHAIN], cur = *fn, in;
+	Dwarf_Die child, next;
+	long i = scope_add(k, die, inlined, depth > 0);
+	int tag;
+
+	if (i < 0)
+		return -1;
+	if (depth < MAX_DESCENT && dwarf_child(die, &child) == 0)
+		for (;;) {
+			tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_inlined_subroutine ||
+			     tag == DW_TAG_lexical_block) &&
+			    scope_walk(k, &child, tag == DW_TAG_inlined_subroutine,
+				       depth + 1) < 0)
+				return -1;
+			if (dwarf_siblingof(&child, &next) != 0)
+				break;
+			child = next;
+		}
+	k->f->sc[i].end = k->f->nsc;
+	return 0;
+}
+
+/* Make f's scopes if not yet; 0, or -1 when out of memory. */
+static int fn_scopes(struct fn *f)
+{
+	struct scopes_mk k = { f, 0, 0 };
+
+	if (f->sc || f->failed)
+		return f->failed ? -1 : 0;
+	if (scope_walk(&k, &f->die, 0, 0) == 0) {
+		shrink((void **)&f->sc, f->nsc * sizeof *f->sc);
+		shrink((void **)&f->rng, f->nrng * sizeof *f->rng);
+		return 0;
+	}
+	free(f->sc);
+	free(f->rng);
+	f->sc = NULL;
+	f->rng = NULL;
+	f->nsc = f->nrng = 0;
+	f->failed = 1;
+	return -1;
+}
+
+static int scope_holds(const struct fn *f, const struct scope *sc,
+		       Dwarf_Addr a)
+{
+	uint32_t i;
+
+	for (i = sc->r0; i < sc->r0 + sc->nr; i++)
+		if (a >= f->rng[i].lo && a < f->rng[i].hi)
+			return 1;
+	return 0;
+}
+
+/* The inline chain at a inside function f: chain[0] the innermost inlined
+ * subroutine ... chain[n-1] the function.  At each level the first child
+ * that holds a is taken.  Returns n (>= 1). */
+static int inline_chain(struct fn *f, Dwarf_Addr a, struct scope **chain)
+{
+	struct scope *outer[MAX_CHAIN];
+	uint32_t cur = 0, c;
 	int n = 0, i;
 
-	outer[n++] = *fn;
-	for (i = 0; i < 4 * MAX_CHAIN && child_holding(&cur, a, &in) == 0; i++) {
-		if (dwarf_tag(&in) == DW_TAG_inlined_subroutine) {
+	outer[n++] = &f->sc[0];
+	for (i = 0; i < MAX_DESCENT; i++) {
+		for (c = cur + 1; c < f->sc[cur].end; c = f->sc[c].end)
+			if (scope_holds(f, &f->sc[c], a))
+				break;
+		if (c >= f->sc[cur].end)
+			break;
+		if (f->sc[c].inlined) {
 			if (n == MAX_CHAIN)
 				break;
-			outer[n++] = in;
+			outer[n++] = &f->sc[c];
 		}
-		cur = in;
+		cur = c;
 	}
 	for (i = 0; i < n; i++)
 		chain[i] = outer[n - 1 - i];
 	return n;
 }
+
+/* ---------------------------------------------------------------- frames */
 
 static const char *attr_string(Dwarf_Die *die, unsigned int name)
 {
@@ -775,45 +1086,47 @@ static const char *qualified(struct dgsym *s, Dwarf_Die *named)
 	return len < sizeof buf ? intern(s, buf) : intern(s, dwarf_diename(named));
 }
 
-static size_t qhash(const void *key, size_t cap)
+static size_t phash(const void *key, size_t cap)
 {
-	return (size_t)(((uintptr_t)key >> 3) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ h >> 32) & (cap - 1);
 }
 
-static int qcache_grow(struct dgsym *s)
+static int pmap_grow(struct pmap *m)
 {
-	size_t cap = s->qcap ? s->qcap * 2 : 256, i, j;
-	struct qent *q = calloc(cap, sizeof *q);
+	size_t cap = m->cap ? m->cap * 2 : 256, i, j;
+	struct pent *v = calloc(cap, sizeof *v);
 
-	if (!q)
+	if (!v)
 		return -1;
-	for (i = 0; i < s->qcap; i++) {
-		if (!s->q[i].key)
+	for (i = 0; i < m->cap; i++) {
+		if (!m->v[i].key)
 			continue;
-		for (j = qhash(s->q[i].key, cap); q[j].key; j = (j + 1) & (cap - 1))
+		for (j = phash(m->v[i].key, cap); v[j].key; j = (j + 1) & (cap - 1))
 			;
-		q[j] = s->q[i];
+		v[j] = m->v[i];
 	}
-	free(s->q);
-	s->q = q;
-	s->qcap = cap;
+	free(m->v);
+	m->v = v;
+	m->cap = cap;
 	return 0;
 }
 
-/* The cache slot of key (made empty if new), or NULL if out of memory. */
-static const char **qcache_slot(struct dgsym *s, const void *key)
+/* The slot of key (made empty if new), or NULL if out of memory. */
+static const char **pmap_slot(struct pmap *m, const void *key)
 {
 	size_t j;
 
-	if ((s->nq + 1) * 2 > s->qcap && qcache_grow(s) < 0)
+	if ((m->n + 1) * 2 > m->cap && pmap_grow(m) < 0)
 		return NULL;
-	for (j = qhash(key, s->qcap); s->q[j].key; j = (j + 1) & (s->qcap - 1))
-		if (s->q[j].key == key)
-			return &s->q[j].name;
-	s->q[j].key = key;
-	s->q[j].name = NULL;
-	s->nq++;
-	return &s->q[j].name;
+	for (j = phash(key, m->cap); m->v[j].key; j = (j + 1) & (m->cap - 1))
+		if (m->v[j].key == key)
+			return &m->v[j].name;
+	m->v[j].key = key;
+	m->v[j].name = NULL;
+	m->n++;
+	return &m->v[j].name;
 }
 
 /* The printable name of a function that has no linkage name. */
@@ -828,7 +1141,7 @@ static const char *plain_name(struct dgsym *s, Dwarf_Die *die)
 	if (!is_cxx(&named))
 		return intern(s, dwarf_diename(&named));
 	key = named.addr;
-	slot = qcache_slot(s, key);
+	slot = pmap_slot(&s->qual, key);
 	if (!slot)
 		return intern(s, dwarf_diename(&named));
 	if (!*slot)
@@ -873,6 +1186,22 @@ static void call_site(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Die *die,
 		f->line = (int)line;
 }
 
+/* The interned copy of a file name of libdw's line tables: by its pointer,
+ * as most lookups meet a name already seen. */
+static const char *src_name(struct dgsym *s, const char *name)
+{
+	const char **slot;
+
+	if (!name)
+		return NULL;
+	slot = pmap_slot(&s->src, name);
+	if (!slot)
+		return intern(s, name);
+	if (!*slot)
+		*slot = intern(s, name);
+	return *slot;
+}
+
 /* The source position of DWARF address a. */
 static void pc_position(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Addr a,
 			struct dgsym_frame *f)
@@ -884,9 +1213,24 @@ static void pc_position(struct dgsym *s, Dwarf_Die *cudie, Dwarf_Addr a,
 	f->line = 0;
 	if (!l)
 		return;
-	f->file = intern(s, dwarf_linesrc(l, NULL, NULL));
+	f->file = src_name(s, dwarf_linesrc(l, NULL, NULL));
 	if (dwarf_lineno(l, &line) == 0)
 		f->line = line;
+}
+
+/* The names of scope sc and, if inlined, the position of its call; read
+ * at its first use. */
+static const struct dgsym_frame *scope_frame(struct dgsym *s, Dwarf_Die *cudie,
+					     struct scope *sc)
+{
+	if (!sc->named) {
+		frame_names(s, &sc->die, &sc->fr);
+		sc->fr.origin = DGSYM_BY_DWARF;
+		if (sc->inlined)
+			call_site(s, cudie, &sc->die, &sc->fr);
+		sc->named = 1;
+	}
+	return &sc->fr;
 }
 
 /* Frames from DWARF at session address addr; 0 if DWARF does not say. */
@@ -894,49 +1238,189 @@ static int dwarf_frames(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 			struct dgsym_frame *fr, int max)
 {
 	Dwarf_Addr cubias;
-	Dwarf_Die *cudie = dwfl_module_addrdie(m->dm, addr, &cubias), *fn;
-	Dwarf_Die chain[MAX_CHAIN];
+	Dwarf_Die *cudie = dwfl_module_addrdie(m->dm, addr, &cubias);
+	struct scope *chain[MAX_CHAIN];
 	struct cu_fns *c;
+	struct fn *fn;
 	int n, i;
 
 	if (!cudie || !(c = cu_fns_of(m, cudie)))
 		return 0;
 	fn = fn_find(c, addr - cubias);
-	if (!fn)
+	if (!fn || fn_scopes(fn) < 0)
 		return 0;
 	n = inline_chain(fn, addr - cubias, chain);
 	if (n > max)
 		n = max;
 	for (i = 0; i < n; i++) {
-		frame_names(s, &chain[i], &fr[i]);
-		if (i == 0)
+		fr[i] = *scope_frame(s, cudie, chain[i]);
+		if (i == 0) {
 			pc_position(s, cudie, addr - cubias, &fr[i]);
-		else
-			call_site(s, cudie, &chain[i - 1], &fr[i]);
+		} else {
+			fr[i].file = chain[i - 1]->fr.file;
+			fr[i].line = chain[i - 1]->fr.line;
+		}
 	}
 	return n;
 }
 
-/* One frame from the ELF symbol table (and the line table, if any). */
+/* The ELF-side tables of a module (PLT stubs, entries), at first need. */
+static void mod_tables(struct mod *m)
+{
+	Dwarf_Addr bias;
+	Elf *e;
+
+	if (m->tables_loaded)
+		return;
+	m->tables_loaded = 1;
+	e = dwfl_module_getelf(m->dm, &bias);
+	if (dgplt_load(&m->plt, e) < 0)
+		dgplt_free(&m->plt);    /* out of memory: fewer names */
+	if (dgentry_load(&m->ent, e) < 0)
+		dgentry_free(&m->ent);
+}
+
+/* The nearest entry at or before ELF address a that is after the symbol
+ * at ELF address symval, or 0. */
+static uint64_t entry_after(struct mod *m, uint64_t a, uint64_t symval)
+{
+	uint64_t entry;
+
+	mod_tables(m);
+	return dgentry_find(&m->ent, a, &entry) == 0 && entry > symval ? entry : 0;
+}
+
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return y->global - x->global;   /* at one address, globals first */
+}
+
+/* The module's function symbols (libdw's choice of table: .symtab, the
+ * debug file's, .gnu_debugdata, .dynsym), sorted once. */
+static void mod_syms(struct mod *m)
+{
+	int n, i;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	const char *name;
+
+	if (m->syms_loaded)
+		return;
+	m->syms_loaded = 1;
+	n = dwfl_module_getsymtab(m->dm);
+	if (n <= 0 || !(m->sym = malloc((size_t)n * sizeof *m->sym)))
+		return;
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(m->dm, i, &sym, &addr, &shndx,
+					       NULL, NULL);
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		m->sym[m->nsym++] = (struct fsym){ addr, sym.st_size, name,
+			GELF_ST_BIND(sym.st_info) == STB_GLOBAL };
+	}
+	qsort(m->sym, m->nsym, sizeof *m->sym, fsym_cmp);
+}
+
+/* The function symbol holding session address a: the nearest one before
+ * it that contains it (a few back, for nested symbols), else the nearest
+ * sizeless one; NULL if none. */
+static const struct fsym *sym_find(struct mod *m, uint64_t a)
+{
+	size_t lo = 0, hi, k, at;
+
+	mod_syms(m);
+	hi = m->nsym;
+	while (lo < hi) {               /* first symbol starting after a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->sym[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = 0; k < 8 && k < lo; k++) {
+		at = lo - 1 - k;
+		while (at > 0 && m->sym[at - 1].lo == m->sym[at].lo)
+			at--;           /* the first (global) at that address */
+		if (a - m->sym[at].lo < m->sym[at].size)
+			return &m->sym[at];
+	}
+	return lo > 0 && m->sym[lo - 1].size == 0 ? &m->sym[lo - 1] : NULL;
+}
+
+/* One frame from the ELF symbol table (and the line table, if any).  A
+ * symbol without a size does not reach past the next entry address. */
 static int symtab_frame(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 			struct dgsym_frame *f)
 {
-	GElf_Off off;
-	GElf_Sym sym;
+	const struct fsym *sym = sym_find(m, addr);
 	Dwarf_Addr cubias;
 	Dwarf_Die *cudie;
-	const char *name = dwfl_module_addrinfo(m->dm, addr, &off, &sym, NULL,
-						NULL, NULL);
+	const char *name = sym ? sym->name : NULL;
+	uint64_t a = addr - m->dwfl_bias;
 
-	if (!name || !name[0])
+	if (!name || (sym->size == 0 &&
+		      entry_after(m, a, sym->lo - m->dwfl_bias)))
 		return 0;
 	memset(f, 0, sizeof *f);
 	f->linkage_name = intern(s, name);
 	f->function = printable(s, name);
+	f->origin = DGSYM_BY_SYMTAB;
 	cudie = dwfl_module_addrdie(m->dm, addr, &cubias);
 	if (cudie)
 		pc_position(s, cudie, addr - cubias, f);
 	return 1;
+}
+
+/* A PLT stub's frame ("memcpy@plt", demangled as c++filt does), or 0. */
+static int plt_frame(struct dgsym *s, struct mod *m, uint64_t a,
+		     struct dgsym_frame *f)
+{
+	const char *sym, *nice;
+	char buf[1024];
+
+	mod_tables(m);
+	sym = dgplt_find(&m->plt, a);
+	if (!sym)
+		return 0;
+	memset(f, 0, sizeof *f);
+	nice = printable(s, sym);
+	snprintf(buf, sizeof buf, "%s@plt", nice ? nice : sym);
+	f->function = intern(s, buf);
+	snprintf(buf, sizeof buf, "%s@plt", sym);
+	f->linkage_name = intern(s, buf);
+	f->origin = DGSYM_BY_SYMTAB;
+	return f->function != NULL;
+}
+
+/* The frame of code no symbol names: its function's entry address, as
+ * callgrind names it ("0x10ee88", the ELF address); 0 if none is known. */
+static int entry_frame(struct dgsym *s, struct mod *m, uint64_t a,
+		       struct dgsym_frame *f)
+{
+	uint64_t entry;
+	char buf[32];
+
+	mod_tables(m);
+	if (dgentry_find(&m->ent, a, &entry) < 0)
+		return 0;
+	snprintf(buf, sizeof buf, "0x%" PRIx64, entry);
+	memset(f, 0, sizeof *f);
+	f->function = intern(s, buf);
+	f->origin = DGSYM_BY_ENTRY;
+	return f->function != NULL;
+}
+
+int dgsym_module_at(const struct dgsym *s, uint64_t pc)
+{
+	return map_find(s, pc);
 }
 
 int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
@@ -956,7 +1440,13 @@ int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
 		return 0;
 	addr = pc - m->bias + m->dwfl_bias;
 	n = m->state == DGSYM_DWARF ? dwarf_frames(s, m, addr, frames, max) : 0;
-	return n > 0 ? n : symtab_frame(s, m, addr, frames);
+	if (n == 0)
+		n = plt_frame(s, m, addr - m->dwfl_bias, frames);
+	if (n == 0)
+		n = symtab_frame(s, m, addr, frames);
+	if (n == 0)
+		n = entry_frame(s, m, addr - m->dwfl_bias, frames);
+	return n;
 }
 
 /* ---------------------------------------------------------------- facts */
@@ -1020,4 +1510,20 @@ enum dgsym_state dgsym_module_state(struct dgsym *s, int m)
 		return DGSYM_MISSING;
 	mod_load(s, &s->mod[m]);
 	return s->mod[m].state;
+}
+
+const char *dgsym_module_symbols_from(struct dgsym *s, int m)
+{
+	if (!mod_at(s, m))
+		return NULL;
+	mod_load(s, &s->mod[m]);
+	return s->mod[m].sym_from;
+}
+
+const char *dgsym_module_problem(struct dgsym *s, int m)
+{
+	if (!mod_at(s, m))
+		return NULL;
+	mod_load(s, &s->mod[m]);
+	return s->mod[m].problem;
 }

@@ -8,8 +8,14 @@
  * (as c++filt prints them).  Debug information comes from libdw (elfutils):
  * the DWARF of the file itself, or a separate debug file found the way gdb
  * finds it (build-id under /usr/lib/debug/.build-id/, .gnu_debuglink beside
- * the file, in .debug/ and under /usr/lib/debug/<dir>).  Without DWARF the
- * ELF symbol table (.symtab, else .dynsym) still gives a function name.
+ * the file, in .debug/ and under /usr/lib/debug/<dir>), in the directories
+ * of dgsym_set_debug_dirs, in the debuginfod cache, or downloaded by libdw's
+ * debuginfod client when DEBUGINFOD_URLS is set (lib/dgdebugf.h).  Without
+ * DWARF the ELF symbol table (.symtab, else .gnu_debugdata, else .dynsym;
+ * PLT stubs as "name@plt") still gives a function name; code no symbol
+ * names is named by the entry address of the function holding it, as
+ * callgrind does: "0x10ee88", the ELF address (as nm prints it) of the
+ * start of its unwind (.eh_frame) record, which is the function's entry.
  *
  * Bad input never crashes it: a missing file, a file that is not ELF, a
  * truncated or stripped one, a device or a FIFO named by the log, a mapping
@@ -19,11 +25,15 @@
  *
  * Cost: files are opened lazily, at the first lookup in a module (or the
  * first question about its debug file), once.  A module's functions are
- * indexed one compilation unit at a time, at the first lookup in that unit;
- * after that a lookup is two binary searches and a walk down one function's
- * lexical blocks: microseconds.  Caching per address is the caller's job.
+ * indexed one compilation unit at a time, at the first lookup in that unit,
+ * and a function's lexical blocks and inlined calls at the first lookup in
+ * it; after that a lookup is two binary searches, a walk down that copy and
+ * a line-table search: a fraction of a microsecond (bench/sym.sh).  Caching
+ * per address is the caller's job.
  * Each opened module keeps a descriptor or two open until dgsym_free.  If
- * DEBUGINFOD_URLS is set, libdw may download missing debug files.
+ * DEBUGINFOD_URLS is set, libdw may download missing debug files: each
+ * module asks at most once, and a server that gives no answer within
+ * DEBUGINFOD_TIMEOUT is not asked again by this symbolizer.
  *
  * Ownership: struct dgsym owns everything; every string it returns is
  * interned (equal strings are the same pointer, so a pointer compares as
@@ -58,6 +68,14 @@ struct dgsym_frame {
 	const char *file;         /* depth 0: the position of pc itself; */
 	int line;                 /* depth k > 0: the position of the call that
 				     inlined depth k-1; NULL/0 if unknown */
+	int origin;               /* enum dgsym_origin: what named it */
+};
+
+/* What named a frame's function. */
+enum dgsym_origin {
+	DGSYM_BY_DWARF = 1,  /* debug information */
+	DGSYM_BY_SYMTAB,     /* an ELF symbol table (or a PLT relocation) */
+	DGSYM_BY_ENTRY       /* its entry address only ("0x10ee88") */
 };
 
 /* What is known of a module's symbols (dgsym_module_state). */
@@ -75,6 +93,13 @@ void dgsym_free(struct dgsym *s);
 /* The message of the last failure (empty if none). */
 const char *dgsym_errmsg(const struct dgsym *s);
 
+/* Directories (colon-separated) that hold separate debug files, searched
+ * before the standard places: DIR/.build-id/xx/yyyy.debug, the debuglink
+ * name under DIR/<dir of the file>/, and DIR/<name> or DIR/<name>.debug
+ * (name: the file's or its debuglink's), each checked by build-id.  Call
+ * before any lookup.  0, or -1 (see dgsym_errmsg) when out of memory. */
+int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs);
+
 /* A mapping of the log: [start, start+len) maps path from file offset
  * `offset`; bias is the run-time address minus the ELF address; prot has bit
  * 2 for execute; build_id is the GNU build-id the log recorded (id_len 0 if
@@ -90,6 +115,9 @@ int dgsym_add_mapping(struct dgsym *s, uint64_t start, uint64_t len,
 /* Later lookups in [start, start+len) find no module (or a later mapping).
  * 0, or -1 when out of memory (an unmap that splits a mapping in two). */
 int dgsym_unmap(struct dgsym *s, uint64_t start, uint64_t len);
+
+/* The module of the mapping holding pc now, or -1 (no file is opened). */
+int dgsym_module_at(const struct dgsym *s, uint64_t pc);
 
 /* Symbolize the run-time address pc, as is (an address inside a call
  * instruction is fine: do not subtract one).  Sets *module to the module of
@@ -114,5 +142,14 @@ uint64_t dgsym_module_lo(const struct dgsym *s, int m);
 uint64_t dgsym_module_hi(const struct dgsym *s, int m);
 const char *dgsym_module_debug_file(struct dgsym *s, int m);
 enum dgsym_state dgsym_module_state(struct dgsym *s, int m);
+/* Where the module's names come from, for people: "DWARF: /usr/lib/debug/
+ * .build-id/ab/cdef.debug", "DWARF: debuginfod", ".symtab", ".dynsym",
+ * ".gnu_debugdata", "entry addresses" (with ", entry addresses" after a
+ * symbol table when .eh_frame names the rest), "none". */
+const char *dgsym_module_symbols_from(struct dgsym *s, int m);
+/* Why the module has less than it could, naming the cause ("no such file",
+ * "build-id differs from the trace's", "debuginfod at URL: no answer
+ * within 10 s", "debug file ...: not an ELF file"), or NULL. */
+const char *dgsym_module_problem(struct dgsym *s, int m);
 
 #endif /* DGSYM_H */

@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -40,15 +40,25 @@ CREATE TABLE meta (
 -- modules: each loaded object (executable, shared library) as mapped:
 -- its file, GNU build-id (hex), load bias (run-time address minus ELF
 -- address), the address span of its mappings and the debug file used to
--- symbolize it (NULL if none was found).
+-- symbolize it (NULL if none was found, or if libdw's debuginfod client
+-- downloaded it: libdw does not say where it put it).  symbols_from says
+-- where its names came from ("DWARF: <debug file>", "DWARF: debuginfod",
+-- ".symtab, entry addresses", ".dynsym, entry addresses", ".gnu_debugdata,
+-- ...", "none"; "not opened: no code run" for a mapping no code ran in),
+-- problem why it has fewer names than it could (the file is gone or
+-- changed, a debug file is unreadable, debuginfod gave no answer; NULL if
+-- none), advice what would give it better names (NULL if it has DWARF).
 CREATE TABLE modules (
-	id          INTEGER PRIMARY KEY,
-	path        TEXT NOT NULL,
-	build_id    TEXT,
-	bias        INTEGER,
-	lo          INTEGER,
-	hi          INTEGER,
-	debug_file  TEXT
+	id            INTEGER PRIMARY KEY,
+	path          TEXT NOT NULL,
+	build_id      TEXT,
+	bias          INTEGER,
+	lo            INTEGER,
+	hi            INTEGER,
+	debug_file    TEXT,
+	symbols_from  TEXT,
+	problem       TEXT,
+	advice        TEXT
 );
 
 -- mappings: every MMAP of the log: [start, end) of module_id at file
@@ -142,21 +152,31 @@ CREATE TABLE contexts (
 
 -- functions: every function (including inlined ones) that some symbolized
 -- address lies in: printable name (demangled for C++), linkage name, module,
--- and where it is declared.
+-- and where it is declared; origin says what named it: 'dwarf' (debug
+-- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt"), or
+-- 'entry': code that no symbol names is one function per entry address,
+-- named as callgrind does by the ELF address of its entry ("0x10ee88", as
+-- nm and objdump number the file; module_id says which file), the start of
+-- its unwind record in .eh_frame_hdr; code reached only by jumps belongs to
+-- the nearest entry before it.
 CREATE TABLE functions (
 	id            INTEGER PRIMARY KEY,
 	name          TEXT NOT NULL,
 	linkage_name  TEXT,
 	module_id     INTEGER,
 	file          TEXT,
-	line          INTEGER
+	line          INTEGER,
+	origin        TEXT
 );
 CREATE INDEX functions_name ON functions(name);
 
 -- pcs: every distinct code address of the trace (instructions and stack
 -- frames), symbolized with libdw: module, innermost function (an inlined
 -- one if the address is in inlined code), source file and line.  NULL where
--- there is no debug information.
+-- there is no debug information.  A pc that two modules held at different
+-- times (a library dlclose'd, another mapped at its address) has the row of
+-- the first; sum_fn_block counts each access under the function of the
+-- module mapped when it happened.
 CREATE TABLE pcs (
 	pc           INTEGER PRIMARY KEY,
 	module_id    INTEGER,

@@ -15,6 +15,8 @@ libreadline-dev      dgsql's line editing and history
 gnuplot-nox          dgsql's plots (run as a program)
 sqlite3              the stock shell, used by tests against our databases
 g++                  the C++ test program
+debuginfod           the symbol tests serve debug files with a real debuginfod server
+xz-utils             the symbol benchmarks trace Debian's stripped xz (and its liblzma)
 "
 
 missing=""

@@ -43,3 +43,28 @@ $(TESTS_PROG_DIR)/%: tests/progs/%.cc $(B)/include/datagrind.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CXX   $@")
 	$(Q)$(CXX) -std=gnu++17 $(TESTS_PROG_FLAGS) -o $@ $<
+
+# The symbol tests' program and libraries (tests/progs/sym/): a PIE linked to
+# libsymlib.so, and two builds of one plugin that it dlopens in turn.  -g: the
+# tests split the debug info off and strip them themselves.
+SYM_DIR   := $(TESTS_PROG_DIR)/sym
+SYM_FLAGS := -std=gnu11 -O0 -g -fno-inline -fno-stack-protector -Wall -Wextra
+SYM_PROGS := $(SYM_DIR)/symprog $(SYM_DIR)/libsymlib.so $(SYM_DIR)/libsyma.so \
+             $(SYM_DIR)/libsymb.so
+
+tests-progs: $(SYM_PROGS)
+
+$(SYM_DIR)/libsymlib.so: tests/progs/sym/symlib.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(SYM_FLAGS) -fPIC -shared -Wl,-soname,libsymlib.so -o $@ $<
+
+$(SYM_DIR)/libsyma.so $(SYM_DIR)/libsymb.so: $(SYM_DIR)/libsym%.so: tests/progs/sym/plug.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(SYM_FLAGS) -fPIC -shared -DN=$(if $(filter a,$*),70,90) -o $@ $<
+
+$(SYM_DIR)/symprog: tests/progs/sym/symprog.c $(SYM_DIR)/libsymlib.so
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(SYM_FLAGS) -fPIE -pie -o $@ $< -L$(SYM_DIR) -lsymlib -ldl

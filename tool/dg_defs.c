@@ -62,7 +62,8 @@ UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
 	d->n_instrs = (UChar)n_instrs;
 	d->exit_kind = exit_kind;
 	d->fn_entry = fn_entry;
-	d->n_extra = exit_kind == DG_EXIT_CALL ? 2 : exit_kind == DG_EXIT_RETURN ? 1 : 0;
+	d->sets_sp = False;
+	d->n_extra = exit_kind == DG_EXIT_CALL ? 2 : 0;
 	d->cache_node = DG_PAIRMAP_NONE;
 	d->cache_ctx = 0;
 	d->call_memo.parent = DG_PAIRMAP_NONE;

@@ -25,8 +25,10 @@ struct dg_bbdef {
 	UChar n_instrs;
 	UChar exit_kind;      /* enum dg_exit_kind */
 	Bool  fn_entry;       /* first instruction starts a --trace-fn function */
+	Bool  sets_sp;        /* sets SP to a value not computed from SP
+	                         (longjmp, a context switch, `leave`) */
 	UChar n_extra;        /* words after the addresses in a full raw run:
-	                         1 (SP) for returns, 2 (SP, target) for calls */
+	                         2 (SP, target) for calls, else 0 */
 	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
 	UInt  cache_ctx;
 	struct dg_call_memo call_memo;   /* for call blocks */

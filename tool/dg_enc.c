@@ -241,13 +241,15 @@ static const UChar *run_process(const UChar *p)
 {
 	UInt id = *(const UInt *)p, info = *(const UInt *)(p + 4);
 	struct dg_bbdef *bb = &dg_bbdefs[id];
-	const ULong *addrs = (const ULong *)(p + 8);
+	const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
 	UInt n_instrs = bb->n_instrs, n_addrs = bb->n_acc;
 
 	if (info) {
 		n_instrs = info & 0xFF;
 		n_addrs = (info >> 8) & 0x7FFFFF;
 	}
+	if (dg_stack_entry(*(const ULong *)(p + 8)) && E.use_fn)
+		tracing_update(DG_TRACE_FN);
 	if (bb->fn_entry && !dg_stack_in_fn()) {
 		dg_stack_fn_enter();
 		tracing_update(DG_TRACE_FN);
@@ -262,16 +264,17 @@ static const UChar *run_process(const UChar *p)
 		E.dropped++;
 	}
 	E.icount += n_instrs;
-	if (info)
+	if (info) {
+		if (bb->sets_sp)
+			dg_stack_sp_set();
 		return (const UChar *)(addrs + n_addrs);
+	}
+	/* Returns need nothing here: the next block's entry pops. */
 	if (bb->exit_kind == DG_EXIT_CALL)
 		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
 		              addrs[n_addrs + 1], &bb->call_memo);
-	else if (bb->exit_kind == DG_EXIT_RETURN) {
-		dg_stack_ret(addrs[n_addrs]);
-		if (E.use_fn)
-			tracing_update(DG_TRACE_FN);
-	}
+	if (bb->sets_sp)
+		dg_stack_sp_set();
 	return (const UChar *)(addrs + n_addrs + bb->n_extra);
 }
 
@@ -279,6 +282,10 @@ static void raw_encode(void)
 {
 	const UChar *p = raw_base, *end = (const UChar *)dg_raw_ptr;
 
+	if (dg_out_error()) {      /* the log is lost: stop spending on it */
+		dg_raw_ptr = (Addr)raw_base;
+		return;
+	}
 	while (p < end)
 		p = run_process(p);
 	tl_assert(p == end);
@@ -321,11 +328,11 @@ void dg_enc_thread_created(ThreadId child)
 	dg_stack_thread_reset(child);
 }
 
-void dg_enc_signal(ThreadId tid, Bool enter, Addr sp)
+void dg_enc_signal(ThreadId tid, Bool enter, Addr sp, Bool alt)
 {
 	raw_encode();
 	if (enter)
-		dg_stack_signal_enter(tid, sp);
+		dg_stack_signal_enter(tid, sp, alt);
 	else
 		dg_stack_signal_exit(tid);
 	if (E.use_fn)
@@ -368,7 +375,7 @@ void dg_enc_start(Bool use_fn)
 	tracing_update(DG_TRACE_START);
 }
 
-void dg_enc_fini(void)
+void dg_enc_fini(UChar end, UInt status)
 {
 	dg_enc_side_begin();
 	dg_out_begin_short(DG_R_FINI);
@@ -377,6 +384,8 @@ void dg_enc_fini(void)
 	dg_out_u64(E.accesses);
 	dg_out_u64(dg_out_records());
 	dg_out_u64(E.dropped);
+	dg_out_u8(end);
+	dg_out_u32(status);
 	dg_out_end();
 }
 

@@ -6,10 +6,11 @@
  *     +0  u32 bbdef id
  *     +4  u32 info: 0 if the run reached the block's end, else
  *                   n_instrs | n_addrs << 8 | 1 << 31 (left by a side exit)
- *     +8  u64 address of each access made, in bbdef order
- *         u64 stack pointer after the exit (only call/return blocks that
- *             ran to the end)
- *         u64 call target (only call blocks that ran to the end)
+ *     +8  u64 stack pointer at the block's entry
+ *     +16 u64 address of each access made, in bbdef order
+ *         u64 stack pointer after the call (only call blocks that ran to
+ *             the end)
+ *         u64 call target (likewise)
  *
  * When the buffer is nearly full, or before any side record (heap block,
  * range, event, mapping, thread switch, signal) is written, the encoder
@@ -28,6 +29,7 @@
 extern Addr dg_raw_ptr;            /* next free byte; generated code moves it */
 extern Addr dg_raw_limit_base;     /* end of the buffer */
 #define DG_RAW_ENTRY_MAX  (1u << 14)   /* largest raw entry a block may make */
+#define DG_RAW_ADDRS      16           /* offset of the addresses in an entry */
 
 struct dg_enc_options {
 	Bool  trace_at_start;
@@ -45,9 +47,12 @@ void dg_enc_side_begin(void);
 
 void dg_enc_thread(ThreadId tid);
 void dg_enc_thread_created(ThreadId child);
-void dg_enc_signal(ThreadId tid, Bool enter, Addr sp);
+/* A signal handler is entered (sp: the interrupted SP; alt: it runs on
+   the alternate signal stack) or returns. */
+void dg_enc_signal(ThreadId tid, Bool enter, Addr sp, Bool alt);
 void dg_enc_client_tracing(Bool on);
-void dg_enc_fini(void);
+/* Write FINI (how the process ended: enum dg_fini_end, and its status). */
+void dg_enc_fini(UChar end, UInt status);
 
 /* After fork, in the child: write contexts again and reset prediction. */
 void dg_enc_replay(void);

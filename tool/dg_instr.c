@@ -4,13 +4,13 @@
  *
  *     if (dg_raw_ptr > limit) dg_enc_raw_overflow();   (limit: end - entry size)
  *     p = dg_raw_ptr;
- *     p->bbdef = ID;
+ *     p->bbdef = ID;  p->sp = the stack pointer at the block's entry;
  *     ... p->addr[i] = address of ai, just before ai ...
  *     before each side exit taken after k instructions and m accesses:
  *         p->info = k | m << 8 | 1 << 31;  dg_raw_ptr = &p->addr[m];
  *     at the end:
- *         p->info = 0; [p->addr[n] = SP for calls and returns;
- *         p->addr[n+1] = call target for calls];
+ *         p->info = 0; [for calls: p->addr[n] = SP after the call,
+ *         p->addr[n+1] = its target];
  *         dg_raw_ptr = end of entry;
  *
  * The stores before a side exit are overwritten when the exit is not taken,
@@ -192,6 +192,47 @@ static UInt describe(IRSB *sb, UInt *n_instrs)
 	return n;
 }
 
+/* Does sb set the stack pointer to a value not computed from it (SP plus,
+   minus or masked by something)?  longjmp, setcontext and `leave` do;
+   after such a block the stack may be another one (dg_stack.c). */
+static UChar *from_sp;     /* per IR temp: computed from SP */
+static Int cap_from_sp;
+
+static Bool is_from_sp(const IRExpr *e)
+{
+	return e->tag == Iex_RdTmp && from_sp[e->Iex.RdTmp.tmp];
+}
+
+static Bool sp_computed(const IRExpr *e, Int sp_off)
+{
+	if (e->tag == Iex_Get)
+		return e->Iex.Get.offset == sp_off;
+	if (e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_Add64
+	    || e->Iex.Binop.op == Iop_Sub64 || e->Iex.Binop.op == Iop_And64))
+		return is_from_sp(e->Iex.Binop.arg1) || is_from_sp(e->Iex.Binop.arg2);
+	return False;
+}
+
+static Bool sets_sp_anew(const IRSB *sb, Int sp_off)
+{
+	Int i;
+
+	if (sb->tyenv->types_used > cap_from_sp) {
+		cap_from_sp = sb->tyenv->types_used;
+		from_sp = VG_(realloc)("dg.instr.fromsp", from_sp, cap_from_sp);
+	}
+	VG_(memset)(from_sp, 0, sb->tyenv->types_used);
+	for (i = 0; i < sb->stmts_used; i++) {
+		const IRStmt *st = sb->stmts[i];
+		if (st->tag == Ist_WrTmp)
+			from_sp[st->Ist.WrTmp.tmp] = sp_computed(st->Ist.WrTmp.data, sp_off);
+		else if (st->tag == Ist_Put && st->Ist.Put.offset == sp_off
+		         && !is_from_sp(st->Ist.Put.data))
+			return True;
+	}
+	return False;
+}
+
 /* ------------------------------------------------------------ IR helpers */
 
 static IRTemp tmp_add(IRSB *sb, IRTemp base, ULong off)
@@ -225,9 +266,13 @@ static void commit(IRSB *sb, IRTemp p, UInt info, ULong entry_end)
 	              IRExpr_RdTmp(tmp_add(sb, p, entry_end))));
 }
 
-/* The block's prologue: flush if the entry may not fit, then claim it. */
-static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size)
+/* The block's prologue: flush if the entry may not fit, then claim it.
+   The entry's stack pointer is read before any of the block's own
+   statements: it is what the shadow stacks compare with their top frame. */
+static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
 {
+	IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
+
 	IRTemp p0 = load_raw_ptr(sb), full = newIRTemp(sb->tyenv, Ity_I1);
 	IRDirty *d;
 
@@ -245,6 +290,8 @@ static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 	IRTemp p = load_raw_ptr(sb);
 	store_at(sb, p, 0, IRExpr_Const(IRConst_U32(id)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(sp_offset, Ity_I64)));
+	store_at(sb, p, DG_RAW_ADDRS - 8, IRExpr_RdTmp(sp));
 	return p;
 }
 
@@ -258,7 +305,7 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 		              IRExpr_Const(IRConst_U64(0)))));
 		a = IRExpr_RdTmp(t);
 	}
-	store_at(sb, p, 8 + 8 * (ULong)k, a);
+	store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)k, a);
 }
 
 static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc)
@@ -301,8 +348,9 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	if (dg_maps_in_preload(instrs[0].addr))
 		n_acc = 0;
 	id = define_bbdef(sb_in, n_instrs, n_acc);
+	dg_bbdefs[id].sets_sp = sets_sp_anew(sb_in, layout->offset_SP);
 	n_extra = dg_bbdefs[id].n_extra;
-	entry_size = 8 + 8 * (ULong)(n_acc + n_extra);
+	entry_size = DG_RAW_ADDRS + 8 * (ULong)(n_acc + n_extra);
 	tl_assert(entry_size <= DG_RAW_ENTRY_MAX);   /* VEX blocks are far smaller */
 
 	sb = deepCopyIRSBExceptStmts(sb_in);
@@ -312,7 +360,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 		if (st->tag == Ist_IMark) {
 			addStmtToIRSB(sb, st);
 			if (ni++ == 0)
-				p = prologue(sb, id, entry_size);
+				p = prologue(sb, id, entry_size, layout->offset_SP);
 			continue;
 		}
 		if (ni == 0) {               /* preamble before the first IMark */
@@ -320,19 +368,18 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 			continue;
 		}
 		if (st->tag == Ist_Exit)
-			commit(sb, p, ni | k << 8 | 1u << 31, 8 + 8 * (ULong)k);
+			commit(sb, p, ni | k << 8 | 1u << 31, DG_RAW_ADDRS + 8 * (ULong)k);
 		for (; k < n_acc && found[k].stmt == i; k++)
 			store_address(sb, p, k);
 		addStmtToIRSB(sb, st);
 	}
 	tl_assert(k == n_acc);
-	if (n_extra >= 1) {
+	if (n_extra == 2) {    /* a call: the pushed frame and where it goes */
 		IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
 		addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, Ity_I64)));
-		store_at(sb, p, 8 + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
+		store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
+		store_at(sb, p, DG_RAW_ADDRS + 8 + 8 * (ULong)n_acc, sb->next);
 	}
-	if (n_extra >= 2)      /* a call: where it goes */
-		store_at(sb, p, 16 + 8 * (ULong)n_acc, sb->next);
 	commit(sb, p, 0, entry_size);
 	return sb;
 }

@@ -36,6 +36,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "valgrind.h"
 #include "datagrind.h"
 #include "dg_format.h"
@@ -116,7 +117,11 @@ static void dg_print_usage(void)
 	VG_(printf)(
 "    --datagrind-out-file=<file>  write the log to <file> [datagrind.out.%%p]\n"
 "                                 (%%p is the pid, %%q{VAR} an environment\n"
-"                                 variable; a forked child gets its own file)\n"
+"                                 variable; a forked child gets its own file);\n"
+"                                 created mode 0600, never through a symlink;\n"
+"                                 if it cannot be created the program is not\n"
+"                                 run (exit status 1); if a write fails,\n"
+"                                 recording stops, the program goes on\n"
 "    --trace-at-start=yes|no      record accesses from the start [yes]; with no,\n"
 "                                 DATAGRIND_START_TRACING in the program starts\n"
 "    --trace-fn=<name>            record only while a function matching <name>\n"
@@ -228,16 +233,57 @@ static void dg_thread_created(ThreadId parent, ThreadId child)
 	dg_enc_thread_created(child);
 }
 
-/* On an alternate signal stack, returns in the handler say nothing about
-   the interrupted stack: the marker then never goes stale (0 = never). */
 static void dg_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
-	dg_enc_signal(tid, True, alt_stack ? ~(Addr)0 : VG_(get_SP)(tid));
+	dg_enc_signal(tid, True, VG_(get_SP)(tid), alt_stack);
 }
 
 static void dg_post_deliver_signal(ThreadId tid, Int sig)
 {
-	dg_enc_signal(tid, False, 0);
+	dg_enc_signal(tid, False, 0, False);
+}
+
+/* ------------------------------------------------------------ how it ends */
+
+/* Valgrind calls no tool hook on execve: the new program replaces this
+   process, buffer and all.  So the log is finished before the call, and
+   taken back if the call fails (it returns only then). */
+static UChar end_how = DG_END_OTHER;   /* until an exit_group is seen */
+static UInt  end_status;
+static ULong exec_fini_at;             /* where the exec's FINI starts */
+
+static void exec_pre(void)
+{
+	dg_enc_side_begin();          /* the runs before it stay */
+	exec_fini_at = dg_out_offset();
+	dg_enc_fini(DG_END_EXEC, 0);
+	dg_out_flush();
+}
+
+static void exec_failed(void)
+{
+	dg_out_drop_last(exec_fini_at);
+}
+
+static void dg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	switch (sysno) {
+	case __NR_exit_group:
+		end_how = DG_END_EXIT;
+		end_status = (UInt)args[0];
+		break;
+	case __NR_execve:
+	case __NR_execveat:
+		exec_pre();
+		break;
+	}
+}
+
+static void dg_post_syscall(ThreadId tid, UInt sysno, UWord *args,
+                            UInt nargs, SysRes res)
+{
+	if (sysno == __NR_execve || sysno == __NR_execveat)
+		exec_failed();
 }
 
 /* ------------------------------------------------------------ the log */
@@ -328,13 +374,27 @@ static void dg_post_clo_init(void)
 {
 	struct dg_enc_options o;
 	HChar *name;
+	UWord err;
 
 	/* Blocks must not span calls: see the top of this file. */
 	VG_(clo_vex_control).guest_chase = False;
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
 	name = expand_out_name();
-	dg_out_init(name);
+	err = dg_out_init(name);
+	if (err) {
+		/* Tracing nothing is not what anybody asked for: stop before
+		   the program runs, so that the mistake costs nothing. */
+		if (err == VKI_ELOOP)
+			VG_(umsg)("datagrind: cannot create the log '%s': it is a "
+			          "symbolic link, and the log is never written "
+			          "through one\n", name);
+		else
+			VG_(umsg)("datagrind: cannot create the log '%s': %s\n",
+			          name, dg_out_strerror(err));
+		VG_(umsg)("datagrind: the program was not run\n");
+		VG_(exit)(1);
+	}
 	VG_(free)(name);
 	o.trace_at_start = clo_trace_at_start;
 	o.icount_from = clo_icount_from;
@@ -346,15 +406,20 @@ static void dg_post_clo_init(void)
 	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
 }
 
+/* The closing line says what reached the file, not what was meant to. */
 static void dg_fini(Int exitcode)
 {
-	dg_enc_fini();
+	dg_enc_fini(end_how, end_status);
 	dg_out_close();
-	if (VG_(clo_verbosity) >= 1)
+	if (dg_out_error())
+		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
+		          "reached it (%s)\n", dg_out_path(), dg_out_disk_bytes(),
+		          dg_out_strerror(dg_out_error()));
+	else if (VG_(clo_verbosity) >= 1)
 		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
 		          "blocks; %llu bytes written to %s\n",
 		          dg_enc_icount(), dg_enc_accesses(), dg_heap_allocs(),
-		          dg_out_bytes(), dg_out_path());
+		          dg_out_disk_bytes(), dg_out_path());
 }
 
 static void dg_pre_clo_init(void)
@@ -371,6 +436,7 @@ static void dg_pre_clo_init(void)
 	VG_(needs_command_line_options)(dg_process_cmd_line_option,
 	                                dg_print_usage, dg_print_debug_usage);
 	VG_(needs_client_requests)(dg_handle_client_request);
+	VG_(needs_syscall_wrapper)(dg_pre_syscall, dg_post_syscall);
 	VG_(track_start_client_code)(dg_start_client_code);
 	VG_(track_pre_thread_ll_create)(dg_thread_created);
 	VG_(track_pre_deliver_signal)(dg_pre_deliver_signal);

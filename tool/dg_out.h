@@ -7,9 +7,14 @@
  * payload may reach 255 bytes, so a record never has to move.
  *
  * Nothing here allocates per record.  The buffer goes to disk with large
- * write(2) calls when it is full and at dg_out_close.  The file is opened
- * lazily (a forked child that execs before writing anything leaves no file
- * behind to be clobbered).
+ * write(2) calls when it is full and at dg_out_close.  The file is created
+ * mode 0600 whatever the umask and never through a symbolic link; the
+ * parent's at start-up, a forked child's at its first flush.
+ *
+ * When a write fails this module says so once (how many bytes reached the
+ * file, and why) and drops everything after: the records go on being
+ * framed in the buffer, but nothing more reaches the file.  A failed
+ * create at start-up is only returned: the caller decides.
  */
 #ifndef DG_OUT_H
 #define DG_OUT_H
@@ -17,12 +22,20 @@
 #include "pub_tool_basics.h"
 
 /* Bytes guaranteed free after dg_out_reserve(n) returns. */
-void  dg_out_init(const HChar *path);       /* remember the path; open later */
+/* Create the log at path; 0, or the errno of the failed create. */
+UWord dg_out_init(const HChar *path);
 void  dg_out_reopen(const HChar *path);     /* after fork: forget parent fd */
 void  dg_out_close(void);
 void  dg_out_flush(void);
+ULong dg_out_offset(void);                  /* where the next record starts */
+/* The last record, which started at `off`, was flushed and must not stand:
+   move the file offset back so that the next records overwrite it.  On a
+   file that cannot seek (a pipe) the log stops there instead. */
+void  dg_out_drop_last(ULong off);
 const HChar *dg_out_path(void);
-ULong dg_out_bytes(void);                   /* bytes written so far */
+ULong dg_out_disk_bytes(void);              /* bytes the file received */
+UWord dg_out_error(void);                   /* errno that stopped the log, or 0 */
+const HChar *dg_out_strerror(UWord err);    /* "No such file or directory" */
 ULong dg_out_records(void);                 /* records closed so far */
 
 /* Make sure n more bytes fit in the buffer (flushing if need be). */

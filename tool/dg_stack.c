@@ -12,26 +12,46 @@
 struct node { Addr pc, fn; UInt rest; UInt shorter; UInt depth; };
 
 #define NO_NODE     0xFFFFFFFFu
-#define MARKER_SP   (~(Addr)0)
+
+/* SLACK is how far above its highest frameless SP a stack may go (a
+   makecontext function returning into __start_context goes 8 up). */
+#define SLACK         512
+#define MARKER_ALT    (~(Addr)0)   /* alt-stack marker, sp not known yet */
+#define MAX_STACKS    1024
 
 struct frame { Addr sp; UInt node; Bool marker; };
 
-struct thread_stack {
+/* One shadow stack per stack the program runs on: each thread's, each
+   coroutine's (makecontext, or stacks switched by hand).  A stack is
+   current in at most one thread. */
+struct shadow {
 	struct frame *f;
 	UInt n, cap;
 	UInt fn_base;          /* depth+1 at --trace-fn entry; 0 = outside */
+	Addr hi;               /* highest SP seen with no frame; 0 = none yet */
+	Addr last_sp;          /* entry SP of its last block before a switch */
+	ULong used;            /* when it was last switched to (for reuse) */
+	Bool sp_set;           /* its last block set SP anew (while suspended) */
+	Bool current;          /* some thread runs on it */
 };
 
 UInt dg_stack_cur_node;
+Addr dg_stack_ref_sp;
+Addr dg_stack_prev_sp;             /* entry SP of the previous block */
 
 static struct node *nodes;
 static UInt n_nodes, cap_nodes;
 static struct dg_pairmap node_map;
 static UInt max_depth;
-static struct thread_stack *threads;
+static struct shadow *shadows;     /* the pool; never shrinks */
+static UInt n_shadows;
+static ULong switches;
+static UInt *thread_shadow;        /* per thread id: index in shadows */
 static UInt n_threads;
-static struct thread_stack *cur;
+static struct shadow *cur;
 static ThreadId cur_tid;
+static Bool sp_set;                /* the previous block set SP anew */
+#define prev_sp dg_stack_prev_sp
 
 static UInt node_new(Addr pc, Addr fn, UInt rest, UInt depth)
 {
@@ -104,31 +124,86 @@ void dg_stack_init(UInt depth)
 	dg_stack_switch(1);
 }
 
-static struct thread_stack *thread_get(ThreadId tid)
+/* ------------------------------------------------------------ shadow stacks */
+
+/* A shadow for a stack not seen before: the least recently used free one
+   when the pool is full (its frames are stale by then anyway). */
+static UInt shadow_new(void)
 {
-	if (tid >= n_threads) {
-		UInt n = tid + 8;
-		threads = VG_(realloc)("dg.stack.threads", threads, n * sizeof *threads);
-		VG_(memset)(threads + n_threads, 0, (n - n_threads) * sizeof *threads);
-		n_threads = n;
-		cur = &threads[cur_tid];    /* the array moved */
+	UInt i, best = 0;
+
+	if (n_shadows < MAX_STACKS) {
+		shadows = VG_(realloc)("dg.stack.shadows", shadows,
+		                       (n_shadows + 1) * sizeof *shadows);
+		VG_(memset)(&shadows[n_shadows], 0, sizeof *shadows);
+		best = n_shadows++;
+	} else {
+		for (i = 0; i < n_shadows; i++)
+			if (!shadows[i].current && (shadows[best].current
+			    || shadows[i].used < shadows[best].used))
+				best = i;
+		tl_assert(!shadows[best].current);
 	}
-	return &threads[tid];
+	shadows[best].n = 0;
+	shadows[best].fn_base = 0;
+	shadows[best].hi = 0;
+	shadows[best].last_sp = 0;
+	shadows[best].sp_set = False;
+	return best;
 }
 
-static void cur_node_update(void)
+static struct shadow *thread_get(ThreadId tid)
 {
-	dg_stack_cur_node = cur->n ? cur->f[cur->n - 1].node : 0;
+	if (tid >= n_threads) {
+		UInt i, n = tid + 8;
+		Word cur_i = cur ? cur - shadows : -1;
+		thread_shadow = VG_(realloc)("dg.stack.threads", thread_shadow,
+		                             n * sizeof *thread_shadow);
+		for (i = n_threads; i < n; i++)
+			thread_shadow[i] = NO_NODE;
+		n_threads = n;
+		if (cur_i >= 0)
+			cur = &shadows[cur_i];
+	}
+	if (thread_shadow[tid] == NO_NODE) {
+		Word cur_i = cur ? cur - shadows : -1;
+		thread_shadow[tid] = shadow_new();   /* may move the pool */
+		shadows[thread_shadow[tid]].current = True;
+		if (cur_i >= 0)
+			cur = &shadows[cur_i];
+	}
+	return &shadows[thread_shadow[tid]];
+}
+
+static void cur_update(void)
+{
+	const struct frame *top = cur->n ? &cur->f[cur->n - 1] : NULL;
+
+	dg_stack_cur_node = top ? top->node : 0;
+	/* the reference the fast test in dg_stack_entry compares with; 0
+	   sends the next block to the slow path (where hi gets set) */
+	if (sp_set)
+		dg_stack_ref_sp = 0;
+	else if (top)
+		dg_stack_ref_sp = top->sp;
+	else
+		dg_stack_ref_sp = cur->hi ? cur->hi + SLACK : 0;
 }
 
 void dg_stack_switch(ThreadId tid)
 {
+	if (cur) {
+		cur->last_sp = prev_sp;
+		cur->sp_set = sp_set;
+	}
 	cur = thread_get(tid);
 	cur_tid = tid;
-	cur_node_update();
+	prev_sp = cur->last_sp;
+	sp_set = cur->sp_set;
+	cur_update();
 }
 
-static void frame_push(struct thread_stack *t, Addr sp, UInt node, Bool marker)
+static void frame_push(struct shadow *t, Addr sp, UInt node, Bool marker)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
@@ -140,10 +215,116 @@ static void frame_push(struct thread_stack *t, Addr sp, UInt node, Bool marker)
 	t->n++;
 }
 
+/* Pop the frames that stack pointer sp has left: a frame whose return
+   address lies below sp (callgrind's rule), a signal marker when sp is
+   above the stack pointer the signal interrupted (the handler was left
+   by a jump).  An alternate-stack marker is popped only by the return
+   from its handler. */
+static void unwind(struct shadow *t, Addr sp)
+{
+	while (t->n > 0) {
+		const struct frame *top = &t->f[t->n - 1];
+		if (top->sp >= sp || top->sp == MARKER_ALT)
+			break;
+		t->n--;
+	}
+	if (t->fn_base && t->n + 1 < t->fn_base)
+		t->fn_base = 0;
+}
+
+/* The stack that sp moved to, other than cur: the one it was left on
+   (sp at or a little above where its last block ran, and not above its
+   base), or else a new one. */
+static UInt shadow_find(Addr sp)
+{
+	UInt i, best = NO_NODE;
+
+	for (i = 0; i < n_shadows; i++) {
+		const struct shadow *s = &shadows[i];
+		if (s->current || s->hi == 0 || sp < s->last_sp || sp > s->hi + SLACK)
+			continue;
+		if (best == NO_NODE || s->last_sp > shadows[best].last_sp)
+			best = i;
+	}
+	return best != NO_NODE ? best : shadow_new();
+}
+
+static void switch_to(Addr sp)
+{
+	UInt from = cur - shadows, to;
+
+	cur->last_sp = prev_sp;
+	to = shadow_find(sp);         /* may move the pool */
+	cur = &shadows[from];
+	cur->current = False;
+	cur = &shadows[to];
+	cur->current = True;
+	cur->used = ++switches;
+	thread_shadow[cur_tid] = to;
+	if (cur->hi == 0)
+		cur->hi = sp;
+}
+
+/* Is sp on another stack?  Above this one's base, certainly.  Below
+   where the last block ran, only if that block set SP anew (nothing else
+   lowers SP but pushes, calls and subtractions) or if the drop is more
+   than any frame (Valgrind's default --max-stackframe). */
+static Bool elsewhere(Addr sp)
+{
+	if (sp > cur->hi + SLACK)
+		return True;
+	if (sp >= prev_sp)
+		return False;
+	return sp_set || prev_sp - sp >= DG_STACK_WINDOW;
+}
+
+/* The slow path of dg_stack_entry: sp is above the top frame, or far
+   below it, or the stack has no base yet, or SP was set anew. */
+static void entry_moved(Addr sp)
+{
+	if (cur->n > 0 && cur->f[cur->n - 1].sp == MARKER_ALT) {
+		/* a handler's first block on its alternate stack */
+		cur->f[cur->n - 1].sp = sp + SLACK;
+		return;
+	}
+	if (cur->hi == 0) {
+		cur->hi = sp;             /* the stack's first block */
+		return;
+	}
+	if (elsewhere(sp))
+		switch_to(sp);            /* the frames left behind stay */
+	unwind(cur, sp);
+	if (cur->n == 0 && sp > cur->hi)
+		cur->hi = sp;
+}
+
+Bool dg_stack_entry_slow(Addr sp)
+{
+	UInt old = dg_stack_cur_node;
+
+	entry_moved(sp);
+	prev_sp = sp;
+	sp_set = False;
+	cur_update();
+	return dg_stack_cur_node != old;
+}
+
+void dg_stack_sp_set(void)
+{
+	sp_set = True;
+	dg_stack_ref_sp = 0;          /* the next block takes the slow path */
+}
+
 void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m)
 {
 	UInt child;
 
+	/* A frame at or below the new return address was abandoned (a jump
+	   out of it that no block entry showed). */
+	if (cur->n > 0 && cur->f[cur->n - 1].sp <= sp) {
+		unwind(cur, sp + 1);
+		cur_update();
+	}
 	if (m->parent == dg_stack_cur_node && m->target == target) {
 		child = m->child;
 	} else {
@@ -154,36 +335,26 @@ void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m)
 	}
 	frame_push(cur, sp, child, False);
 	dg_stack_cur_node = child;
+	dg_stack_ref_sp = sp;
 }
 
-/* Pop the frames a return at stack pointer sp leaves.  A signal marker
-   stops the popping unless the return goes above the stack pointer the
-   signal interrupted: then the handler was left by longjmp and the marker
-   is stale. */
-void dg_stack_ret(Addr sp)
+/* The handler runs on top of the interrupted stack.  Frames the
+   interrupted code had already left go first. */
+void dg_stack_signal_enter(ThreadId tid, Addr sp, Bool alt)
 {
-	while (cur->n > 0) {
-		struct frame *top = &cur->f[cur->n - 1];
-		if (top->marker ? sp <= top->sp : top->sp >= sp)
-			break;
-		cur->n--;
-	}
-	if (cur->fn_base && cur->n + 1 < cur->fn_base)
-		cur->fn_base = 0;
-	cur_node_update();
-}
+	struct shadow *t = thread_get(tid);
+	UInt node;
 
-void dg_stack_signal_enter(ThreadId tid, Addr sp)
-{
-	struct thread_stack *t = thread_get(tid);
-	UInt node = t->n ? t->f[t->n - 1].node : 0;
-
-	frame_push(t, sp, node, True);
+	unwind(t, sp);
+	node = t->n ? t->f[t->n - 1].node : 0;
+	frame_push(t, alt ? MARKER_ALT : sp, node, True);
+	if (t == cur)
+		cur_update();
 }
 
 void dg_stack_signal_exit(ThreadId tid)
 {
-	struct thread_stack *t = thread_get(tid);
+	struct shadow *t = thread_get(tid);
 
 	while (t->n > 0 && !t->f[t->n - 1].marker)
 		t->n--;
@@ -191,17 +362,21 @@ void dg_stack_signal_exit(ThreadId tid)
 		t->n--;
 	if (t->fn_base && t->n + 1 < t->fn_base)
 		t->fn_base = 0;
-	cur_node_update();
+	if (t == cur)
+		cur_update();
 }
 
 void dg_stack_thread_reset(ThreadId tid)
 {
-	struct thread_stack *t = thread_get(tid);
+	struct shadow *t = thread_get(tid);
 
 	t->n = 0;
 	t->fn_base = 0;
+	t->hi = 0;
+	t->last_sp = 0;
+	t->sp_set = False;
 	if (t == cur)
-		cur_node_update();
+		cur_update();
 }
 
 void dg_stack_fn_enter(void)

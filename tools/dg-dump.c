@@ -401,6 +401,8 @@ static void pr_fini(const struct dglog_record *rec)
 	out_key("accesses", f->accesses);
 	out_key("records", f->records);
 	out_key("dropped_runs", f->dropped_runs);
+	out_key("end", f->end);
+	out_key("status", f->status);
 }
 
 static void pr_unknown(const struct dglog_record *rec)

@@ -5,7 +5,7 @@
 FUZZ_TARGETS       += import
 FUZZ_import_SRCS   := tests/fuzz/import_fuzz.c \
                       $(filter-out importer/dg-import.c,$(wildcard importer/*.c)) \
-                      lib/dglog.c lib/dgchunk.c lib/dgsym.c lib/dghash.c
+                      $(wildcard lib/*.c)
 FUZZ_import_CFLAGS := -Iimporter -I$(B)/gen
 FUZZ_import_LIBS   := -lsqlite3 -ldw -lelf -lstdc++
 FUZZ_import_DEPS   := $(B)/gen/schema_sql.h importer/imp.h

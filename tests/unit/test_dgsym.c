@@ -4,7 +4,8 @@
  * (a C program with a forced-inline helper, as a PIE and with -no-pie; a
  * C++ program with a namespaced method; a shared library, stripped), maps
  * them at chosen biases, and checks function, file, line and the inline
- * chain against `addr2line -f -i -C`.  Then the failure paths (build-id
+ * chain against `addr2line -f -i -C`, PLT stubs of IFUNCs against objdump
+ * (in a library of ours and in libc).  Then the failure paths (build-id
  * mismatch, missing, non-ELF, truncated files, a FIFO, unmapping), and libc
  * of this very process.  `test_dgsym --bench` also times lookups.
  *
@@ -79,6 +80,15 @@ static const char lib_c[] =
 	"{\n"
 	"\treturn x * 5 + 1;\n"
 	"}\n";
+
+/* A library whose own call to a hidden IFUNC goes through a PLT stub with
+ * an IRELATIVE slot and no symbol, as libc's calls to memcpy & co. do. */
+static const char ifunc_c[] =
+	"static int impl(int x) { return x * 5 + 1; }\n"
+	"static int (*resolve(void))(int) { return impl; }\n"
+	"__attribute__((visibility(\"hidden\"))) int dg_ifn(int)\n"
+	"\t__attribute__((ifunc(\"resolve\")));\n"
+	"int dg_lib_fn(int x) { return dg_ifn(x) + 2; }\n";
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -176,6 +186,59 @@ static int addr2line(const char *file, uint64_t a, char fn[][256],
 	return n;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = s ? strlen(s) : 0, t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* objdump's first PLT stub of path named "*ABS*+0x...@plt": its ELF
+ * address and name; 0, or -1 if there is none. */
+static int objdump_abs_stub(const char *path, uint64_t *at, char *name,
+			    size_t len)
+{
+	char cmd[512], line[512], nm[256];
+	unsigned long long a;
+	int found = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd, "objdump -d -j .plt %s", path);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof line, p))
+		if (found < 0 && sscanf(line, "%llx <%255[^>]>:", &a, nm) == 2 &&
+		    !strncmp(nm, "*ABS*+0x", 8) && ends_with(nm, "@plt")) {
+			*at = a;
+			snprintf(name, len, "%s", nm);
+			found = 0;
+		}
+	pclose(p);
+	return found;
+}
+
+/* Is the stub at ELF address at of the module mapped at bias named as
+ * objdump names it? */
+static void check_abs_stub(struct dgsym *s, const char *what, const char *path,
+			   uint64_t bias)
+{
+	struct dgsym_frame fr[4];
+	char name[256];
+	uint64_t at = 0;
+	int n, mod;
+
+	if (objdump_abs_stub(path, &at, name, sizeof name) < 0) {
+		tu_note("%s: objdump shows no *ABS* PLT stub", what);
+		return;
+	}
+	n = dgsym_lookup(s, at + bias + 6, &mod, fr, 4);
+	tu_check(n == 1 && fr[0].function && !strcmp(fr[0].function, name) &&
+		 fr[0].origin == DGSYM_BY_SYMTAB,
+		 "%s: IFUNC PLT stub at 0x%" PRIx64 " named %s as objdump does (%s)",
+		 what, at, name, n > 0 && fr[0].function ? fr[0].function : "-");
+}
+
 static const char *base(const char *path)
 {
 	const char *s = path ? strrchr(path, '/') : NULL;
@@ -213,13 +276,6 @@ static int map_file(struct dgsym *s, const char *file, uint64_t lo,
 	snprintf(path, sizeof path, "%s/%s", dir, file);
 	return dgsym_add_mapping(s, lo + bias, 0x200000, 0, bias, 5, id, id_len,
 				 path);
-}
-
-static int ends_with(const char *s, const char *tail)
-{
-	size_t n = s ? strlen(s) : 0, t = strlen(tail);
-
-	return n >= t && !strcmp(s + n - t, tail);
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -297,13 +353,14 @@ static void check_cxx(void)
 }
 
 /* Without DWARF: .symtab of a debug-stripped copy, .dynsym of a stripped
- * shared library. */
+ * shared library, a PLT stub of an IFUNC (no symbol at all). */
 static void check_symtab(void)
 {
 	struct dgsym *s = dgsym_new(NULL, 0);
 	uint64_t outer = sym_addr("pie", "outer_fn", 0);
 	uint64_t libfn = sym_addr("lib.so", "dg_lib_fn", 1);
 	struct dgsym_frame fr[8];
+	char path[256];
 	int n, mod;
 
 	map_file(s, "pie-nodebug", 0, 0x10000000, NULL, 0);
@@ -317,6 +374,9 @@ static void check_symtab(void)
 	tu_check(n == 1 && !strcmp(fr[0].function, "dg_lib_fn") &&
 		 !strcmp(fr[0].linkage_name, "dg_lib_fn"),
 		 ".dynsym fallback of a stripped library: dg_lib_fn");
+	snprintf(path, sizeof path, "%s/ifunc.so", dir);
+	map_file(s, "ifunc.so", 0, 0x30000000, NULL, 0);
+	check_abs_stub(s, "ifunc.so", path, 0x30000000);
 	dgsym_free(s);
 }
 
@@ -451,6 +511,7 @@ static void check_libc(int bench)
 		 "libc: malloc+4 is in %s", n > 0 ? fr[n - 1].function : "-");
 	if (libc)
 		dlclose(libc);
+	check_abs_stub(s, "libc", o.name, o.bias);
 	tu_note("libc: %s, symbols from %s", o.name,
 		dgsym_module_debug_file(s, 0) ? dgsym_module_debug_file(s, 0)
 					      : "its symbol table");
@@ -516,12 +577,14 @@ static int build(void)
 	put_file("prog.c", prog_c);
 	put_file("cxx.cc", prog_cc);
 	put_file("lib.c", lib_c);
+	put_file("ifunc.c", ifunc_c);
 	put_file("empty", "");
 	return run("cd %s && cc -g -O2 -fPIE -pie -o pie prog.c && "
 		   "cc -g -O2 -fno-pie -no-pie -o nopie prog.c && "
 		   "c++ -g -O2 -fPIE -pie -o cxx cxx.cc && "
 		   "cc -g -O2 -fPIC -shared -o lib.so.g lib.c && "
 		   "strip -s -o lib.so lib.so.g && "
+		   "cc -g -O2 -fPIC -shared -o ifunc.so ifunc.c && "
 		   "strip --strip-debug -o pie-nodebug pie && "
 		   "head -c 5000 pie >truncated && mkfifo fifo", dir);
 }

@@ -39,18 +39,19 @@ $(UNIT_B)/mklogs: tests/unit/mklogs.c $(UNIT_LIB) $(UNIT_HDRS)
 # test_dgsym: the symbolizer, plain and sanitized.  It compiles its own small
 # test programs at run time (cc, c++, strip, nm, addr2line) and needs libdw.
 DGSYM_LIBS := -ldw -lelf -lstdc++
+DGSYM_SRCS := lib/dgsym.c lib/dgdebugf.c lib/dgplt.c lib/dgentry.c
 
 unit-tests: $(UNIT_B)/test_dgsym $(UNIT_B)/test_dgsym-asan
 
-$(UNIT_B)/test_dgsym: tests/unit/test_dgsym.c lib/dgsym.c $(UNIT_HDRS)
+$(UNIT_B)/test_dgsym: tests/unit/test_dgsym.c $(DGSYM_SRCS) $(UNIT_HDRS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
-	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit/test_dgsym.c lib/dgsym.c $(DGSYM_LIBS)
+	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ tests/unit/test_dgsym.c $(DGSYM_SRCS) $(DGSYM_LIBS)
 
-$(UNIT_B)/test_dgsym-asan: tests/unit/test_dgsym.c lib/dgsym.c $(UNIT_HDRS)
+$(UNIT_B)/test_dgsym-asan: tests/unit/test_dgsym.c $(DGSYM_SRCS) $(UNIT_HDRS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
-	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgsym.c lib/dgsym.c $(DGSYM_LIBS)
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgsym.c $(DGSYM_SRCS) $(DGSYM_LIBS)
 
 # test_dgvtab: the accesses virtual table, sanitized (tests/t1400 runs it).
 unit-tests: $(UNIT_B)/test_dgvtab

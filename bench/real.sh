@@ -1,0 +1,235 @@
+#!/bin/sh
+# bench/real.sh: Datagrind on real programs, against --tool=none and memcheck.
+#
+# Usage: sh bench/real.sh [--runs N] [--scale F] [--only NAME[,NAME]] [--keep]
+#
+# The suite: four programs of different kinds from Debian's own packages,
+# each on input this script generates from a fixed seed (never downloaded):
+#
+#   xz       compressor     xz -6 -T1 of generated text
+#   python   interpreter    /usr/bin/python3 -S building dicts, sorting, JSON
+#   sqlite   database       sqlite3 :memory: insert, index, GROUP BY, self-join
+#   sort     text tool      sort -n of shuffled numbers
+#
+# Every program runs natively, under `valgrind --tool=none`, under
+# `--tool=memcheck` and under Datagrind (log on local disk, build/bench/real/),
+# interleaved round by round, RUNS times each; the minimum wall time counts.
+# Every run's output must equal the native one.  Printed per program: the
+# times, datagrind/none, memcheck/none, datagrind/memcheck, accesses, log
+# bytes per access, peak RSS of the Datagrind run; then the geometric means.
+# The same figures go to build/bench/real/results.txt as `key value` lines.
+#
+# It asserts nothing about time.  Exit status: 0 done, 1 a run failed or
+# changed the program's output, 2 not built, 64 usage.
+#
+# Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+
+set -u
+RUNS=3
+SCALE=1
+ONLY=
+KEEP=0
+
+usage() {
+	cat <<'EOF'
+usage: sh bench/real.sh [options]
+  --runs N        timed runs per program and configuration; the minimum counts [3]
+  --scale F       input size factor (1 gives 150-350 M accesses per program) [1]
+  --only LIST     comma-separated subset of: xz,python,sqlite,sort
+  --keep          keep the Datagrind logs in build/bench/real/
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) shift; RUNS=${1:-} ;;
+	--runs=*) RUNS=${1#*=} ;;
+	--scale) shift; SCALE=${1:-} ;;
+	--scale=*) SCALE=${1#*=} ;;
+	--only) shift; ONLY=${1:-} ;;
+	--only=*) ONLY=${1#*=} ;;
+	--keep) KEEP=1 ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "real.sh: unknown option '$1'" >&2; usage >&2; exit 64 ;;
+	esac
+	shift
+done
+case $RUNS in ''|*[!0-9]*|0) echo "real.sh: --runs needs a positive integer" >&2; exit 64 ;; esac
+case $SCALE in ''|*[!0-9.]*) echo "real.sh: --scale needs a positive number" >&2; exit 64 ;; esac
+
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$(pwd)
+OUT=$ROOT/build/bench/real
+DATAGRIND=$ROOT/build/bin/datagrind
+DGDUMP=$ROOT/build/bin/dg-dump
+for f in "$DATAGRIND" "$DGDUMP"; do
+	[ -x "$f" ] || { echo "real.sh: $f is missing: run make first" >&2; exit 2; }
+done
+for t in valgrind xz sqlite3 sort awk /usr/bin/python3 /usr/bin/time; do
+	command -v "$t" >/dev/null 2>&1 || { echo "real.sh: '$t' is not installed" >&2; exit 1; }
+done
+mkdir -p "$OUT" || exit 1
+rm -f "$OUT/failed"
+
+# ---------------------------------------------------------------- inputs
+# Seeded, so every machine traces the same work.  awk's rand() is the same
+# for a given srand() within one awk build (mawk on Debian).
+n_of() { awk -v s="$SCALE" -v n="$1" 'BEGIN { printf "%d\n", n * s }'; }
+
+gen_text() {   # BYTES: English-like words, lines of 60-80 characters
+	awk -v want="$1" 'BEGIN {
+		srand(20261123)
+		split("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will can more other its some what them than into only could time these may first two any then new very like made over such our people also years way most well", w, " ")
+		nw = 0; for (k in w) nw++
+		n = 0; line = ""
+		while (n < want) {
+			word = w[int(rand() * nw) + 1]
+			if (rand() < 0.05) word = word int(rand() * 10000)
+			line = line word " "
+			if (length(line) > 60 + int(rand() * 20)) { print line; n += length(line) + 1; line = "" }
+		}
+	}'
+}
+
+gen_numbers() {   # COUNT: shuffled integers, one per line
+	awk -v n="$1" 'BEGIN { srand(7); for (i = 0; i < n; i++) printf "%d\n", int(rand() * 1e9) - 5e8 }'
+}
+
+gen_python() {   # ROWS: a deterministic dict/sort/json workload
+	cat <<EOF
+import json
+rows = $1
+d = {}
+x = 12345
+for i in range(rows):
+    x = (x * 1103515245 + 12345) & 0x7fffffff
+    k = "k%d" % (x % (rows // 2 + 1))
+    e = d.get(k)
+    if e is None:
+        d[k] = {"id": i, "n": 1, "tags": [x % 7, x % 11]}
+    else:
+        e["n"] += 1
+        e["tags"].append(x % 13)
+top = sorted(d.items(), key=lambda kv: (-kv[1]["n"], kv[0]))[:1000]
+s = json.dumps(dict(top), sort_keys=True)
+back = json.loads(s)
+print(len(d), len(s), sum(v["n"] for v in back.values()))
+EOF
+}
+
+gen_sql() {   # ROWS: insert, index, group by, self-join
+	cat <<EOF
+CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT);
+WITH RECURSIVE c(i, x) AS (SELECT 1, 7 UNION ALL
+  SELECT i + 1, (x * 1103515245 + 12345) % 2147483648 FROM c WHERE i < $1)
+INSERT INTO t SELECT i, x % 1000, printf('row%08d', x % 100000) FROM c;
+CREATE INDEX t_a ON t(a);
+SELECT a % 10, count(*), sum(length(b)) FROM t GROUP BY a % 10 ORDER BY 1;
+SELECT count(*) FROM t x JOIN t y ON y.a = x.a AND y.id = x.id + 1;
+SELECT count(DISTINCT b) FROM t;
+EOF
+}
+
+echo "real.sh: generating inputs (scale $SCALE)"
+gen_text "$(n_of 700000)" >"$OUT/text.txt"
+gen_numbers "$(n_of 150000)" >"$OUT/numbers.txt"
+gen_python "$(n_of 40000)" >"$OUT/work.py"
+gen_sql "$(n_of 30000)" >"$OUT/work.sql"
+
+# cmd_of NAME: the program and its arguments (stdin is set by run_one).
+cmd_of() {
+	case $1 in
+	xz) echo "xz -6 -T1 -c $OUT/text.txt" ;;
+	python) echo "/usr/bin/python3 -S $OUT/work.py" ;;
+	sqlite) echo "sqlite3 :memory: -init /dev/null" ;;
+	sort) echo "sort -n $OUT/numbers.txt" ;;
+	esac
+}
+stdin_of() {
+	case $1 in
+	sqlite) echo "$OUT/work.sql" ;;
+	*) echo /dev/null ;;
+	esac
+}
+
+# run_one NAME CONFIG: one timed run; prints "SECONDS MAXRSS_KB".
+run_one() {
+	_n=$1 _c=$2
+	# shellcheck disable=SC2046
+	set -- $(cmd_of "$_n")
+	case $_c in
+	native) ;;
+	none) set -- valgrind --tool=none -q "$@" ;;
+	memcheck) set -- valgrind --tool=memcheck -q "$@" ;;
+	datagrind) set -- "$DATAGRIND" -q --datagrind-out-file="$OUT/$_n.dg" "$@" ;;
+	esac
+	/usr/bin/time -f '%e %M' -o "$OUT/time.$$" "$@" <"$(stdin_of "$_n")" \
+		>"$OUT/$_n.$_c.out" 2>"$OUT/$_n.$_c.err"
+	_rc=$?
+	if [ "$_rc" -ne 0 ]; then
+		echo "real.sh: $_n under $_c: exit status $_rc" >&2
+		tail -n 5 "$OUT/$_n.$_c.err" >&2
+		: >"$OUT/failed"
+	elif [ "$_c" != native ] && ! cmp -s "$OUT/$_n.native.out" "$OUT/$_n.$_c.out"; then
+		echo "real.sh: $_n under $_c: output differs from the native run" >&2
+		: >"$OUT/failed"
+	fi
+	tail -n 1 "$OUT/time.$$"
+	rm -f "$OUT/time.$$"
+}
+
+min() { sort -g | head -n 1; }
+
+PROGRAMS="xz python sqlite sort"
+[ -n "$ONLY" ] && PROGRAMS=$(echo "$ONLY" | tr ',' ' ')
+CONFIGS="native none memcheck datagrind"
+RES=$OUT/results.txt
+: >"$RES"
+echo "real.sh: $RUNS runs of each of: $PROGRAMS; load $(cut -d' ' -f1 /proc/loadavg)"
+
+for p in $PROGRAMS; do
+	cmd_of "$p" | grep -q . || { echo "real.sh: unknown program '$p'" >&2; exit 64; }
+	# the reference output, and a warm page cache
+	set -- $(cmd_of "$p")
+	"$@" <"$(stdin_of "$p")" >"$OUT/$p.native.out" 2>/dev/null
+	for c in $CONFIGS; do : >"$OUT/$p.$c.times"; done
+	r=0
+	while [ $r -lt "$RUNS" ]; do
+		for c in $CONFIGS; do
+			run_one "$p" "$c" >>"$OUT/$p.$c.times"
+		done
+		r=$((r + 1))
+	done
+	for c in $CONFIGS; do
+		echo "$p.$c.seconds $(cut -d' ' -f1 "$OUT/$p.$c.times" | min)" >>"$RES"
+	done
+	echo "$p.datagrind.rss_kb $(cut -d' ' -f2 "$OUT/$p.datagrind.times" | sort -n | tail -n 1)" >>"$RES"
+	"$DGDUMP" --stats "$OUT/$p.dg" >"$OUT/$p.stats" 2>&1
+	echo "$p.accesses $(awk '$1 == "accesses" { print $2 }' "$OUT/$p.stats")" >>"$RES"
+	echo "$p.log_bytes $(stat -c %s "$OUT/$p.dg")" >>"$RES"
+	[ "$KEEP" = 1 ] || rm -f "$OUT/$p.dg"
+done
+
+awk -v progs="$PROGRAMS" '
+	{ v[$1] = $2 }
+	END {
+		n = split(progs, P, " ")
+		printf "\n%-8s %8s %8s %8s %9s  %8s %8s %8s  %10s %6s %8s\n", "program", "native", "none",
+			"memcheck", "datagrind", "dg/none", "mc/none", "dg/mc", "accesses", "B/acc", "dg RSS"
+		gd = gm = gx = 0
+		for (i = 1; i <= n; i++) {
+			p = P[i]
+			nt = v[p ".none.seconds"]; dg = v[p ".datagrind.seconds"]; mc = v[p ".memcheck.seconds"]
+			r1 = dg / nt; r2 = mc / nt; r3 = dg / mc
+			gd += log(r1); gm += log(r2); gx += log(r3)
+			if (r1 > worst) worst = r1
+			printf "%-8s %8.2f %8.2f %8.2f %9.2f  %7.2fx %7.2fx %7.2fx  %10d %6.2f %6d MB\n", p,
+				v[p ".native.seconds"], nt, mc, dg, r1, r2, r3, v[p ".accesses"],
+				v[p ".log_bytes"] / v[p ".accesses"], v[p ".datagrind.rss_kb"] / 1024
+		}
+		printf "geometric mean: datagrind/none %.2fx, memcheck/none %.2fx, datagrind/memcheck %.2f; worst datagrind/none %.2fx\n",
+			exp(gd / n), exp(gm / n), exp(gx / n), worst
+	}' "$RES" | tee "$OUT/table.txt"
+echo "real.sh: load at the end $(cut -d' ' -f1 /proc/loadavg); figures in ${RES#$ROOT/}"
+[ -e "$OUT/failed" ] && exit 1
+exit 0

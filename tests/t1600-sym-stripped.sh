@@ -1,0 +1,101 @@
+#!/bin/sh
+# t1600-sym-stripped: symbols of stripped binaries, as distributions ship
+# them (tests/progs/sym: a PIE, a shared library, two plugins).  With
+# nothing else, code no symbol names is named by its function's entry
+# address, the ELF address nm gives ("0x1189"), with exactly the accesses
+# the DWARF-named function has when --debug-dir gives the split-off debug
+# files; PLT stubs are "name@plt"; no code of the program or its library is
+# left unnamed; dgsql's fn: filter selects an address-named function and
+# globs; modules say where their names came from.  Two plugins dlopen'ed in
+# turn at the same address are each named by the one mapped at the time.
+# A truncated library and a vanished one give warnings naming them, and
+# the import goes on.
+. "$DG_TESTS/lib.sh"
+. "$DG_TESTS/lib-sym.sh"
+need_tool
+sym_setup
+sym_trace s.log || finish
+
+sym_import s.log none.db
+sym_import s.log dbg.db --debug-dir "$PWD/debug"
+
+# --- names: entry addresses without debug info, exact counts
+for pair in symprog:prog_fill symprog:prog_sum symprog:main libsymlib.so:lib_fill; do
+	file=${pair%%:*}
+	fn=${pair#*:}
+	addr=$(nm_addr "$file" "$fn")
+	want=$(fn_acc dbg.db "$file" "$fn")
+	check_gt "$file: $fn has accesses with its debug file" 0 "$want"
+	check_eq "$file: $fn is named $addr without it, with the same accesses" \
+		"$want" "$(fn_acc none.db "$file" "$addr")"
+	check_eq "$file: $addr is an entry-address name" entry \
+		"$(sqlite3 none.db "SELECT DISTINCT origin FROM functions WHERE name = '$addr'")"
+done
+check_eq "symprog: prog_fill's accesses are its 300 writes and loop counter" 1 \
+	"$(sqlite3 dbg.db "SELECT sum(s.accesses) >= 300 FROM sum_pc s JOIN pcs p USING (pc)
+	   JOIN functions f ON f.id = p.function_id WHERE f.name = 'prog_fill' AND s.is_write")"
+for fn in lib_sum lib_touch; do
+	check_eq "libsymlib.so: $fn named by .dynsym without debug info, same accesses" \
+		"$(fn_acc dbg.db libsymlib.so $fn)" "$(fn_acc none.db libsymlib.so $fn)"
+done
+check_gt "symprog: lib_sum@plt (its GOT read) is named" 0 "$(fn_acc none.db symprog lib_sum@plt)"
+check_eq "no code of symprog or libsymlib.so is unnamed" 0 \
+	"$(sqlite3 none.db "SELECT count(*) FROM pcs p JOIN modules m ON m.id = p.module_id
+	   WHERE p.function_id IS NULL AND (m.path LIKE '%/symprog' OR m.path LIKE '%/libsymlib.so')")"
+check_eq "every access of the run is counted in both imports" \
+	"$(sqlite3 dbg.db 'SELECT sum(accesses) FROM sum_pc')" \
+	"$(sqlite3 none.db 'SELECT sum(accesses) FROM sum_pc')"
+
+# --- filters and queries with address names
+addr=$(nm_addr symprog prog_fill)
+check_eq "dgsql fn:$addr selects prog_fill's accesses" "$(fn_acc dbg.db symprog prog_fill)" \
+	"$("$DGSQL" none.db --events "fn:$addr" 'SELECT count(*) FROM filtered_accesses' 2>&1)"
+check_eq "dgsql fn:0x* (a glob) selects the accesses of every address-named function" \
+	"$(sqlite3 none.db "SELECT sum(s.accesses) FROM sum_pc s JOIN pcs p USING (pc)
+	   JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*'")" \
+	"$("$DGSQL" none.db --events 'fn:0x*' "SELECT count(*) FROM filtered_accesses WHERE pc IN
+	   (SELECT pc FROM pcs p JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*')" 2>&1)"
+check_eq ".q by_function lists $addr with symprog" 1 \
+	"$("$DGSQL" none.db '.q by_function' 2>&1 | grep -c "^$addr|.*/symprog")"
+
+# --- where names came from
+check_eq "modules: symprog's names from .dynsym and entry addresses, with advice" \
+	".dynsym, entry addresses|1" \
+	"$(sqlite3 none.db "SELECT symbols_from, advice LIKE '%dbgsym%DEBUGINFOD_URLS%' FROM modules WHERE path LIKE '%/symprog'")"
+check_eq "modules: with --debug-dir, DWARF from debug/symprog.debug" \
+	"DWARF: $PWD/debug/symprog.debug (from a debug directory)|" \
+	"$(sqlite3 dbg.db "SELECT symbols_from, advice FROM modules WHERE path LIKE '%/symprog'")"
+check_eq "dg-import says where each module's names came from" 2 \
+	"$(grep -c -E "symbols of .*/bin/(symprog|libsymlib.so): \.dynsym, entry addresses$" none.db.err)"
+"$DGSQL" none.db .modules >modules.out 2>&1
+check_eq "dgsql .modules: symprog's accesses, all named by symbol table or entry" 1 \
+	"$(awk -F'|' '$1 ~ /\/symprog$/ && $2 > 0 && $2 == $4 + $5 && $3 == 0' modules.out | wc -l)"
+check_eq "dgsql .stats: a symbols line" 1 \
+	"$("$DGSQL" none.db .stats 2>&1 | grep -c '^symbols: .*% debug info, .*% symbol table, .*% entry address')"
+
+# --- modules that come and go at one address
+check_eq "libsyma.so and libsymb.so were mapped at the same address" 1 \
+	"$(sqlite3 none.db "SELECT count(DISTINCT p.start) FROM mappings p JOIN modules m
+	   ON m.id = p.module_id WHERE p.offset = 0 AND (m.path LIKE '%/libsyma.so' OR m.path LIKE '%/libsymb.so')")"
+# plug's writes at -O0: its argument spilled, i = 0, then N times s[i] and
+# i++, and its frame pointer pushed: 3 + 2N; sum_fn_block counts each access under the module mapped then
+for db in none.db dbg.db; do
+	for x in a:70 b:90; do
+		check_eq "$db: plug of libsym${x%:*}.so made its own writes" $((3 + 2 * ${x#*:})) \
+			"$(sqlite3 $db "SELECT sum(b.accesses) FROM sum_fn_block b
+			   JOIN functions f ON f.id = b.function_id JOIN modules m ON m.id = f.module_id
+			   WHERE f.name = 'plug' AND b.is_write AND m.path LIKE '%/libsym${x%:*}.so'")"
+	done
+done
+
+# --- bad input: a truncated library, a vanished one
+head -c 3000 full/libsymlib.so >bin/libsymlib.so
+rm bin/libsyma.so
+sym_import s.log bad.db
+check_eq "a truncated library: a warning names it" 1 \
+	"$(grep -c 'warning: .*/bin/libsymlib.so: ' bad.db.err)"
+check_eq "a vanished library: a warning names it and says why" 1 \
+	"$(grep -c 'warning: .*/bin/libsyma.so: No such file or directory' bad.db.err)"
+check_eq "the program's names survive" "$(fn_acc none.db symprog "$addr")" \
+	"$(fn_acc bad.db symprog "$addr")"
+finish
