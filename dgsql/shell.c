@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "complete.h"
+#include "dgesc.h"
 #include "dgfilter.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
@@ -207,13 +208,27 @@ int shell_exec(struct shell *sh, const char *sql, char *const *args, int n,
 
 /* ---------------------------------------------------------- input */
 
+void shell_error(const char *prefix, const char *msg)
+{
+	char *e = dgesc_text(msg, strlen(msg), 0);
+
+	fprintf(stderr, "dgsql: %s%s\n", prefix, e ? e : "(out of memory)");
+	free(e);
+}
+
 static void report(struct shell *sh, int line, const char *msg)
 {
-	if (sh->interactive && sh->depth == 0)
-		fprintf(stderr, "error: %s\n", msg);
-	else
-		fprintf(stderr, "dgsql: %s:%d: error: %s\n", sh->where, line,
-			msg);
+	char *where, *e;
+
+	if (sh->interactive && sh->depth == 0) {
+		e = dgesc_text(msg, strlen(msg), 0);
+		fprintf(stderr, "error: %s\n", e ? e : "(out of memory)");
+		free(e);
+		return;
+	}
+	where = sqlite3_mprintf("%s:%d: error: ", sh->where, line);
+	shell_error(where ? where : "", msg);
+	sqlite3_free(where);
 }
 
 /* Runs one complete entry: a dot-command line or SQL text. */

@@ -63,6 +63,10 @@ int shell_run_file(struct shell *sh, FILE *in, const char *name);
 /* The readline loop; returns 0 (errors are reported and skipped). */
 int shell_interactive(struct shell *sh);
 
+/* Prints "dgsql: PREFIXMSG" on stderr with MSG escaped (dgesc.h): error
+   messages may quote trace data (a label, a path) or typed text. */
+void shell_error(const char *prefix, const char *msg);
+
 /* Points output to PATH ("" or NULL: stdout); once: for one command. */
 int shell_set_output(struct shell *sh, const char *path, int once, char **err);
 
