@@ -21,10 +21,70 @@
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 
+/* The newest schema this dgsql reads: schema/schema.sql's PRAGMA
+   user_version.  Older ones (1, 2) lack some tables; .stats says "?". */
+#define SCHEMA_NEWEST 3
+
 #define HISTORY_FILE ".dgsql_history"
 #define HISTORY_MAX 2000
 
 /* ---------------------------------------------------------- session */
+
+/* One integer from SQL, or -1 when it fails (not a database at all). */
+static int64_t db_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A trace database: an SQLite file with dg-import's meta table and a
+   schema version this program knows.  Anything else is refused here
+   rather than answered with "?" and exit 0. */
+static int check_trace_db(sqlite3 *db, const char *path, char **err)
+{
+	int64_t tables = db_int(db, "SELECT count(*) FROM sqlite_schema");
+	int64_t meta = db_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+			      "type = 'table' AND name = 'meta'");
+	int64_t version = db_int(db, "PRAGMA user_version");
+
+	if (tables < 0)
+		*err = sqlite3_mprintf("cannot read '%s': %s", path,
+				       sqlite3_errmsg(db));
+	else if (tables == 0)
+		*err = sqlite3_mprintf("'%s' is empty, not a Datagrind trace "
+				       "database (make one with dg-import)", path);
+	else if (meta != 1 || version < 1)
+		*err = sqlite3_mprintf("'%s' is an SQLite database but not a "
+			"Datagrind trace (no meta table or schema version %lld)",
+			path, (long long)version);
+	else if (version > SCHEMA_NEWEST)
+		*err = sqlite3_mprintf("'%s' has schema version %lld; this "
+			"dgsql reads versions up to %d (use the dgsql of the "
+			"dg-import that wrote it)", path, (long long)version,
+			SCHEMA_NEWEST);
+	else
+		return 0;
+	return -1;
+}
+
+/* The session on an open connection: the accesses table, dgsql's
+   functions, the unfiltered view. */
+int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
+{
+	sh->db = db;
+	sqlite3_extended_result_codes(sh->db, 1);
+	if (check_trace_db(sh->db, name, err) < 0 ||
+	    dgvtab_register(sh->db, err) != SQLITE_OK ||
+	    dgsqlfn_register(sh->db, err) < 0)
+		return -1;
+	return shell_set_filter(sh, NULL, NULL, err);
+}
 
 int shell_open(struct shell *sh, const char *path, int writable, char **err)
 {
@@ -41,17 +101,7 @@ int shell_open(struct shell *sh, const char *path, int writable, char **err)
 				       sqlite3_errmsg(sh->db));
 		return -1;
 	}
-	sqlite3_extended_result_codes(sh->db, 1);
-	if (dgvtab_register(sh->db, err) != SQLITE_OK ||
-	    dgsqlfn_register(sh->db, err) < 0)
-		return -1;
-	if (sqlite3_exec(sh->db, "SELECT count(*) FROM sqlite_schema",
-			 NULL, NULL, NULL) != SQLITE_OK) {
-		*err = sqlite3_mprintf("cannot read '%s': %s", path,
-				       sqlite3_errmsg(sh->db));
-		return -1;
-	}
-	return shell_set_filter(sh, NULL, NULL, err);
+	return shell_attach(sh, sh->db, path, err);
 }
 
 void shell_free(struct shell *sh)

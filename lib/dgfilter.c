@@ -357,13 +357,17 @@ static int ev_intervals(sqlite3 *db, const struct side *sd,
 		if (i == sd->n)
 			continue;
 		if (n == cap) {
+			struct interval *more;
+
 			cap = cap ? 2 * cap : 64;
-			iv = realloc(iv, cap * sizeof *iv);
-			if (!iv) {
+			more = realloc(iv, cap * sizeof *iv);
+			if (!more) {
+				free(iv);
 				sqlite3_finalize(st);
 				*err = sqlite3_mprintf("out of memory");
 				return -1;
 			}
+			iv = more;
 		}
 		iv[n].lo = sqlite3_column_int64(st, 1);
 		iv[n++].hi = sqlite3_column_int64(st, 2);
