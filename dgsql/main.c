@@ -3,7 +3,8 @@
  * The command line only: options into a struct shell, then the shell's
  * loops (shell.c) do the work.  Exit codes (documented in --help):
  *   0 success, 1 a statement/command/plot failed, 2 bad usage,
- *   3 the database cannot be opened.
+ *   3 the database cannot be opened or is not a trace database of a
+ *     schema version this dgsql reads.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -79,7 +80,8 @@ static const char usage_text[] =
 "PREFIX/share/datagrind/queries.\n"
 "\n"
 "Exit status: 0 success; 1 a statement, command or plot failed; 2 bad\n"
-"usage (options, filter); 3 the database cannot be opened.\n"
+"usage (options, filter); 3 the database cannot be opened, or is not a\n"
+"Datagrind trace database (empty, not SQLite, a newer schema version).\n"
 "\n"
 "Examples:\n"
 "  dgsql trace.db                                     interactive\n"

@@ -525,7 +525,8 @@ static int blocks_load(struct vt *t)
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE) {
-		qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
+		if (m->n_blk)  /* qsort must not be given NULL */
+			qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
 		rc = blocks_index(m);
 	} else if (rc != SQLITE_NOMEM) {
 		rc = vt_sql_error(t, "loading blocks");

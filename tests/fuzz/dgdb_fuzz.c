@@ -6,7 +6,7 @@
  * one, so that every run starts from a valid trace and goes deep.
  *
  * The seeds are databases dg-import made from the golden fixture logs
- * (build/fuzz/dgdb-seeds/*.db, built by tests/fuzz/dgdb.mk).  The first
+ * (build/fuzz/dgdb-seeds/NAME.db, built by tests/fuzz/dgdb.mk).  The first
  * input byte picks one; it is copied into an in-memory database, then the
  * rest of the input is read as operations, each an opcode byte and its
  * operands (a missing byte reads 0):
