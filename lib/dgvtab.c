@@ -1094,7 +1094,7 @@ static int choose_list(struct vt *t, struct cur *c)
 	split = c->n_ids;
 	if ((rc = ids_append(t, c, sql_regions, c->f.a_lo >> 16, c->f.a_hi >> 16)) != SQLITE_OK)
 		return rc;
-	{       /* sort the region ids after the context ids */
+	if (c->n_ids > split) {  /* sort the region ids after the context ids */
 		int64_t *all = c->ids;
 		size_t n_all = c->n_ids;
 		c->ids += split, c->n_ids -= split;
