@@ -30,28 +30,16 @@
 
 /* ---------------------------------------------------------- session */
 
-/* One integer from SQL, or -1 when it fails (not a database at all). */
-static int64_t db_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* A trace database: an SQLite file with dg-import's meta table and a
    schema version this program knows.  Anything else is refused here
    rather than answered with "?" and exit 0. */
 static int check_trace_db(sqlite3 *db, const char *path, char **err)
 {
-	int64_t tables = db_int(db, "SELECT count(*) FROM sqlite_schema");
-	int64_t meta = db_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
-			      "type = 'table' AND name = 'meta'");
-	int64_t version = db_int(db, "PRAGMA user_version");
+	/* -1: the file is not a database at all */
+	int64_t tables = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema");
+	int64_t meta = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema "
+				   "WHERE type = 'table' AND name = 'meta'");
+	int64_t version = dgsqlfn_int(db, "PRAGMA user_version");
 
 	if (tables < 0)
 		*err = sqlite3_mprintf("cannot read '%s': %s", path,

@@ -99,6 +99,18 @@ int dgsqlfn_match_path(const char *path, const char *pat)
 	return lq == lp || pat[0] == '/' || path[lp - lq - 1] == '/';
 }
 
+int64_t dgsqlfn_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 /* ---------------------------------------------------------- scalars */
 
 static void fn_hex(sqlite3_context *c, int argc, sqlite3_value **v)
