@@ -1356,7 +1356,9 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		rc = filter_block(t, &c->f);
 	if (rc == SQLITE_OK && (idx_num & 1 || c->f.has_block))
 		rc = blocks_load(t);
-	if (rc != SQLITE_OK || c->f.empty)
+	/* No context with an access: no row can exist, and the codec would
+	   have no prediction slots at all, which it does not expect. */
+	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
 		return rc;
 	if ((rc = choose_source(t, c)) != SQLITE_OK)
 		return rc;
