@@ -214,13 +214,13 @@ static int summary_usable(struct plot *p)
 	lo = one_int(p, "SELECT min(icount_lo) FROM chunks", &ok2);
 	hi = one_int(p, "SELECT max(icount_hi) FROM chunks", &ok3);
 	span = one_int(p, "SELECT max(icount_hi - icount_lo) FROM chunks", &ok4);
-	if (!ok1 || !ok2 || !ok3 || !ok4 || npages < p->pw / 16 || hi <= lo)
+	if (!ok1 || !ok2 || !ok3 || !ok4 || npages < (p->pw + 15) / 16 || hi <= lo)
 		return 0;
 	if (p->o->has_icount) {
 		lo = p->o->icount_lo;
 		hi = p->o->icount_hi;
 	}
-	return (double)span <= 4 * ((double)hi - (double)lo) / p->ph + 1
+	return (double)span <= floor(4 * ((double)hi - (double)lo) / p->ph) + 1
 	    && one_int(p, "SELECT count(*) FROM chunk_cells", &ok1) > 0 && ok1;
 }
 
@@ -514,7 +514,7 @@ static void put_quoted(FILE *f, const char *s)
 	free(e);
 }
 
-/* Paths gnuplot opens (the output, the image) go through put_quoted too,
+/* Paths gnuplot opens (the output, the image in its directory) go through put_quoted too,
    so one with a byte it would escape is refused instead of changed. */
 static int path_ok(struct plot *p, const char *what, const char *path)
 {
@@ -800,6 +800,8 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	const char *dir = p->o->script_dir ? p->o->script_dir : tmp;
 	int rc;
 
+	if (p->o->script_dir && path_ok(p, "script directory", dir) < 0)
+		return -1;
 	if (!p->o->script_dir && !mkdtemp(tmp)) {
 		*p->err = sqlite3_mprintf("mkdtemp: %s", strerror(errno));
 		return -1;
@@ -807,8 +809,6 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	snprintf(img, sizeof img, "%s/image.rgb", dir);
 	snprintf(scr, sizeof scr, "%s/plot.gp", dir);
 	snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
-	if (path_ok(p, "image", img) < 0)
-		return -1;
 	rc = write_files(p, term, dir, img, scr);
 	if (p->o->script_dir)
 		return rc;
