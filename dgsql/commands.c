@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dgesc.h"
 #include "queries.h"
 #include "shell.h"
 #include "stats.h"
@@ -72,6 +73,30 @@ static int want_args(int argc, int lo, int hi, const char *usage, char **err)
 		return 0;
 	*err = sqlite3_mprintf("usage: %s", usage);
 	return -1;
+}
+
+/* Prints the first column of each row of st, then SUFFIX, escaped
+   (dgesc.h): names in the schema are anybody's text. */
+static void print_rows(FILE *out, sqlite3_stmt *st, const char *suffix,
+		       unsigned flags)
+{
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		char *e = v ? dgesc_text(v, (size_t)sqlite3_column_bytes(st, 0),
+					 flags) : NULL;
+
+		fprintf(out, "%s%s\n", e ? e : "", suffix);
+		free(e);
+	}
+}
+
+/* Prints typed text (a filter) escaped: it may hold any byte. */
+static void print_escaped(FILE *out, const char *s)
+{
+	char *e = dgesc_text(s, strlen(s), 0);
+
+	fputs(e ? e : "", out);
+	free(e);
 }
 
 /* ---------------------------------------------------------- settings */
@@ -202,8 +227,7 @@ static int c_tables(struct shell *sh, int argc, char **argv, char **err)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
 		return -1;
 	}
-	while (sqlite3_step(st) == SQLITE_ROW)
-		fprintf(sh->out, "%s\n", sqlite3_column_text(st, 0));
+	print_rows(sh->out, st, "", 0);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -228,8 +252,7 @@ static int c_schema(struct shell *sh, int argc, char **argv, char **err)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
 		return -1;
 	}
-	while (sqlite3_step(st) == SQLITE_ROW)
-		fprintf(sh->out, "%s;\n", sqlite3_column_text(st, 0));
+	print_rows(sh->out, st, ";", DGESC_KEEP_LAYOUT);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -257,11 +280,14 @@ static void show_filter(struct shell *sh)
 			"access\n");
 		return;
 	}
-	if (sh->events)
-		fprintf(sh->out, "--events %s", sh->events);
-	if (sh->ranges)
-		fprintf(sh->out, "%s--ranges %s", sh->events ? " " : "",
-			sh->ranges);
+	if (sh->events) {
+		fputs("--events ", sh->out);
+		print_escaped(sh->out, sh->events);
+	}
+	if (sh->ranges) {
+		fputs(sh->events ? " --ranges " : "--ranges ", sh->out);
+		print_escaped(sh->out, sh->ranges);
+	}
 	fputc('\n', sh->out);
 }
 

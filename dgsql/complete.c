@@ -17,6 +17,7 @@
 #include <readline/readline.h>
 
 #include "commands.h"
+#include "dgesc.h"
 #include "dgsqlfn.h"
 #include "shell.h"
 
@@ -54,14 +55,17 @@ static void list_clear(struct list *l)
 		free(l->s[--l->n]);
 }
 
-/* Adds PREFIX+word for each word starting with `text` (after PREFIX). */
+/* Adds PREFIX+word for each word starting with `text` (after PREFIX).
+   A word that dgesc would escape (a control character, invalid UTF-8:
+   trace data) is never offered: readline would put it raw on the
+   terminal and into the line. */
 static void offer(const char *prefix, const char *word, size_t len,
 		  const char *text)
 {
 	char buf[1024];
 	size_t lp = strlen(prefix);
 
-	if (lp + len >= sizeof buf)
+	if (lp + len >= sizeof buf || dgesc_len(word, len, 0) != len)
 		return;
 	memcpy(buf, prefix, lp);
 	memcpy(buf + lp, word, len);
@@ -161,9 +165,13 @@ static void load_sql_words(void)
 	    "UNION SELECT 'chunk_id' UNION SELECT 'aseq'",
 	    -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW)
-		list_add(&sql_words, (const char *)sqlite3_column_text(st, 0),
-			 sqlite3_column_bytes(st, 0));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+
+		if (w && dgesc_len(w, len, 0) == len)       /* as in offer() */
+			list_add(&sql_words, w, len);
+	}
 	sqlite3_finalize(st);
 }
 

@@ -14,11 +14,12 @@ PROGS += $(B)/bin/dgsql
 
 DGSQL_SRCS := $(wildcard dgsql/*.c)
 DGSQL_HDRS := $(wildcard dgsql/*.h) $(wildcard lib/*.h)
-DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' \
+DG_SCHEMA_VERSION := $(shell sed -n 's/^PRAGMA user_version = \([0-9]*\);.*/\1/p' schema/schema.sql)
+DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' -DDG_SCHEMA_VERSION=$(DG_SCHEMA_VERSION) \
 	-DDGSQL_QUERYDIR='"$(PREFIX)/share/datagrind/queries"'
 DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm
 
-$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG)
+$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG) schema/schema.sql
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(HOST_CFLAGS) -Idgsql $(DGSQL_DEFS) -o $@ $(DGSQL_SRCS) \

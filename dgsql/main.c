@@ -3,7 +3,8 @@
  * The command line only: options into a struct shell, then the shell's
  * loops (shell.c) do the work.  Exit codes (documented in --help):
  *   0 success, 1 a statement/command/plot failed, 2 bad usage,
- *   3 the database cannot be opened.
+ *   3 the database cannot be opened or is not a trace database of a
+ *     schema version this dgsql reads.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -79,7 +80,8 @@ static const char usage_text[] =
 "PREFIX/share/datagrind/queries.\n"
 "\n"
 "Exit status: 0 success; 1 a statement, command or plot failed; 2 bad\n"
-"usage (options, filter); 3 the database cannot be opened.\n"
+"usage (options, filter); 3 the database cannot be opened, or is not a\n"
+"Datagrind trace database (empty, not SQLite, a newer schema version).\n"
 "\n"
 "Examples:\n"
 "  dgsql trace.db                                     interactive\n"
@@ -128,7 +130,7 @@ static const char *const plot_names[] = {
 
 static int usage_error(const char *msg, const char *what)
 {
-	fprintf(stderr, "dgsql: %s%s\n", msg, what ? what : "");
+	shell_error(msg, what ? what : "");
 	fprintf(stderr, "try 'dgsql --help'\n");
 	return EXIT_USAGE;
 }
@@ -161,8 +163,13 @@ static int option(int c, struct args *a, struct shell *sh)
 		if (dgplot_set(&sh->plot, plot_names[c - O_SIZE], optarg,
 			       &err) == 0)
 			return -1;
-		fprintf(stderr, "dgsql: --%s: %s\n", plot_names[c - O_SIZE],
-			err);
+		{
+			char where[32];
+
+			snprintf(where, sizeof where, "--%s: ",
+				 plot_names[c - O_SIZE]);
+			shell_error(where, err ? err : "bad value");
+		}
 		sqlite3_free(err);
 		return EXIT_USAGE;
 	default:
@@ -182,8 +189,11 @@ static int run_args(struct shell *sh, char **argv, int n)
 				     : shell_exec(sh, s, NULL, 0, &err);
 
 		if (rc < 0) {
-			fprintf(stderr, "dgsql: argument %d: error: %s\n",
-				i + 1, err ? err : "failed");
+			char where[48];
+
+			snprintf(where, sizeof where, "argument %d: error: ",
+				 i + 1);
+			shell_error(where, err ? err : "failed");
 			sqlite3_free(err);
 			return EXIT_FAILED;
 		}
@@ -207,7 +217,7 @@ static int plot(struct shell *sh, const struct args *a)
 	sqlite3_free(title);
 	if (rc == 0)
 		return 0;
-	fprintf(stderr, "dgsql: plot: %s\n", err);
+	shell_error("plot: ", err ? err : "failed");
 	sqlite3_free(err);
 	return EXIT_FAILED;
 }
@@ -217,13 +227,13 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	char *err = NULL;
 
 	if (shell_open(sh, rest[0], a->writable, &err) < 0) {
-		fprintf(stderr, "dgsql: %s\n", err);
+		shell_error("", err ? err : "cannot open the database");
 		sqlite3_free(err);
 		return EXIT_OPEN;
 	}
 	if ((a->events || a->ranges) &&
 	    shell_set_filter(sh, a->events, a->ranges, &err) < 0) {
-		fprintf(stderr, "dgsql: filter: %s\n", err);
+		shell_error("filter: ", err ? err : "failed");
 		sqlite3_free(err);
 		return EXIT_USAGE;
 	}

@@ -4,8 +4,11 @@
  */
 #include "render.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dgesc.h"
 
 static const char *const mode_names[RENDER_NMODES] = {
 	"list", "table", "column", "csv", "tsv", "json", "line"
@@ -30,28 +33,85 @@ const char *render_mode_name(enum render_mode m)
 
 /* ---------------------------------------------------------- values */
 
-/* The text of column i; blobs as x'..' (caller frees with free()). */
-static char *cell_text(sqlite3_stmt *st, int i)
+/* The text of column i, all of its bytes (an embedded NUL included, *len
+   its length); blobs as x'..' (caller frees with free()). */
+static char *cell_bytes(sqlite3_stmt *st, int i, size_t *len)
 {
 	int t = sqlite3_column_type(st, i);
+	const unsigned char *v;
+	char *s;
 
+	*len = 0;
 	if (t == SQLITE_NULL)
 		return strdup("");
 	if (t == SQLITE_BLOB) {
 		const unsigned char *b = sqlite3_column_blob(st, i);
 		int n = sqlite3_column_bytes(st, i), k;
-		char *s = malloc(2 * (size_t)n + 4);
+		char *hex = malloc(2 * (size_t)n + 4);
 
-		if (!s)
+		if (!hex)
 			return NULL;
-		s[0] = 'x';
-		s[1] = '\'';
+		hex[0] = 'x';
+		hex[1] = '\'';
 		for (k = 0; k < n; k++)
-			sprintf(s + 2 + 2 * k, "%02x", b[k]);
-		strcpy(s + 2 + 2 * n, "'");
-		return s;
+			sprintf(hex + 2 + 2 * k, "%02x", b[k]);
+		strcpy(hex + 2 + 2 * n, "'");
+		*len = 2 * (size_t)n + 3;
+		return hex;
 	}
-	return strdup((const char *)sqlite3_column_text(st, i));
+	v = sqlite3_column_text(st, i);
+	*len = (size_t)sqlite3_column_bytes(st, i);
+	s = malloc(*len + 1);
+	if (s && v) {
+		memcpy(s, v, *len);
+		s[*len] = 0;
+	}
+	return s;
+}
+
+/* For the modes read on a terminal (list, table, column, line, tsv):
+   the value with controls and invalid UTF-8 escaped (dgesc.h), so that
+   a label from the trace cannot drive the terminal or break the layout. */
+static char *cell_text(sqlite3_stmt *st, int i)
+{
+	size_t n;
+	char *raw = cell_bytes(st, i, &n), *e;
+
+	if (!raw)
+		return NULL;
+	e = dgesc_text(raw, n, 0);
+	free(raw);
+	return e;
+}
+
+/* A column name, escaped the same way (names are SQL text: `AS` aliases,
+   expressions quoting trace data). */
+static char *name_text(sqlite3_stmt *st, int i)
+{
+	const char *s = sqlite3_column_name(st, i);
+
+	return s ? dgesc_text(s, strlen(s), 0) : strdup("");
+}
+
+/* Terminal columns of an escaped (valid UTF-8) string: its characters. */
+static int text_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void put_padded(FILE *out, const char *s, int w, int right)
+{
+	int pad = w - text_width(s);
+
+	if (right)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
+	fputs(s, out);
+	if (!right)
+		fprintf(out, "%*s", pad > 0 ? pad : 0, "");
 }
 
 static int is_number(sqlite3_stmt *st, int i)
@@ -61,43 +121,62 @@ static int is_number(sqlite3_stmt *st, int i)
 	return t == SQLITE_INTEGER || t == SQLITE_FLOAT;
 }
 
-static void put_csv(FILE *out, const char *s)
+/* CSV keeps every byte of the data (RFC 4180): a field holding a comma,
+   a quote, CR or LF, or starting or ending with a blank, is quoted. */
+static void put_csv(FILE *out, const char *s, size_t n)
 {
-	if (!strpbrk(s, ",\"\r\n") && *s != ' ') {
-		fputs(s, out);
+	size_t i;
+
+	if (n && !memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\r', n)
+	    && !memchr(s, '\n', n) && s[0] != ' ' && s[n - 1] != ' ') {
+		fwrite(s, 1, n, out);
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(s[i], out);
 	}
 	fputc('"', out);
 }
 
-static void put_json_string(FILE *out, const char *s)
+/* JSON keeps the data too, as valid JSON in valid UTF-8: controls (C0,
+   DEL, C1) and U+2028/2029 as \u00XX; a byte that is not part of valid
+   UTF-8 as the lone surrogate \udcXX (Python's surrogateescape, PEP 383:
+   json.loads then .encode('utf-8', 'surrogateescape') gives the bytes
+   back; strict parsers read U+FFFD). */
+static void put_json_string(FILE *out, const char *str, size_t n)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
+	fputc('"', out);
+	while (i < n) {
+		uint32_t cp;
+		int len = dgesc_utf8_len(s + i, n - i, &cp);
+
+		if (len == 0)
+			fprintf(out, "\\udc%02x", s[i]);
+		else if (cp == '"' || cp == '\\')
+			fprintf(out, "\\%c", (char)cp);
+		else if (cp == '\n')
 			fputs("\\n", out);
-		else if (c == '\t')
+		else if (cp == '\t')
 			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028
+			 || cp == 0x2029)
+			fprintf(out, "\\u%04x", (unsigned)cp);
 		else
-			fputc(c, out);
+			fwrite(s + i, 1, (size_t)len, out);
+		i += len ? (size_t)len : 1;
 	}
 	fputc('"', out);
 }
 
 static void put_json_value(FILE *out, sqlite3_stmt *st, int i)
 {
+	size_t n;
 	char *s;
 
 	switch (sqlite3_column_type(st, i)) {
@@ -109,8 +188,8 @@ static void put_json_value(FILE *out, sqlite3_stmt *st, int i)
 		fputs((const char *)sqlite3_column_text(st, i), out);
 		return;
 	default:
-		s = cell_text(st, i);
-		put_json_string(out, s ? s : "");
+		s = cell_bytes(st, i, &n);
+		put_json_string(out, s ? s : "", s ? n : 0);
 		free(s);
 	}
 }
@@ -124,15 +203,22 @@ static void row_separated(FILE *out, sqlite3_stmt *st, enum render_mode m,
 	char sep = m == RENDER_LIST ? '|' : m == RENDER_CSV ? ',' : '\t';
 
 	for (i = 0; i < n; i++) {
-		char *s = names ? strdup(sqlite3_column_name(st, i))
-				: cell_text(st, i);
+		size_t len = 0;
+		char *s;
 
 		if (i)
 			fputc(sep, out);
-		if (m == RENDER_CSV)
-			put_csv(out, s ? s : "");
-		else
+		if (m == RENDER_CSV) {
+			const char *name = sqlite3_column_name(st, i);
+			s = names ? strdup(name ? name : "")
+				  : cell_bytes(st, i, &len);
+			if (s && names)
+				len = strlen(s);
+			put_csv(out, s ? s : "", s ? len : 0);
+		} else {
+			s = names ? name_text(st, i) : cell_text(st, i);
 			fputs(s ? s : "", out);
+		}
 		free(s);
 	}
 	fputc('\n', out);
@@ -146,7 +232,10 @@ static void row_json(FILE *out, sqlite3_stmt *st, long row)
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', out);
-		put_json_string(out, sqlite3_column_name(st, i));
+		const char *name = sqlite3_column_name(st, i);
+
+		name = name ? name : "";
+		put_json_string(out, name, strlen(name));
 		fputc(':', out);
 		put_json_value(out, st, i);
 	}
@@ -158,18 +247,21 @@ static void row_line(FILE *out, sqlite3_stmt *st, long row)
 	int i, n = sqlite3_column_count(st), w = 0;
 
 	for (i = 0; i < n; i++) {
-		int l = (int)strlen(sqlite3_column_name(st, i));
+		char *name = name_text(st, i);
+		int l = name ? text_width(name) : 0;
 
 		if (l > w)
 			w = l;
+		free(name);
 	}
 	if (row)
 		fputc('\n', out);
 	for (i = 0; i < n; i++) {
-		char *s = cell_text(st, i);
+		char *name = name_text(st, i), *s = cell_text(st, i);
 
-		fprintf(out, "%*s = %s\n", w, sqlite3_column_name(st, i),
-			s ? s : "");
+		put_padded(out, name ? name : "", w, 1);
+		fprintf(out, " = %s\n", s ? s : "");
+		free(name);
 		free(s);
 	}
 }
@@ -237,13 +329,12 @@ static int grid_add(struct grid *g, sqlite3_stmt *st, int names)
 	}
 	for (i = 0; i < g->ncol; i++) {
 		long k = g->nrow * g->ncol + i;
-		char *s = names ? strdup(sqlite3_column_name(st, i))
-				: cell_text(st, i);
+		char *s = names ? name_text(st, i) : cell_text(st, i);
 		int l;
 
 		g->cell[k] = s ? s : strdup("");
 		g->num[k] = !names && is_number(st, i);
-		l = (int)strlen(g->cell[k]);
+		l = g->cell[k] ? text_width(g->cell[k]) : 0;
 		if (l > g->width[i])
 			g->width[i] = l;
 	}
@@ -277,9 +368,9 @@ static void grid_row(FILE *out, const struct grid *g, long r, int boxed)
 		if (boxed || i)
 			fputs(boxed ? "| " : "  ", out);
 		if (g->num[k])
-			fprintf(out, "%*s", w, g->cell[k]);
+			put_padded(out, g->cell[k], w, 1);
 		else if (boxed || i + 1 < g->ncol)
-			fprintf(out, "%-*s", w, g->cell[k]);
+			put_padded(out, g->cell[k], w, 0);
 		else
 			fputs(g->cell[k], out);
 		if (boxed)

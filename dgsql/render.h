@@ -13,6 +13,14 @@
  *   json    one JSON array of objects, one object per line
  *   line    one "name = value" line per column, rows separated by a blank
  *
+ * Values come from the trace (labels, paths, symbol names) and may hold
+ * any bytes.  The modes read on a terminal (list, table, column, tsv,
+ * line) print them and column names through dgesc_text: controls and
+ * invalid UTF-8 as \xHH, a backslash as \\ (as dg-dump does), so nothing
+ * reaches the terminal raw; widths count characters.  csv and json keep
+ * the bytes: csv quotes fields with , " CR LF or edge blanks; json writes
+ * controls as \u00XX and bytes outside valid UTF-8 as \udcXX (PEP 383).
+ *
  * table and column buffer the whole result to size the columns; the others
  * stream.  The statement stays owned by the caller (not finalized).
  *

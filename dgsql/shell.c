@@ -16,14 +16,67 @@
 
 #include "commands.h"
 #include "complete.h"
+#include "dgesc.h"
 #include "dgfilter.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
+
+/* The newest schema this dgsql reads: schema/schema.sql's PRAGMA
+   user_version, passed in by dgsql.mk so the two cannot drift apart.
+   Older ones (1, 2) lack some tables; .stats says "?". */
+#ifndef DG_SCHEMA_VERSION
+#error "DG_SCHEMA_VERSION must come from schema/schema.sql (dgsql.mk)"
+#endif
+#define SCHEMA_NEWEST DG_SCHEMA_VERSION
 
 #define HISTORY_FILE ".dgsql_history"
 #define HISTORY_MAX 2000
 
 /* ---------------------------------------------------------- session */
+
+/* A trace database: an SQLite file with dg-import's meta table and a
+   schema version this program knows.  Anything else is refused here
+   rather than answered with "?" and exit 0. */
+static int check_trace_db(sqlite3 *db, const char *path, char **err)
+{
+	/* -1: the file is not a database at all */
+	int64_t tables = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema");
+	int64_t meta = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema "
+				   "WHERE type = 'table' AND name = 'meta'");
+	int64_t version = dgsqlfn_int(db, "PRAGMA user_version");
+
+	if (tables < 0)
+		*err = sqlite3_mprintf("cannot read '%s': %s", path,
+				       sqlite3_errmsg(db));
+	else if (tables == 0)
+		*err = sqlite3_mprintf("'%s' is empty, not a Datagrind trace "
+				       "database (make one with dg-import)", path);
+	else if (meta != 1 || version < 1)
+		*err = sqlite3_mprintf("'%s' is an SQLite database but not a "
+			"Datagrind trace (no meta table or schema version %lld)",
+			path, (long long)version);
+	else if (version > SCHEMA_NEWEST)
+		*err = sqlite3_mprintf("'%s' has schema version %lld; this "
+			"dgsql reads versions up to %d (use the dgsql of the "
+			"dg-import that wrote it)", path, (long long)version,
+			SCHEMA_NEWEST);
+	else
+		return 0;
+	return -1;
+}
+
+/* The session on an open connection: the accesses table, dgsql's
+   functions, the unfiltered view. */
+int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
+{
+	sh->db = db;
+	sqlite3_extended_result_codes(sh->db, 1);
+	if (check_trace_db(sh->db, name, err) < 0 ||
+	    dgvtab_register(sh->db, err) != SQLITE_OK ||
+	    dgsqlfn_register(sh->db, err) < 0)
+		return -1;
+	return shell_set_filter(sh, NULL, NULL, err);
+}
 
 int shell_open(struct shell *sh, const char *path, int writable, char **err)
 {
@@ -40,17 +93,7 @@ int shell_open(struct shell *sh, const char *path, int writable, char **err)
 				       sqlite3_errmsg(sh->db));
 		return -1;
 	}
-	sqlite3_extended_result_codes(sh->db, 1);
-	if (dgvtab_register(sh->db, err) != SQLITE_OK ||
-	    dgsqlfn_register(sh->db, err) < 0)
-		return -1;
-	if (sqlite3_exec(sh->db, "SELECT count(*) FROM sqlite_schema",
-			 NULL, NULL, NULL) != SQLITE_OK) {
-		*err = sqlite3_mprintf("cannot read '%s': %s", path,
-				       sqlite3_errmsg(sh->db));
-		return -1;
-	}
-	return shell_set_filter(sh, NULL, NULL, err);
+	return shell_attach(sh, sh->db, path, err);
 }
 
 void shell_free(struct shell *sh)
@@ -207,13 +250,27 @@ int shell_exec(struct shell *sh, const char *sql, char *const *args, int n,
 
 /* ---------------------------------------------------------- input */
 
+void shell_error(const char *prefix, const char *msg)
+{
+	char *e = dgesc_text(msg, strlen(msg), 0);
+
+	fprintf(stderr, "dgsql: %s%s\n", prefix, e ? e : "(out of memory)");
+	free(e);
+}
+
 static void report(struct shell *sh, int line, const char *msg)
 {
-	if (sh->interactive && sh->depth == 0)
-		fprintf(stderr, "error: %s\n", msg);
-	else
-		fprintf(stderr, "dgsql: %s:%d: error: %s\n", sh->where, line,
-			msg);
+	char *where, *e;
+
+	if (sh->interactive && sh->depth == 0) {
+		e = dgesc_text(msg, strlen(msg), 0);
+		fprintf(stderr, "error: %s\n", e ? e : "(out of memory)");
+		free(e);
+		return;
+	}
+	where = sqlite3_mprintf("%s:%d: error: ", sh->where, line);
+	shell_error(where ? where : "", msg);
+	sqlite3_free(where);
 }
 
 /* Runs one complete entry: a dot-command line or SQL text. */

@@ -47,6 +47,11 @@ struct shell {
 int shell_open(struct shell *sh, const char *path, int writable, char **err);
 void shell_free(struct shell *sh);
 
+/* The same on a connection already open (the fuzz target's in-memory
+   copy), which the shell then owns; NAME names it in messages.  Refuses
+   what is not a trace database of a schema version this dgsql reads. */
+int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err);
+
 /* Sets the filter (either may be NULL) and rebuilds filtered_accesses. */
 int shell_set_filter(struct shell *sh, const char *events, const char *ranges,
 		     char **err);
@@ -62,6 +67,10 @@ int shell_run_file(struct shell *sh, FILE *in, const char *name);
 
 /* The readline loop; returns 0 (errors are reported and skipped). */
 int shell_interactive(struct shell *sh);
+
+/* Prints "dgsql: PREFIXMSG" on stderr with MSG escaped (dgesc.h): error
+   messages may quote trace data (a label, a path) or typed text. */
+void shell_error(const char *prefix, const char *msg);
 
 /* Points output to PATH ("" or NULL: stdout); once: for one command. */
 int shell_set_output(struct shell *sh, const char *path, int once, char **err);

@@ -5,6 +5,11 @@
 #include "stats.h"
 #include "modules.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgesc.h"
+
 struct fact {
 	const char *name;
 	const char *sql;        /* one row, one value */
@@ -55,10 +60,16 @@ static void print_fact(sqlite3 *db, FILE *out, const struct fact *f)
 	sqlite3_stmt *st = NULL;
 	const unsigned char *v = NULL;
 
+	char *e = NULL;
+
 	if (sqlite3_prepare_v2(db, f->sql, -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_text(st, 0);
-	fprintf(out, "%s\n", v ? (const char *)v : "?");
+	if (v)          /* the program's path, arguments: trace data */
+		e = dgesc_text((const char *)v,
+			       (size_t)sqlite3_column_bytes(st, 0), 0);
+	fprintf(out, "%s\n", e ? e : "?");
+	free(e);
 	sqlite3_finalize(st);
 }
 

@@ -192,18 +192,6 @@ static int exec(sqlite3 *db, const char *sql, const char *arg, char **err)
 	return 0;
 }
 
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t n = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 /* The SQL selecting the pcs that a fn/file/dso condition (?1) matches. */
 static const char *pcs_sql(enum kind k)
 {
@@ -262,7 +250,7 @@ static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 			sqlite3_free(sql);
 		}
 		sql = sqlite3_mprintf("SELECT count(*) FROM temp.%s", table);
-		before = count(db, sql);
+		before = dgsqlfn_int(db, sql);
 		sqlite3_free(sql);
 		sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.%s %s", table,
 				      pcs_sql(c->kind));
@@ -272,9 +260,9 @@ static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 		}
 		sqlite3_free(sql);
 		sql = sqlite3_mprintf("SELECT count(*) FROM temp.%s", table);
-		after = count(db, sql);
+		after = dgsqlfn_int(db, sql);
 		sqlite3_free(sql);
-		if (after == before && count(db, "SELECT 1 FROM pcs LIMIT 1")
+		if (after == before && dgsqlfn_int(db, "SELECT 1 FROM pcs LIMIT 1")
 		    == 1) {
 			*err = sqlite3_mprintf("%s: no code matches '%s:%s'",
 				table[4] == 'e' ? "--events" : "--ranges",
@@ -357,13 +345,17 @@ static int ev_intervals(sqlite3 *db, const struct side *sd,
 		if (i == sd->n)
 			continue;
 		if (n == cap) {
+			struct interval *more;
+
 			cap = cap ? 2 * cap : 64;
-			iv = realloc(iv, cap * sizeof *iv);
-			if (!iv) {
+			more = realloc(iv, cap * sizeof *iv);
+			if (!more) {
+				free(iv);
 				sqlite3_finalize(st);
 				*err = sqlite3_mprintf("out of memory");
 				return -1;
 			}
+			iv = more;
 		}
 		iv[n].lo = sqlite3_column_int64(st, 1);
 		iv[n++].hi = sqlite3_column_int64(st, 2);
@@ -498,14 +490,14 @@ static int rg_boxes(sqlite3 *db, const struct dgfilter *f, struct where *w,
 	sqlite3_str_appendall(w->expr, " OR EXISTS (SELECT 1 FROM "
 		"temp.dgf_rg_box b WHERE b.lo <= addr AND addr < b.hi AND "
 		"b.t0 <= icount AND icount < b.t1)");
-	if (alone && count(db, "SELECT count(*) FROM temp.dgf_rg_box") > 0) {
+	if (alone && dgsqlfn_int(db, "SELECT count(*) FROM temp.dgf_rg_box") > 0) {
 		sqlite3_str_appendf(w->bounds, " AND addr >= %lld AND addr < "
-			"%lld", count(db, "SELECT min(lo) FROM temp.dgf_rg_box"),
-			count(db, "SELECT max(hi) FROM temp.dgf_rg_box"));
+			"%lld", dgsqlfn_int(db, "SELECT min(lo) FROM temp.dgf_rg_box"),
+			dgsqlfn_int(db, "SELECT max(hi) FROM temp.dgf_rg_box"));
 		sqlite3_str_appendf(w->bounds, " AND icount >= %lld AND "
 			"icount < %lld",
-			count(db, "SELECT min(t0) FROM temp.dgf_rg_box"),
-			count(db, "SELECT max(t1) FROM temp.dgf_rg_box"));
+			dgsqlfn_int(db, "SELECT min(t0) FROM temp.dgf_rg_box"),
+			dgsqlfn_int(db, "SELECT max(t1) FROM temp.dgf_rg_box"));
 	}
 	return 1;
 }

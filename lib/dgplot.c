@@ -9,9 +9,11 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgplot.h"
+#include "dgesc.h"
 #include "dghash.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,41 @@ struct plot {
 	char **err;
 	int summary;            /* gathered from chunk_cells, not accesses */
 };
+
+/* ---------------------------------------------------------- arithmetic */
+
+/* Every number below may come from a tampered database, so no signed
+   arithmetic on them may overflow and no double may be cast to an integer
+   type it does not fit.  Addresses wrap modulo 2^64 (they are unsigned in
+   the trace, stored signed); icounts are clamped. */
+
+/* d as an int64_t, saturated (NaN: 0). */
+static int64_t sat_i64(double d)
+{
+	if (!(d == d))
+		return 0;
+	if (d >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (d <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)d;
+}
+
+/* d as an int in [lo, hi] (NaN: lo). */
+static int clamp_int(double d, int lo, int hi)
+{
+	return !(d >= lo) ? lo : d > hi ? hi : (int)d;
+}
+
+static int64_t wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wrap_mul(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a * (uint64_t)b);
+}
 
 /* ---------------------------------------------------------- options */
 
@@ -177,13 +214,13 @@ static int summary_usable(struct plot *p)
 	lo = one_int(p, "SELECT min(icount_lo) FROM chunks", &ok2);
 	hi = one_int(p, "SELECT max(icount_hi) FROM chunks", &ok3);
 	span = one_int(p, "SELECT max(icount_hi - icount_lo) FROM chunks", &ok4);
-	if (!ok1 || !ok2 || !ok3 || !ok4 || 16 * npages < p->pw || hi <= lo)
+	if (!ok1 || !ok2 || !ok3 || !ok4 || npages < (p->pw + 15) / 16 || hi <= lo)
 		return 0;
 	if (p->o->has_icount) {
 		lo = p->o->icount_lo;
 		hi = p->o->icount_hi;
 	}
-	return span <= 4 * (hi - lo) / p->ph + 1
+	return (double)span <= floor(4 * ((double)hi - (double)lo) / p->ph) + 1
 	    && one_int(p, "SELECT count(*) FROM chunk_cells", &ok1) > 0 && ok1;
 }
 
@@ -253,7 +290,7 @@ static int find_pages(struct plot *p)
 		if (ic < p->ylo)
 			p->ylo = ic;
 		if (ic >= p->yhi)
-			p->yhi = ic + 1;
+			p->yhi = ic == INT64_MAX ? ic : ic + 1;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -273,6 +310,11 @@ window:
 	if (p->npages == 0) {
 		*p->err = sqlite3_mprintf("no accesses to plot (filter or "
 					  "zoom leaves none)");
+		return -1;
+	}
+	if (p->yhi <= p->ylo) {
+		*p->err = sqlite3_mprintf("no instruction count span to plot "
+			"(%lld to %lld)", (long long)p->ylo, (long long)p->yhi);
 		return -1;
 	}
 	return 0;
@@ -302,9 +344,16 @@ static int col_of(const struct plot *p, int64_t addr)
 {
 	int64_t ps = p->o->page_size;
 	double cx = (double)page_rank(p, addr / ps) * ps + addr % ps;
-	int c = (int)(cx * p->pw / total_cx(p));
 
-	return c < 0 ? 0 : c >= p->pw ? p->pw - 1 : c;
+	return clamp_int(cx * p->pw / total_cx(p), 0, p->pw - 1);
+}
+
+/* The grid row of an icount: -1 above the window, ph below it. */
+static int row_of(const struct plot *p, int64_t icount, double ys)
+{
+	double y = ((double)icount - (double)p->ylo) * ys;
+
+	return y < 0 ? -1 : clamp_int(y, 0, p->ph);
 }
 
 /* Pass 2 from the summary: each chunk's cell counts spread evenly over
@@ -319,16 +368,17 @@ static int bin_summary(struct plot *p, double ys)
 	                       "ON c.id = cp.chunk_id", -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(p);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t lo = sqlite3_column_int64(st, 0) - p->ylo;
-		int64_t hi = sqlite3_column_int64(st, 1) - 1 - p->ylo;
-		int r0 = (int)(lo * ys), r1 = (int)(hi * ys), col, r, n;
+		int64_t hi = sqlite3_column_int64(st, 1);
+		int r0 = row_of(p, sqlite3_column_int64(st, 0), ys);
+		int r1 = row_of(p, hi == INT64_MIN ? hi : hi - 1, ys), col, r, n;
 		int64_t rd = sqlite3_column_int64(st, 3), wr = sqlite3_column_int64(st, 4);
 
 		if (r1 < 0 || r0 >= p->ph)
 			continue;
 		r0 = r0 < 0 ? 0 : r0;
 		r1 = r1 >= p->ph ? p->ph - 1 : r1 < r0 ? r0 : r1;
-		col = col_of(p, sqlite3_column_int64(st, 2) * 256 + 128);
+		col = col_of(p, wrap_add(wrap_mul(sqlite3_column_int64(st, 2),
+						  256), 128));
 		n = r1 - r0 + 1;
 		for (r = r0; r <= r1; r++) {
 			size_t k = (size_t)r * p->pw + col;
@@ -345,7 +395,7 @@ static int bin_summary(struct plot *p, double ys)
 static int bin(struct plot *p)
 {
 	sqlite3_stmt *st;
-	double ys = (double)p->ph / (double)(p->yhi - p->ylo);
+	double ys = (double)p->ph / ((double)p->yhi - (double)p->ylo);
 	int rc;
 
 	p->reads = calloc((size_t)p->pw * p->ph, sizeof *p->reads);
@@ -360,8 +410,7 @@ static int bin(struct plot *p)
 		    "filtered_accesses WHERE 1%s%s", "") < 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t y = sqlite3_column_int64(st, 1) - p->ylo;
-		int row = (int)(y * ys);
+		int row = row_of(p, sqlite3_column_int64(st, 1), ys);
 		size_t k;
 
 		if (row < 0 || row >= p->ph)
@@ -385,7 +434,9 @@ static int64_t addr_of_cx(const struct plot *p, double cx)
 
 	if (r >= (int64_t)p->npages)
 		r = p->npages - 1;
-	return p->pages[r] * ps + (int64_t)(cx - (double)r * ps);
+	if (r < 0)
+		r = 0;
+	return wrap_add(wrap_mul(p->pages[r], ps), sat_i64(cx - (double)r * ps));
 }
 
 static int write_data(struct plot *p, const char *path)
@@ -410,8 +461,8 @@ static int write_data(struct plot *p, const char *path)
 				continue;
 			fprintf(f, "0x%llx %lld %u %u\n", (unsigned long long)
 				addr_of_cx(p, c * total_cx(p) / p->pw),
-				(long long)(p->ylo + (double)r *
-					    (p->yhi - p->ylo) / p->ph),
+				(long long)sat_i64(p->ylo + (double)r *
+					((double)p->yhi - (double)p->ylo) / p->ph),
 				p->reads[k], p->writes[k]);
 		}
 	if (fclose(f) != 0) {
@@ -441,16 +492,43 @@ static int write_image(struct plot *p, FILE *f)
 
 /* ---------------------------------------------------------- the script */
 
-/* gnuplot single-quoted string: ' doubled. */
+/* The one way text reaches the script: a gnuplot single-quoted string.
+   Inside one gnuplot interprets nothing (no backslash escapes, no `...`
+   or @macro substitution) except the doubled quote; but a line feed or
+   carriage return ends the command and the rest of the line would run as
+   the next one (system "...").  So the text is first made inert by
+   dgesc_text (controls and invalid UTF-8 become \xHH, visible and
+   harmless), then its quotes doubled.  Titles and labels are also set
+   noenhanced, so ^ _ @ & ~ { } print as themselves. */
 static void put_quoted(FILE *f, const char *s)
 {
+	char *e = dgesc_text(s, strlen(s), 0), *c;
+
 	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
+	for (c = e; c && *c; c++) {
+		if (*c == '\'')
 			fputc('\'', f);
-		fputc(*s, f);
+		fputc(*c, f);
 	}
 	fputc('\'', f);
+	free(e);
+}
+
+/* Paths gnuplot opens (the output, the image in its directory) go through put_quoted too,
+   so one with a byte it would escape is refused instead of changed. */
+static int path_ok(struct plot *p, const char *what, const char *path)
+{
+	size_t n = strlen(path);
+	char *shown;
+
+	if (dgesc_len(path, n, 0) == n)
+		return 0;
+	shown = dgesc_text(path, n, 0);
+	*p->err = sqlite3_mprintf("%s '%s': gnuplot cannot be given a file "
+		"name with control characters, backslashes or invalid UTF-8",
+		what, shown ? shown : "?");
+	free(shown);
+	return -1;
 }
 
 static const char *terminal(const char *out)
@@ -505,7 +583,7 @@ static void script_frame(struct plot *p, FILE *f, const char *term)
 		1.0 - (double)M_TOP / o->height, (double)M_BOTTOM / o->height);
 	fputs("set title ", f);
 	put_quoted(f, title);
-	fprintf(f, " textcolor rgb 'white'\nunset key\n"
+	fprintf(f, " noenhanced textcolor rgb 'white'\nunset key\n"
 		"set border lc rgb 'grey60'\n"
 		"set xlabel 'address (unused pages left out)' tc rgb 'grey80'\n"
 		"set ylabel 'instruction count' tc rgb 'grey80'\n"
@@ -573,7 +651,7 @@ static void script_segments(struct plot *p, FILE *f)
 		size_t j = i + 1;
 		double w;
 
-		while (j < p->npages && p->pages[j] == p->pages[j - 1] + 1)
+		while (j < p->npages && p->pages[j] == wrap_add(p->pages[j - 1], 1))
 			j++;
 		if (i > 0 && arrows++ < MAX_ARROWS)
 			vline(f, (double)i * ps, "white");
@@ -581,15 +659,16 @@ static void script_segments(struct plot *p, FILE *f)
 		if (w >= 40) {
 			double mid = (i + j) * ps / 2.0;
 			double px = mid * p->pw / total_cx(p);
-			char *name = region_name(p, p->pages[i] * ps,
-						 p->pages[j - 1] * ps + ps,
-						 j == p->npages);
+			char *name = region_name(p, wrap_mul(p->pages[i], ps),
+				wrap_add(wrap_mul(p->pages[j - 1], ps), ps),
+				j == p->npages);
 
 			if (name && px - 3.5 * strlen(name) >= next_free) {
 				fprintf(f, "set label ");
 				put_quoted(f, name);
 				fprintf(f, " at %.1f, graph 1 offset 0,0.6 "
-					"center tc rgb 'grey80'\n", mid);
+					"center noenhanced tc rgb 'grey80'\n",
+					mid);
 				next_free = px + 3.5 * strlen(name) + 8;
 			}
 			sqlite3_free(name);
@@ -691,21 +770,13 @@ static int run_gnuplot(struct plot *p, const char *gp, const char *script,
 	return 0;
 }
 
-static int draw(struct plot *p, const char *gp, const char *term)
+/* The image and the script that draws it, in dir. */
+static int write_files(struct plot *p, const char *term, const char *dir,
+		       const char *img, const char *scr)
 {
-	char dir[] = "/tmp/dgplot.XXXXXX", img[64], scr[64], errf[64];
-	FILE *fi, *fs;
+	FILE *fi = fopen(img, "wb"), *fs = fopen(scr, "w");
 	int rc = -1;
 
-	if (!mkdtemp(dir)) {
-		*p->err = sqlite3_mprintf("mkdtemp: %s", strerror(errno));
-		return -1;
-	}
-	snprintf(img, sizeof img, "%s/image.rgb", dir);
-	snprintf(scr, sizeof scr, "%s/plot.gp", dir);
-	snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
-	fi = fopen(img, "wb");
-	fs = fopen(scr, "w");
 	if (fi && fs && write_image(p, fi) == 0) {
 		script_frame(p, fs, term);
 		script_xtics(p, fs);
@@ -713,12 +784,34 @@ static int draw(struct plot *p, const char *gp, const char *term)
 		script_grid(p, fs);
 		script_plot(p, fs, img);
 		rc = 0;
-	} else
-		*p->err = sqlite3_mprintf("writing %s failed", dir);
+	}
 	if (fi && fclose(fi) != 0)
 		rc = -1;
 	if (fs && fclose(fs) != 0)
 		rc = -1;
+	if (rc < 0)
+		*p->err = sqlite3_mprintf("writing %s failed", dir);
+	return rc;
+}
+
+static int draw(struct plot *p, const char *gp, const char *term)
+{
+	char tmp[] = "/tmp/dgplot.XXXXXX", img[4200], scr[4200], errf[4200];
+	const char *dir = p->o->script_dir ? p->o->script_dir : tmp;
+	int rc;
+
+	if (p->o->script_dir && path_ok(p, "script directory", dir) < 0)
+		return -1;
+	if (!p->o->script_dir && !mkdtemp(tmp)) {
+		*p->err = sqlite3_mprintf("mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(img, sizeof img, "%s/image.rgb", dir);
+	snprintf(scr, sizeof scr, "%s/plot.gp", dir);
+	snprintf(errf, sizeof errf, "%s/gnuplot.err", dir);
+	rc = write_files(p, term, dir, img, scr);
+	if (p->o->script_dir)
+		return rc;
 	if (rc == 0)
 		rc = run_gnuplot(p, gp, scr, errf);
 	unlink(img);
@@ -734,12 +827,14 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 	const char *gp = NULL, *term = NULL;
 	int rc = -1;
 
+	if (o->out && path_ok(&p, "plot", o->out) < 0)
+		return -1;
 	if (o->out && !(term = terminal(o->out))) {
 		*err = sqlite3_mprintf("'%s': the plot's name must end in "
 				       ".png, .svg or .pdf", o->out);
 		return -1;
 	}
-	if (o->out && !(gp = find_gnuplot())) {
+	if (o->out && !o->script_dir && !(gp = find_gnuplot())) {
 		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
 				       "package gnuplot-nox");
 		return -1;

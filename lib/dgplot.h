@@ -13,6 +13,13 @@
  * gnuplot runs as a child process (gnuplot-nox, else gnuplot, or
  * $DG_GNUPLOT); a missing one is an error naming the Debian package.
  *
+ * Text from the trace (the executable's path, module names, the filter)
+ * reaches the script only as inert single-quoted strings (controls and
+ * invalid UTF-8 shown as \xHH, see dgesc.h), never as commands, and is
+ * drawn noenhanced; a plot file name gnuplot would have to be given
+ * altered (a control character, a backslash) is refused.  Numbers from the
+ * database are used without signed overflow whatever their values.
+ *
  * Ownership: the options' strings belong to the caller.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
@@ -35,6 +42,10 @@ struct dgplot_opts {
 	int unfiltered;         /* filtered_accesses holds every access: the
 				   whole-trace picture may come from the
 				   chunk_pages summary */
+	const char *script_dir; /* NULL: run gnuplot.  Else an existing
+				   directory: write the script plot.gp and
+				   its image.rgb there and run nothing
+				   (tests, fuzzing) */
 };
 
 void dgplot_defaults(struct dgplot_opts *o);

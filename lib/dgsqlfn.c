@@ -99,6 +99,18 @@ int dgsqlfn_match_path(const char *path, const char *pat)
 	return lq == lp || pat[0] == '/' || path[lp - lq - 1] == '/';
 }
 
+int64_t dgsqlfn_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 /* ---------------------------------------------------------- scalars */
 
 static void fn_hex(sqlite3_context *c, int argc, sqlite3_value **v)
@@ -260,6 +272,11 @@ static int hist_decode(struct hist_cursor *h, const unsigned char *p, int len,
 	int cap = 0;
 
 	while (p < end) {
+		if (h->n == INT32_MAX / 4) {
+			sqlite3_free(vt->zErrMsg);
+			vt->zErrMsg = sqlite3_mprintf("dg_hist: too many buckets");
+			return SQLITE_ERROR;
+		}
 		if (h->n == cap) {
 			sqlite3_int64 *c;
 
@@ -313,7 +330,14 @@ static int hist_column(sqlite3_vtab_cursor *cur, sqlite3_context *c, int col)
 
 	switch (col) {
 	case H_BUCKET: sqlite3_result_int(c, h->k); break;
-	case H_OFFSET: sqlite3_result_int64(c, h->k * h->bucket_size); break;
+	case H_OFFSET: {
+		/* bucket_size is the database's (blocks.hist_bucket): a
+		   product past 64 bits is NULL, not an overflow */
+		sqlite3_int64 off;
+		if (!__builtin_mul_overflow((sqlite3_int64)h->k, h->bucket_size, &off))
+			sqlite3_result_int64(c, off);
+		break;
+	}
 	case H_READS:  sqlite3_result_int64(c, h->count[2 * h->k]); break;
 	case H_WRITES: sqlite3_result_int64(c, h->count[2 * h->k + 1]); break;
 	case H_SIZE:   sqlite3_result_int64(c, h->bucket_size); break;

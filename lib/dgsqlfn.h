@@ -26,6 +26,7 @@
 #define DGSQLFN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 /* Registers every function above; 0, or -1 with *errmsg (sqlite3_free). */
@@ -37,5 +38,9 @@ int dgsqlfn_match_fn(const char *name, const char *pat);
 int dgsqlfn_match_path(const char *path, const char *pat);
 /* 1 when S contains glob characters (* ? [). */
 int dgsqlfn_is_glob(const char *s);
+
+/* The first column of the first row of SQL as an integer, or -1 when the
+   statement fails or gives no row (a count, a PRAGMA). */
+int64_t dgsqlfn_int(sqlite3 *db, const char *sql);
 
 #endif

@@ -50,6 +50,7 @@ struct desc {
 	uint32_t iseq;
 	uint16_t size;
 	uint8_t is_write, guarded;
+	uint8_t present;        /* while loading: its access_descs row seen */
 };
 
 struct blk {
@@ -244,6 +245,24 @@ static int bbtab_alloc(struct bbtab *b, size_t n)
 	return SQLITE_OK;
 }
 
+/* Column i of a row of the definitions as an integer: 0, or -1 when it
+   holds anything else (a tampered database: text, a real, a blob, NULL). */
+static int int_col(sqlite3_stmt *st, int i, int64_t *v)
+{
+	*v = sqlite3_column_int64(st, i);
+	return sqlite3_column_type(st, i) == SQLITE_INTEGER ? 0 : -1;
+}
+
+/* A definition row that cannot be right: the table and the row (its
+   ordinal in the scan, as the id itself may be the bad value). */
+static int bad_row(struct vt *t, sqlite3_stmt *st, const char *table,
+                   int64_t row, const char *what)
+{
+	sqlite3_finalize(st);
+	return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: table %s, row %lld: %s",
+	                table, (long long)row, what);
+}
+
 /* One value of a query: the max id of a table, a count. */
 static int query_int(struct vt *t, const char *fmt, int64_t *v)
 {
@@ -259,24 +278,47 @@ static int query_int(struct vt *t, const char *fmt, int64_t *v)
 	return rc;
 }
 
+/* The largest id of a definitions table, which sizes arrays indexed by
+   id.  dg-import numbers densely; ids far sparser than the rows (a
+   tampered database) would make those arrays huge, so they are refused. */
+static int id_bound(struct vt *t, const char *table, const char *max_sql,
+                    const char *count_sql, int64_t *max_id)
+{
+	int64_t n;
+	int rc = query_int(t, max_sql, max_id);
+
+	if (rc == SQLITE_OK)
+		rc = query_int(t, count_sql, &n);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (*max_id < -1 || *max_id >= (1 << 28) || *max_id > 4 * n + 65536)
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: table %s: largest id %lld out of range for %lld rows",
+		                table, (long long)*max_id, (long long)n);
+	return SQLITE_OK;
+}
+
 static int load_bbdefs(struct vt *t, struct bbtab *b)
 {
 	sqlite3_stmt *st;
-	int64_t max_id;
+	int64_t max_id, row;
 	size_t total = 0;
-	int rc = query_int(t, "SELECT max(id) FROM \"%w\".bbdefs", &max_id);
+	int rc = id_bound(t, "bbdefs", "SELECT max(id) FROM \"%w\".bbdefs",
+	                  "SELECT count(*) FROM \"%w\".bbdefs", &max_id);
 
 	if (rc != SQLITE_OK)
 		return rc;
-	if (max_id < -1 || max_id >= (1 << 28))
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef id %lld out of range", (long long)max_id);
 	if ((rc = bbtab_alloc(b, (size_t)(max_id + 1))) != SQLITE_OK
 	    || (rc = vt_prepare(t, &st, "SELECT id, n_instrs, n_accesses FROM \"%w\".bbdefs")) != SQLITE_OK)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		int64_t ni = sqlite3_column_int64(st, 1), na = sqlite3_column_int64(st, 2);
-		if (id < 0 || ni < 0 || ni > 255 || na < 0 || na > 65535) {
+	for (row = 1; (rc = sqlite3_step(st)) == SQLITE_ROW; row++) {
+		int64_t id, ni, na;
+		if (int_col(st, 0, &id) || int_col(st, 1, &ni) || int_col(st, 2, &na))
+			return bad_row(t, st, "bbdefs", row, "id, n_instrs or n_accesses is not an integer");
+		if (id < 0 || (uint64_t)id >= b->n)
+			return bad_row(t, st, "bbdefs", row, "id out of range");
+		if (b->n_acc[id] != UINT32_MAX)
+			return bad_row(t, st, "bbdefs", row, "id not unique");
+		if (ni < 0 || ni > 255 || na < 0 || na > 65535) {
 			sqlite3_finalize(st);
 			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: bad shape (%lld instructions, %lld accesses)",
 			                (long long)id, (long long)ni, (long long)na);
@@ -293,15 +335,22 @@ static int load_bbdefs(struct vt *t, struct bbtab *b)
 		return vt_sql_error(t, "loading bbdefs");
 	t->m.n_descs = total;
 	t->m.descs = sqlite3_malloc64(total * sizeof *t->m.descs + 1);
-	return t->m.descs ? SQLITE_OK : SQLITE_NOMEM;
+	if (!t->m.descs)
+		return SQLITE_NOMEM;
+	memset(t->m.descs, 0, total * sizeof *t->m.descs);
+	return SQLITE_OK;
 }
 
 static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
 {
-	int64_t bb = sqlite3_column_int64(st, 0), aseq = sqlite3_column_int64(st, 1);
-	int64_t iseq = sqlite3_column_int64(st, 2), size = sqlite3_column_int64(st, 5);
+	int64_t bb, aseq, iseq, size, pc, is_write, flags;
 	struct desc *d;
 
+	if (int_col(st, 0, &bb) || int_col(st, 1, &aseq) || int_col(st, 2, &iseq)
+	    || int_col(st, 3, &pc) || int_col(st, 4, &is_write) || int_col(st, 5, &size)
+	    || int_col(st, 6, &flags))
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): a column is not an integer",
+		                (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
 	if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX
 	    || aseq < 0 || aseq >= b->n_acc[bb])
 		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): no such access in bbdefs",
@@ -310,11 +359,15 @@ static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
 		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): bad iseq or size",
 		                (long long)bb, (long long)aseq);
 	d = &t->m.descs[b->base[bb] + (size_t)aseq];
-	d->pc = sqlite3_column_int64(st, 3);
+	if (d->present)
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): not unique",
+		                (long long)bb, (long long)aseq);
+	d->present = 1;
+	d->pc = pc;
 	d->iseq = (uint32_t)iseq;
-	d->is_write = sqlite3_column_int64(st, 4) != 0;
+	d->is_write = is_write != 0;
 	d->size = (uint16_t)size;
-	d->guarded = (sqlite3_column_int64(st, 6) & 1) != 0;
+	d->guarded = (flags & 1) != 0;
 	b->filled[bb]++;
 	return SQLITE_OK;
 }
@@ -346,13 +399,12 @@ static int load_contexts(struct vt *t, struct bbtab *b)
 {
 	struct model *m = &t->m;
 	sqlite3_stmt *st;
-	int64_t max_id, id, bb;
-	int rc = query_int(t, "SELECT max(id) FROM \"%w\".contexts", &max_id);
+	int64_t max_id, id, bb, row;
+	int rc = id_bound(t, "contexts", "SELECT max(id) FROM \"%w\".contexts",
+	                  "SELECT count(*) FROM \"%w\".contexts", &max_id);
 
 	if (rc != SQLITE_OK)
 		return rc;
-	if (max_id < -1 || max_id >= (1 << 28))
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: context id %lld out of range", (long long)max_id);
 	m->n_ctx = (size_t)(max_id + 1);
 	m->ctx_desc = sqlite3_malloc64(m->n_ctx * sizeof *m->ctx_desc + 1);
 	m->ctx_shape = sqlite3_malloc64(2 * m->n_ctx * sizeof *m->ctx_shape + 1);
@@ -362,10 +414,14 @@ static int load_contexts(struct vt *t, struct bbtab *b)
 	memset(m->ctx_shape, 0, 2 * m->n_ctx * sizeof *m->ctx_shape);
 	if ((rc = vt_prepare(t, &st, "SELECT id, bbdef_id FROM \"%w\".contexts")) != SQLITE_OK)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		bb = sqlite3_column_int64(st, 1);
-		if (id < 0 || bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX) {
+	for (row = 1; (rc = sqlite3_step(st)) == SQLITE_ROW; row++) {
+		/* max(id) is the largest integer only when every id is one:
+		   a text id sorts above, so each row is checked here */
+		if (int_col(st, 0, &id) || int_col(st, 1, &bb))
+			return bad_row(t, st, "contexts", row, "id or bbdef_id is not an integer");
+		if (id < 0 || (uint64_t)id >= m->n_ctx)
+			return bad_row(t, st, "contexts", row, "id out of range");
+		if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX) {
 			sqlite3_finalize(st);
 			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: context %lld: no bbdef %lld",
 			                (long long)id, (long long)bb);
@@ -469,7 +525,8 @@ static int blocks_load(struct vt *t)
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE) {
-		qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
+		if (m->n_blk)  /* qsort must not be given NULL */
+			qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
 		rc = blocks_index(m);
 	} else if (rc != SQLITE_NOMEM) {
 		rc = vt_sql_error(t, "loading blocks");
@@ -877,13 +934,17 @@ static int filter_block(struct vt *t, struct filter *f)
 	if (rc == SQLITE_ROW) {
 		struct blk k;
 		int64_t lo, hi, free_ic;
+		int64_t size = sqlite3_column_int64(st, 1);
 		k.addr = sqlite3_column_int64(st, 0);
-		lo = k.addr, hi = k.addr + sqlite3_column_int64(st, 1) - 1;
-		f->empty |= sqlite3_column_int64(st, 1) <= 0;
+		/* as blk_from_row: a block reaching past INT64_MAX ends there */
+		lo = k.addr;
+		hi = size <= 0 ? lo : k.addr > INT64_MAX - size ? INT64_MAX : k.addr + (size - 1);
+		f->empty |= size <= 0;
 		if (lo > f->a_lo) f->a_lo = lo;
 		if (hi < f->a_hi) f->a_hi = hi;
 		lo = sqlite3_column_int64(st, 2);
-		free_ic = sqlite3_column_type(st, 3) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 3) - 1;
+		free_ic = sqlite3_column_type(st, 3) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 3);
+		free_ic = free_ic == INT64_MIN ? free_ic : free_ic - 1;
 		if (lo > f->ic_lo) f->ic_lo = lo;
 		if (free_ic < f->ic_hi) f->ic_hi = free_ic;
 		f->empty |= f->a_lo > f->a_hi || f->ic_lo > f->ic_hi;
@@ -1033,7 +1094,7 @@ static int choose_list(struct vt *t, struct cur *c)
 	split = c->n_ids;
 	if ((rc = ids_append(t, c, sql_regions, c->f.a_lo >> 16, c->f.a_hi >> 16)) != SQLITE_OK)
 		return rc;
-	{       /* sort the region ids after the context ids */
+	if (c->n_ids > split) {  /* sort the region ids after the context ids */
 		int64_t *all = c->ids;
 		size_t n_all = c->n_ids;
 		c->ids += split, c->n_ids -= split;
@@ -1247,6 +1308,11 @@ static int next_run(struct vt *t, struct cur *c)
 			c->in_chunk = 0;
 			continue;
 		}
+		/* icounts of this run and of its instructions (iseq < 256)
+		   must be int64_t: the chunk's icount_lo is the database's */
+		if (c->next_icount < 0 || c->next_icount > INT64_MAX - 512)
+			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
+			                (long long)c->chunk, c->run_no, (long long)c->next_icount);
 		c->run_no++;
 		c->run_icount = c->next_icount;
 		c->run_first = c->next_first;
@@ -1290,7 +1356,9 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		rc = filter_block(t, &c->f);
 	if (rc == SQLITE_OK && (idx_num & 1 || c->f.has_block))
 		rc = blocks_load(t);
-	if (rc != SQLITE_OK || c->f.empty)
+	/* No context with an access: no row can exist, and the codec would
+	   have no prediction slots at all, which it does not expect. */
+	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
 		return rc;
 	if ((rc = choose_source(t, c)) != SQLITE_OK)
 		return rc;

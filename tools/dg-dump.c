@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dg-dump.h"
+#include "dgesc.h"
 
 #define DG_DUMP_VERSION "0.1.0"
 
@@ -190,26 +191,17 @@ void out_hex(uint64_t v)
 	out_commit(fmt_hex(out_reserve(18), v));
 }
 
-/* A string in double quotes, with " \ and non-printable bytes escaped. */
+/* A string in double quotes, escaped by dgesc (the one escaper of every
+   reader, dgesc.h): " and \ with a backslash, controls and bytes outside
+   valid UTF-8 as \xHH. */
 static void out_quoted(const char *s)
 {
-	static const char digits[] = "0123456789abcdef";
+	char *e = dgesc_text(s, strlen(s), DGESC_DQUOTE);
 
 	out_char('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			out_char('\\');
-			out_char((char)c);
-		} else if (c < 0x20 || c == 0x7f) {
-			out_str("\\x");
-			out_char(digits[c >> 4]);
-			out_char(digits[c & 15]);
-		} else {
-			out_char((char)c);
-		}
-	}
+	out_str(e ? e : "(out of memory)");
 	out_char('"');
+	free(e);
 }
 
 static void out_key(const char *key, uint64_t v)
