@@ -17,21 +17,20 @@
 #if DG_RAW_ENTRY_MAX > RAW_SIZE / 2
 #error "a block's raw entry must fit in the raw buffer"
 #endif
-#define BATCH_MAX       (1u << 20)   /* close a BBRUNS record past this */
+#define BATCH_MAX       (64u << 10)  /* close a BBRUNS record past this:
+					dg_out hands over half buffers */
 #define MAX_CTX_DEPTH   255      /* CONTEXT depth is a byte */
 
 Addr dg_raw_ptr;
 Addr dg_raw_limit_base;
 static UChar *raw_base;
 
-/* A context: a bbdef reached with a call stack (a dg_stack node).  Each has
-   `n_acc` prediction slots, from slot_base on; the writer (dg_wr.c) keeps
-   their state. */
-struct context { UInt bbdef, node, slot_base; };
+/* A context: a bbdef reached with a call stack (a dg_stack node).  Its
+   prediction state is the writer's (dg_wr.c). */
+struct context { UInt bbdef, node; };
 
 static struct context *ctxs;
 static UInt n_ctxs, cap_ctxs;
-static UInt n_slots;
 static struct dg_pairmap ctx_map;
 static UInt max_depth;
 
@@ -144,16 +143,12 @@ static void context_write(UInt c)
 
 static UInt context_new(UInt bbdef, UInt node)
 {
-	UInt n_acc = dg_bbdefs[bbdef].n_acc;
-
 	if (n_ctxs == cap_ctxs) {
 		cap_ctxs = cap_ctxs ? 2 * cap_ctxs : 4096;
 		ctxs = VG_(realloc)("dg.enc.ctxs", ctxs, cap_ctxs * sizeof *ctxs);
 	}
 	ctxs[n_ctxs].bbdef = bbdef;
 	ctxs[n_ctxs].node = node;
-	ctxs[n_ctxs].slot_base = n_slots;
-	n_slots += n_acc;
 	dg_pairmap_put(&ctx_map, bbdef, node, n_ctxs);
 	batch_close();          /* definitions go before the runs using them */
 	dg_defs_emit(bbdef);
@@ -181,9 +176,10 @@ static inline UInt context_of(UInt id, struct dg_bbdef *bb)
 static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
                      UInt n_instrs, const ULong *addrs, UInt n_addrs)
 {
-	UInt c = context_of(id, bb);
+	UInt c = context_of(id, bb), i;
 	SizeT n = DG_RAWRUN_HEAD + 8 * (SizeT)n_addrs;
 	UInt *h;
+	ULong *a;
 
 	if (E.batch_open && dg_out_open_len() > BATCH_MAX)
 		batch_close();
@@ -196,10 +192,10 @@ static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
 	h = (UInt *)dg_out_cursor();
 	h[0] = c;
 	h[1] = info;
-	h[2] = n_addrs;
-	h[3] = ctxs[c].slot_base;
-	VG_(memcpy)(h + 4, addrs, 8 * (SizeT)n_addrs);
-	dg_out_advance((UChar *)h + n);
+	a = (ULong *)(h + 2);
+	for (i = 0; i < n_addrs; i++)     /* mostly 0 to 2: no call */
+		a[i] = addrs[i];
+	dg_out_advance((UChar *)(a + n_addrs));
 	E.reader_icount += n_instrs;
 	E.runs++;
 	E.accesses += n_addrs;
@@ -365,7 +361,6 @@ void dg_enc_replay(void)
 
 	for (c = 0; c < n_ctxs; c++)
 		context_write(c);
-	dg_wr_reset();
 	E.runs = E.accesses = E.dropped = 0;
 	E.reader_icount = 0;   /* the child's reader starts from zero */
 	dg_out_begin_short(DG_R_THREAD);

@@ -7,6 +7,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_libcsignal.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "dg_out.h"
@@ -37,6 +38,7 @@ struct ctl {
 	volatile ULong published, consumed;
 	volatile UInt  waiting;     /* the tool sleeps until consumed moves */
 	volatile UInt  stop;        /* the tool is done: finish and exit */
+	volatile UInt  sleeping;    /* the helper waits for a kick */
 	ULong len[DG_HAND_SLOTS];
 	struct dg_wr_state wr;
 };
@@ -48,6 +50,7 @@ static Int kick_w = -1, kick_r = -1, wake_r = -1;
 static Int helper_pid;
 static Bool dead;                /* the helper ended without being told */
 static const HChar *log_path;
+static ULong sleeps;             /* times the tool waited for the helper */
 
 static inline void fence(void) { __sync_synchronize(); }
 
@@ -91,6 +94,8 @@ static void helper_drain(void)
 		ULong k = ctl->consumed;
 		fence();
 		dg_wr_consume(slot(k), ctl->len[k % DG_HAND_SLOTS]);
+		if (k + 1 == ctl->published)
+			dg_wr_flush();     /* caught up: the file has it all */
 		ctl->consumed = k + 1;
 		helper_tell();
 	}
@@ -103,11 +108,19 @@ static void helper_main(Int fd)
 	helper_quiet();
 	dg_wr_init(fd, log_path, &ctl->wr);
 	for (;;) {
+		Int n;
 		helper_drain();
+		ctl->sleeping = 1;
 		fence();
+		if (ctl->consumed < ctl->published) {
+			ctl->sleeping = 0;
+			continue;
+		}
 		if (ctl->stop)
 			break;
-		if (VG_(read)(kick_r, b, sizeof b) == 0) {   /* the tool is gone */
+		n = VG_(read)(kick_r, b, sizeof b);
+		ctl->sleeping = 0;
+		if (n == 0) {          /* the tool is gone */
 			helper_drain();
 			break;
 		}
@@ -191,7 +204,8 @@ UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf)
 		VG_(close)(wake[0]); VG_(close)(wake[1]);
 		goto no_helper;
 	}
-	VG_(memset)(ctl, 0, sizeof *ctl);
+	ctl->wr.err = 0;       /* what the child in between said; the helper */
+	ctl->len[0] = 0;       /* may be running already: touch nothing else */
 	VG_(close)(wake[1]);
 	kick_r = kick[0];      /* kept: a write to the pipe never raises SIGPIPE */
 	kick_w = kick[1];
@@ -226,6 +240,7 @@ static void wait_below(ULong max)
 		fence();
 		if (ctl->published - ctl->consumed <= max)
 			break;
+		sleeps++;
 		if (VG_(read)(wake_r, b, sizeof b) <= 0)
 			helper_died();
 	}
@@ -238,6 +253,7 @@ UChar *dg_hand_put(UChar *buf, SizeT n)
 
 	if (!ctl) {
 		dg_wr_consume(buf, n);
+		dg_wr_flush();
 		return buf;
 	}
 	if (dead)
@@ -246,7 +262,9 @@ UChar *dg_hand_put(UChar *buf, SizeT n)
 	ctl->len[ctl->published % DG_HAND_SLOTS] = n;
 	fence();
 	ctl->published++;
-	VG_(write)(kick_w, &b, 1);
+	fence();
+	if (ctl->sleeping)      /* a kick per buffer only when it waits */
+		VG_(write)(kick_w, &b, 1);
 	wait_below(DG_HAND_SLOTS - 1);
 	return slot(ctl->published);
 }
@@ -275,6 +293,9 @@ void dg_hand_finish(void)
 	VG_(write)(kick_w, b, 1);
 	while (!dead && VG_(read)(wake_r, b, sizeof b) > 0)
 		;               /* until the helper has exited */
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("datagrind: %llu buffers handed over, the tool waited "
+		          "%llu times\n", ctl->published, sleeps);
 	inline_state.err = ctl->wr.err;      /* what the closing line says */
 	inline_state.disk = ctl->wr.disk;
 	dg_hand_forget();

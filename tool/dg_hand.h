@@ -26,7 +26,7 @@
 #include "pub_tool_basics.h"
 #include "dg_wr.h"
 
-#define DG_HAND_SLOTS  4
+#define DG_HAND_SLOTS  8
 
 /* The writer writes fd (the log at path); a helper is started unless
    use_helper is False or it cannot be.  buf is the tool's own buffer,

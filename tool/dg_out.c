@@ -115,6 +115,7 @@ UWord dg_out_init(const HChar *path, Bool helper)
 void dg_out_reopen(const HChar *path)
 {
 	dg_hand_forget();     /* the parent's helper is the parent's */
+	dg_wr_reset();        /* (for a writer in this process) */
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
 	out_fd = -1;

@@ -66,7 +66,7 @@ void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
 extern UChar *dg_out_buf_;      /* private: only the inlines below use these */
 extern SizeT  dg_out_used_;
 extern SizeT  dg_out_rec_payload_;   /* offset of the open record's payload */
-#define DG_OUT_BUF_SIZE  (4u << 20)
+#define DG_OUT_BUF_SIZE  (256u << 10)   /* the hand-over ring stays in L2 */
 
 static inline UChar *dg_out_cursor(void) { return dg_out_buf_ + dg_out_used_; }
 static inline void dg_out_advance(UChar *c) { dg_out_used_ = c - dg_out_buf_; }

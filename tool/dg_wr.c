@@ -10,6 +10,7 @@
 #include "dg_wr.h"
 
 #define WR_BUF_SIZE   (4u << 20)
+#define WR_WRITE_AT   (1u << 20)    /* write(2) calls of about this size */
 #define WR_DIRECT     (64u << 10)   /* records this long are not copied */
 #define RAWRUNS_MAX   (2u << 20)    /* bound of one RAWRUNS payload */
 
@@ -20,6 +21,15 @@ static UChar  *obuf;
 static SizeT   oused;
 static ULong  *slots;               /* (last, stride) per access slot */
 static SizeT   cap_slots;           /* in pairs */
+
+/* What the BBDEF and CONTEXT records passing by say: the accesses of each
+   bbdef (by log index), and each context's slots. */
+struct wctx { UInt slot, n_acc; };
+static UInt   *bb_nacc;
+static UInt    n_bb, cap_bb;
+static struct wctx *wctxs;
+static UInt    n_wctx, cap_wctx;
+static SizeT   n_slots;
 
 #define ERR_NAMETOOLONG 36
 #define ERR_DQUOT       122
@@ -79,6 +89,48 @@ void dg_wr_reset(void)
 {
 	if (slots)
 		VG_(memset)(slots, 0, cap_slots * 2 * sizeof *slots);
+	n_bb = n_wctx = 0;
+	n_slots = 0;
+}
+
+static void slots_grow(SizeT need)
+{
+	SizeT old = cap_slots;
+
+	while (cap_slots < need)
+		cap_slots = cap_slots ? 2 * cap_slots : 65536;
+	slots = VG_(realloc)("dg.wr.slots", slots, cap_slots * 2 * sizeof *slots);
+	VG_(memset)(slots + 2 * old, 0, (cap_slots - old) * 2 * sizeof *slots);
+}
+
+static void learn_bbdef(const UChar *pl)
+{
+	ULong n_acc;
+
+	if (n_bb == cap_bb) {
+		cap_bb = cap_bb ? 2 * cap_bb : 4096;
+		bb_nacc = VG_(realloc)("dg.wr.bb", bb_nacc, cap_bb * sizeof *bb_nacc);
+	}
+	VG_(memcpy)(&n_acc, pl + 1, 8);
+	bb_nacc[n_bb++] = (UInt)n_acc;
+}
+
+static void learn_context(const UChar *pl)
+{
+	ULong bb;
+
+	if (n_wctx == cap_wctx) {
+		cap_wctx = cap_wctx ? 2 * cap_wctx : 4096;
+		wctxs = VG_(realloc)("dg.wr.ctx", wctxs, cap_wctx * sizeof *wctxs);
+	}
+	VG_(memcpy)(&bb, pl, 8);
+	tl_assert(bb < n_bb);       /* the tool writes a bbdef before its use */
+	wctxs[n_wctx].slot = (UInt)n_slots;
+	wctxs[n_wctx].n_acc = bb_nacc[bb];
+	n_slots += bb_nacc[bb];
+	n_wctx++;
+	if (n_slots > cap_slots)
+		slots_grow(n_slots);
 }
 
 /* ------------------------------------------------------------ the file */
@@ -127,37 +179,28 @@ static inline ULong zigzag(ULong v)
 	return (v << 1) ^ (ULong)((Long)v >> 63);
 }
 
-static void slots_grow(SizeT need)
-{
-	SizeT old = cap_slots;
-
-	while (cap_slots < need)
-		cap_slots = cap_slots ? 2 * cap_slots : 65536;
-	slots = VG_(realloc)("dg.wr.slots", slots, cap_slots * 2 * sizeof *slots);
-	VG_(memset)(slots + 2 * old, 0, (cap_slots - old) * 2 * sizeof *slots);
-}
-
 /* Encode one raw run at p into o; *pp moves past it. */
 static UChar *run_encode(const UChar **pp, UChar *o, UInt *prev)
 {
 	const UInt *h = (const UInt *)*pp;
-	UInt c = h[0], info = h[1], n = h[2], i;
+	UInt c = h[0], info = h[1], n, i;
 	const ULong *a = (const ULong *)(*pp + DG_RAWRUN_HEAD);
+	const struct wctx *x = &wctxs[c];
 	ULong *s;
 
-	if ((SizeT)h[3] + n > cap_slots)
-		slots_grow((SizeT)h[3] + n);
-	s = slots + 2 * (SizeT)h[3];
+	tl_assert(c < n_wctx);
+	n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
+	s = slots + 2 * (SizeT)x->slot;
 	o = put_uleb(o, zigzag((ULong)c - *prev) << 1 | (info ? 1 : 0));
 	if (info) {
 		*o++ = (UChar)(info & 0xFF);
 		o = put_uleb(o, n);
 	}
 	for (i = 0; i < n; i++, s += 2) {
-		ULong x = a[i];
-		o = put_uleb(o, zigzag(x - (s[0] + s[1])));
-		s[1] = s[0] ? x - s[0] : 0;
-		s[0] = x;
+		ULong v = a[i];
+		o = put_uleb(o, zigzag(v - (s[0] + s[1])));
+		s[1] = s[0] ? v - s[0] : 0;
+		s[0] = v;
 	}
 	*prev = c;
 	*pp = (const UChar *)(a + n);
@@ -220,11 +263,22 @@ void dg_wr_consume(const UChar *buf, SizeT n)
 			}
 		}
 		tl_assert(p + hdr + len <= end);   /* the tool frames whole records */
-		if (type == DG_R_RAWRUNS)
+		if (type == DG_R_RAWRUNS) {
 			rawruns_encode(p + hdr, p + hdr + len);
-		else
+		} else {
+			if (type == DG_R_BBDEF)
+				learn_bbdef(p + hdr);
+			else if (type == DG_R_CONTEXT)
+				learn_context(p + hdr);
 			record_copy(p, hdr + len);
+		}
 		p += hdr + len;
 	}
+	if (oused >= WR_WRITE_AT)
+		obuf_flush();
+}
+
+void dg_wr_flush(void)
+{
 	obuf_flush();
 }
