@@ -10,27 +10,27 @@
 #include "dg_stack.h"
 #include "dg_out.h"
 #include "dg_pairmap.h"
+#include "dg_wr.h"
 
 #define RAW_SIZE        (1u << 16)   /* small: the encoder reads it from cache
 					(1 MiB measured 7 % slower) */
 #if DG_RAW_ENTRY_MAX > RAW_SIZE / 2
 #error "a block's raw entry must fit in the raw buffer"
 #endif
-#define BATCH_MAX       (1u << 20)   /* close a BBRUNS record past this */
+#define BATCH_MAX       (64u << 10)  /* close a BBRUNS record past this:
+					dg_out hands over half buffers */
 #define MAX_CTX_DEPTH   255      /* CONTEXT depth is a byte */
 
 Addr dg_raw_ptr;
 Addr dg_raw_limit_base;
 static UChar *raw_base;
 
-/* A context: a bbdef reached with a call stack (a dg_stack node).  Each has
-   `n_acc` prediction slots of two words, (last, stride), at slot_base. */
-struct context { UInt bbdef, node; SizeT slot_base; };
+/* A context: a bbdef reached with a call stack (a dg_stack node).  Its
+   prediction state is the writer's (dg_wr.c). */
+struct context { UInt bbdef, node; };
 
 static struct context *ctxs;
 static UInt n_ctxs, cap_ctxs;
-static ULong *slots;
-static SizeT n_slots, cap_slots;
 static struct dg_pairmap ctx_map;
 static UInt max_depth;
 
@@ -45,26 +45,8 @@ static struct {
 	Bool  tracing;        /* effective: all conditions hold */
 	Bool  use_fn;         /* --trace-fn given */
 	Bool  batch_open;
-	UInt  prev_ctx;
 	ThreadId tid;
 } E;
-
-/* ------------------------------------------------------------ varints */
-
-static inline UChar *put_uleb(UChar *o, ULong v)
-{
-	while (v >= 0x80) {
-		*o++ = (UChar)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (UChar)v;
-	return o;
-}
-
-static inline ULong zigzag(ULong v)
-{
-	return (v << 1) ^ (ULong)((Long)v >> 63);
-}
 
 /* ------------------------------------------------------------ batches */
 
@@ -77,9 +59,8 @@ static void batch_close(void)
 
 static void batch_open(void)
 {
-	dg_out_begin_long(DG_R_BBRUNS);
+	dg_out_begin_long(DG_R_RAWRUNS);   /* the writer makes it a BBRUNS */
 	E.batch_open = True;
-	E.prev_ctx = 0;
 }
 
 static void icount_sync(void)
@@ -162,21 +143,12 @@ static void context_write(UInt c)
 
 static UInt context_new(UInt bbdef, UInt node)
 {
-	UInt n_acc = dg_bbdefs[bbdef].n_acc;
-
 	if (n_ctxs == cap_ctxs) {
 		cap_ctxs = cap_ctxs ? 2 * cap_ctxs : 4096;
 		ctxs = VG_(realloc)("dg.enc.ctxs", ctxs, cap_ctxs * sizeof *ctxs);
 	}
-	while (n_slots + 2 * n_acc > cap_slots) {
-		cap_slots = cap_slots ? 2 * cap_slots : 65536;
-		slots = VG_(realloc)("dg.enc.slots", slots, cap_slots * sizeof *slots);
-	}
-	VG_(memset)(slots + n_slots, 0, 2 * n_acc * sizeof *slots);
 	ctxs[n_ctxs].bbdef = bbdef;
 	ctxs[n_ctxs].node = node;
-	ctxs[n_ctxs].slot_base = n_slots;
-	n_slots += 2 * n_acc;
 	dg_pairmap_put(&ctx_map, bbdef, node, n_ctxs);
 	batch_close();          /* definitions go before the runs using them */
 	dg_defs_emit(bbdef);
@@ -200,12 +172,14 @@ static inline UInt context_of(UInt id, struct dg_bbdef *bb)
 
 /* ------------------------------------------------------------ runs */
 
+/* Append the run to the open RAWRUNS record (dg_wr.h has its layout). */
 static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
                      UInt n_instrs, const ULong *addrs, UInt n_addrs)
 {
 	UInt c = context_of(id, bb), i;
-	ULong *s;
-	UChar *o;
+	SizeT n = DG_RAWRUN_HEAD + 8 * (SizeT)n_addrs;
+	UInt *h;
+	ULong *a;
 
 	if (E.batch_open && dg_out_open_len() > BATCH_MAX)
 		batch_close();
@@ -213,23 +187,15 @@ static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
 		icount_sync();
 		batch_open();
 	}
-	if (!dg_out_has_room(16 + 10 * (SizeT)n_addrs))
-		dg_out_reserve(16 + 10 * (SizeT)n_addrs);
-	o = dg_out_cursor();
-	o = put_uleb(o, zigzag((ULong)c - E.prev_ctx) << 1 | (info ? 1 : 0));
-	if (info) {
-		*o++ = (UChar)n_instrs;
-		o = put_uleb(o, n_addrs);
-	}
-	s = slots + ctxs[c].slot_base;
-	for (i = 0; i < n_addrs; i++, s += 2) {
-		ULong a = addrs[i];
-		o = put_uleb(o, zigzag(a - (s[0] + s[1])));
-		s[1] = s[0] ? a - s[0] : 0;
-		s[0] = a;
-	}
-	dg_out_advance(o);
-	E.prev_ctx = c;
+	if (!dg_out_has_room(n))
+		dg_out_reserve(n);
+	h = (UInt *)dg_out_cursor();
+	h[0] = c;
+	h[1] = info;
+	a = (ULong *)(h + 2);
+	for (i = 0; i < n_addrs; i++)     /* mostly 0 to 2: no call */
+		a[i] = addrs[i];
+	dg_out_advance((UChar *)(a + n_addrs));
 	E.reader_icount += n_instrs;
 	E.runs++;
 	E.accesses += n_addrs;
@@ -395,7 +361,6 @@ void dg_enc_replay(void)
 
 	for (c = 0; c < n_ctxs; c++)
 		context_write(c);
-	VG_(memset)(slots, 0, n_slots * sizeof *slots);
 	E.runs = E.accesses = E.dropped = 0;
 	E.reader_icount = 0;   /* the child's reader starts from zero */
 	dg_out_begin_short(DG_R_THREAD);

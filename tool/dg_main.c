@@ -57,6 +57,7 @@ static const HChar *clo_out_file = "datagrind.out.%p";
 static Bool         clo_trace_at_start = True;
 static const HChar *clo_trace_fn;
 static ULong        clo_icount_from = 0, clo_icount_to = ~0ULL;
+static Bool         clo_helper = True;
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
 static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
@@ -102,6 +103,7 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 	if VG_STR_CLO(arg, "--datagrind-out-file", clo_out_file) {}
 	else if VG_BOOL_CLO(arg, "--trace-at-start", clo_trace_at_start) {}
 	else if VG_STR_CLO(arg, "--trace-fn", clo_trace_fn) {}
+	else if VG_BOOL_CLO(arg, "--log-helper", clo_helper) {}
 	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
 		if (!parse_icount_window(tmp))
 			VG_(fmsg_bad_option)(arg, "expected FROM:TO with FROM < TO, "
@@ -131,6 +133,8 @@ static void dg_print_usage(void)
 "                                 may be empty; k/M/G suffixes\n"
 "    --num-callers=<n>            frames in call stacks of accesses and\n"
 "                                 heap blocks [12]\n"
+"    --log-helper=yes|no          encode and write the log in a helper process,\n"
+"                                 on another core [yes]; the log is the same\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -257,7 +261,7 @@ static void exec_pre(void)
 	dg_enc_side_begin();          /* the runs before it stay */
 	exec_fini_at = dg_out_offset();
 	dg_enc_fini(DG_END_EXEC, 0);
-	dg_out_flush();
+	dg_out_sync();          /* all in the file before the exec */
 }
 
 static void exec_failed(void)
@@ -325,7 +329,7 @@ static HChar *expand_out_name(void)
 static void dg_atfork_pre(ThreadId tid)
 {
 	dg_enc_side_begin();
-	dg_out_flush();
+	dg_out_sync();
 }
 
 static void dg_atfork_child(ThreadId tid)
@@ -381,7 +385,7 @@ static void dg_post_clo_init(void)
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
 	name = expand_out_name();
-	err = dg_out_init(name);
+	err = dg_out_init(name, clo_helper);
 	if (err) {
 		/* Tracing nothing is not what anybody asked for: stop before
 		   the program runs, so that the mistake costs nothing. */

@@ -8,6 +8,10 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 #include "dg_out.h"
+#include "dg_wr.h"
+#include "dg_hand.h"
+
+extern Int VG_(safe_fd)(Int);   /* core; no pub_tool header declares it */
 
 #define OUT_BUF_SIZE  DG_OUT_BUF_SIZE
 #define out_buf       dg_out_buf_
@@ -16,15 +20,15 @@
 UChar  *dg_out_buf_;
 SizeT   dg_out_used_;
 SizeT   dg_out_rec_payload_;
+static UChar  *priv_buf;         /* the buffer while there is no helper */
 static Int     out_fd = -1;
 static HChar  *out_path;
-static ULong   out_flushed;      /* bytes taken out of the buffer */
-static ULong   out_disk;         /* bytes write(2) accepted: what the file holds */
+static Bool    use_helper = True;
 static ULong   out_nrecords;
 static SizeT   rec_start = (SizeT)-1;   /* offset of the open record */
 static SizeT   rec_hdr;                  /* 2 (short) or 10 (long) */
-static UWord   out_err;          /* errno of the failure; 0 while all is well */
-static Bool    out_failed;       /* nothing more goes to the file */
+static UWord   out_err;          /* errno of a failed create; 0 if none */
+static Bool    out_failed;       /* the create failed: nothing goes to a file */
 
 /* Not in every vki header Valgrind ships; the values are Linux's. */
 #ifndef VKI_O_NOFOLLOW
@@ -33,49 +37,7 @@ static Bool    out_failed;       /* nothing more goes to the file */
 #ifndef VKI_O_CLOEXEC
 #define VKI_O_CLOEXEC   02000000
 #endif
-#define ERR_NAMETOOLONG 36
-#define ERR_DQUOT       122
-#define ERR_NO_PROGRESS 0xFFFF   /* write(2) returned 0: never a real errno */
-
-/* Valgrind has no strerror for tools: the errors a log file can meet,
-   worded as the C library words them. */
-static const struct { UWord err; const HChar *text; } err_text[] = {
-	{ VKI_EPERM,       "Operation not permitted" },
-	{ VKI_ENOENT,      "No such file or directory" },
-	{ VKI_EIO,         "Input/output error" },
-	{ VKI_ENXIO,       "No such device or address" },
-	{ VKI_EBADF,       "Bad file descriptor" },
-	{ VKI_EACCES,      "Permission denied" },
-	{ VKI_EEXIST,      "File exists" },
-	{ VKI_ENODEV,      "No such device" },
-	{ VKI_ENOTDIR,     "Not a directory" },
-	{ VKI_EISDIR,      "Is a directory" },
-	{ VKI_EINVAL,      "Invalid argument" },
-	{ VKI_ENFILE,      "Too many open files in system" },
-	{ VKI_EMFILE,      "Too many open files" },
-	{ VKI_ETXTBSY,     "Text file busy" },
-	{ VKI_EFBIG,       "File too large" },
-	{ VKI_ENOSPC,      "No space left on device" },
-	{ VKI_ESPIPE,      "Illegal seek" },
-	{ VKI_EROFS,       "Read-only file system" },
-	{ VKI_EPIPE,       "Broken pipe" },
-	{ ERR_NAMETOOLONG, "File name too long" },
-	{ VKI_ELOOP,       "Too many levels of symbolic links" },
-	{ ERR_DQUOT,       "Disk quota exceeded" },
-	{ ERR_NO_PROGRESS, "the write made no progress" },
-};
-
-const HChar *dg_out_strerror(UWord err)
-{
-	static HChar other[32];
-	UInt i;
-
-	for (i = 0; i < sizeof err_text / sizeof err_text[0]; i++)
-		if (err_text[i].err == err)
-			return err_text[i].text;
-	VG_(sprintf)(other, "error %lu", err);
-	return other;
-}
+const HChar *dg_out_strerror(UWord err) { return dg_wr_strerror(err); }
 
 static SysRes open_new(void)
 {
@@ -109,102 +71,102 @@ static UWord open_log(void)
 done:
 	if (sr_isError(sr))
 		return sr_Err(sr);
-	out_fd = sr_Res(sr);
+	out_fd = VG_(safe_fd)(sr_Res(sr));   /* out of the program's reach */
 	return 0;
-}
-
-/* Stop writing: later records are dropped, the file keeps what it has. */
-static void out_fail(UWord err)
-{
-	out_err = err;
-	out_failed = True;
 }
 
 static void out_open(void)
 {
 	UWord err = open_log();
+	UChar *next;
 
-	if (err)
-		out_fail(err);
+	if (err) {
+		out_err = err;
+		out_failed = True;
+		return;
+	}
+	next = dg_hand_start(out_fd, out_path, use_helper, priv_buf);
+	if (next != out_buf)            /* a forked child's first records */
+		VG_(memcpy)(next, out_buf, out_used);
+	out_buf = next;
 }
 
-UWord dg_out_init(const HChar *path)
+static void out_reset(const HChar *path)
 {
 	out_path = VG_(strdup)("dg.out.path", path);
-	if (!out_buf)
-		out_buf = VG_(malloc)("dg.out.buf", OUT_BUF_SIZE);
+	if (!priv_buf)
+		priv_buf = VG_(malloc)("dg.out.buf", OUT_BUF_SIZE);
+	out_buf = priv_buf;
 	out_used = 0;
-	out_flushed = out_disk = 0;
 	out_nrecords = 0;
 	out_err = 0;
 	out_failed = False;
+	rec_start = (SizeT)-1;
+}
+
+UWord dg_out_init(const HChar *path, Bool helper)
+{
+	use_helper = helper;
+	out_reset(path);
 	out_open();   /* the parent opens at once, so errors show at start-up */
 	return out_err;
 }
 
 void dg_out_reopen(const HChar *path)
 {
+	dg_hand_forget();     /* the parent's helper is the parent's */
+	dg_wr_reset();        /* (for a writer in this process) */
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
 	out_fd = -1;
 	if (out_path)
 		VG_(free)(out_path);
-	out_path = VG_(strdup)("dg.out.path", path);
-	out_used = 0;
-	out_flushed = out_disk = 0;
-	out_nrecords = 0;
-	out_err = 0;
-	out_failed = False;
-	rec_start = (SizeT)-1;
+	out_reset(path);
 	/* opened on first flush */
 }
 
-ULong dg_out_offset(void) { return out_flushed + out_used; }
+void dg_out_sync(void)
+{
+	dg_out_flush();
+	dg_hand_sync();
+}
+
+ULong dg_out_offset(void)
+{
+	dg_out_sync();
+	return dg_hand_state()->disk;
+}
 
 void dg_out_drop_last(ULong off)
 {
-	tl_assert(out_used == 0 && out_nrecords > 0 && off <= out_flushed);
+	tl_assert(out_used == 0 && out_nrecords > 0 && off <= dg_hand_state()->disk);
 	out_nrecords--;
-	if (out_failed)
+	if (dg_out_error())
 		return;
 	if (VG_(lseek)(out_fd, off, VKI_SEEK_SET) != (Off64T)off) {
-		out_fail(VKI_ESPIPE);
+		out_err = VKI_ESPIPE;
+		out_failed = True;
 		VG_(umsg)("datagrind: the log '%s' cannot take back the record "
 		          "written for a failed exec; it ends there\n", out_path);
 		return;
 	}
-	out_flushed = out_disk = off;
+	dg_hand_set_disk(off);
 }
 
 const HChar *dg_out_path(void) { return out_path; }
-ULong dg_out_disk_bytes(void) { return out_disk; }
+ULong dg_out_disk_bytes(void) { return dg_hand_state()->disk; }
 ULong dg_out_records(void) { return out_nrecords; }
-UWord dg_out_error(void)   { return out_err; }
-
-/* Hand [0, n) of the buffer to write(2) until done or failed. */
-static void out_write_all(SizeT n)
+UWord dg_out_error(void)
 {
-	SizeT done = 0;
-
-	while (done < n) {
-		Int w = VG_(write)(out_fd, out_buf + done, n - done);
-		if (w == -VKI_EINTR)
-			continue;
-		if (w <= 0) {
-			out_fail(w < 0 ? (UWord)-w : ERR_NO_PROGRESS);
-			VG_(umsg)("datagrind: writing the log '%s' failed after %llu "
-			          "bytes: %s; tracing stopped, the program goes on\n",
-			          out_path, out_disk, dg_out_strerror(out_err));
-			return;
-		}
-		done += w;
-		out_disk += w;
-	}
+	return out_err ? out_err : dg_hand_state()->err;
 }
 
-/* Write [0, upto) of the buffer and keep the rest (an open record). */
+/* Hand [0, upto) of the buffer to the writer and keep the rest (an
+   open record) at the start of the next buffer. */
 static void out_write_prefix(SizeT upto)
 {
+	UChar *next = out_buf;
+
 	if (upto == 0)
 		return;
 	if (out_fd < 0 && !out_failed) {
@@ -214,10 +176,10 @@ static void out_write_prefix(SizeT upto)
 			          "%s; this process is not traced\n", out_path,
 			          VG_(getpid)(), dg_out_strerror(out_err));
 	}
-	if (!out_failed)
-		out_write_all(upto);
-	out_flushed += upto;
-	VG_(memmove)(out_buf, out_buf + upto, out_used - upto);
+	if (!dg_out_error())
+		next = dg_hand_put(out_buf, upto);
+	VG_(memmove)(next, out_buf + upto, out_used - upto);
+	out_buf = next;
 	out_used -= upto;
 	if (rec_start != (SizeT)-1) {
 		rec_start -= upto;
@@ -244,6 +206,7 @@ void dg_out_close(void)
 {
 	tl_assert(rec_start == (SizeT)-1);
 	dg_out_flush();
+	dg_hand_finish();
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
 	out_fd = -1;

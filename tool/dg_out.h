@@ -6,8 +6,9 @@
  * length.  Lengths are written in the long form (0xFF + u64) whenever the
  * payload may reach 255 bytes, so a record never has to move.
  *
- * Nothing here allocates per record.  The buffer goes to disk with large
- * write(2) calls when it is full and at dg_out_close.  The file is created
+ * Nothing here allocates per record.  Full buffers of whole records go to
+ * the writer (dg_wr.c, through dg_hand.c: in a helper process), which
+ * encodes the runs and writes the file; and at dg_out_close.  The file is created
  * mode 0600 whatever the umask and never through a symbolic link; the
  * parent's at start-up, a forked child's at its first flush.
  *
@@ -22,12 +23,14 @@
 #include "pub_tool_basics.h"
 
 /* Bytes guaranteed free after dg_out_reserve(n) returns. */
-/* Create the log at path; 0, or the errno of the failed create. */
-UWord dg_out_init(const HChar *path);
+/* Create the log at path; 0, or the errno of the failed create.  helper:
+   encode and write in a helper process (dg_hand.h). */
+UWord dg_out_init(const HChar *path, Bool helper);
 void  dg_out_reopen(const HChar *path);     /* after fork: forget parent fd */
 void  dg_out_close(void);
-void  dg_out_flush(void);
-ULong dg_out_offset(void);                  /* where the next record starts */
+void  dg_out_flush(void);                    /* hand over the whole records */
+void  dg_out_sync(void);                     /* flush; all is in the file */
+ULong dg_out_offset(void);    /* sync; the file offset of the next record */
 /* The last record, which started at `off`, was flushed and must not stand:
    move the file offset back so that the next records overwrite it.  On a
    file that cannot seek (a pipe) the log stops there instead. */
@@ -63,7 +66,7 @@ void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
 extern UChar *dg_out_buf_;      /* private: only the inlines below use these */
 extern SizeT  dg_out_used_;
 extern SizeT  dg_out_rec_payload_;   /* offset of the open record's payload */
-#define DG_OUT_BUF_SIZE  (4u << 20)
+#define DG_OUT_BUF_SIZE  (256u << 10)   /* the hand-over ring stays in L2 */
 
 static inline UChar *dg_out_cursor(void) { return dg_out_buf_ + dg_out_used_; }
 static inline void dg_out_advance(UChar *c) { dg_out_used_ = c - dg_out_buf_; }

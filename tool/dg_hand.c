@@ -1,0 +1,313 @@
+/* dg_hand.c: hand the record stream over to a helper process.  See dg_hand.h. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcsignal.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "dg_out.h"
+#include "dg_hand.h"
+
+/* Core functions a tool may call but that no pub_tool header declares
+   (valgrind 3.19, coregrind/pub_core_*.h). */
+extern SysRes VG_(do_syscall)(UWord, UWord, UWord, UWord, UWord, UWord,
+                              UWord, UWord, UWord);
+extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);
+extern Int VG_(safe_fd)(Int);
+extern Int VG_(fcntl)(Int, Int, Addr);
+extern Int VG_(fd_soft_limit);
+
+#define SYS1(n, a)          VG_(do_syscall)((n), (a), 0, 0, 0, 0, 0, 0, 0)
+#define SYS2(n, a, b)       VG_(do_syscall)((n), (a), (b), 0, 0, 0, 0, 0, 0)
+#define SYS3(n, a, b, c)    VG_(do_syscall)((n), (a), (b), (c), 0, 0, 0, 0, 0)
+#define NR_CLOSE_RANGE   436
+#define MFD_CLOEXEC      1
+#define WCLONE           0x80000000
+
+#define SLOT_SIZE   DG_OUT_BUF_SIZE
+#define CTL_SIZE    4096
+
+/* The shared page before the buffers.  Buffer k % SLOTS is the k-th
+   handed over; the helper has finished with every k < consumed. */
+struct ctl {
+	volatile ULong published, consumed;
+	volatile UInt  waiting;     /* the tool sleeps until consumed moves */
+	volatile UInt  stop;        /* the tool is done: finish and exit */
+	volatile UInt  sleeping;    /* the helper waits for a kick */
+	ULong len[DG_HAND_SLOTS];
+	struct dg_wr_state wr;
+};
+
+static struct dg_wr_state inline_state;   /* without a helper */
+static struct ctl *ctl;          /* NULL: no helper */
+static UChar *slots;
+static Int kick_w = -1, kick_r = -1, wake_r = -1;
+static Int helper_pid;
+static Bool dead;                /* the helper ended without being told */
+static const HChar *log_path;
+static ULong sleeps;             /* times the tool waited for the helper */
+
+static inline void fence(void) { __sync_synchronize(); }
+
+static UChar *slot(ULong k) { return slots + (k % DG_HAND_SLOTS) * SLOT_SIZE; }
+
+const struct dg_wr_state *dg_hand_state(void)
+{
+	return ctl ? &ctl->wr : &inline_state;
+}
+
+/* ------------------------------------------------------------ the helper */
+
+static void helper_quiet(void)
+{
+	vki_sigset_t all;
+
+	VG_(memset)(&all, 0xFF, sizeof all);   /* every signal */
+	VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
+	/* keep none of the program's files open (a pipe's reader would wait
+	   for us); ours are above fd_soft_limit */
+	if (sr_isError(SYS3(NR_CLOSE_RANGE, 0, VG_(fd_soft_limit) - 1, 0))) {
+		Int fd;
+		for (fd = 0; fd < VG_(fd_soft_limit) && fd < 65536; fd++)
+			VG_(close)(fd);
+	}
+}
+
+static void helper_tell(void)
+{
+	fence();
+	if (ctl->waiting) {
+		UChar b = 1;
+		ctl->waiting = 0;
+		VG_(write)(wake_r, &b, 1);    /* wake_r is the write end here */
+	}
+}
+
+static void helper_drain(void)
+{
+	while (ctl->consumed < ctl->published) {
+		ULong k = ctl->consumed;
+		fence();
+		dg_wr_consume(slot(k), ctl->len[k % DG_HAND_SLOTS]);
+		if (k + 1 == ctl->published)
+			dg_wr_flush();     /* caught up: the file has it all */
+		ctl->consumed = k + 1;
+		helper_tell();
+	}
+}
+
+static void helper_main(Int fd)
+{
+	UChar b[256];
+
+	helper_quiet();
+	dg_wr_init(fd, log_path, &ctl->wr);
+	for (;;) {
+		Int n;
+		helper_drain();
+		ctl->sleeping = 1;
+		fence();
+		if (ctl->consumed < ctl->published) {
+			ctl->sleeping = 0;
+			continue;
+		}
+		if (ctl->stop)
+			break;
+		n = VG_(read)(kick_r, b, sizeof b);
+		ctl->sleeping = 0;
+		if (n == 0) {          /* the tool is gone */
+			helper_drain();
+			break;
+		}
+	}
+	VG_(exit)(0);
+}
+
+/* ------------------------------------------------------------ start */
+
+static Bool shared_map(void)
+{
+	SizeT size = CTL_SIZE + (SizeT)DG_HAND_SLOTS * SLOT_SIZE;
+	SysRes r = SYS2(__NR_memfd_create, (UWord)"datagrind", MFD_CLOEXEC);
+	Int fd;
+
+	if (sr_isError(r))
+		return False;
+	fd = sr_Res(r);
+	r = SYS2(__NR_ftruncate, fd, size);
+	if (!sr_isError(r))
+		r = VG_(am_shared_mmap_file_float_valgrind)(size,
+		        VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
+	VG_(close)(fd);
+	if (sr_isError(r))
+		return False;
+	ctl = (struct ctl *)sr_Res(r);
+	slots = (UChar *)ctl + CTL_SIZE;
+	return True;
+}
+
+static Bool safe_pipe(Int p[2])
+{
+	if (VG_(pipe)(p) != 0)
+		return False;
+	p[0] = VG_(safe_fd)(p[0]);
+	p[1] = VG_(safe_fd)(p[1]);
+	return p[0] >= 0 && p[1] >= 0;
+}
+
+/* Child in between: fork the helper and go.  clone without an exit
+   signal, so the program sees neither it nor a SIGCHLD. */
+static Bool spawn(Int fd, Int kick[2], Int wake[2])
+{
+	SysRes r = SYS2(__NR_clone, 0, 0);
+	Int st;
+
+	if (sr_isError(r))
+		return False;
+	if (sr_Res(r) == 0) {
+		Int pid = VG_(fork)();
+		if (pid == 0) {
+			VG_(close)(kick[1]);
+			VG_(close)(wake[0]);
+			kick_r = kick[0];
+			wake_r = wake[1];
+			helper_main(fd);
+		}
+		ctl->wr.err = pid < 0 ? 1 : 0;   /* only read below */
+		ctl->len[0] = pid;
+		VG_(exit)(0);
+	}
+	VG_(waitpid)(sr_Res(r), &st, WCLONE);
+	helper_pid = (Int)ctl->len[0];
+	return ctl->wr.err == 0 && helper_pid > 0;
+}
+
+UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf)
+{
+	Int kick[2], wake[2];
+
+	log_path = path;
+	VG_(memset)(&inline_state, 0, sizeof inline_state);
+	dead = False;
+	if (!use_helper || !shared_map())
+		goto no_helper;
+	if (!safe_pipe(kick) || !safe_pipe(wake))
+		goto no_helper;     /* (fds of a failed start are not reclaimed) */
+	VG_(memset)(ctl, 0, sizeof *ctl);
+	if (!spawn(fd, kick, wake)) {
+		VG_(close)(kick[0]); VG_(close)(kick[1]);
+		VG_(close)(wake[0]); VG_(close)(wake[1]);
+		goto no_helper;
+	}
+	ctl->wr.err = 0;       /* what the child in between said; the helper */
+	ctl->len[0] = 0;       /* may be running already: touch nothing else */
+	VG_(close)(wake[1]);
+	kick_r = kick[0];      /* kept: a write to the pipe never raises SIGPIPE */
+	kick_w = kick[1];
+	wake_r = wake[0];
+	VG_(fcntl)(kick_w, VKI_F_SETFL, VKI_O_NONBLOCK);
+	return slot(0);
+no_helper:
+	ctl = NULL;
+	dg_wr_init(fd, path, &inline_state);
+	return buf;
+}
+
+/* ------------------------------------------------------------ the tool's side */
+
+static void helper_died(void)
+{
+	dead = True;
+	VG_(umsg)("datagrind: the log writer (pid %d) ended unexpectedly; the "
+	          "log '%s' ends after %llu bytes\n", helper_pid, log_path,
+	          ctl->wr.disk);
+	if (!ctl->wr.err)
+		ctl->wr.err = VKI_EPIPE;
+}
+
+/* Sleep until fewer than `max` buffers are with the helper. */
+static void wait_below(ULong max)
+{
+	UChar b[64];
+
+	while (!dead && ctl->published - ctl->consumed > max) {
+		ctl->waiting = 1;
+		fence();
+		if (ctl->published - ctl->consumed <= max)
+			break;
+		sleeps++;
+		if (VG_(read)(wake_r, b, sizeof b) <= 0)
+			helper_died();
+	}
+	ctl->waiting = 0;
+}
+
+UChar *dg_hand_put(UChar *buf, SizeT n)
+{
+	UChar b = 1;
+
+	if (!ctl) {
+		dg_wr_consume(buf, n);
+		dg_wr_flush();
+		return buf;
+	}
+	if (dead)
+		return buf;
+	tl_assert(buf == slot(ctl->published));
+	ctl->len[ctl->published % DG_HAND_SLOTS] = n;
+	fence();
+	ctl->published++;
+	fence();
+	if (ctl->sleeping)      /* a kick per buffer only when it waits */
+		VG_(write)(kick_w, &b, 1);
+	wait_below(DG_HAND_SLOTS - 1);
+	return slot(ctl->published);
+}
+
+void dg_hand_sync(void)
+{
+	if (ctl)
+		wait_below(0);
+}
+
+void dg_hand_set_disk(ULong off)
+{
+	((struct dg_wr_state *)dg_hand_state())->disk = off;
+}
+
+void dg_hand_finish(void)
+{
+	UChar b[64];
+
+	if (!ctl)
+		return;
+	dg_hand_sync();
+	ctl->stop = 1;
+	fence();
+	b[0] = 1;
+	VG_(write)(kick_w, b, 1);
+	while (!dead && VG_(read)(wake_r, b, sizeof b) > 0)
+		;               /* until the helper has exited */
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("datagrind: %llu buffers handed over, the tool waited "
+		          "%llu times\n", ctl->published, sleeps);
+	inline_state.err = ctl->wr.err;      /* what the closing line says */
+	inline_state.disk = ctl->wr.disk;
+	dg_hand_forget();
+}
+
+void dg_hand_forget(void)
+{
+	if (!ctl)
+		return;
+	VG_(close)(kick_w);
+	VG_(close)(kick_r);
+	VG_(close)(wake_r);
+	kick_w = kick_r = wake_r = -1;
+	ctl = NULL;     /* the mapping stays: the helper may still read it */
+}

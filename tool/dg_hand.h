@@ -1,0 +1,49 @@
+/* dg_hand.h: hand the record stream over to a helper process.
+ *
+ * Valgrind runs the program on one core at a time; encoding the runs and
+ * writing the log is done on another.  At start-up (and in a forked child,
+ * when its log is created) the tool forks a helper process that shares
+ * DG_HAND_SLOTS buffers of DG_OUT_BUF_SIZE bytes with it (a memfd mapped
+ * by both).  The tool fills one buffer with whole records (dg_out.c) and
+ * hands it over; the helper runs the writer (dg_wr.c) on it and gives it
+ * back.  Hand-over costs one byte in a pipe per buffer; the tool sleeps on
+ * a second pipe only when every buffer is taken.
+ *
+ * The helper is a grandchild (the child in between exits at once, with no
+ * signal to the program), so the program's wait() never sees it and no
+ * zombie stays.  It blocks every signal, keeps none of the program's file
+ * descriptors, and ends when the tool says so (exit), when the tool's end
+ * of the pipe closes (exec, or the tool was killed: it writes what it was
+ * given first), and never otherwise.  If it dies, the tool notices (its
+ * pipe reaches end of file), says so once and drops the rest of the log.
+ *
+ * Without a helper (it could not be started) the writer runs in the tool,
+ * on the same buffers: the log is the same either way.
+ */
+#ifndef DG_HAND_H
+#define DG_HAND_H
+
+#include "pub_tool_basics.h"
+#include "dg_wr.h"
+
+#define DG_HAND_SLOTS  8
+
+/* The writer writes fd (the log at path); a helper is started unless
+   use_helper is False or it cannot be.  buf is the tool's own buffer,
+   used when there is no helper.  Returns the buffer to fill. */
+UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf);
+/* Hand over [0, n) of the buffer being filled (whole records); returns
+   the next buffer to fill, which may be the same. */
+UChar *dg_hand_put(UChar *buf, SizeT n);
+/* Return when everything handed over has reached the file (or failed). */
+void dg_hand_sync(void);
+/* Sync, then end the helper. */
+void dg_hand_finish(void);
+/* In a forked child: drop the parent's helper without a word to it. */
+void dg_hand_forget(void);
+/* The writer's counters: errno that stopped the log, bytes in the file. */
+const struct dg_wr_state *dg_hand_state(void);
+/* Only while synced: the file's offset was moved back to off. */
+void dg_hand_set_disk(ULong off);
+
+#endif

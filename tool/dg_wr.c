@@ -1,0 +1,284 @@
+/* dg_wr.c: the log writer.  See dg_wr.h. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+#include "dg_format.h"
+#include "dg_wr.h"
+
+#define WR_BUF_SIZE   (4u << 20)
+#define WR_WRITE_AT   (1u << 20)    /* write(2) calls of about this size */
+#define WR_DIRECT     (64u << 10)   /* records this long are not copied */
+#define RAWRUNS_MAX   (2u << 20)    /* bound of one RAWRUNS payload */
+
+static Int     wr_fd = -1;
+static const HChar *wr_path;
+static struct dg_wr_state *st;
+static UChar  *obuf;
+static SizeT   oused;
+static ULong  *slots;               /* (last, stride) per access slot */
+static SizeT   cap_slots;           /* in pairs */
+
+/* What the BBDEF and CONTEXT records passing by say: the accesses of each
+   bbdef (by log index), and each context's slots. */
+struct wctx { UInt slot, n_acc; };
+static UInt   *bb_nacc;
+static UInt    n_bb, cap_bb;
+static struct wctx *wctxs;
+static UInt    n_wctx, cap_wctx;
+static SizeT   n_slots;
+
+#define ERR_NAMETOOLONG 36
+#define ERR_DQUOT       122
+#define ERR_NO_PROGRESS 0xFFFF   /* write(2) returned 0: never a real errno */
+
+/* Valgrind has no strerror for tools: the errors a log file can meet,
+   worded as the C library words them. */
+static const struct { UWord err; const HChar *text; } err_text[] = {
+	{ VKI_EPERM,       "Operation not permitted" },
+	{ VKI_ENOENT,      "No such file or directory" },
+	{ VKI_EIO,         "Input/output error" },
+	{ VKI_ENXIO,       "No such device or address" },
+	{ VKI_EBADF,       "Bad file descriptor" },
+	{ VKI_EACCES,      "Permission denied" },
+	{ VKI_EEXIST,      "File exists" },
+	{ VKI_ENODEV,      "No such device" },
+	{ VKI_ENOTDIR,     "Not a directory" },
+	{ VKI_EISDIR,      "Is a directory" },
+	{ VKI_EINVAL,      "Invalid argument" },
+	{ VKI_ENFILE,      "Too many open files in system" },
+	{ VKI_EMFILE,      "Too many open files" },
+	{ VKI_ETXTBSY,     "Text file busy" },
+	{ VKI_EFBIG,       "File too large" },
+	{ VKI_ENOSPC,      "No space left on device" },
+	{ VKI_ESPIPE,      "Illegal seek" },
+	{ VKI_EROFS,       "Read-only file system" },
+	{ VKI_EPIPE,       "Broken pipe" },
+	{ ERR_NAMETOOLONG, "File name too long" },
+	{ VKI_ELOOP,       "Too many levels of symbolic links" },
+	{ ERR_DQUOT,       "Disk quota exceeded" },
+	{ ERR_NO_PROGRESS, "the write made no progress" },
+};
+
+const HChar *dg_wr_strerror(UWord err)
+{
+	static HChar other[32];
+	UInt i;
+
+	for (i = 0; i < sizeof err_text / sizeof err_text[0]; i++)
+		if (err_text[i].err == err)
+			return err_text[i].text;
+	VG_(sprintf)(other, "error %lu", err);
+	return other;
+}
+
+void dg_wr_init(Int fd, const HChar *path, struct dg_wr_state *state)
+{
+	wr_fd = fd;
+	wr_path = path;
+	st = state;
+	if (!obuf)
+		obuf = VG_(malloc)("dg.wr.buf", WR_BUF_SIZE);
+	oused = 0;
+}
+
+void dg_wr_reset(void)
+{
+	if (slots)
+		VG_(memset)(slots, 0, cap_slots * 2 * sizeof *slots);
+	n_bb = n_wctx = 0;
+	n_slots = 0;
+}
+
+static void slots_grow(SizeT need)
+{
+	SizeT old = cap_slots;
+
+	while (cap_slots < need)
+		cap_slots = cap_slots ? 2 * cap_slots : 65536;
+	slots = VG_(realloc)("dg.wr.slots", slots, cap_slots * 2 * sizeof *slots);
+	VG_(memset)(slots + 2 * old, 0, (cap_slots - old) * 2 * sizeof *slots);
+}
+
+static void learn_bbdef(const UChar *pl)
+{
+	ULong n_acc;
+
+	if (n_bb == cap_bb) {
+		cap_bb = cap_bb ? 2 * cap_bb : 4096;
+		bb_nacc = VG_(realloc)("dg.wr.bb", bb_nacc, cap_bb * sizeof *bb_nacc);
+	}
+	VG_(memcpy)(&n_acc, pl + 1, 8);
+	bb_nacc[n_bb++] = (UInt)n_acc;
+}
+
+static void learn_context(const UChar *pl)
+{
+	ULong bb;
+
+	if (n_wctx == cap_wctx) {
+		cap_wctx = cap_wctx ? 2 * cap_wctx : 4096;
+		wctxs = VG_(realloc)("dg.wr.ctx", wctxs, cap_wctx * sizeof *wctxs);
+	}
+	VG_(memcpy)(&bb, pl, 8);
+	tl_assert(bb < n_bb);       /* the tool writes a bbdef before its use */
+	wctxs[n_wctx].slot = (UInt)n_slots;
+	wctxs[n_wctx].n_acc = bb_nacc[bb];
+	n_slots += bb_nacc[bb];
+	n_wctx++;
+	if (n_slots > cap_slots)
+		slots_grow(n_slots);
+}
+
+/* ------------------------------------------------------------ the file */
+
+/* Hand n bytes to write(2) until done or failed. */
+static void write_all(const UChar *p, SizeT n)
+{
+	SizeT done = 0;
+
+	while (done < n && !st->err) {
+		Int w = VG_(write)(wr_fd, p + done, n - done);
+		if (w == -VKI_EINTR)
+			continue;
+		if (w <= 0) {
+			st->err = w < 0 ? (UWord)-w : ERR_NO_PROGRESS;
+			VG_(umsg)("datagrind: writing the log '%s' failed after %llu "
+			          "bytes: %s; tracing stopped, the program goes on\n",
+			          wr_path, st->disk, dg_wr_strerror(st->err));
+			return;
+		}
+		done += w;
+		st->disk += w;
+	}
+}
+
+static void obuf_flush(void)
+{
+	write_all(obuf, oused);
+	oused = 0;
+}
+
+/* ------------------------------------------------------------ runs */
+
+static inline UChar *put_uleb(UChar *o, ULong v)
+{
+	while (v >= 0x80) {
+		*o++ = (UChar)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (UChar)v;
+	return o;
+}
+
+static inline ULong zigzag(ULong v)
+{
+	return (v << 1) ^ (ULong)((Long)v >> 63);
+}
+
+/* Encode one raw run at p into o; *pp moves past it. */
+static UChar *run_encode(const UChar **pp, UChar *o, UInt *prev)
+{
+	const UInt *h = (const UInt *)*pp;
+	UInt c = h[0], info = h[1], n, i;
+	const ULong *a = (const ULong *)(*pp + DG_RAWRUN_HEAD);
+	const struct wctx *x = &wctxs[c];
+	ULong *s;
+
+	tl_assert(c < n_wctx);
+	n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
+	s = slots + 2 * (SizeT)x->slot;
+	o = put_uleb(o, zigzag((ULong)c - *prev) << 1 | (info ? 1 : 0));
+	if (info) {
+		*o++ = (UChar)(info & 0xFF);
+		o = put_uleb(o, n);
+	}
+	for (i = 0; i < n; i++, s += 2) {
+		ULong v = a[i];
+		o = put_uleb(o, zigzag(v - (s[0] + s[1])));
+		s[1] = s[0] ? v - s[0] : 0;
+		s[0] = v;
+	}
+	*prev = c;
+	*pp = (const UChar *)(a + n);
+	return o;
+}
+
+/* One RAWRUNS payload [p, end) becomes a BBRUNS record (long form). */
+static void rawruns_encode(const UChar *p, const UChar *end)
+{
+	UInt prev = 0;
+	UChar *o, *payload;
+	ULong len;
+
+	tl_assert(end - p <= RAWRUNS_MAX);
+	if (oused + 10 + (SizeT)(end - p) / 4 * 5 + 64 > WR_BUF_SIZE)
+		obuf_flush();
+	o = obuf + oused;
+	o[0] = DG_R_BBRUNS;
+	o[1] = DG_LONG_LENGTH;
+	payload = o + 10;
+	o = payload;
+	while (p < end)
+		o = run_encode(&p, o, &prev);
+	len = o - payload;
+	VG_(memcpy)(obuf + oused + 2, &len, 8);   /* host = file order */
+	oused = o - obuf;
+}
+
+/* ------------------------------------------------------------ records */
+
+static void record_copy(const UChar *p, SizeT n)
+{
+	if (n >= WR_DIRECT) {
+		obuf_flush();
+		write_all(p, n);
+		return;
+	}
+	if (oused + n > WR_BUF_SIZE)
+		obuf_flush();
+	VG_(memcpy)(obuf + oused, p, n);
+	oused += n;
+}
+
+void dg_wr_consume(const UChar *buf, SizeT n)
+{
+	const UChar *p = buf, *end = buf + n;
+
+	while (p < end && !st->err) {
+		UChar type = p[0];
+		SizeT hdr = 1, len = 1;
+
+		if (type < DG_R_SHORT_FIRST) {
+			hdr = 2;
+			len = p[1];
+			if (len == DG_LONG_LENGTH) {
+				ULong l;
+				VG_(memcpy)(&l, p + 2, 8);
+				len = l;
+				hdr = 10;
+			}
+		}
+		tl_assert(p + hdr + len <= end);   /* the tool frames whole records */
+		if (type == DG_R_RAWRUNS) {
+			rawruns_encode(p + hdr, p + hdr + len);
+		} else {
+			if (type == DG_R_BBDEF)
+				learn_bbdef(p + hdr);
+			else if (type == DG_R_CONTEXT)
+				learn_context(p + hdr);
+			record_copy(p, hdr + len);
+		}
+		p += hdr + len;
+	}
+	if (oused >= WR_WRITE_AT)
+		obuf_flush();
+}
+
+void dg_wr_flush(void)
+{
+	obuf_flush();
+}
