@@ -16,6 +16,7 @@ gnuplot-nox          dgsql's plots (run as a program)
 sqlite3              the stock shell, used by tests against our databases
 g++                  the C++ test program
 debuginfod           the symbol tests serve debug files with a real debuginfod server
+iproute2             brings up loopback in the network namespace that keeps the test debuginfod off other interfaces
 xz-utils             the symbol benchmarks trace Debian's stripped xz (and its liblzma)
 "
 
