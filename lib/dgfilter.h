@@ -28,6 +28,15 @@
  * installed, 0 when filtered_accesses is every access (queries may then
  * read the summary tables instead).
  *
+ * And dg_summed(): 1 when the TEMP VIEW filtered_sum(thread, pc,
+ * is_write, accesses, bytes) holds the counts of filtered_accesses by
+ * thread, pc and direction, computed from the summary sum_ctx (schema.sql)
+ * without decoding: with no filter, or with only fn:/file:/dso: in
+ * --events, on a database that has sum_ctx.  Else filtered_sum is empty.
+ * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)
+ * gives each thread's first and last matching access, decoding only the
+ * first and last chunks that can hold them.
+ *
  * Ownership: a struct dgfilter is the caller's (dgfilter_free).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
