@@ -427,12 +427,16 @@ static int build_events(sqlite3 *db, const struct dgfilter *f,
 		sqlite3_free(sqlite3_str_finish(stack));
 		return -1;
 	}
-	if (ns) {
+	if (ns && ns == f->ev.n) {
+		/* only stack conditions: the virtual table evaluates them in
+		   C from dgf_ev_ctx and dgf_ev_pcs (dgvtab.h) */
+		sqlite3_free(sqlite3_str_finish(stack));
+		sqlite3_str_appendall(w->expr, "stack_filter = 'dgf_ev'");
+		return 0;
+	}
+	if (ns)
 		sqlite3_str_appendf(w->expr, "(%s", sqlite3_str_value(stack));
-		if (ns == f->ev.n)   /* only stack conditions: push down */
-			sqlite3_str_appendall(w->bounds, " AND context_id IN "
-				"(SELECT id FROM temp.dgf_ev_ctx)");
-	} else
+	else
 		sqlite3_str_appendall(w->expr, "(0");
 	sqlite3_free(sqlite3_str_finish(stack));
 	sqlite3_str_appendall(w->expr, " OR ");

@@ -19,8 +19,10 @@
  *   malloc     --ranges only: inside a live heap block
  *
  * The stack conditions are evaluated once per install into TEMP tables
- * (dgf_pcs, dgf_ctx, dgf_blk ...) and reach `accesses` as `context_id IN
- * (...)`; user: and range conditions add icount and addr bounds, so the
+ * (dgf_ev_pcs, dgf_ev_ctx, dgf_rg_blk ...); when --events holds only
+ * such conditions they reach `accesses` as stack_filter = 'dgf_ev', which
+ * the virtual table evaluates in C (dgvtab.h), else as SQL; user: and
+ * range conditions add icount and addr bounds, so the
  * virtual table decodes only the chunks that can match.  A malformed list
  * is an error naming the condition; nothing is changed then.
  *
