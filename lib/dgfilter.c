@@ -646,8 +646,10 @@ static char *sum_sql(const struct dgfilter *f, int on)
 /* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the
    icounts of each thread's first and last access in filtered_accesses,
    when summed().  The first is the first row of the thread's matching
-   chunks; the last is looked for in the last chunk holding a context of
-   the filter, then (when none of its accesses matched) everywhere. */
+   chunks.  The last is looked for in the thread's last chunk holding a
+   context of the filter (found walking down from the last chunk of any of
+   them, which the index of chunk_contexts gives in one seek a context),
+   then (when none of its accesses matched) everywhere. */
 static const char *span_sql(const struct dgfilter *f, int on)
 {
 	if (!on)
@@ -657,13 +659,18 @@ static const char *span_sql(const struct dgfilter *f, int on)
 		return "CREATE TEMP VIEW filtered_span AS SELECT id AS thread, "
 		       "first_access_icount AS first_icount, last_access_icount "
 		       "AS last_icount FROM threads";
-	return "CREATE TEMP VIEW filtered_span AS SELECT t.id AS thread, "
+	return "CREATE TEMP VIEW filtered_span AS "
+	       "WITH top(id) AS (SELECT max((SELECT max(chunk_id) FROM "
+	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x) "
+	       "SELECT t.id AS thread, "
 	       "(SELECT icount FROM filtered_accesses WHERE thread = t.id "
 	       "LIMIT 1) AS first_icount, "
 	       "coalesce((SELECT max(icount) FROM filtered_accesses WHERE "
-	       "thread = t.id AND chunk_id >= (SELECT max(cc.chunk_id) FROM "
-	       "temp.dgf_ev_ctx x JOIN chunk_contexts cc ON cc.context_id = x.id "
-	       "JOIN chunks ch ON ch.id = cc.chunk_id WHERE ch.thread = t.id)), "
+	       "thread = t.id AND chunk_id >= (SELECT ch.id FROM chunks ch "
+	       "WHERE ch.thread = t.id AND ch.id <= (SELECT id FROM top) AND "
+	       "EXISTS (SELECT 1 FROM chunk_contexts cc WHERE cc.chunk_id = "
+	       "ch.id AND cc.context_id IN (SELECT id FROM temp.dgf_ev_ctx)) "
+	       "ORDER BY ch.id DESC LIMIT 1)), "
 	       "(SELECT max(icount) FROM filtered_accesses WHERE thread = t.id)) "
 	       "AS last_icount FROM threads t";
 }

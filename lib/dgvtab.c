@@ -1333,6 +1333,10 @@ static int source_step(struct vt *t, struct cur *c, sqlite3_stmt **st)
 		rc = sqlite3_step(c->src);
 	} else {
 		do {
+			/* ids outside the chunk_id bounds: not even fetched */
+			while (c->pos < c->n_ids && (c->ids[c->pos] < c->f.ch_lo
+						     || c->ids[c->pos] > c->f.ch_hi))
+				c->pos++;
 			if (c->pos == c->n_ids)
 				return *st = NULL, SQLITE_OK;
 			*st = c->fetch;
