@@ -19,7 +19,8 @@
 #   block            SELECT count(*) FROM accesses WHERE block_id = X, X
 #                    the block with the most accesses (note: its accesses)
 #   scan, ceiling    SELECT count(*), sum(size) FROM accesses WHERE
-#                    is_write = 1, and generate_series over as many rows,
+#                    is_write = 1 over the first chunks holding $SCAN_ROWS
+#                    accesses, and generate_series over as many rows,
 #                    in one sqlite3 session with build/lib/dgaccess.so
 #                    (note: rows/s; the ratio is printed after)
 #   csv, tsv, json   dgsql -m MODE of SELECT * FROM accesses LIMIT
@@ -29,7 +30,8 @@
 # take before it is cut off and reported as ">TIMEOUT" (60); FN, FILE, DSO,
 # LABEL the filter values (default: the function, source file and module
 # with the most accesses that have a name, and the first event label or
-# "none"); QUERIES the canned queries to run (all); EXPORT_ROWS (20000000).
+# "none"); QUERIES the canned queries to run (all); EXPORT_ROWS (20000000);
+# SCAN_ROWS (100000000).
 # Figures only: nothing here asserts a time.  Exit status: 0 done; 2 bad
 # usage or a missing prerequisite.
 
@@ -40,6 +42,7 @@ DB=${1:?usage: sh bench/scale-queries.sh TRACE.db}
 DGSQL=${DGSQL:-build/bin/dgsql}
 TIMEOUT=${TIMEOUT:-60}
 EXPORT_ROWS=${EXPORT_ROWS:-20000000}
+SCAN_ROWS=${SCAN_ROWS:-100000000}
 EXT=build/lib/dgaccess
 [ -x "$DGSQL" ] || { echo "scale-queries.sh: build $DGSQL first (make)" >&2; exit 2; }
 OUT=$(mktemp -d) || exit 2
@@ -102,12 +105,16 @@ t "plot --icount-range (1/1000)" 0 -- "$DGSQL" --icount-range \
 t "block_id = $BLOCK" "$BLOCK_N" -- "$DGSQL" "$DB" \
 	"SELECT count(*) FROM accesses WHERE block_id = $BLOCK"
 if command -v sqlite3 >/dev/null && [ -f "$EXT.so" ]; then
-	W=$(q1 "SELECT sum(accesses) FROM sum_pc WHERE is_write = 1")
-	t "scan: count, sum(size) WHERE is_write=1" "$N" -- sqlite3 "$DB" ".load $EXT" \
-		"SELECT count(*), sum(size) FROM accesses WHERE is_write = 1"
-	t "ceiling: generate_series, as many rows" "$N" -- sqlite3 "$DB" \
-		"SELECT count(*), sum(value) FROM generate_series(1, $N)"
-	echo "(the scan decodes $N rows and passes the $W writes to SQLite)"
+	# the first chunks holding SCAN_ROWS accesses (the whole trace would
+	# outlast any TIMEOUT), and generate_series over as many rows
+	LAST=$(q1 "SELECT coalesce(min(id), (SELECT max(id) FROM chunks)) FROM (SELECT id,
+		sum(n_accesses) OVER (ORDER BY id) AS n FROM chunks) WHERE n >= $SCAN_ROWS")
+	S=$(q1 "SELECT sum(n_accesses) FROM chunks WHERE id <= $LAST")
+	t "scan: count, sum(size) WHERE is_write=1" "$S" -- sqlite3 "$DB" ".load $EXT" \
+		"SELECT count(*), sum(size) FROM accesses WHERE is_write = 1 AND chunk_id <= $LAST"
+	t "ceiling: generate_series, as many rows" "$S" -- sqlite3 "$DB" \
+		"SELECT count(*), sum(value) FROM generate_series(1, $S)"
+	echo "(the scan decodes $S accesses, chunks up to $LAST, and passes the writes to SQLite)"
 fi
 for m in csv tsv json; do
 	t "$m export, $EXPORT_ROWS rows" "$EXPORT_ROWS" -- "$DGSQL" -m $m "$DB" \

@@ -209,7 +209,8 @@ static void ob_int(struct obuf *b, sqlite3_int64 v)
 
 static void ob_flush(struct obuf *b, FILE *out)
 {
-	fwrite(b->p, 1, b->n, out);
+	if (b->n)               /* b->p is NULL before the first byte */
+		fwrite(b->p, 1, b->n, out);
 	b->n = 0;
 }
 

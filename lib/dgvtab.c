@@ -935,22 +935,31 @@ static int i64_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* A statement over one of stack_filter's tables: fmt with P for %w. */
+static int stack_prepare(struct vt *t, const char *fmt, const char *p,
+			 sqlite3_stmt **st)
+{
+	char *sql = sqlite3_mprintf(fmt, p);
+	int rc;
+
+	if (!sql)
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(t->db, sql, -1, st, NULL);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? rc : vt_sql_error(t, "reading stack_filter's tables");
+}
+
 /* The pcs of table temp.P_pcs, sorted, into *out (sqlite3_free). */
 static int stack_pcs(struct vt *t, const char *p, int64_t **out, size_t *n)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
-	int rc;
-	char *sql = sqlite3_mprintf("SELECT pc FROM temp.\"%w_pcs\"", p);
+	int rc = stack_prepare(t, "SELECT pc FROM temp.\"%w_pcs\"", p, &st);
 
 	*out = NULL;
 	*n = 0;
-	if (!sql)
-		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);
-	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		return vt_sql_error(t, "reading stack_filter's pcs");
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap && grow(out, &cap, *n + 1, sizeof **out) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
@@ -974,15 +983,10 @@ static int stack_pcs(struct vt *t, const char *p, int64_t **out, size_t *n)
 static int stack_ctx(struct vt *t, const char *p, uint8_t *set, uint8_t *whole)
 {
 	sqlite3_stmt *st;
-	int rc;
-	char *sql = sqlite3_mprintf("SELECT id, whole FROM temp.\"%w_ctx\"", p);
+	int rc = stack_prepare(t, "SELECT id, whole FROM temp.\"%w_ctx\"", p, &st);
 
-	if (!sql)
-		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);
-	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		return vt_sql_error(t, "reading stack_filter's contexts");
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t x = sqlite3_column_int64(st, 0);
 
