@@ -553,7 +553,8 @@ static int drop_all(sqlite3 *db, char **err)
 
 	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
-		 "DROP VIEW IF EXISTS temp.filtered_span", NULL, err) < 0)
+		 "DROP VIEW IF EXISTS temp.filtered_span; "
+		 "DROP VIEW IF EXISTS temp.filtered_windows", NULL, err) < 0)
 		return -1;
 	for (i = 0; i < sizeof temp_tables / sizeof temp_tables[0]; i++) {
 		char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.%s",
@@ -675,11 +676,35 @@ static const char *span_sql(const struct dgfilter *f, int on)
 	       "AS last_icount FROM threads t";
 }
 
+/* 1 when sum_windows answers the working set of filtered_accesses: no
+   filter, and the table exists and was filled (it is left empty when the
+   log's icounts were out of order; a trace without accesses has none). */
+static int windowed(sqlite3 *db, const struct dgfilter *f)
+{
+	if (f && (f->ev.n || f->rg.n))
+		return 0;
+	return dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+			   "name = 'sum_windows'") == 1
+	       && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_windows) "
+			      "OR NOT EXISTS (SELECT 1 FROM chunks)") == 1;
+}
+
+/* The TEMP VIEW filtered_windows(window_start, accesses, lines, pages):
+   sum_windows when windowed(), else empty. */
+static const char *windows_sql(int on)
+{
+	return on ? "CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
+		    "accesses, lines, pages FROM sum_windows"
+		  : "CREATE TEMP VIEW filtered_windows AS SELECT 0 AS "
+		    "window_start, 0 AS accesses, 0 AS lines, 0 AS pages WHERE 0";
+}
+
 static int build_sum(sqlite3 *db, const struct dgfilter *f, int on, char **err)
 {
 	char *sql = sum_sql(f, on);
 	int rc = exec(db, sql, NULL, err) < 0
-		 || exec(db, span_sql(f, on), NULL, err) < 0 ? -1 : 0;
+		 || exec(db, span_sql(f, on), NULL, err) < 0
+		 || exec(db, windows_sql(windowed(db, f)), NULL, err) < 0 ? -1 : 0;
 
 	sqlite3_free(sql);
 	return rc;
@@ -702,6 +727,9 @@ static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 	                            (void *)(intptr_t)on, fn_flag, NULL, NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_summed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)summed(db, f), fn_flag, NULL,
+				    NULL) != SQLITE_OK
+	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+	                            (void *)(intptr_t)windowed(db, f), fn_flag, NULL,
 				    NULL) != SQLITE_OK) {
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 		return -1;

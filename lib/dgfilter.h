@@ -37,7 +37,10 @@
  * --events, on a database that has sum_ctx.  Else filtered_sum is empty.
  * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)
  * gives each thread's first and last matching access, decoding only the
- * first and last chunks that can hold them.
+ * first and last chunks that can hold them.  dg_windowed(): 1 when the
+ * TEMP VIEW filtered_windows(window_start, accesses, lines, pages) holds
+ * the working set per 100 000 instructions (sum_windows): no filter, on a
+ * database that has it; else the view is empty.
  *
  * Ownership: a struct dgfilter is the caller's (dgfilter_free).
  *

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t1535-dgsql-summaries: without a filter, the canned queries by_function,
-# hot_pages, hot_lines, by_thread and totals answer from the summary tables
+# hot_pages, hot_lines, by_thread, totals and working_set answer from the
+# summary tables
 # (dg_filtered() is 0); with a call-stack filter (fn:/file:/dso: in
 # --events) by_function, by_thread and totals answer from sum_ctx
 # (dg_summed() is 1).  Every such answer must equal the same aggregate
@@ -72,6 +73,14 @@ summed w.db 'dso:libc.so*,file:mixed.c'
 summed t.db fn:worker
 summed t.db fn:main
 summed t.db 'dso:*libc*'
+for db in w.db t.db; do
+	check_eq "$db: working_set (sum_windows) = accesses grouped by window" \
+		"$(dq $db "SELECT icount / 100000 * 100000, count(*), count(DISTINCT addr / 64),
+		    count(DISTINCT addr / 4096) FROM accesses GROUP BY icount / 100000 ORDER BY 1")" \
+		"$(dq $db ".q working_set")"
+done
+check_eq "dg_windowed() without a filter, and with one" "1 0" \
+	"$(dq w.db 'SELECT dg_windowed()') $(dq w.db --events fn:main 'SELECT dg_windowed()')"
 check_eq "totals without a filter = every access" \
 	"$(dq t.db "SELECT count(*), sum(is_write = 0), sum(is_write), sum(size) FROM accesses")" \
 	"$(dq t.db ".q totals")"
