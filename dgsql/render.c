@@ -121,24 +121,117 @@ static int is_number(sqlite3_stmt *st, int i)
 	return t == SQLITE_INTEGER || t == SQLITE_FLOAT;
 }
 
+/* ---------------------------------------------------------- row buffer */
+
+/* The streaming modes build each row in one buffer and write it with one
+   fwrite: an export of a billion accesses spends its time in SQLite, not
+   in a stdio call per field.  Integers, most of every export, are
+   formatted here without going through text. */
+struct obuf {
+	char *p;
+	size_t n, cap;
+	int oom;
+};
+
+static inline int ob_room(struct obuf *b, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (b->n + more <= b->cap)
+		return 1;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->n + more)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return 0;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 1;
+}
+
+static inline void ob_put(struct obuf *b, const void *s, size_t n)
+{
+	if (ob_room(b, n)) {
+		memcpy(b->p + b->n, s, n);
+		b->n += n;
+	}
+}
+
+static inline void ob_putc(struct obuf *b, char c)
+{
+	if (ob_room(b, 1))
+		b->p[b->n++] = c;
+}
+
+static void ob_puts(struct obuf *b, const char *s)
+{
+	ob_put(b, s, strlen(s));
+}
+
+/* Decimal digits of v, as SQLite prints an INTEGER; written in place,
+   two digits a step. */
+static void ob_int(struct obuf *b, sqlite3_int64 v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930"
+		"31323334353637383940414243444546474849505152535455565758596061"
+		"6263646566676869707172737475767778798081828384858687888990919293"
+		"949596979899";
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t;
+	size_t len = 1 + (v < 0);
+	char *q;
+
+	for (t = 10; len < 20 + (v < 0) && u >= t; t *= 10)
+		len++;
+	if (!ob_room(b, len))
+		return;
+	if (v < 0)
+		b->p[b->n] = '-';
+	q = b->p + b->n + len;
+	b->n += len;
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		*--q = pairs[d + 1];
+		*--q = pairs[d];
+	}
+	if (u >= 10) {
+		*--q = pairs[u * 2 + 1];
+		*--q = pairs[u * 2];
+	} else
+		*--q = (char)('0' + u);
+}
+
+static void ob_flush(struct obuf *b, FILE *out)
+{
+	if (b->n)               /* b->p is NULL before the first byte */
+		fwrite(b->p, 1, b->n, out);
+	b->n = 0;
+}
+
 /* CSV keeps every byte of the data (RFC 4180): a field holding a comma,
    a quote, CR or LF, or starting or ending with a blank, is quoted. */
-static void put_csv(FILE *out, const char *s, size_t n)
+static void put_csv(struct obuf *b, const char *s, size_t n)
 {
 	size_t i;
 
 	if (n && !memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\r', n)
 	    && !memchr(s, '\n', n) && s[0] != ' ' && s[n - 1] != ' ') {
-		fwrite(s, 1, n, out);
+		ob_put(b, s, n);
 		return;
 	}
-	fputc('"', out);
+	ob_putc(b, '"');
 	for (i = 0; i < n; i++) {
 		if (s[i] == '"')
-			fputc('"', out);
-		fputc(s[i], out);
+			ob_putc(b, '"');
+		ob_putc(b, s[i]);
 	}
-	fputc('"', out);
+	ob_putc(b, '"');
 }
 
 /* JSON keeps the data too, as valid JSON in valid UTF-8: controls (C0,
@@ -146,100 +239,140 @@ static void put_csv(FILE *out, const char *s, size_t n)
    UTF-8 as the lone surrogate \udcXX (Python's surrogateescape, PEP 383:
    json.loads then .encode('utf-8', 'surrogateescape') gives the bytes
    back; strict parsers read U+FFFD). */
-static void put_json_string(FILE *out, const char *str, size_t n)
+static void put_json_string(struct obuf *b, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	char esc[8];
 	size_t i = 0;
 
-	fputc('"', out);
+	ob_putc(b, '"');
 	while (i < n) {
 		uint32_t cp;
 		int len = dgesc_utf8_len(s + i, n - i, &cp);
 
 		if (len == 0)
-			fprintf(out, "\\udc%02x", s[i]);
+			snprintf(esc, sizeof esc, "\\udc%02x", s[i]), ob_puts(b, esc);
 		else if (cp == '"' || cp == '\\')
-			fprintf(out, "\\%c", (char)cp);
+			ob_putc(b, '\\'), ob_putc(b, (char)cp);
 		else if (cp == '\n')
-			fputs("\\n", out);
+			ob_puts(b, "\\n");
 		else if (cp == '\t')
-			fputs("\\t", out);
+			ob_puts(b, "\\t");
 		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028
 			 || cp == 0x2029)
-			fprintf(out, "\\u%04x", (unsigned)cp);
+			snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp), ob_puts(b, esc);
 		else
-			fwrite(s + i, 1, (size_t)len, out);
+			ob_put(b, s + i, (size_t)len);
 		i += len ? (size_t)len : 1;
 	}
-	fputc('"', out);
-}
-
-static void put_json_value(FILE *out, sqlite3_stmt *st, int i)
-{
-	size_t n;
-	char *s;
-
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_NULL:
-		fputs("null", out);
-		return;
-	case SQLITE_INTEGER:
-	case SQLITE_FLOAT:
-		fputs((const char *)sqlite3_column_text(st, i), out);
-		return;
-	default:
-		s = cell_bytes(st, i, &n);
-		put_json_string(out, s ? s : "", s ? n : 0);
-		free(s);
-	}
+	ob_putc(b, '"');
 }
 
 /* ---------------------------------------------------------- streaming */
 
-static void row_separated(FILE *out, sqlite3_stmt *st, enum render_mode m,
-			  int names)
+/* Column i of the current row, or its name, in mode m (not json). */
+static void put_field(struct obuf *b, sqlite3_stmt *st, int i,
+		      enum render_mode m, int names)
+{
+	size_t len = 0;
+	char *s;
+
+	/* one sqlite3_column_* call for the common case: each costs more
+	   than the formatting */
+	sqlite3_value *v = names ? NULL : sqlite3_column_value(st, i);
+
+	if (v && sqlite3_value_type(v) == SQLITE_INTEGER) {
+		ob_int(b, sqlite3_value_int64(v));
+		return;
+	}
+	if (v && sqlite3_value_type(v) == SQLITE_NULL) {
+		if (m == RENDER_CSV)
+			ob_puts(b, "\"\"");   /* as an empty text, since 0.1 */
+		return;
+	}
+	if (m == RENDER_CSV) {
+		const char *name = sqlite3_column_name(st, i);
+
+		s = names ? strdup(name ? name : "") : cell_bytes(st, i, &len);
+		if (s && names)
+			len = strlen(s);
+		put_csv(b, s ? s : "", s ? len : 0);
+	} else {
+		s = names ? name_text(st, i) : cell_text(st, i);
+		ob_puts(b, s ? s : "");
+	}
+	free(s);
+}
+
+static void row_separated(struct obuf *b, sqlite3_stmt *st,
+			  enum render_mode m, int names)
 {
 	int i, n = sqlite3_column_count(st);
 	char sep = m == RENDER_LIST ? '|' : m == RENDER_CSV ? ',' : '\t';
 
 	for (i = 0; i < n; i++) {
-		size_t len = 0;
-		char *s;
-
 		if (i)
-			fputc(sep, out);
-		if (m == RENDER_CSV) {
-			const char *name = sqlite3_column_name(st, i);
-			s = names ? strdup(name ? name : "")
-				  : cell_bytes(st, i, &len);
-			if (s && names)
-				len = strlen(s);
-			put_csv(out, s ? s : "", s ? len : 0);
-		} else {
-			s = names ? name_text(st, i) : cell_text(st, i);
-			fputs(s ? s : "", out);
-		}
-		free(s);
+			ob_putc(b, sep);
+		put_field(b, st, i, m, names);
 	}
-	fputc('\n', out);
+	ob_putc(b, '\n');
 }
 
-static void row_json(FILE *out, sqlite3_stmt *st, long row)
+static void put_json_value(struct obuf *b, sqlite3_stmt *st, int i)
+{
+	sqlite3_value *v = sqlite3_column_value(st, i);
+	size_t n;
+	char *s;
+
+	switch (sqlite3_value_type(v)) {
+	case SQLITE_NULL:
+		ob_puts(b, "null");
+		return;
+	case SQLITE_INTEGER:
+		ob_int(b, sqlite3_value_int64(v));
+		return;
+	case SQLITE_FLOAT:
+		ob_puts(b, (const char *)sqlite3_column_text(st, i));
+		return;
+	default:
+		s = cell_bytes(st, i, &n);
+		put_json_string(b, s ? s : "", s ? n : 0);
+		free(s);
+	}
+}
+
+/* The JSON keys of st, each "name": (made once per statement). */
+static char **json_keys(sqlite3_stmt *st)
+{
+	int i, n = sqlite3_column_count(st);
+	char **k = calloc((size_t)n + 1, sizeof *k);
+
+	for (i = 0; k && i < n; i++) {
+		const char *name = sqlite3_column_name(st, i);
+		struct obuf b = { 0 };
+
+		name = name ? name : "";
+		put_json_string(&b, name, strlen(name));
+		ob_putc(&b, ':');
+		ob_putc(&b, 0);
+		k[i] = b.oom ? NULL : b.p;
+	}
+	return k;
+}
+
+static void row_json(struct obuf *b, sqlite3_stmt *st, char **keys,
+		     long row)
 {
 	int i, n = sqlite3_column_count(st);
 
-	fputs(row == 0 ? "[{" : ",\n{", out);
+	ob_puts(b, row == 0 ? "[{" : ",\n{");
 	for (i = 0; i < n; i++) {
 		if (i)
-			fputc(',', out);
-		const char *name = sqlite3_column_name(st, i);
-
-		name = name ? name : "";
-		put_json_string(out, name, strlen(name));
-		fputc(':', out);
-		put_json_value(out, st, i);
+			ob_putc(b, ',');
+		ob_puts(b, keys && keys[i] ? keys[i] : "\"\":");
+		put_json_value(b, st, i);
 	}
-	fputc('}', out);
+	ob_putc(b, '}');
 }
 
 static void row_line(FILE *out, sqlite3_stmt *st, long row)
@@ -266,25 +399,46 @@ static void row_line(FILE *out, sqlite3_stmt *st, long row)
 	}
 }
 
+static void free_keys(char **keys)
+{
+	char **k;
+
+	for (k = keys; k && *k; k++)
+		free(*k);
+	free(keys);
+}
+
+/* Rows are gathered into b and written once it holds 64 KiB. */
 static int stream(sqlite3_stmt *st, enum render_mode m, int headers,
 		  FILE *out, long *nrows)
 {
+	struct obuf b = { 0 };
+	char **keys = m == RENDER_JSON ? json_keys(st) : NULL;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (m == RENDER_JSON)
-			row_json(out, st, *nrows);
+			row_json(&b, st, keys, *nrows);
 		else if (m == RENDER_LINE)
 			row_line(out, st, *nrows);
 		else {
 			if (*nrows == 0 && headers)
-				row_separated(out, st, m, 1);
-			row_separated(out, st, m, 0);
+				row_separated(&b, st, m, 1);
+			row_separated(&b, st, m, 0);
 		}
 		++*nrows;
+		if (b.n >= 65536)
+			ob_flush(&b, out);
+		if (b.oom) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 	}
 	if (m == RENDER_JSON && *nrows)
-		fputs("]\n", out);
+		ob_puts(&b, "]\n");
+	ob_flush(&b, out);
+	free(b.p);
+	free_keys(keys);
 	return rc;
 }
 

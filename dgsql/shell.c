@@ -80,7 +80,10 @@ int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 
 int shell_open(struct shell *sh, const char *path, int writable, char **err)
 {
-	int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+	/* NOMUTEX: one thread uses the connection, and every
+	   sqlite3_column_* call of an export would otherwise take a lock. */
+	int flags = (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY)
+		    | SQLITE_OPEN_NOMUTEX;
 
 	if (access(path, F_OK) != 0) {
 		*err = sqlite3_mprintf("cannot open '%s': %s", path,

@@ -204,6 +204,7 @@ struct importer {
 
 	/* summaries */
 	struct dghash pages, lines, fnblock;
+	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss */
 	uint64_t (*page_cnt)[2], (*line_cnt)[2];   /* reads, writes */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_page, cap_line, cap_fb;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp.h"
+#include "imp_sum.h"
 #include "dgmem.h"
 
 
@@ -54,6 +55,7 @@ int imp_run_init(struct importer *imp)
 
 void imp_run_free(struct importer *imp)
 {
+	imp_sum_free(imp);
 	dgchunk_free(&imp->codec);
 	dgchunk_buf_free(&imp->chunk);
 	dghash_free(&imp->pages);
@@ -558,7 +560,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		imp_rw_add(&t->rw, 1, rw.n[1], rw.bytes[1]);
 	}
 	t->accesses += made;
-	return 0;
+	return imp_sum_run(imp, run, made);
 }
 
 /* ------------------------------------------------------------ summaries */
@@ -648,7 +650,7 @@ int imp_run_finish(struct importer *imp)
 		return -1;
 	if (write_counts(imp, "INSERT INTO sum_pages VALUES (?1, ?2, ?3)", &imp->pages, imp->page_cnt) < 0
 	    || write_counts(imp, "INSERT INTO sum_lines VALUES (?1, ?2, ?3)", &imp->lines, imp->line_cnt) < 0
-	    || write_fn_block(imp) < 0 || write_sum_pc(imp) < 0)
+	    || write_fn_block(imp) < 0 || write_sum_pc(imp) < 0 || imp_sum_finish(imp) < 0)
 		return -1;
 	return 0;
 }

@@ -410,6 +410,8 @@ static int ev_user(sqlite3 *db, const struct dgfilter *f, struct where *w,
 		sqlite3_str_appendf(w->bounds, " AND icount >= %lld AND "
 				    "icount < %lld", (long long)iv[0].lo,
 				    (long long)iv[n - 1].hi);
+	else if (alone)         /* no event matches: no chunk to decode */
+		sqlite3_str_appendall(w->bounds, " AND 0");
 	free(iv);
 	return 1;
 }
@@ -425,12 +427,16 @@ static int build_events(sqlite3 *db, const struct dgfilter *f,
 		sqlite3_free(sqlite3_str_finish(stack));
 		return -1;
 	}
-	if (ns) {
+	if (ns && ns == f->ev.n) {
+		/* only stack conditions: the virtual table evaluates them in
+		   C from dgf_ev_ctx and dgf_ev_pcs (dgvtab.h) */
+		sqlite3_free(sqlite3_str_finish(stack));
+		sqlite3_str_appendall(w->expr, "stack_filter = 'dgf_ev'");
+		return 0;
+	}
+	if (ns)
 		sqlite3_str_appendf(w->expr, "(%s", sqlite3_str_value(stack));
-		if (ns == f->ev.n)   /* only stack conditions: push down */
-			sqlite3_str_appendall(w->bounds, " AND context_id IN "
-				"(SELECT id FROM temp.dgf_ev_ctx)");
-	} else
+	else
 		sqlite3_str_appendall(w->expr, "(0");
 	sqlite3_free(sqlite3_str_finish(stack));
 	sqlite3_str_appendall(w->expr, " OR ");
@@ -490,7 +496,9 @@ static int rg_boxes(sqlite3 *db, const struct dgfilter *f, struct where *w,
 	sqlite3_str_appendall(w->expr, " OR EXISTS (SELECT 1 FROM "
 		"temp.dgf_rg_box b WHERE b.lo <= addr AND addr < b.hi AND "
 		"b.t0 <= icount AND icount < b.t1)");
-	if (alone && dgsqlfn_int(db, "SELECT count(*) FROM temp.dgf_rg_box") > 0) {
+	if (alone && dgsqlfn_int(db, "SELECT count(*) FROM temp.dgf_rg_box") == 0)
+		sqlite3_str_appendall(w->bounds, " AND 0");
+	else if (alone) {
 		sqlite3_str_appendf(w->bounds, " AND addr >= %lld AND addr < "
 			"%lld", dgsqlfn_int(db, "SELECT min(lo) FROM temp.dgf_rg_box"),
 			dgsqlfn_int(db, "SELECT max(hi) FROM temp.dgf_rg_box"));
@@ -543,8 +551,10 @@ static int drop_all(sqlite3 *db, char **err)
 {
 	size_t i;
 
-	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses", NULL,
-		 err) < 0)
+	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses; "
+		 "DROP VIEW IF EXISTS temp.filtered_sum; "
+		 "DROP VIEW IF EXISTS temp.filtered_span; "
+		 "DROP VIEW IF EXISTS temp.filtered_windows", NULL, err) < 0)
 		return -1;
 	for (i = 0; i < sizeof temp_tables / sizeof temp_tables[0]; i++) {
 		char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.%s",
@@ -588,20 +598,139 @@ out:
 	return rc;
 }
 
-static void fn_filtered(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* ---------------------------------------------------------- filtered_sum */
+
+/* 1 when the counts of filtered_accesses can come from sum_ctx: no filter,
+   or only call-stack conditions in --events (a set of contexts, and pcs
+   inside some of them), and the database has the summary. */
+static int summed(sqlite3 *db, const struct dgfilter *f)
+{
+	int i;
+
+	if (dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+			"name IN ('sum_ctx', 'sum_ctx_miss')") != 2)
+		return 0;
+	if (!f)
+		return 1;
+	for (i = 0; i < f->ev.n; i++)
+		if (f->ev.c[i].kind == K_USER)
+			return 0;
+	return f->rg.n == 0;
+}
+
+/* The TEMP VIEW filtered_sum(thread, pc, is_write, accesses, bytes): the
+   counts of filtered_accesses by thread, pc and direction, from sum_ctx,
+   when summed(); else empty. */
+static char *sum_sql(const struct dgfilter *f, int on)
+{
+	int ctx = f && f->ev.n;
+
+	if (!on)
+		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
+		       "0 AS thread, 0 AS pc, 0 AS is_write, 0 AS accesses, "
+		       "0 AS bytes WHERE 0");
+	/* with a filter, the condition of filtered_accesses on the rows */
+	return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
+	       "s.thread, d.pc, d.is_write, "
+	       "sum(s.runs - coalesce(m.missed, 0)) AS accesses, "
+	       "sum((s.runs - coalesce(m.missed, 0)) * d.size) AS bytes "
+	       "FROM %s sum_ctx s JOIN contexts c ON c.id = s.context_id "
+	       "JOIN access_descs d ON d.bbdef_id = c.bbdef_id "
+	       "LEFT JOIN sum_ctx_miss m ON m.context_id = s.context_id "
+	       "AND m.thread = s.thread AND m.aseq = d.aseq %s "
+	       "GROUP BY s.thread, d.pc, d.is_write",
+	       ctx ? "temp.dgf_ev_ctx x JOIN" : "",
+	       ctx ? "WHERE s.context_id = x.id AND (x.whole OR d.pc IN "
+		     "(SELECT pc FROM temp.dgf_ev_pcs))" : "");
+}
+
+/* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the
+   icounts of each thread's first and last access in filtered_accesses,
+   when summed().  The first is the first row of the thread's matching
+   chunks.  The last is looked for in the thread's last chunk holding a
+   context of the filter (found walking down from the last chunk of any of
+   them, which the index of chunk_contexts gives in one seek a context),
+   then (when none of its accesses matched) everywhere. */
+static const char *span_sql(const struct dgfilter *f, int on)
+{
+	if (!on)
+		return "CREATE TEMP VIEW filtered_span AS SELECT 0 AS thread, "
+		       "0 AS first_icount, 0 AS last_icount WHERE 0";
+	if (!f || !f->ev.n)
+		return "CREATE TEMP VIEW filtered_span AS SELECT id AS thread, "
+		       "first_access_icount AS first_icount, last_access_icount "
+		       "AS last_icount FROM threads";
+	return "CREATE TEMP VIEW filtered_span AS "
+	       "WITH top(id) AS (SELECT max((SELECT max(chunk_id) FROM "
+	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x) "
+	       "SELECT t.id AS thread, "
+	       "(SELECT icount FROM filtered_accesses WHERE thread = t.id "
+	       "LIMIT 1) AS first_icount, "
+	       "coalesce((SELECT max(icount) FROM filtered_accesses WHERE "
+	       "thread = t.id AND chunk_id >= (SELECT ch.id FROM chunks ch "
+	       "WHERE ch.thread = t.id AND ch.id <= (SELECT id FROM top) AND "
+	       "EXISTS (SELECT 1 FROM chunk_contexts cc WHERE cc.chunk_id = "
+	       "ch.id AND cc.context_id IN (SELECT id FROM temp.dgf_ev_ctx)) "
+	       "ORDER BY ch.id DESC LIMIT 1)), "
+	       "(SELECT max(icount) FROM filtered_accesses WHERE thread = t.id)) "
+	       "AS last_icount FROM threads t";
+}
+
+/* 1 when sum_windows answers the working set of filtered_accesses: no
+   filter, and the table exists and was filled (it is left empty when the
+   log's icounts were out of order; a trace without accesses has none). */
+static int windowed(sqlite3 *db, const struct dgfilter *f)
+{
+	if (f && (f->ev.n || f->rg.n))
+		return 0;
+	return dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+			   "name = 'sum_windows'") == 1
+	       && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_windows) "
+			      "OR NOT EXISTS (SELECT 1 FROM chunks)") == 1;
+}
+
+/* The TEMP VIEW filtered_windows(window_start, accesses, lines, pages):
+   sum_windows when windowed(), else empty. */
+static const char *windows_sql(int on)
+{
+	return on ? "CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
+		    "accesses, lines, pages FROM sum_windows"
+		  : "CREATE TEMP VIEW filtered_windows AS SELECT 0 AS "
+		    "window_start, 0 AS accesses, 0 AS lines, 0 AS pages WHERE 0";
+}
+
+static int build_sum(sqlite3 *db, const struct dgfilter *f, int on, char **err)
+{
+	char *sql = sum_sql(f, on);
+	int rc = exec(db, sql, NULL, err) < 0
+		 || exec(db, span_sql(f, on), NULL, err) < 0
+		 || exec(db, windows_sql(windowed(db, f)), NULL, err) < 0 ? -1 : 0;
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+static void fn_flag(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	sqlite3_result_int(ctx, (int)(intptr_t)sqlite3_user_data(ctx));
 }
 
-/* dg_filtered(): 1 while a filter is installed, else 0.  Canned queries
-   answer from the summary tables when it is 0; SQLite evaluates it once,
-   before any loop, so the branch not taken costs nothing. */
+/* dg_filtered(): 1 while a filter is installed, else 0; dg_summed(): 1
+   when filtered_sum holds filtered_accesses' counts.  Canned queries
+   answer from the summary tables when they allow; SQLite evaluates these
+   once, before any loop, so the branch not taken costs nothing. */
 static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 {
 	int on = f && (f->ev.n || f->rg.n);
 
 	if (sqlite3_create_function(db, "dg_filtered", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-	                            (void *)(intptr_t)on, fn_filtered, NULL, NULL) != SQLITE_OK) {
+	                            (void *)(intptr_t)on, fn_flag, NULL, NULL) != SQLITE_OK
+	    || sqlite3_create_function(db, "dg_summed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+	                            (void *)(intptr_t)summed(db, f), fn_flag, NULL,
+				    NULL) != SQLITE_OK
+	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+	                            (void *)(intptr_t)windowed(db, f), fn_flag, NULL,
+				    NULL) != SQLITE_OK) {
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -615,7 +744,8 @@ int dgfilter_install(sqlite3 *db, const struct dgfilter *f, char **err)
 		return -1;
 	if (exec(db, "SAVEPOINT dgfilter", NULL, err) < 0)
 		return -1;
-	if (drop_all(db, err) < 0 || build(db, f, err) < 0) {
+	if (drop_all(db, err) < 0 || build(db, f, err) < 0
+	    || build_sum(db, f, summed(db, f), err) < 0) {
 		sqlite3_exec(db, "ROLLBACK TO dgfilter; RELEASE dgfilter",
 			     NULL, NULL, NULL);
 		return -1;

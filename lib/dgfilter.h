@@ -19,14 +19,28 @@
  *   malloc     --ranges only: inside a live heap block
  *
  * The stack conditions are evaluated once per install into TEMP tables
- * (dgf_pcs, dgf_ctx, dgf_blk ...) and reach `accesses` as `context_id IN
- * (...)`; user: and range conditions add icount and addr bounds, so the
+ * (dgf_ev_pcs, dgf_ev_ctx, dgf_rg_blk ...); when --events holds only
+ * such conditions they reach `accesses` as stack_filter = 'dgf_ev', which
+ * the virtual table evaluates in C (dgvtab.h), else as SQL; user: and
+ * range conditions add icount and addr bounds, so the
  * virtual table decodes only the chunks that can match.  A malformed list
  * is an error naming the condition; nothing is changed then.
  *
  * It also defines the SQL function dg_filtered(): 1 while a filter is
  * installed, 0 when filtered_accesses is every access (queries may then
  * read the summary tables instead).
+ *
+ * And dg_summed(): 1 when the TEMP VIEW filtered_sum(thread, pc,
+ * is_write, accesses, bytes) holds the counts of filtered_accesses by
+ * thread, pc and direction, computed from the summary sum_ctx (schema.sql)
+ * without decoding: with no filter, or with only fn:/file:/dso: in
+ * --events, on a database that has sum_ctx.  Else filtered_sum is empty.
+ * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)
+ * gives each thread's first and last matching access, decoding only the
+ * first and last chunks that can hold them.  dg_windowed(): 1 when the
+ * TEMP VIEW filtered_windows(window_start, accesses, lines, pages) holds
+ * the working set per 100 000 instructions (sum_windows): no filter, on a
+ * database that has it; else the view is empty.
  *
  * Ownership: a struct dgfilter is the caller's (dgfilter_free).
  *

@@ -37,6 +37,8 @@ struct plot {
 	char *zoom;             /* SQL conditions, starting with " AND" */
 	char **err;
 	int summary;            /* gathered from chunk_cells, not accesses */
+	int64_t memo_page;      /* page_rank's last answer (memo_rank < 0: none) */
+	int64_t memo_rank;
 };
 
 /* ---------------------------------------------------------- arithmetic */
@@ -227,11 +229,15 @@ static int summary_usable(struct plot *p)
 /* Pass 1 from the summary: pages and span of the chunks in the window. */
 static int find_pages_summary(struct plot *p)
 {
-	char *sql = sqlite3_mprintf("SELECT DISTINCT cp.cell >> 4 FROM chunk_cells cp "
-		"JOIN chunks c ON c.id = cp.chunk_id WHERE c.icount_hi > %lld "
-		"AND c.icount_lo < %lld ORDER BY 1",
-		(long long)(p->o->has_icount ? p->o->icount_lo : INT64_MIN),
-		(long long)(p->o->has_icount ? p->o->icount_hi : INT64_MAX));
+	/* over the whole trace, the pages of chunk_cells are sum_pages' (an
+	   access counts where it starts in both): a row a page instead of
+	   a sort of every cell */
+	char *sql = p->o->has_icount
+		? sqlite3_mprintf("SELECT DISTINCT cp.cell >> 4 FROM chunk_cells cp "
+			"JOIN chunks c ON c.id = cp.chunk_id WHERE c.icount_hi > %lld "
+			"AND c.icount_lo < %lld ORDER BY 1", (long long)p->o->icount_lo,
+			(long long)p->o->icount_hi)
+		: sqlite3_mprintf("SELECT page FROM sum_pages ORDER BY page");
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc, ok;
@@ -320,9 +326,14 @@ window:
 	return 0;
 }
 
-static int64_t page_rank(const struct plot *p, int64_t page)
+/* Rows come in address order within a chunk, so the last page asked
+   is usually asked again: remembered. */
+static int64_t page_rank(struct plot *p, int64_t page)
 {
 	size_t lo = 0, hi = p->npages;
+
+	if (p->memo_rank >= 0 && p->memo_page == page)
+		return p->memo_rank;
 
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -332,7 +343,8 @@ static int64_t page_rank(const struct plot *p, int64_t page)
 		else
 			hi = mid;
 	}
-	return (int64_t)lo;
+	p->memo_page = page;
+	return p->memo_rank = (int64_t)lo;
 }
 
 static double total_cx(const struct plot *p)
@@ -340,7 +352,7 @@ static double total_cx(const struct plot *p)
 	return (double)p->npages * (double)p->o->page_size;
 }
 
-static int col_of(const struct plot *p, int64_t addr)
+static int col_of(struct plot *p, int64_t addr)
 {
 	int64_t ps = p->o->page_size;
 	double cx = (double)page_rank(p, addr / ps) * ps + addr % ps;
@@ -356,39 +368,62 @@ static int row_of(const struct plot *p, int64_t icount, double ys)
 	return y < 0 ? -1 : clamp_int(y, 0, p->ph);
 }
 
-/* Pass 2 from the summary: each chunk's cell counts spread evenly over
-   the rows its icount span covers. */
+/* One chunk_cells row into the grid: the counts spread evenly over the
+   rows the chunk's icount span [lo, hi) covers. */
+static void bin_cell(struct plot *p, double ys, int64_t lo, int64_t hi,
+		     sqlite3_stmt *st)
+{
+	int r0 = row_of(p, lo, ys);
+	int r1 = row_of(p, hi == INT64_MIN ? hi : hi - 1, ys), col, r, n;
+	int64_t rd = sqlite3_column_int64(st, 2), wr = sqlite3_column_int64(st, 3);
+
+	if (r1 < 0 || r0 >= p->ph)
+		return;
+	r0 = r0 < 0 ? 0 : r0;
+	r1 = r1 >= p->ph ? p->ph - 1 : r1 < r0 ? r0 : r1;
+	col = col_of(p, wrap_add(wrap_mul(sqlite3_column_int64(st, 1), 256), 128));
+	n = r1 - r0 + 1;
+	for (r = r0; r <= r1; r++) {
+		size_t k = (size_t)r * p->pw + col;
+		/* the remainder goes to the first rows */
+		p->reads[k] += (uint32_t)(rd / n + (r - r0 < rd % n));
+		p->writes[k] += (uint32_t)(wr / n + (r - r0 < wr % n));
+	}
+}
+
+/* Pass 2 from the summary: chunk_cells and chunks both in chunk id order,
+   merged here (a join in SQL costs a seek per cell: tens of millions on a
+   billion accesses). */
 static int bin_summary(struct plot *p, double ys)
 {
-	sqlite3_stmt *st;
-	int rc;
+	sqlite3_stmt *cells, *chunks;
+	int rc, rk = SQLITE_ROW;
+	int64_t id = INT64_MIN;
 
-	if (sqlite3_prepare_v2(p->db, "SELECT c.icount_lo, c.icount_hi, cp.cell, "
-	                       "cp.reads, cp.writes FROM chunk_cells cp JOIN chunks c "
-	                       "ON c.id = cp.chunk_id", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(p->db, "SELECT chunk_id, cell, reads, writes FROM "
+			       "chunk_cells ORDER BY chunk_id", -1, &cells, NULL) != SQLITE_OK)
 		return sql_fail(p);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t hi = sqlite3_column_int64(st, 1);
-		int r0 = row_of(p, sqlite3_column_int64(st, 0), ys);
-		int r1 = row_of(p, hi == INT64_MIN ? hi : hi - 1, ys), col, r, n;
-		int64_t rd = sqlite3_column_int64(st, 3), wr = sqlite3_column_int64(st, 4);
-
-		if (r1 < 0 || r0 >= p->ph)
-			continue;
-		r0 = r0 < 0 ? 0 : r0;
-		r1 = r1 >= p->ph ? p->ph - 1 : r1 < r0 ? r0 : r1;
-		col = col_of(p, wrap_add(wrap_mul(sqlite3_column_int64(st, 2),
-						  256), 128));
-		n = r1 - r0 + 1;
-		for (r = r0; r <= r1; r++) {
-			size_t k = (size_t)r * p->pw + col;
-			/* the remainder goes to the first rows */
-			p->reads[k] += (uint32_t)(rd / n + (r - r0 < rd % n));
-			p->writes[k] += (uint32_t)(wr / n + (r - r0 < wr % n));
-		}
+	if (sqlite3_prepare_v2(p->db, "SELECT id, icount_lo, icount_hi FROM chunks "
+			       "ORDER BY id", -1, &chunks, NULL) != SQLITE_OK) {
+		sqlite3_finalize(cells);
+		return sql_fail(p);
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : sql_fail(p);
+	while ((rc = sqlite3_step(cells)) == SQLITE_ROW) {
+		int64_t c = sqlite3_column_int64(cells, 0);
+
+		while (rk == SQLITE_ROW && id < c) {
+			rk = sqlite3_step(chunks);
+			id = rk == SQLITE_ROW ? sqlite3_column_int64(chunks, 0) : INT64_MAX;
+		}
+		if (rk != SQLITE_ROW && rk != SQLITE_DONE)
+			break;
+		if (id == c && rk == SQLITE_ROW)
+			bin_cell(p, ys, sqlite3_column_int64(chunks, 1),
+				 sqlite3_column_int64(chunks, 2), cells);
+	}
+	sqlite3_finalize(cells);
+	sqlite3_finalize(chunks);
+	return rc == SQLITE_DONE && (rk == SQLITE_ROW || rk == SQLITE_DONE) ? 0 : sql_fail(p);
 }
 
 /* Pass 2: the accesses into the grid. */
@@ -823,7 +858,7 @@ static int draw(struct plot *p, const char *gp, const char *term)
 
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 {
-	struct plot p = { .db = db, .o = o, .err = err };
+	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1 };
 	const char *gp = NULL, *term = NULL;
 	int rc = -1;
 

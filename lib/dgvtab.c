@@ -33,13 +33,13 @@ SQLITE_EXTENSION_INIT3
 
 enum {
 	COL_ICOUNT, COL_ADDR, COL_SIZE, COL_IS_WRITE, COL_PC, COL_THREAD,
-	COL_CONTEXT, COL_BLOCK, COL_ASEQ, COL_CHUNK, N_COLS
+	COL_CONTEXT, COL_BLOCK, COL_ASEQ, COL_CHUNK, COL_STACK, N_COLS
 };
 
 static const char vt_decl[] =
 	"CREATE TABLE x(icount INTEGER, addr INTEGER, size INTEGER,"
 	" is_write INTEGER, pc INTEGER, thread INTEGER, context_id INTEGER,"
-	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER)";
+	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER, stack_filter HIDDEN)";
 
 /* Regions (64 KiB) an address range may span and still go through
    chunk_regions. */
@@ -88,6 +88,9 @@ struct filter {
 	int64_t thread, block;
 	int has_thread, has_block, has_ctx, is_write, empty;
 	uint8_t *ctx_set;       /* bitmap over contexts when has_ctx */
+	int has_stack;          /* stack_filter = P (dgvtab.h) */
+	uint8_t *whole_set;     /* contexts whose accesses all pass */
+	uint8_t *desc_ok;       /* per descriptor: its pc is in P_pcs */
 };
 
 struct cur {
@@ -636,7 +639,7 @@ static char op_char(unsigned char op)
 static const char col_ops[N_COLS] = {
 	[COL_ICOUNT] = 'r', [COL_ADDR] = 'r', [COL_IS_WRITE] = 'e',
 	[COL_THREAD] = 'e', [COL_CONTEXT] = 'e', [COL_BLOCK] = 'e',
-	[COL_CHUNK] = 'r',
+	[COL_CHUNK] = 'r', [COL_STACK] = 'e',
 };
 
 static int usable(const struct sqlite3_index_constraint *c)
@@ -668,6 +671,7 @@ static double plan_fraction(const unsigned *seen)
 		case COL_BLOCK: eq = 1e-4, both = one = 1; break;
 		case COL_CONTEXT: eq = 1e-3, both = one = 1; break;
 		case COL_THREAD: eq = 0.5, both = one = 1; break;
+		case COL_STACK: eq = 0.5, both = one = 1; break;
 		default: eq = both = one = 1; break;
 		}
 		f *= (s & 1) ? eq : (s & 6) == 6 ? both : one;
@@ -763,6 +767,8 @@ static int vt_close(sqlite3_vtab_cursor *base)
 	sqlite3_free(c->ids);
 	sqlite3_free(c->sel);
 	sqlite3_free(c->f.ctx_set);
+	sqlite3_free(c->f.whole_set);
+	sqlite3_free(c->f.desc_ok);
 	sqlite3_free(c);
 	return SQLITE_OK;
 }
@@ -786,10 +792,12 @@ static int cur_ready(struct cur *c, const struct model *m)
 
 static void filter_reset(struct filter *f)
 {
-	uint8_t *set = f->ctx_set;
+	uint8_t *set = f->ctx_set, *whole = f->whole_set, *ok = f->desc_ok;
 
 	memset(f, 0, sizeof *f);
 	f->ctx_set = set;
+	f->whole_set = whole;
+	f->desc_ok = ok;
 	f->ic_lo = f->a_lo = f->ch_lo = INT64_MIN;
 	f->ic_hi = f->a_hi = f->ch_hi = INT64_MAX;
 	f->is_write = -1;
@@ -915,6 +923,126 @@ static int filter_arg(struct cur *c, const struct model *m, int col, char op, sq
 	case COL_CONTEXT:
 		return filter_ctx(c, m, v, op);
 	}
+	return SQLITE_OK;
+}
+
+/* ------------------------------------------------------------ stack_filter */
+
+static int i64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* A statement over one of stack_filter's tables: fmt with P for %w. */
+static int stack_prepare(struct vt *t, const char *fmt, const char *p,
+			 sqlite3_stmt **st)
+{
+	char *sql = sqlite3_mprintf(fmt, p);
+	int rc;
+
+	if (!sql)
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(t->db, sql, -1, st, NULL);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? rc : vt_sql_error(t, "reading stack_filter's tables");
+}
+
+/* The pcs of table temp.P_pcs, sorted, into *out (sqlite3_free). */
+static int stack_pcs(struct vt *t, const char *p, int64_t **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc = stack_prepare(t, "SELECT pc FROM temp.\"%w_pcs\"", p, &st);
+
+	*out = NULL;
+	*n = 0;
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap && grow(out, &cap, *n + 1, sizeof **out) != SQLITE_OK) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*out)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		sqlite3_free(*out);
+		*out = NULL;
+		return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "reading stack_filter's pcs");
+	}
+	if (*n)
+		qsort(*out, *n, sizeof **out, i64_cmp);
+	return SQLITE_OK;
+}
+
+/* Marks the contexts of temp.P_ctx(id, whole) in set (and, whole, in
+   whole). */
+static int stack_ctx(struct vt *t, const char *p, uint8_t *set, uint8_t *whole)
+{
+	sqlite3_stmt *st;
+	int rc = stack_prepare(t, "SELECT id, whole FROM temp.\"%w_ctx\"", p, &st);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t x = sqlite3_column_int64(st, 0);
+
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || x < 0
+		    || (uint64_t)x >= t->m.n_ctx)
+			continue;
+		set[x >> 3] |= (uint8_t)(1u << (x & 7));
+		if (sqlite3_column_int64(st, 1))
+			whole[x >> 3] |= (uint8_t)(1u << (x & 7));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "reading stack_filter's contexts");
+}
+
+/* stack_filter = P: only the contexts of temp.P_ctx, and in those not
+   marked whole only the accesses whose pc is in temp.P_pcs. */
+static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
+{
+	struct filter *f = &c->f;
+	const char *p = (const char *)sqlite3_value_text(v);
+	size_t bytes = t->m.n_ctx / 8 + 1, i, n;
+	uint8_t *set;
+	int64_t *pcs;
+	int rc;
+
+	if (!p || f->has_stack)
+		return f->empty = 1, SQLITE_OK;   /* NULL; or two: not ours */
+	set = sqlite3_malloc64(bytes);
+	sqlite3_free(f->whole_set);
+	sqlite3_free(f->desc_ok);
+	f->whole_set = sqlite3_malloc64(bytes);
+	f->desc_ok = sqlite3_malloc64(t->m.n_descs + 1);
+	if (!set || !f->whole_set || !f->desc_ok) {
+		sqlite3_free(set);
+		return SQLITE_NOMEM;
+	}
+	memset(set, 0, bytes);
+	memset(f->whole_set, 0, bytes);
+	f->has_stack = 1;
+	if ((rc = stack_ctx(t, p, set, f->whole_set)) != SQLITE_OK
+	    || (rc = stack_pcs(t, p, &pcs, &n)) != SQLITE_OK) {
+		sqlite3_free(set);
+		return rc;
+	}
+	for (i = 0; i < t->m.n_descs; i++)
+		f->desc_ok[i] = n && bsearch(&t->m.descs[i].pc, pcs, n, sizeof *pcs, i64_cmp);
+	sqlite3_free(pcs);
+	if (f->has_ctx)         /* with a context_id constraint: both */
+		for (i = 0; i < bytes; i++)
+			f->ctx_set[i] &= set[i];
+	else {
+		sqlite3_free(f->ctx_set);
+		f->ctx_set = set, set = NULL;
+		f->has_ctx = 1;
+	}
+	sqlite3_free(set);
 	return SQLITE_OK;
 }
 
@@ -1209,6 +1337,10 @@ static int source_step(struct vt *t, struct cur *c, sqlite3_stmt **st)
 		rc = sqlite3_step(c->src);
 	} else {
 		do {
+			/* ids outside the chunk_id bounds: not even fetched */
+			while (c->pos < c->n_ids && (c->ids[c->pos] < c->f.ch_lo
+						     || c->ids[c->pos] > c->f.ch_hi))
+				c->pos++;
 			if (c->pos == c->n_ids)
 				return *st = NULL, SQLITE_OK;
 			*st = c->fetch;
@@ -1255,6 +1387,9 @@ static void select_run(struct cur *c, const struct model *m)
 	const uint64_t *a = c->run.addrs;
 	int64_t base = c->run_icount;
 	uint32_t i, n = 0, na = c->run.n_addrs;
+	uint64_t x = c->run.context;
+	const uint8_t *ok = f->has_stack && !(f->whole_set[x >> 3] & (1u << (x & 7)))
+			    ? f->desc_ok + m->ctx_desc[x] : NULL;
 
 	c->d = d;
 	c->k = 0;
@@ -1266,7 +1401,8 @@ static void select_run(struct cur *c, const struct model *m)
 	for (i = 0; i < na; i++) {
 		int64_t ic = base + d[i].iseq, addr = (int64_t)a[i];
 		if ((addr == 0 && d[i].guarded) || (f->is_write >= 0 && d[i].is_write != f->is_write)
-		    || ic < f->ic_lo || ic > f->ic_hi || addr < f->a_lo || addr > f->a_hi)
+		    || ic < f->ic_lo || ic > f->ic_hi || addr < f->a_lo || addr > f->a_hi
+		    || (ok && !ok[i]))
 			continue;
 		if (f->has_block) {
 			int found;
@@ -1351,7 +1487,8 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		return rc;
 	filter_reset(&c->f);
 	for (i = 0; i < argc && rc == SQLITE_OK; i++)
-		rc = filter_arg(c, &t->m, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
+		rc = plan[2 * i] - '0' == COL_STACK ? filter_stack(t, c, argv[i])
+		     : filter_arg(c, &t->m, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
 	if (rc == SQLITE_OK && c->f.has_block && !c->f.empty)
 		rc = filter_block(t, &c->f);
 	if (rc == SQLITE_OK && (idx_num & 1 || c->f.has_block))

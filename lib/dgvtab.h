@@ -22,6 +22,13 @@
  *               latest allocated
  *   aseq        index of the access in its bbdef (access_descs.aseq)
  *   chunk_id    chunks.id holding it
+ *   stack_filter  HIDDEN (not in SELECT *), always NULL; only for the
+ *               constraint stack_filter = 'P': the rows whose context is
+ *               in the TEMP table P_ctx(id, whole) and, for contexts
+ *               whose whole is 0, whose pc is in the TEMP table
+ *               P_pcs(pc).  Evaluated in C per access (dgfilter.c's
+ *               call-stack filters use it, with P = dgf_ev), and only the
+ *               chunks holding those contexts are decoded
  *
  * Rows come in execution order (chunk id, then run, then aseq), which is
  * icount order; ORDER BY icount [, aseq] or chunk_id [, icount [, aseq]]
@@ -35,7 +42,7 @@
  * 4096 regions and starts at or above 0, else by chunks.addr_lo/addr_hi);
  * thread =; context_id = and IN (through chunk_contexts); block_id =
  * (turned into the block's address and lifetime ranges); chunk_id =, <,
- * <=, >, >=; is_write =.  When several ways to choose chunks apply, the
+ * <=, >, >=; is_write =; stack_filter =.  When several ways to choose chunks apply, the
  * one with the fewest chunks (counted in the indexes) is taken.
  *
  * Memory and lifetime: on first use, each table object (one per connection

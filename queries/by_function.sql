@@ -1,9 +1,13 @@
 -- Accesses by function: reads, writes and bytes of filtered_accesses per function (the innermost, inlined or not, at the access's pc).
--- ?1: how many rows (default 30).  Without a filter it reads the summary sum_pc instead of decoding every access.
+-- ?1: how many rows (default 30).  Without a filter it reads the summary sum_pc, with a call-stack filter (fn:/file:/dso: in --events) filtered_sum; else it decodes.
 WITH per_pc AS (
 	SELECT pc, sum(is_write = 0) AS reads, sum(is_write) AS writes,
 	       sum(size) AS bytes
-	FROM filtered_accesses WHERE dg_filtered() GROUP BY pc
+	FROM filtered_accesses WHERE NOT dg_summed() GROUP BY pc
+	UNION ALL
+	SELECT pc, sum(accesses * (is_write = 0)), sum(accesses * is_write),
+	       sum(bytes)
+	FROM filtered_sum WHERE dg_summed() AND dg_filtered() GROUP BY pc
 	UNION ALL
 	SELECT pc, sum(accesses * (is_write = 0)), sum(accesses * is_write),
 	       sum(bytes)

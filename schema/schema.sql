@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -365,6 +365,51 @@ CREATE TABLE sum_lines (
 	line    INTEGER PRIMARY KEY,
 	reads   INTEGER NOT NULL,
 	writes  INTEGER NOT NULL
+);
+
+-- sum_ctx: how many runs each context had in each thread.  With
+-- access_descs (the accesses of the context's bbdef) and sum_ctx_miss, it
+-- gives the exact count of accesses of any set of contexts, and of pcs
+-- inside them, by thread, pc and direction: a call-stack filter (dgsql
+-- --events fn:/file:/dso:) is counted with a join instead of decoding every
+-- access (dgsql's view filtered_sum does so).  Access aseq of a run of
+-- context c in thread t was made runs - missed times (sum_ctx_miss, else
+-- missed 0), with the pc, direction and size of access_descs (bbdef of c,
+-- aseq).  A row per context and thread that ran it (tens of thousands on
+-- a large program: about 10 bytes a row, nothing next to the chunks).
+CREATE TABLE sum_ctx (
+	context_id  INTEGER NOT NULL,
+	thread      INTEGER NOT NULL,
+	runs        INTEGER NOT NULL,
+	PRIMARY KEY (context_id, thread)
+) WITHOUT ROWID;
+
+-- sum_ctx_miss: the accesses of a context's runs that did not happen: the
+-- tail of partial runs (the block was left early) and guarded accesses
+-- whose guard was false.  Access aseq of context_id's bbdef happened
+-- runs - missed times in thread.  Rows only where missed > 0 (few: 12
+-- bytes each).
+CREATE TABLE sum_ctx_miss (
+	context_id  INTEGER NOT NULL,
+	thread      INTEGER NOT NULL,
+	aseq        INTEGER NOT NULL,
+	missed      INTEGER NOT NULL,
+	PRIMARY KEY (context_id, thread, aseq)
+) WITHOUT ROWID;
+
+-- sum_windows: the working set: for each window of 100 000 instructions
+-- (icount / 100000, window_start its first icount) holding accesses, how
+-- many accesses, distinct 64-byte cache lines (addr >> 6) and distinct
+-- 4 KiB pages (addr >> 12) they touched, every thread together; an access
+-- counts where it starts.  dgsql's working_set reads it with the default
+-- window and line size and no filter.  A row per window: 55 000 rows,
+-- about 1 MB, for 5.5 G instructions.  Left empty when the log's icounts
+-- were not in order.
+CREATE TABLE sum_windows (
+	window_start  INTEGER PRIMARY KEY,
+	accesses      INTEGER NOT NULL,
+	lines         INTEGER NOT NULL,
+	pages         INTEGER NOT NULL
 );
 
 -- Views over the summaries.

@@ -30,7 +30,7 @@ check_eq "column mode" "$(printf 'a  b\n-  --\n1  xy')" \
 check_eq "several statements in one argument" "$(printf '1\n2')" \
 	"$(dq w.db 'SELECT 1; SELECT 2')"
 check_eq "dot-command argument" "filtered_accesses" \
-	"$(dq w.db '.tables filtered%')"
+	"$(dq w.db '.tables filtered_a%')"
 
 # A script on standard input.
 cat >script.sql <<'SQL'

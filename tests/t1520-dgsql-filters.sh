@@ -8,7 +8,7 @@
 #     then 64 W, 64 R + 64 W inside event "loop", 32 R, then untracked.
 # Also: _start, the very first function of .text, is found (its own
 # accesses equal dg-dump's at its pcs); globs; file suffixes on a path
-# boundary; C++ names without arguments; push-down into context_id IN;
+# boundary; C++ names without arguments; push-down into stack_filter;
 # the same filter from .filter; bad filter strings are errors (exit 2).
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
@@ -90,8 +90,14 @@ check_eq "--events user:loop,fn:main: the union" "$((a + b - c))" \
 check_eq ".filter sets, shows and resets" \
 	"$(printf -- '--events fn:fill --ranges malloc\n100\nno filter: filtered_accesses is every access')" \
 	"$(printf '.filter --events fn:fill --ranges malloc\n.filter\nSELECT count(*) FROM filtered_accesses;\n.filter off\n.filter\n' | dq w.db)"
-check_eq "push-down: fn: becomes context_id IN" 1 \
-	"$(dq w.db --events fn:fill '.schema filtered_accesses' | grep -c 'AND context_id IN (SELECT id FROM temp.dgf_ev_ctx)')"
+check_eq "push-down: fn: becomes stack_filter (evaluated in the vtab)" 1 \
+	"$(dq w.db --events fn:fill '.schema filtered_accesses' | grep -c "stack_filter = 'dgf_ev'")"
+check_eq "stack_filter = the same condition in SQL" \
+	"$(dq w.db --events fn:fill "SELECT count(*), sum(pc), sum(icount) FROM accesses
+	    WHERE context_id IN (SELECT id FROM temp.dgf_ev_ctx WHERE whole)
+	    OR (context_id IN (SELECT id FROM temp.dgf_ev_ctx)
+	        AND pc IN (SELECT pc FROM temp.dgf_ev_pcs))")" \
+	"$(dq w.db --events fn:fill "SELECT count(*), sum(pc), sum(icount) FROM filtered_accesses")"
 check_eq "push-down: user: ranges become addr bounds" 1 \
 	"$(dq r.db --ranges user:arr '.schema filtered_accesses' | grep -c 'AND addr >= ')"
 

@@ -1,0 +1,39 @@
+/* imp_sum.h: the per-context summaries of the import (sum_ctx,
+ * sum_ctx_miss in schema/schema.sql).
+ *
+ * Promise: fed every run (imp_sum_run, with the number of accesses the run
+ * made), imp_sum_finish writes how many runs each context had in each
+ * thread, and for the accesses a run did not make (a partial run's tail,
+ * a guarded access whose guard was false) how many times each was missed.
+ * From them and access_descs, a filter on call stacks (a set of contexts,
+ * and pcs inside them) gets its exact counts by pc, thread and direction
+ * without decoding a chunk.  And sum_windows: the distinct cache lines
+ * and pages of each window of 100 000 instructions (the working set).
+ *
+ * Cost: one array increment per run when each context runs in one thread
+ * (a hash look-up per run for the contexts that run in several), and a
+ * set insertion per access whose line differs from the one before.
+ *
+ * Ownership: the state hangs off struct importer (imp->sum), made on the
+ * first run; imp_sum_finish and imp_sum_free release it.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef IMP_SUM_H
+#define IMP_SUM_H
+
+#include <stdint.h>
+
+struct importer;
+struct dglog_run;
+
+/* Counts run, which made `made` accesses.  0, or -1 (imp_fail). */
+int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made);
+
+/* Writes sum_ctx, sum_ctx_miss and sum_windows, then frees the state.
+   0 or -1. */
+int imp_sum_finish(struct importer *imp);
+
+void imp_sum_free(struct importer *imp);
+
+#endif
