@@ -43,7 +43,8 @@
 #include "dg_out.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
-#include "dg_stack.h"
+#include "dg_stream.h"
+#include "dg_hand.h"
 #include "dg_heap.h"
 #include "dg_maps.h"
 #include "dg_instr.h"
@@ -167,7 +168,6 @@ static const HChar *client_string(UWord a, HChar *buf)
 static void write_range(UChar type, UWord addr, UWord len,
                         const HChar *tname, const HChar *label)
 {
-	dg_enc_side_begin();
 	dg_out_begin_long(type);
 	dg_out_word(addr);
 	dg_out_word(len);
@@ -180,7 +180,6 @@ static void write_range(UChar type, UWord addr, UWord len,
 
 static void write_event(UChar type, const HChar *label)
 {
-	dg_enc_side_begin();
 	dg_out_begin_short(type);
 	dg_out_string(label, MAX_LABEL);
 	dg_out_end();
@@ -206,7 +205,8 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		break;
 	case VG_USERREQ__DATAGRIND_START_TRACING:
 	case VG_USERREQ__DATAGRIND_STOP_TRACING:
-		dg_enc_client_tracing(arg[0] == VG_USERREQ__DATAGRIND_START_TRACING);
+		dg_stream_ctl(DG_CTL_TRACING,
+		              arg[0] == VG_USERREQ__DATAGRIND_START_TRACING, 0, 0);
 		break;
 	case VG_USERREQ__MALLOCLIKE_BLOCK:
 		dg_heap_client_alloc(arg[1], arg[2]);
@@ -229,22 +229,22 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 static void dg_start_client_code(ThreadId tid, ULong blocks_done)
 {
-	dg_enc_thread(tid);
+	dg_stream_ctl(DG_CTL_THREAD, tid, 0, 0);
 }
 
 static void dg_thread_created(ThreadId parent, ThreadId child)
 {
-	dg_enc_thread_created(child);
+	dg_stream_ctl(DG_CTL_THREAD_NEW, child, 0, 0);
 }
 
 static void dg_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
-	dg_enc_signal(tid, True, VG_(get_SP)(tid), alt_stack);
+	dg_stream_ctl(DG_CTL_SIGNAL_ENTER, tid, VG_(get_SP)(tid), alt_stack);
 }
 
 static void dg_post_deliver_signal(ThreadId tid, Int sig)
 {
-	dg_enc_signal(tid, False, 0, False);
+	dg_stream_ctl(DG_CTL_SIGNAL_EXIT, tid, 0, 0);
 }
 
 /* ------------------------------------------------------------ how it ends */
@@ -258,9 +258,9 @@ static ULong exec_fini_at;             /* where the exec's FINI starts */
 
 static void exec_pre(void)
 {
-	dg_enc_side_begin();          /* the runs before it stay */
+	dg_stream_ctl(DG_CTL_SYNC, 0, 0, 0);   /* the runs before it stay */
 	exec_fini_at = dg_out_offset();
-	dg_enc_fini(DG_END_EXEC, 0);
+	dg_stream_ctl(DG_CTL_FINI, DG_END_EXEC, 0, 0);
 	dg_out_sync();          /* all in the file before the exec */
 }
 
@@ -326,9 +326,18 @@ static HChar *expand_out_name(void)
 }
 
 /* A forked child writes its own log; if the name has no %p it gets one. */
+/* The child's encoder starts from the parent's state: a helper's is
+   fetched into the tool, which the child inherits. */
 static void dg_atfork_pre(ThreadId tid)
 {
-	dg_enc_side_begin();
+	struct dg_blob b;
+
+	dg_stream_ctl(DG_CTL_FORK, 0, 0, 0);
+	dg_out_flush();
+	if (dg_hand_fetch(&b)) {
+		dg_enc_restore(&b);
+		VG_(free)(b.p);
+	}
 	dg_out_sync();
 }
 
@@ -347,8 +356,7 @@ static void dg_atfork_child(ThreadId tid)
 	write_header();
 	write_process();
 	dg_maps_replay();
-	dg_defs_replay();
-	dg_enc_replay();
+	dg_stream_ctl(DG_CTL_REPLAY, 0, 0, 0);
 	dg_heap_replay();
 }
 
@@ -384,6 +392,11 @@ static void dg_post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = False;
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
+	o.trace_at_start = clo_trace_at_start;
+	o.use_fn = clo_trace_fn != NULL;
+	o.icount_from = clo_icount_from;
+	o.icount_to = clo_icount_to;
+	dg_enc_init(&o);          /* before the helper starts: it has it */
 	name = expand_out_name();
 	err = dg_out_init(name, clo_helper);
 	if (err) {
@@ -400,20 +413,16 @@ static void dg_post_clo_init(void)
 		VG_(exit)(1);
 	}
 	VG_(free)(name);
-	o.trace_at_start = clo_trace_at_start;
-	o.icount_from = clo_icount_from;
-	o.icount_to = clo_icount_to;
-	dg_enc_init(&o);
 	write_header();
 	write_process();
-	dg_enc_start(clo_trace_fn != NULL);
+	dg_stream_ctl(DG_CTL_START, 0, 0, 0);
 	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
 }
 
 /* The closing line says what reached the file, not what was meant to. */
 static void dg_fini(Int exitcode)
 {
-	dg_enc_fini(end_how, end_status);
+	dg_stream_ctl(DG_CTL_FINI, end_how, end_status, 0);
 	dg_out_close();
 	if (dg_out_error())
 		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
@@ -422,7 +431,8 @@ static void dg_fini(Int exitcode)
 	else if (VG_(clo_verbosity) >= 1)
 		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
 		          "blocks; %llu bytes written to %s\n",
-		          dg_enc_icount(), dg_enc_accesses(), dg_heap_allocs(),
+		          dg_hand_state()->icount, dg_hand_state()->accesses,
+		          dg_heap_allocs(),
 		          dg_out_disk_bytes(), dg_out_path());
 }
 

@@ -12,7 +12,9 @@
 #define WR_BUF_SIZE   (4u << 20)
 #define WR_WRITE_AT   (1u << 20)    /* write(2) calls of about this size */
 #define WR_DIRECT     (64u << 10)   /* records this long are not copied */
-#define RAWRUNS_MAX   (2u << 20)    /* bound of one RAWRUNS payload */
+#define REC_ROOM      (64u << 10)   /* room made for a record framed here */
+#define RUN_ROOM      (48u << 10)   /* more than any one run encodes to */
+#define NO_REC        ((SizeT)-1)
 
 static Int     wr_fd = -1;
 static const HChar *wr_path;
@@ -30,6 +32,10 @@ static UInt    n_bb, cap_bb;
 static struct wctx *wctxs;
 static UInt    n_wctx, cap_wctx;
 static SizeT   n_slots;
+static SizeT   rec_at = NO_REC;      /* the open record's offset in obuf */
+static SizeT   rec_hdr;
+static SizeT   runs_at = NO_REC;     /* the open BBRUNS's payload offset */
+static UInt    runs_prev;           /* context of its previous run */
 
 #define ERR_NAMETOOLONG 36
 #define ERR_DQUOT       122
@@ -83,7 +89,10 @@ void dg_wr_init(Int fd, const HChar *path, struct dg_wr_state *state)
 	if (!obuf)
 		obuf = VG_(malloc)("dg.wr.buf", WR_BUF_SIZE);
 	oused = 0;
+	rec_at = runs_at = NO_REC;
 }
+
+struct dg_wr_state *dg_wr_state(void) { return st; }
 
 void dg_wr_reset(void)
 {
@@ -162,6 +171,73 @@ static void obuf_flush(void)
 	oused = 0;
 }
 
+/* ------------------------------------------------------------ records */
+
+/* Records are framed only between runs: a flush writes whole records. */
+static void room(SizeT n)
+{
+	tl_assert(rec_at == NO_REC && runs_at == NO_REC);
+	if (oused + n > WR_BUF_SIZE)
+		obuf_flush();
+}
+
+static void begin(UChar type, SizeT hdr)
+{
+	room(REC_ROOM);
+	rec_at = oused;
+	rec_hdr = hdr;
+	obuf[oused] = type;
+	obuf[oused + 1] = hdr == 2 ? 0 : DG_LONG_LENGTH;
+	oused += hdr;
+}
+
+void dg_wr_begin_short(UChar type) { begin(type, 2); }
+void dg_wr_begin_long(UChar type)  { begin(type, 10); }
+
+static inline void put(const void *p, SizeT n)
+{
+	tl_assert(oused + n - rec_at <= REC_ROOM);
+	VG_(memcpy)(obuf + oused, p, n);
+	oused += n;
+}
+
+void dg_wr_u8(UChar v)  { put(&v, 1); }
+void dg_wr_u32(UInt v)  { put(&v, 4); }
+void dg_wr_u64(ULong v) { put(&v, 8); }
+
+void dg_wr_end(void)
+{
+	const UChar *pl = obuf + rec_at + rec_hdr;
+	ULong len = oused - rec_at - rec_hdr;
+
+	if (rec_hdr == 2) {
+		tl_assert(len < 255);
+		obuf[rec_at + 1] = (UChar)len;
+	} else {
+		VG_(memcpy)(obuf + rec_at + 2, &len, 8);   /* host = file order */
+	}
+	if (obuf[rec_at] == DG_R_BBDEF)
+		learn_bbdef(pl);
+	else if (obuf[rec_at] == DG_R_CONTEXT)
+		learn_context(pl);
+	rec_at = NO_REC;
+	st->records++;
+}
+
+void dg_wr_copy(const UChar *p, SizeT n)
+{
+	tl_assert(rec_at == NO_REC && runs_at == NO_REC);
+	st->records++;
+	if (n >= WR_DIRECT) {
+		obuf_flush();
+		write_all(p, n);
+		return;
+	}
+	room(n);
+	VG_(memcpy)(obuf + oused, p, n);
+	oused += n;
+}
+
 /* ------------------------------------------------------------ runs */
 
 static inline UChar *put_uleb(UChar *o, ULong v)
@@ -179,19 +255,48 @@ static inline ULong zigzag(ULong v)
 	return (v << 1) ^ (ULong)((Long)v >> 63);
 }
 
-/* Encode one raw run at p into o; *pp moves past it. */
-static UChar *run_encode(const UChar **pp, UChar *o, UInt *prev)
+void dg_wr_runs_begin(void)
 {
-	const UInt *h = (const UInt *)*pp;
-	UInt c = h[0], info = h[1], n, i;
-	const ULong *a = (const ULong *)(*pp + DG_RAWRUN_HEAD);
+	room(10 + RUN_ROOM);
+	obuf[oused] = DG_R_BBRUNS;
+	obuf[oused + 1] = DG_LONG_LENGTH;
+	oused += 10;
+	runs_at = oused;
+	runs_prev = 0;
+}
+
+SizeT dg_wr_runs_len(void) { return oused - runs_at; }
+
+void dg_wr_runs_end(void)
+{
+	ULong len = oused - runs_at;
+
+	if (len == 0) {
+		oused = runs_at - 10;
+	} else {
+		VG_(memcpy)(obuf + runs_at - 8, &len, 8);
+		st->records++;
+	}
+	runs_at = NO_REC;
+}
+
+/* Each address is predicted from the last two of its slot (stride). */
+void dg_wr_run(UInt c, UInt info, const ULong *a)
+{
 	const struct wctx *x = &wctxs[c];
+	UInt n, i;
 	ULong *s;
+	UChar *o;
 
 	tl_assert(c < n_wctx);
 	n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
+	if (oused + 21 + 10 * (SizeT)n > WR_BUF_SIZE) {
+		dg_wr_runs_end();       /* (runs never reach RUN_ROOM) */
+		dg_wr_runs_begin();
+	}
+	o = obuf + oused;
 	s = slots + 2 * (SizeT)x->slot;
-	o = put_uleb(o, zigzag((ULong)c - *prev) << 1 | (info ? 1 : 0));
+	o = put_uleb(o, zigzag((ULong)c - runs_prev) << 1 | (info ? 1 : 0));
 	if (info) {
 		*o++ = (UChar)(info & 0xFF);
 		o = put_uleb(o, n);
@@ -202,83 +307,18 @@ static UChar *run_encode(const UChar **pp, UChar *o, UInt *prev)
 		s[1] = s[0] ? v - s[0] : 0;
 		s[0] = v;
 	}
-	*prev = c;
-	*pp = (const UChar *)(a + n);
-	return o;
-}
-
-/* One RAWRUNS payload [p, end) becomes a BBRUNS record (long form). */
-static void rawruns_encode(const UChar *p, const UChar *end)
-{
-	UInt prev = 0;
-	UChar *o, *payload;
-	ULong len;
-
-	tl_assert(end - p <= RAWRUNS_MAX);
-	if (oused + 10 + (SizeT)(end - p) / 4 * 5 + 64 > WR_BUF_SIZE)
-		obuf_flush();
-	o = obuf + oused;
-	o[0] = DG_R_BBRUNS;
-	o[1] = DG_LONG_LENGTH;
-	payload = o + 10;
-	o = payload;
-	while (p < end)
-		o = run_encode(&p, o, &prev);
-	len = o - payload;
-	VG_(memcpy)(obuf + oused + 2, &len, 8);   /* host = file order */
+	runs_prev = c;
 	oused = o - obuf;
 }
 
-/* ------------------------------------------------------------ records */
-
-static void record_copy(const UChar *p, SizeT n)
+void dg_wr_flush_maybe(void)
 {
-	if (n >= WR_DIRECT) {
-		obuf_flush();
-		write_all(p, n);
-		return;
-	}
-	if (oused + n > WR_BUF_SIZE)
-		obuf_flush();
-	VG_(memcpy)(obuf + oused, p, n);
-	oused += n;
-}
-
-void dg_wr_consume(const UChar *buf, SizeT n)
-{
-	const UChar *p = buf, *end = buf + n;
-
-	while (p < end && !st->err) {
-		UChar type = p[0];
-		SizeT hdr = 1, len = 1;
-
-		if (type < DG_R_SHORT_FIRST) {
-			hdr = 2;
-			len = p[1];
-			if (len == DG_LONG_LENGTH) {
-				ULong l;
-				VG_(memcpy)(&l, p + 2, 8);
-				len = l;
-				hdr = 10;
-			}
-		}
-		tl_assert(p + hdr + len <= end);   /* the tool frames whole records */
-		if (type == DG_R_RAWRUNS) {
-			rawruns_encode(p + hdr, p + hdr + len);
-		} else {
-			if (type == DG_R_BBDEF)
-				learn_bbdef(p + hdr);
-			else if (type == DG_R_CONTEXT)
-				learn_context(p + hdr);
-			record_copy(p, hdr + len);
-		}
-		p += hdr + len;
-	}
 	if (oused >= WR_WRITE_AT)
 		obuf_flush();
 }
 
 void dg_wr_flush(void)
 {
+	tl_assert(rec_at == NO_REC && runs_at == NO_REC);
 	obuf_flush();
 }
