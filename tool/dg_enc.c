@@ -13,7 +13,7 @@
 #include "dg_hand.h"
 #include "dg_wr.h"
 
-#define BATCH_MAX       (48u << 10)  /* close a BBRUNS record past this */
+#define BATCH_RUNS      16384    /* runs in a BBRUNS record, at most */
 #define MAX_CTX_DEPTH   255      /* CONTEXT depth is a byte */
 #define MAX_FRAMES      256      /* of a heap block's stack */
 #define MAX_PRELOAD     8
@@ -40,6 +40,7 @@ static struct {
 	Bool  in_window;
 	Bool  tracing;        /* effective: all conditions hold */
 	Bool  batch_open;
+	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
 } E;
 
@@ -173,9 +174,10 @@ static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
 {
 	UInt c = context_of(id, bb);
 
-	if (E.batch_open && dg_wr_runs_len() > BATCH_MAX)
+	if (E.batch_open && ++E.batch_runs > BATCH_RUNS)
 		batch_close();
 	if (!E.batch_open) {
+		E.batch_runs = 0;
 		icount_sync();
 		dg_wr_runs_begin();
 		E.batch_open = True;

@@ -21,21 +21,23 @@ static const HChar *wr_path;
 static struct dg_wr_state *st;
 static UChar  *obuf;
 static SizeT   oused;
-static ULong  *slots;               /* (last, stride) per access slot */
+#define slots  dg_wr_slots_         /* (last, stride) per access slot */
 static SizeT   cap_slots;           /* in pairs */
 
 /* What the BBDEF and CONTEXT records passing by say: the accesses of each
    bbdef (by log index), and each context's slots. */
-struct wctx { UInt slot, n_acc; };
 static UInt   *bb_nacc;
 static UInt    n_bb, cap_bb;
-static struct wctx *wctxs;
+#define wctxs  dg_wr_ctxs_
 static UInt    n_wctx, cap_wctx;
 static SizeT   n_slots;
 static SizeT   rec_at = NO_REC;      /* the open record's offset in obuf */
 static SizeT   rec_hdr;
 static SizeT   runs_at = NO_REC;     /* the open BBRUNS's payload offset */
-static UInt    runs_prev;           /* context of its previous run */
+UChar *dg_wr_o_, *dg_wr_o_end_;     /* see dg_wr.h */
+ULong *dg_wr_slots_;
+struct dg_wr_ctx *dg_wr_ctxs_;
+UInt   dg_wr_prev_;
 
 #define ERR_NAMETOOLONG 36
 #define ERR_DQUOT       122
@@ -240,21 +242,6 @@ void dg_wr_copy(const UChar *p, SizeT n)
 
 /* ------------------------------------------------------------ runs */
 
-static inline UChar *put_uleb(UChar *o, ULong v)
-{
-	while (v >= 0x80) {
-		*o++ = (UChar)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (UChar)v;
-	return o;
-}
-
-static inline ULong zigzag(ULong v)
-{
-	return (v << 1) ^ (ULong)((Long)v >> 63);
-}
-
 void dg_wr_runs_begin(void)
 {
 	room(10 + RUN_ROOM);
@@ -262,15 +249,18 @@ void dg_wr_runs_begin(void)
 	obuf[oused + 1] = DG_LONG_LENGTH;
 	oused += 10;
 	runs_at = oused;
-	runs_prev = 0;
+	dg_wr_o_ = obuf + oused;
+	dg_wr_o_end_ = obuf + WR_BUF_SIZE;
+	dg_wr_prev_ = 0;
 }
 
-SizeT dg_wr_runs_len(void) { return oused - runs_at; }
+SizeT dg_wr_runs_len(void) { return dg_wr_o_ - (obuf + runs_at); }
 
 void dg_wr_runs_end(void)
 {
-	ULong len = oused - runs_at;
+	ULong len = dg_wr_runs_len();
 
+	oused = dg_wr_o_ - obuf;
 	if (len == 0) {
 		oused = runs_at - 10;
 	} else {
@@ -280,35 +270,10 @@ void dg_wr_runs_end(void)
 	runs_at = NO_REC;
 }
 
-/* Each address is predicted from the last two of its slot (stride). */
-void dg_wr_run(UInt c, UInt info, const ULong *a)
+void dg_wr_run_room_(void)
 {
-	const struct wctx *x = &wctxs[c];
-	UInt n, i;
-	ULong *s;
-	UChar *o;
-
-	tl_assert(c < n_wctx);
-	n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
-	if (oused + 21 + 10 * (SizeT)n > WR_BUF_SIZE) {
-		dg_wr_runs_end();       /* (runs never reach RUN_ROOM) */
-		dg_wr_runs_begin();
-	}
-	o = obuf + oused;
-	s = slots + 2 * (SizeT)x->slot;
-	o = put_uleb(o, zigzag((ULong)c - runs_prev) << 1 | (info ? 1 : 0));
-	if (info) {
-		*o++ = (UChar)(info & 0xFF);
-		o = put_uleb(o, n);
-	}
-	for (i = 0; i < n; i++, s += 2) {
-		ULong v = a[i];
-		o = put_uleb(o, zigzag(v - (s[0] + s[1])));
-		s[1] = s[0] ? v - s[0] : 0;
-		s[0] = v;
-	}
-	runs_prev = c;
-	oused = o - obuf;
+	dg_wr_runs_end();       /* (one run never needs RUN_ROOM) */
+	dg_wr_runs_begin();
 }
 
 void dg_wr_flush_maybe(void)

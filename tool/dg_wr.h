@@ -56,8 +56,58 @@ void dg_wr_copy(const UChar *p, SizeT n);
    context c (info: 0 for the whole block, else n_instrs | n_addrs << 8 |
    1 << 31) to a BBRUNS record; runs_end drops an empty one. */
 void  dg_wr_runs_begin(void);
-void  dg_wr_run(UInt c, UInt info, const ULong *addrs);
 void  dg_wr_runs_end(void);
 SizeT dg_wr_runs_len(void);     /* payload bytes of the open BBRUNS */
+
+/* dg_wr_run is inline: the encoder calls it for every run.  Private
+   state, only the inline uses it: the cursor of the open BBRUNS, the end
+   of its room, the prediction slots and each context's place in them. */
+struct dg_wr_ctx { UInt slot, n_acc; };
+extern UChar *dg_wr_o_, *dg_wr_o_end_;
+extern ULong *dg_wr_slots_;
+extern struct dg_wr_ctx *dg_wr_ctxs_;
+extern UInt dg_wr_prev_;
+void dg_wr_run_room_(void);     /* close, write, reopen */
+
+static inline UChar *dg_wr_uleb_(UChar *o, ULong v)
+{
+	while (v >= 0x80) {
+		*o++ = (UChar)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (UChar)v;
+	return o;
+}
+
+static inline ULong dg_wr_zigzag_(ULong v)
+{
+	return (v << 1) ^ (ULong)((Long)v >> 63);
+}
+
+/* Each address is predicted from the last two of its slot (stride). */
+static inline void dg_wr_run(UInt c, UInt info, const ULong *a)
+{
+	const struct dg_wr_ctx *x = &dg_wr_ctxs_[c];
+	UInt n = info ? (info >> 8) & 0x7FFFFF : x->n_acc, i;
+	ULong *s = dg_wr_slots_ + 2 * (SizeT)x->slot;
+	UChar *o;
+
+	if (dg_wr_o_ + 21 + 10 * (SizeT)n > dg_wr_o_end_)
+		dg_wr_run_room_();
+	o = dg_wr_uleb_(dg_wr_o_, dg_wr_zigzag_((ULong)c - dg_wr_prev_) << 1
+	                          | (info ? 1 : 0));
+	if (info) {
+		*o++ = (UChar)(info & 0xFF);
+		o = dg_wr_uleb_(o, n);
+	}
+	for (i = 0; i < n; i++, s += 2) {
+		ULong v = a[i];
+		o = dg_wr_uleb_(o, dg_wr_zigzag_(v - (s[0] + s[1])));
+		s[1] = s[0] ? v - s[0] : 0;
+		s[0] = v;
+	}
+	dg_wr_prev_ = c;
+	dg_wr_o_ = o;
+}
 
 #endif
