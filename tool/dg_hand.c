@@ -368,7 +368,6 @@ static Bool read_whole(Int fd, UChar *p, SizeT n)
 Bool dg_hand_fetch(struct dg_blob *b)
 {
 	ULong len;
-
 	UChar r = WAKE;
 
 	if (!ctl || dead)

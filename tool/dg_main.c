@@ -9,14 +9,16 @@
  *
  * How it works.  Every superblock is described once as a BBDEF (its
  * instructions and data accesses) and instrumented so that each run appends
- * a small raw entry — bbdef id, access addresses, how far it got — to a
- * buffer, with plain stores (dg_instr.c).  The encoder (dg_enc.c) turns the
- * buffer into the log when it fills and before every side record: it
- * replays calls and returns on shadow stacks (dg_stack.c) to know each
- * run's calling context, and writes the runs compactly, predicting each
- * address from the previous run of the same context.  Heap blocks
- * (dg_heap.c), file mappings (dg_maps.c), tracked ranges and user events
- * (client requests, here) are written in order with the runs.  VEX's
+ * a small raw entry — bbdef id, access addresses, how far it got — to the
+ * record stream, with plain stores (dg_instr.c, dg_out.c); the stream goes
+ * to a helper process on the other core (dg_hand.c).  Everything else the
+ * tool learns goes in the same stream, in order: new bbdefs, thread
+ * switches, signals, heap blocks (dg_heap.c), file mappings (dg_maps.c),
+ * tracked ranges and user events (client requests, here), as records of
+ * the log or internal ones (dg_stream.h).  The encoder (dg_enc.c), in the
+ * helper, replays calls and returns on shadow stacks (dg_stack.c) to know
+ * each run's calling context, and writes the runs compactly (dg_wr.c),
+ * predicting each address from the previous run of the same context.  VEX's
  * superblock chasing is switched off so that no block spans a call, which
  * keeps blocks within one function as the 2010 manual promised.
  *
