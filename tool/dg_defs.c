@@ -5,7 +5,8 @@
 #include "pub_tool_mallocfree.h"
 #include "dg_format.h"
 #include "dg_defs.h"
-#include "dg_out.h"
+#include "dg_stream.h"
+#include "dg_wr.h"
 #include "dg_pairmap.h"
 
 struct dg_bbdef *dg_bbdefs;
@@ -20,29 +21,29 @@ static void defs_write(const struct dg_bbdef *d)
 	          + d->n_acc * 4 + 1;
 
 	if (len < 255)
-		dg_out_begin_short(DG_R_BBDEF);
+		dg_wr_begin_short(DG_R_BBDEF);
 	else
-		dg_out_begin_long(DG_R_BBDEF);
-	dg_out_u8(d->n_instrs);
-	dg_out_word(d->n_acc);
+		dg_wr_begin_long(DG_R_BBDEF);
+	dg_wr_u8(d->n_instrs);
+	dg_wr_u64(d->n_acc);
 	for (i = 0; i < d->n_instrs; i++) {
-		dg_out_word(d->instrs[i].addr);
-		dg_out_u8(d->instrs[i].size);
+		dg_wr_u64(d->instrs[i].addr);
+		dg_wr_u8(d->instrs[i].size);
 	}
 	for (i = 0; i < d->n_acc; i++) {
-		dg_out_u8(d->acc[i].dir);
-		dg_out_u8(d->acc[i].size);
-		dg_out_u8(d->acc[i].iseq);
+		dg_wr_u8(d->acc[i].dir);
+		dg_wr_u8(d->acc[i].size);
+		dg_wr_u8(d->acc[i].iseq);
 	}
 	for (i = 0; i < d->n_acc; i++)
-		dg_out_u8(d->acc[i].flags);
-	dg_out_u8(d->exit_kind);
-	dg_out_end();
+		dg_wr_u8(d->acc[i].flags);
+	dg_wr_u8(d->exit_kind);
+	dg_wr_end();
 }
 
-UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
-                 const struct dg_access *acc, UInt n_acc,
-                 UChar exit_kind, Bool fn_entry)
+static UInt defs_insert(const struct dg_instr *instrs, UInt n_instrs,
+                        const struct dg_access *acc, UInt n_acc,
+                        UChar exit_kind, Bool fn_entry, Bool sets_sp)
 {
 	struct dg_bbdef *d;
 
@@ -62,13 +63,56 @@ UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
 	d->n_instrs = (UChar)n_instrs;
 	d->exit_kind = exit_kind;
 	d->fn_entry = fn_entry;
-	d->sets_sp = False;
+	d->sets_sp = sets_sp;
 	d->n_extra = exit_kind == DG_EXIT_CALL ? 2 : 0;
 	d->cache_node = DG_PAIRMAP_NONE;
 	d->cache_ctx = 0;
 	d->call_memo.parent = DG_PAIRMAP_NONE;
 	d->file_index = DG_DEFS_UNWRITTEN;
 	return n_bbdefs++;
+}
+
+UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
+                 const struct dg_access *acc, UInt n_acc,
+                 UChar exit_kind, Bool fn_entry, Bool sets_sp)
+{
+	UInt id = defs_insert(instrs, n_instrs, acc, n_acc, exit_kind,
+	                      fn_entry, sets_sp);
+
+	dg_stream_def(id, &dg_bbdefs[id]);
+	return id;
+}
+
+/* The DEF layout is dg_stream_def's; the tool wrote it, so a bad one is
+   our bug, but it is checked against the end all the same. */
+Bool dg_defs_learn(const UChar *p, const UChar *end)
+{
+	struct dg_instr ins[DG_MAX_INSTRS];
+	UInt id, n_acc, i;
+	UChar ni, kind, fn, ssp;
+
+	if (end - p < 12)
+		return False;
+	VG_(memcpy)(&id, p, 4);
+	ni = p[4];
+	VG_(memcpy)(&n_acc, p + 5, 4);
+	kind = p[9];
+	fn = p[10];
+	ssp = p[11];
+	p += 12;
+	if (ni < 1   /* (a u8 cannot pass DG_MAX_INSTRS) */
+	    || (SizeT)(end - p) != 9 * (SizeT)ni + 4 * (SizeT)n_acc)
+		return False;
+	if (id < n_bbdefs)
+		return True;           /* the tool's own, in this process */
+	if (id != n_bbdefs)
+		return False;
+	for (i = 0; i < ni; i++, p += 9) {
+		VG_(memcpy)(&ins[i].addr, p, 8);
+		ins[i].size = p[8];
+	}
+	defs_insert(ins, ni, (const struct dg_access *)p, n_acc, kind, fn, ssp);
+	return True;
 }
 
 UInt dg_defs_emit(UInt id)
@@ -94,4 +138,32 @@ void dg_defs_replay(void)
 
 	for (i = 0; i < n_written; i++)
 		defs_write(&dg_bbdefs[written[i]]);
+}
+
+const UInt *dg_defs_written(UInt *n)
+{
+	*n = n_written;
+	return written;
+}
+
+void dg_defs_restore(const UInt *ids, UInt n)
+{
+	UInt i;
+
+	for (i = 0; i < n_bbdefs; i++) {
+		dg_bbdefs[i].file_index = DG_DEFS_UNWRITTEN;
+		dg_bbdefs[i].cache_node = DG_PAIRMAP_NONE;
+		dg_bbdefs[i].call_memo.parent = DG_PAIRMAP_NONE;
+	}
+	n_written = 0;
+	for (i = 0; i < n; i++) {
+		tl_assert(ids[i] < n_bbdefs);
+		if (n_written == cap_written) {
+			cap_written = cap_written ? 2 * cap_written : 4096;
+			written = VG_(realloc)("dg.defs.written", written,
+			                       cap_written * sizeof *written);
+		}
+		written[n_written] = ids[i];
+		dg_bbdefs[ids[i]].file_index = n_written++;
+	}
 }

@@ -3,7 +3,11 @@
  * Every translated superblock gets a bbdef: its instructions and its data
  * accesses in program order.  The table owns the definitions for the life of
  * the process (a run in the raw buffer names its bbdef by id, and a forked
- * child must write them all again).  A BBDEF record is written only when a
+ * child must write them all again).  The tool adds them (dg_defs_add) and
+ * sends each to the encoder in a DEF record (dg_stream.h); an encoder in
+ * another process learns them from there (dg_defs_learn), with the same
+ * ids.  The encoder's fields (file index, caches) are the encoder's
+ * only.  A BBDEF record is written (by the encoder, dg_wr.h) only when a
  * run of the block is first written (dg_defs_emit), so a log traced through
  * a window does not carry every block the program translated; the log's
  * bbdef index is the order of writing, as the format requires, and differs
@@ -39,12 +43,21 @@ struct dg_bbdef {
 
 extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 
+/* The tool: a new bbdef, sent on to the encoder. */
 UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
                  const struct dg_access *acc, UInt n_acc,
-                 UChar exit_kind, Bool fn_entry);
+                 UChar exit_kind, Bool fn_entry, Bool sets_sp);
+/* The encoder: the payload of a DEF record [p, end); a bbdef the table
+   has already (the tool's own, in the same process) is skipped.  Returns
+   False if the record is malformed. */
+Bool dg_defs_learn(const UChar *p, const UChar *end);
 /* Write bbdef id's record now unless it was; returns its log index.  Call
    only between records. */
 UInt dg_defs_emit(UInt id);
 void dg_defs_replay(void);    /* write every written BBDEF again (forked child) */
+/* The encoder's part of the table for a forked child (dg_enc.c): the ids
+   in the order they were written.  Restoring resets the caches. */
+const UInt *dg_defs_written(UInt *n);
+void dg_defs_restore(const UInt *ids, UInt n);
 
 #endif

@@ -1,4 +1,4 @@
-/* dg_enc.c: raw run buffer and encoder.  See dg_enc.h. */
+/* dg_enc.c: the encoder.  See dg_enc.h. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
@@ -8,22 +8,15 @@
 #include "dg_enc.h"
 #include "dg_defs.h"
 #include "dg_stack.h"
-#include "dg_out.h"
+#include "dg_stream.h"
 #include "dg_pairmap.h"
+#include "dg_hand.h"
 #include "dg_wr.h"
 
-#define RAW_SIZE        (1u << 16)   /* small: the encoder reads it from cache
-					(1 MiB measured 7 % slower) */
-#if DG_RAW_ENTRY_MAX > RAW_SIZE / 2
-#error "a block's raw entry must fit in the raw buffer"
-#endif
-#define BATCH_MAX       (64u << 10)  /* close a BBRUNS record past this:
-					dg_out hands over half buffers */
+#define BATCH_RUNS      16384    /* runs in a BBRUNS record, at most */
 #define MAX_CTX_DEPTH   255      /* CONTEXT depth is a byte */
-
-Addr dg_raw_ptr;
-Addr dg_raw_limit_base;
-static UChar *raw_base;
+#define MAX_FRAMES      256      /* of a heap block's stack */
+#define MAX_PRELOAD     8
 
 /* A context: a bbdef reached with a call stack (a dg_stack node).  Its
    prediction state is the writer's (dg_wr.c). */
@@ -32,7 +25,10 @@ struct context { UInt bbdef, node; };
 static struct context *ctxs;
 static UInt n_ctxs, cap_ctxs;
 static struct dg_pairmap ctx_map;
+static struct dg_pairmap heap_nodes;   /* (addr, table) -> allocation node */
 static UInt max_depth;
+static struct { Addr start, end; } preload[MAX_PRELOAD];
+static UInt n_preload;
 
 static struct {
 	ULong icount;         /* guest instructions executed, exact */
@@ -43,8 +39,8 @@ static struct {
 	Bool  client_on;      /* DATAGRIND_START/STOP_TRACING */
 	Bool  in_window;
 	Bool  tracing;        /* effective: all conditions hold */
-	Bool  use_fn;         /* --trace-fn given */
 	Bool  batch_open;
+	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
 } E;
 
@@ -53,41 +49,42 @@ static struct {
 static void batch_close(void)
 {
 	if (E.batch_open)
-		dg_out_end_or_drop_empty();
+		dg_wr_runs_end();
 	E.batch_open = False;
-}
-
-static void batch_open(void)
-{
-	dg_out_begin_long(DG_R_RAWRUNS);   /* the writer makes it a BBRUNS */
-	E.batch_open = True;
 }
 
 static void icount_sync(void)
 {
 	if (E.reader_icount == E.icount)
 		return;
-	dg_out_begin_short(DG_R_ICOUNT);
-	dg_out_u64(E.icount);
-	dg_out_end();
+	dg_wr_begin_short(DG_R_ICOUNT);
+	dg_wr_u64(E.icount);
+	dg_wr_end();
 	E.reader_icount = E.icount;
+}
+
+/* Before any record that is not a run: the runs before it, then the
+   instruction count a reader needs there. */
+static void side_begin(void)
+{
+	batch_close();
+	icount_sync();
 }
 
 /* ------------------------------------------------------------ tracing state */
 
 static void tracing_update(UChar reason)
 {
-	Bool on = E.client_on && E.in_window && (!E.use_fn || dg_stack_in_fn());
+	Bool on = E.client_on && E.in_window && (!E.o.use_fn || dg_stack_in_fn());
 
 	if (on == E.tracing)
 		return;
-	batch_close();
-	icount_sync();
+	side_begin();
 	E.tracing = on;
-	dg_out_begin_short(DG_R_TRACE_STATE);
-	dg_out_u8(on);
-	dg_out_u8(reason);
-	dg_out_end();
+	dg_wr_begin_short(DG_R_TRACE_STATE);
+	dg_wr_u8(on);
+	dg_wr_u8(reason);
+	dg_wr_end();
 }
 
 /* A run is in the --trace-icount window [from, to) if any of its
@@ -103,7 +100,7 @@ static void window_check(UInt n_instrs)
 }
 
 /* Shorten a run that crosses the window's end to the instructions inside;
-   returns the new info word (0 if unchanged). */
+   returns the new info word (info if unchanged). */
 static UInt run_clip(const struct dg_bbdef *bb, UInt info, UInt *n_instrs,
                      UInt *n_addrs)
 {
@@ -131,14 +128,14 @@ static void context_write(UInt c)
 	tl_assert(dg_bbdefs[x->bbdef].file_index != DG_DEFS_UNWRITTEN);
 	n = 1 + dg_stack_frames(x->node, frames + 1, max_depth - 1);
 	if (sizeof(Addr) * (n + 1) + 1 < 255)
-		dg_out_begin_short(DG_R_CONTEXT);
+		dg_wr_begin_short(DG_R_CONTEXT);
 	else
-		dg_out_begin_long(DG_R_CONTEXT);
-	dg_out_word(dg_bbdefs[x->bbdef].file_index);
-	dg_out_u8((UChar)n);
+		dg_wr_begin_long(DG_R_CONTEXT);
+	dg_wr_u64(dg_bbdefs[x->bbdef].file_index);
+	dg_wr_u8((UChar)n);
 	for (i = 0; i < n; i++)
-		dg_out_word(frames[i]);
-	dg_out_end();
+		dg_wr_u64(frames[i]);
+	dg_wr_end();
 }
 
 static UInt context_new(UInt bbdef, UInt node)
@@ -172,30 +169,20 @@ static inline UInt context_of(UInt id, struct dg_bbdef *bb)
 
 /* ------------------------------------------------------------ runs */
 
-/* Append the run to the open RAWRUNS record (dg_wr.h has its layout). */
 static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
                      UInt n_instrs, const ULong *addrs, UInt n_addrs)
 {
-	UInt c = context_of(id, bb), i;
-	SizeT n = DG_RAWRUN_HEAD + 8 * (SizeT)n_addrs;
-	UInt *h;
-	ULong *a;
+	UInt c = context_of(id, bb);
 
-	if (E.batch_open && dg_out_open_len() > BATCH_MAX)
+	if (E.batch_open && ++E.batch_runs > BATCH_RUNS)
 		batch_close();
 	if (!E.batch_open) {
+		E.batch_runs = 0;
 		icount_sync();
-		batch_open();
+		dg_wr_runs_begin();
+		E.batch_open = True;
 	}
-	if (!dg_out_has_room(n))
-		dg_out_reserve(n);
-	h = (UInt *)dg_out_cursor();
-	h[0] = c;
-	h[1] = info;
-	a = (ULong *)(h + 2);
-	for (i = 0; i < n_addrs; i++)     /* mostly 0 to 2: no call */
-		a[i] = addrs[i];
-	dg_out_advance((UChar *)(a + n_addrs));
+	dg_wr_run(c, info, addrs);
 	E.reader_icount += n_instrs;
 	E.runs++;
 	E.accesses += n_addrs;
@@ -214,7 +201,7 @@ static const UChar *run_process(const UChar *p)
 		n_instrs = info & 0xFF;
 		n_addrs = (info >> 8) & 0x7FFFFF;
 	}
-	if (dg_stack_entry(*(const ULong *)(p + 8)) && E.use_fn)
+	if (dg_stack_entry(*(const ULong *)(p + 8)) && E.o.use_fn)
 		tracing_update(DG_TRACE_FN);
 	if (bb->fn_entry && !dg_stack_in_fn()) {
 		dg_stack_fn_enter();
@@ -244,72 +231,283 @@ static const UChar *run_process(const UChar *p)
 	return (const UChar *)(addrs + n_addrs + bb->n_extra);
 }
 
-static void raw_encode(void)
+static void raw_process(const UChar *p, const UChar *end)
 {
-	const UChar *p = raw_base, *end = (const UChar *)dg_raw_ptr;
-
-	if (dg_out_error()) {      /* the log is lost: stop spending on it */
-		dg_raw_ptr = (Addr)raw_base;
-		return;
-	}
 	while (p < end)
 		p = run_process(p);
-	tl_assert(p == end);
-	dg_raw_ptr = (Addr)raw_base;
-	batch_close();        /* nobody else writes while a batch is open */
+	tl_assert(p == end);    /* the tool's own entries */
 }
 
-VG_REGPARM(0) void dg_enc_raw_overflow(void)
+/* ------------------------------------------------------------ heap stacks */
+
+static Bool in_preload(Addr a)
 {
-	raw_encode();
+	UInt i;
+
+	for (i = 0; i < n_preload; i++)
+		if (a >= preload[i].start && a < preload[i].end)
+			return True;
+	return False;
 }
 
-void dg_enc_side_begin(void)
+/* The stack of node, less Valgrind's malloc wrappers on top. */
+static void write_frames(UInt node)
 {
-	raw_encode();
-	icount_sync();
+	Addr f[MAX_FRAMES];
+	UInt i = 0, n = dg_stack_frames(node, f, MAX_FRAMES);
+
+	while (i < n && in_preload(f[i]))
+		i++;
+	dg_wr_u64(n - i);
+	for (; i < n; i++)
+		dg_wr_u64(f[i]);
+}
+
+static void write_malloc(Addr a, SizeT size, UInt node)
+{
+	dg_wr_begin_long(DG_R_MALLOC_BLOCK);
+	dg_wr_u64(a);
+	dg_wr_u64(size);
+	write_frames(node);
+	dg_wr_end();
 }
 
 /* ------------------------------------------------------------ events */
 
-void dg_enc_thread(ThreadId tid)
+static void ctl_sync(const ULong *a) { side_begin(); }
+
+static void ctl_thread(const ULong *a)
 {
-	if (tid == E.tid)
+	if (a[0] == E.tid)
 		return;
-	dg_enc_side_begin();
-	E.tid = tid;
-	dg_out_begin_short(DG_R_THREAD);
-	dg_out_u32(tid);
-	dg_out_end();
-	dg_stack_switch(tid);
-	if (E.use_fn)
+	side_begin();
+	E.tid = (ThreadId)a[0];
+	dg_wr_begin_short(DG_R_THREAD);
+	dg_wr_u32(E.tid);
+	dg_wr_end();
+	dg_stack_switch(E.tid);
+	if (E.o.use_fn)
 		tracing_update(DG_TRACE_FN);
 }
 
 /* Valgrind reuses the ids of exited threads: a new thread starts with an
    empty shadow stack, after the runs of whatever used the id before. */
-void dg_enc_thread_created(ThreadId child)
+static void ctl_thread_new(const ULong *a)
 {
-	raw_encode();
-	dg_stack_thread_reset(child);
+	batch_close();
+	dg_stack_thread_reset((ThreadId)a[0]);
 }
 
-void dg_enc_signal(ThreadId tid, Bool enter, Addr sp, Bool alt)
+static void ctl_signal_enter(const ULong *a)
 {
-	raw_encode();
-	if (enter)
-		dg_stack_signal_enter(tid, sp, alt);
-	else
-		dg_stack_signal_exit(tid);
-	if (E.use_fn)
+	batch_close();
+	dg_stack_signal_enter((ThreadId)a[0], a[1], a[2] != 0);
+	if (E.o.use_fn)
 		tracing_update(DG_TRACE_FN);
 }
 
-void dg_enc_client_tracing(Bool on)
+static void ctl_signal_exit(const ULong *a)
 {
-	raw_encode();
-	E.client_on = on;
+	batch_close();
+	dg_stack_signal_exit((ThreadId)a[0]);
+	if (E.o.use_fn)
+		tracing_update(DG_TRACE_FN);
+}
+
+static void ctl_tracing(const ULong *a)
+{
+	batch_close();
+	E.client_on = a[0] != 0;
 	tracing_update(DG_TRACE_REQUEST);
+}
+
+static void ctl_fini(const ULong *a)
+{
+	struct dg_wr_state *w = dg_wr_state();
+
+	side_begin();
+	dg_wr_begin_short(DG_R_FINI);
+	dg_wr_u64(E.icount);
+	dg_wr_u64(E.runs);
+	dg_wr_u64(E.accesses);
+	dg_wr_u64(w->records);
+	dg_wr_u64(E.dropped);
+	dg_wr_u8((UChar)a[0]);
+	dg_wr_u32((UInt)a[1]);
+	dg_wr_end();
+	w->icount = E.icount;
+	w->accesses = E.accesses;
+}
+
+/* The first THREAD and the initial tracing state, after the preamble,
+   so that a TRACE_STATE for a window starting later lands after it. */
+static void ctl_start(const ULong *a)
+{
+	dg_wr_begin_short(DG_R_THREAD);
+	dg_wr_u32(1);
+	dg_wr_end();
+	E.use_window = E.o.icount_from > 0 || E.o.icount_to != ~0ULL;
+	E.in_window = !E.use_window || E.o.icount_from == 0;
+	tracing_update(DG_TRACE_START);
+}
+
+static void enc_dump(struct dg_blob *b);
+
+static void ctl_fork(const ULong *a)
+{
+	struct dg_blob b = { 0 };
+
+	batch_close();
+	if (!dg_hand_in_helper())
+		return;            /* the state is the tool's own already */
+	enc_dump(&b);
+	dg_hand_reply(b.p, b.n);
+	VG_(free)(b.p);
+}
+
+/* A forked child's log: contexts again, prediction from zero. */
+static void ctl_replay(const ULong *a)
+{
+	UInt c;
+
+	batch_close();
+	dg_defs_replay();
+	for (c = 0; c < n_ctxs; c++)
+		context_write(c);
+	E.runs = E.accesses = E.dropped = 0;
+	E.reader_icount = 0;   /* the child's reader starts from zero */
+	dg_wr_begin_short(DG_R_THREAD);
+	dg_wr_u32(E.tid);
+	dg_wr_end();
+	E.tracing = True;
+	tracing_update(DG_TRACE_START);
+}
+
+static void ctl_preload(const ULong *a)
+{
+	if (n_preload < MAX_PRELOAD) {
+		preload[n_preload].start = a[0];
+		preload[n_preload].end = a[1];
+		n_preload++;
+	}
+}
+
+static void ctl_malloc(const ULong *a)
+{
+	side_begin();
+	dg_pairmap_set(&heap_nodes, a[0], a[2], dg_stack_cur_node);
+	write_malloc(a[0], a[1], dg_stack_cur_node);
+}
+
+static void ctl_free(const ULong *a)
+{
+	side_begin();
+	dg_wr_begin_long(DG_R_FREE_BLOCK);
+	dg_wr_u64(a[0]);
+	write_frames(dg_stack_cur_node);
+	dg_wr_end();
+}
+
+static void ctl_heap_replay(const ULong *a)
+{
+	UInt node = dg_pairmap_get(&heap_nodes, a[0], a[2]);
+
+	side_begin();
+	write_malloc(a[0], a[1], node == DG_PAIRMAP_NONE ? 0 : node);
+}
+
+static void (*const ctl_ops[DG_CTL_N])(const ULong *) = {
+	[DG_CTL_SYNC]         = ctl_sync,
+	[DG_CTL_START]        = ctl_start,
+	[DG_CTL_THREAD]       = ctl_thread,
+	[DG_CTL_THREAD_NEW]   = ctl_thread_new,
+	[DG_CTL_SIGNAL_ENTER] = ctl_signal_enter,
+	[DG_CTL_SIGNAL_EXIT]  = ctl_signal_exit,
+	[DG_CTL_TRACING]      = ctl_tracing,
+	[DG_CTL_FINI]         = ctl_fini,
+	[DG_CTL_FORK]         = ctl_fork,
+	[DG_CTL_REPLAY]       = ctl_replay,
+	[DG_CTL_PRELOAD]      = ctl_preload,
+	[DG_CTL_MALLOC]       = ctl_malloc,
+	[DG_CTL_FREE]         = ctl_free,
+	[DG_CTL_HEAP_REPLAY]  = ctl_heap_replay,
+};
+
+static void ctl_process(const UChar *p, SizeT len)
+{
+	ULong a[3];
+
+	tl_assert(len == 25 && p[0] < DG_CTL_N);   /* dg_stream_ctl's */
+	VG_(memcpy)(a, p + 1, sizeof a);
+	ctl_ops[p[0]](a);
+}
+
+/* ------------------------------------------------------------ the stream */
+
+/* The payload length of the record at p, and its header's (*hdr).  The
+   tool frames whole records: one running past end is our bug. */
+static SizeT rec_len(const UChar *p, const UChar *end, SizeT *hdr)
+{
+	SizeT len = 0;
+	ULong l;
+
+	*hdr = 1;
+	if (p[0] < DG_R_SHORT_FIRST) {
+		*hdr = 2;
+		len = p[1];
+		if (len == DG_LONG_LENGTH) {
+			VG_(memcpy)(&l, p + 2, 8);
+			len = l;
+			*hdr = 10;
+		}
+	}
+	tl_assert(*hdr + len <= (SizeT)(end - p));
+	return len;
+}
+
+/* One record at p; returns its length. */
+static SizeT record_process(const UChar *p, const UChar *end)
+{
+	SizeT hdr, len = rec_len(p, end, &hdr);
+
+	switch (p[0]) {
+	case DG_S_RAW:
+		raw_process(p + hdr, p + hdr + len);
+		break;
+	case DG_S_DEF:
+		tl_assert(dg_defs_learn(p + hdr, p + hdr + len));
+		break;
+	case DG_S_CTL:
+		ctl_process(p + hdr, len);
+		break;
+	case DG_S_PAD:
+		break;
+	default:
+		side_begin();
+		dg_wr_copy(p, hdr + len);
+	}
+	return hdr + len;
+}
+
+static SizeT fork_only(const UChar *p, const UChar *end)
+{
+	SizeT hdr, len = rec_len(p, end, &hdr);
+
+	if (p[0] == DG_S_CTL && len == 25 && p[hdr] == DG_CTL_FORK)
+		ctl_fork(NULL);
+	return hdr + len;
+}
+
+void dg_enc_consume(const UChar *buf, SizeT n)
+{
+	const UChar *p = buf, *end = buf + n;
+
+	while (p < end && !dg_wr_state()->err)
+		p += record_process(p, end);
+	while (p < end)            /* the log is lost: answer a fork only */
+		p += fork_only(p, end);
+	batch_close();
+	dg_wr_flush_maybe();
 }
 
 void dg_enc_init(const struct dg_enc_options *o)
@@ -323,52 +521,81 @@ void dg_enc_init(const struct dg_enc_options *o)
 		max_depth = MAX_CTX_DEPTH;
 	dg_stack_init(max_depth);
 	dg_pairmap_init(&ctx_map, "dg.enc.ctxmap");
-	raw_base = VG_(malloc)("dg.enc.raw", RAW_SIZE);
-	dg_raw_ptr = (Addr)raw_base;
-	dg_raw_limit_base = (Addr)raw_base + RAW_SIZE;
+	dg_pairmap_init(&heap_nodes, "dg.enc.heap");
 }
 
-/* Called once the log has its preamble, so that a TRACE_STATE for a
-   window starting later lands after the header records. */
-void dg_enc_start(Bool use_fn)
+/* ------------------------------------------------------------ fork state */
+
+void dg_blob_put(struct dg_blob *b, const void *p, SizeT n)
 {
-	E.use_fn = use_fn;
-	dg_out_begin_short(DG_R_THREAD);
-	dg_out_u32(1);
-	dg_out_end();
-	E.use_window = E.o.icount_from > 0 || E.o.icount_to != ~0ULL;
-	E.in_window = !E.use_window || E.o.icount_from == 0;
-	tracing_update(DG_TRACE_START);
+	if (b->n + n > b->cap) {
+		while (b->n + n > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 65536;
+		b->p = VG_(realloc)("dg.enc.blob", b->p, b->cap);
+	}
+	VG_(memcpy)(b->p + b->n, p, n);
+	b->n += n;
 }
 
-void dg_enc_fini(UChar end, UInt status)
+/* The blob is our own, made by enc_dump: running past it is our bug. */
+const void *dg_blob_get(struct dg_blob *b, SizeT n)
 {
-	dg_enc_side_begin();
-	dg_out_begin_short(DG_R_FINI);
-	dg_out_u64(E.icount);
-	dg_out_u64(E.runs);
-	dg_out_u64(E.accesses);
-	dg_out_u64(dg_out_records());
-	dg_out_u64(E.dropped);
-	dg_out_u8(end);
-	dg_out_u32(status);
-	dg_out_end();
+	const void *p = b->p + b->at;
+
+	tl_assert(n <= b->n - b->at);
+	b->at += n;
+	return p;
 }
 
-void dg_enc_replay(void)
+void dg_blob_put_array(struct dg_blob *b, const void *p, SizeT n, SizeT size)
 {
-	UInt c;
+	ULong k = n;
 
-	for (c = 0; c < n_ctxs; c++)
-		context_write(c);
-	E.runs = E.accesses = E.dropped = 0;
-	E.reader_icount = 0;   /* the child's reader starts from zero */
-	dg_out_begin_short(DG_R_THREAD);
-	dg_out_u32(E.tid);
-	dg_out_end();
-	E.tracing = True;
-	tracing_update(DG_TRACE_START);
+	dg_blob_put(b, &k, 8);
+	dg_blob_put(b, p, n * size);
 }
 
-ULong dg_enc_icount(void)   { return E.icount; }
-ULong dg_enc_accesses(void) { return E.accesses; }
+SizeT dg_blob_get_array(struct dg_blob *b, void **p, SizeT size, const HChar *cc)
+{
+	ULong k;
+
+	VG_(memcpy)(&k, dg_blob_get(b, 8), 8);
+	*p = VG_(realloc)(cc, *p, k * size > 0 ? k * size : 1);
+	VG_(memcpy)(*p, dg_blob_get(b, k * size), k * size);
+	return k;
+}
+
+static void enc_dump(struct dg_blob *b)
+{
+	UInt n;
+	const UInt *w = dg_defs_written(&n);
+
+	dg_blob_put(b, &E, sizeof E);
+	dg_blob_put(b, &max_depth, sizeof max_depth);
+	dg_blob_put(b, preload, sizeof preload);
+	dg_blob_put(b, &n_preload, sizeof n_preload);
+	dg_blob_put_array(b, ctxs, n_ctxs, sizeof *ctxs);
+	dg_pairmap_dump(&ctx_map, b);
+	dg_pairmap_dump(&heap_nodes, b);
+	dg_blob_put_array(b, w, n, sizeof *w);
+	dg_stack_dump(b);
+}
+
+void dg_enc_restore(struct dg_blob *b)
+{
+	UInt *w = NULL, n;
+
+	VG_(memcpy)(&E, dg_blob_get(b, sizeof E), sizeof E);
+	VG_(memcpy)(&max_depth, dg_blob_get(b, sizeof max_depth), sizeof max_depth);
+	VG_(memcpy)(preload, dg_blob_get(b, sizeof preload), sizeof preload);
+	VG_(memcpy)(&n_preload, dg_blob_get(b, sizeof n_preload), sizeof n_preload);
+	n_ctxs = cap_ctxs = dg_blob_get_array(b, (void **)&ctxs, sizeof *ctxs,
+	                                      "dg.enc.ctxs");
+	dg_pairmap_restore(&ctx_map, b);
+	dg_pairmap_restore(&heap_nodes, b);
+	n = dg_blob_get_array(b, (void **)&w, sizeof *w, "dg.enc.written");
+	dg_defs_restore(w, n);
+	VG_(free)(w);
+	dg_stack_restore(b);
+	tl_assert(b->at == b->n);
+}

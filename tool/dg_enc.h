@@ -1,7 +1,8 @@
-/* dg_enc.h: the raw run buffer and the encoder that turns it into the log.
+/* dg_enc.h: the encoder: the tool's record stream in, the log out.
  *
- * Generated code appends one entry per block run to the raw buffer, with
- * plain stores and no C call (see dg_instr.c).  An entry is
+ * Generated code appends one raw entry per block run to the open RAW
+ * record of the stream (dg_out.h, dg_stream.h), with plain stores and no C
+ * call (see dg_instr.c).  An entry is
  *
  *     +0  u32 bbdef id
  *     +4  u32 info: 0 if the run reached the block's end, else
@@ -12,52 +13,48 @@
  *             the end)
  *         u64 call target (likewise)
  *
- * When the buffer is nearly full, or before any side record (heap block,
- * range, event, mapping, thread switch, signal) is written, the encoder
- * walks the entries in order: it replays calls and returns on the shadow
- * stacks, interns (bbdef, stack) contexts, applies the tracing windows, and
- * appends compact BBRUNS records to the log (docs/FORMAT.md §2.10).  So every
- * side record stands after exactly the accesses that happened before it.
+ * The encoder reads the stream in order, in the helper process or, without
+ * one, in the tool (dg_hand.h): it learns the bbdefs from DEF records,
+ * replays calls and returns on the shadow stacks (dg_stack.h), interns
+ * (bbdef, stack) contexts, applies the tracing windows, writes BBDEF and
+ * CONTEXT records before their first use and the runs as BBRUNS, through
+ * the writer (dg_wr.h).  Events (CTL records) are applied where they stand,
+ * and every other record is copied after exactly the runs before it.
  *
- * The encoder owns the contexts, the prediction state and the tracing state.
+ * The encoder owns the contexts, the tracing state, the allocation stacks
+ * of live heap blocks and the list of Valgrind's preloads (whose frames
+ * heap stacks leave out).  A forked child's encoder starts from its
+ * parent's state: the parent's encoder dumps it on DG_CTL_FORK, the tool
+ * restores it in its own memory before the fork (dg_enc_restore), and the
+ * child's encoder, in the tool or in a helper forked from it, has it.
  */
 #ifndef DG_ENC_H
 #define DG_ENC_H
 
 #include "pub_tool_basics.h"
 
-extern Addr dg_raw_ptr;            /* next free byte; generated code moves it */
-extern Addr dg_raw_limit_base;     /* end of the buffer */
 #define DG_RAW_ENTRY_MAX  (1u << 14)   /* largest raw entry a block may make */
 #define DG_RAW_ADDRS      16           /* offset of the addresses in an entry */
 
 struct dg_enc_options {
 	Bool  trace_at_start;
+	Bool  use_fn;                  /* --trace-fn given */
 	ULong icount_from, icount_to;  /* [from, to) */
 };
 
+/* In the tool, before a helper is forked. */
 void dg_enc_init(const struct dg_enc_options *o);
-/* Write the first THREAD and the initial tracing state (after the preamble). */
-void dg_enc_start(Bool use_fn);
-VG_REGPARM(0) void dg_enc_raw_overflow(void);
+/* Take n bytes of whole records of the stream. */
+void dg_enc_consume(const UChar *buf, SizeT n);
 
-/* Encode every pending run and resynchronise the instruction count; call
-   before writing any side record. */
-void dg_enc_side_begin(void);
+/* A growing byte string: the encoder's state for a forked child. */
+struct dg_blob { UChar *p; SizeT n, cap, at; };
+void dg_blob_put(struct dg_blob *b, const void *p, SizeT n);
+const void *dg_blob_get(struct dg_blob *b, SizeT n);
+/* Arrays: a u64 count, then the elements; get returns the count. */
+void dg_blob_put_array(struct dg_blob *b, const void *p, SizeT n, SizeT size);
+SizeT dg_blob_get_array(struct dg_blob *b, void **p, SizeT size, const HChar *cc);
 
-void dg_enc_thread(ThreadId tid);
-void dg_enc_thread_created(ThreadId child);
-/* A signal handler is entered (sp: the interrupted SP; alt: it runs on
-   the alternate signal stack) or returns. */
-void dg_enc_signal(ThreadId tid, Bool enter, Addr sp, Bool alt);
-void dg_enc_client_tracing(Bool on);
-/* Write FINI (how the process ended: enum dg_fini_end, and its status). */
-void dg_enc_fini(UChar end, UInt status);
-
-/* After fork, in the child: write contexts again and reset prediction. */
-void dg_enc_replay(void);
-
-ULong dg_enc_icount(void);
-ULong dg_enc_accesses(void);
+void dg_enc_restore(struct dg_blob *b);
 
 #endif

@@ -3,6 +3,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcfile.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_libcsignal.h"
@@ -12,6 +13,7 @@
 #include "pub_tool_vkiscnums.h"
 #include "dg_out.h"
 #include "dg_hand.h"
+#include "dg_enc.h"
 
 /* Core functions a tool may call but that no pub_tool header declares
    (valgrind 3.19, coregrind/pub_core_*.h). */
@@ -30,6 +32,8 @@ extern Int VG_(fd_soft_limit);
 #define WCLONE           0x80000000
 
 #define SLOT_SIZE   DG_OUT_BUF_SIZE
+#define WAKE        1     /* bytes on the wake pipe */
+#define REPLY       2
 #define CTL_SIZE    4096
 
 /* The shared page before the buffers.  Buffer k % SLOTS is the k-th
@@ -47,6 +51,7 @@ static struct dg_wr_state inline_state;   /* without a helper */
 static struct ctl *ctl;          /* NULL: no helper */
 static UChar *slots;
 static Int kick_w = -1, kick_r = -1, wake_r = -1;
+static Bool in_helper;
 static Int helper_pid;
 static Bool dead;                /* the helper ended without being told */
 static const HChar *log_path;
@@ -82,7 +87,7 @@ static void helper_tell(void)
 {
 	fence();
 	if (ctl->waiting) {
-		UChar b = 1;
+		UChar b = WAKE;
 		ctl->waiting = 0;
 		VG_(write)(wake_r, &b, 1);    /* wake_r is the write end here */
 	}
@@ -93,7 +98,7 @@ static void helper_drain(void)
 	while (ctl->consumed < ctl->published) {
 		ULong k = ctl->consumed;
 		fence();
-		dg_wr_consume(slot(k), ctl->len[k % DG_HAND_SLOTS]);
+		dg_enc_consume(slot(k), ctl->len[k % DG_HAND_SLOTS]);
 		if (k + 1 == ctl->published)
 			dg_wr_flush();     /* caught up: the file has it all */
 		ctl->consumed = k + 1;
@@ -105,6 +110,7 @@ static void helper_main(Int fd)
 {
 	UChar b[256];
 
+	in_helper = True;
 	helper_quiet();
 	dg_wr_init(fd, log_path, &ctl->wr);
 	for (;;) {
@@ -241,7 +247,7 @@ static void wait_below(ULong max)
 		if (ctl->published - ctl->consumed <= max)
 			break;
 		sleeps++;
-		if (VG_(read)(wake_r, b, sizeof b) <= 0)
+		if (VG_(read)(wake_r, b, 1) <= 0)   /* one: a reply may follow */
 			helper_died();
 	}
 	ctl->waiting = 0;
@@ -249,10 +255,10 @@ static void wait_below(ULong max)
 
 UChar *dg_hand_put(UChar *buf, SizeT n)
 {
-	UChar b = 1;
+	UChar b = WAKE;
 
 	if (!ctl) {
-		dg_wr_consume(buf, n);
+		dg_enc_consume(buf, n);
 		dg_wr_flush();
 		return buf;
 	}
@@ -298,6 +304,9 @@ void dg_hand_finish(void)
 		          "%llu times\n", ctl->published, sleeps);
 	inline_state.err = ctl->wr.err;      /* what the closing line says */
 	inline_state.disk = ctl->wr.disk;
+	inline_state.records = ctl->wr.records;
+	inline_state.icount = ctl->wr.icount;
+	inline_state.accesses = ctl->wr.accesses;
 	dg_hand_forget();
 }
 
@@ -310,4 +319,72 @@ void dg_hand_forget(void)
 	VG_(close)(wake_r);
 	kick_w = kick_r = wake_r = -1;
 	ctl = NULL;     /* the mapping stays: the helper may still read it */
+}
+
+/* ------------------------------------------------------------ replies */
+
+Bool dg_hand_in_helper(void) { return in_helper; }
+
+static void write_whole(Int fd, const UChar *p, SizeT n)
+{
+	while (n > 0) {
+		Int w = VG_(write)(fd, p, n);
+		if (w == -VKI_EINTR)
+			continue;
+		if (w <= 0)
+			return;       /* the tool is gone */
+		p += w;
+		n -= w;
+	}
+}
+
+/* On the wake pipe, after a REPLY byte: the tool waits for it, and no
+   wake byte comes while the helper writes it. */
+void dg_hand_reply(const UChar *p, SizeT n)
+{
+	UChar r = REPLY;
+	ULong len = n;
+
+	tl_assert(in_helper);
+	write_whole(wake_r, &r, 1);           /* wake_r is the write end here */
+	write_whole(wake_r, (const UChar *)&len, 8);
+	write_whole(wake_r, p, n);
+}
+
+static Bool read_whole(Int fd, UChar *p, SizeT n)
+{
+	while (n > 0) {
+		Int r = VG_(read)(fd, p, n);
+		if (r == -VKI_EINTR)
+			continue;
+		if (r <= 0)
+			return False;
+		p += r;
+		n -= r;
+	}
+	return True;
+}
+
+Bool dg_hand_fetch(struct dg_blob *b)
+{
+	ULong len;
+	UChar r = WAKE;
+
+	if (!ctl || dead)
+		return False;
+	while (r == WAKE)          /* wake bytes the tool did not wait for */
+		if (!read_whole(wake_r, &r, 1))
+			goto died;
+	tl_assert(r == REPLY);
+	if (!read_whole(wake_r, (UChar *)&len, 8))
+		goto died;
+	b->p = VG_(malloc)("dg.hand.reply", len ? len : 1);
+	b->n = b->cap = len;
+	b->at = 0;
+	if (read_whole(wake_r, b->p, len))
+		return True;
+	VG_(free)(b->p);
+died:
+	helper_died();
+	return False;
 }

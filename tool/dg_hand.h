@@ -5,8 +5,9 @@
  * when its log is created) the tool forks a helper process that shares
  * DG_HAND_SLOTS buffers of DG_OUT_BUF_SIZE bytes with it (a memfd mapped
  * by both).  The tool fills one buffer with whole records (dg_out.c) and
- * hands it over; the helper runs the writer (dg_wr.c) on it and gives it
- * back.  Hand-over costs one byte in a pipe per buffer; the tool sleeps on
+ * hands it over; the helper runs the encoder (dg_enc.c) on it and gives it
+ * back; a third pipe carries the encoder's state back when the program
+ * forks.  Hand-over costs one byte in a pipe per buffer; the tool sleeps on
  * a second pipe only when every buffer is taken.
  *
  * The helper is a grandchild (the child in between exits at once, with no
@@ -41,6 +42,12 @@ void dg_hand_sync(void);
 void dg_hand_finish(void);
 /* In a forked child: drop the parent's helper without a word to it. */
 void dg_hand_forget(void);
+/* Fork: the helper's encoder sends its state (dg_enc.h) to the tool,
+   which waits for it.  fetch returns False when there is no helper. */
+Bool dg_hand_in_helper(void);
+void dg_hand_reply(const UChar *p, SizeT n);
+struct dg_blob;
+Bool dg_hand_fetch(struct dg_blob *b);
 /* The writer's counters: errno that stopped the log, bytes in the file. */
 const struct dg_wr_state *dg_hand_state(void);
 /* Only while synced: the file's offset was moved back to off. */

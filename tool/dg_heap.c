@@ -10,19 +10,16 @@
 #include "pub_tool_options.h"
 #include "dg_format.h"
 #include "dg_heap.h"
-#include "dg_enc.h"
-#include "dg_stack.h"
-#include "dg_out.h"
-#include "dg_maps.h"
-
-#define MAX_FRAMES 256
+#include "dg_stream.h"
 
 struct block {
 	struct block *next;   /* VgHashNode layout: next, key */
 	UWord addr;
 	SizeT size;
-	UInt  node;           /* allocation stack */
 };
+
+/* The encoder keeps their allocation stacks, by (address, table: 1 for
+   client_blocks): the tool has no shadow stack. */
 
 static VgHashTable *blocks;         /* from the malloc replacement */
 static VgHashTable *client_blocks;  /* announced by MALLOCLIKE_BLOCK: never
@@ -31,37 +28,14 @@ static VgHashTable *client_blocks;  /* announced by MALLOCLIKE_BLOCK: never
 static PoolAlloc   *block_pool;    /* block records: one malloc each is dear */
 static ULong n_allocs;
 
-static void write_frames(UInt node)
-{
-	Addr f[MAX_FRAMES];
-	UInt i = 0, n = dg_stack_frames(node, f, MAX_FRAMES);
-
-	while (i < n && dg_maps_in_preload(f[i]))
-		i++;
-	dg_out_word(n - i);
-	for (; i < n; i++)
-		dg_out_word(f[i]);
-}
-
-static void write_malloc(const struct block *b)
-{
-	dg_out_begin_long(DG_R_MALLOC_BLOCK);
-	dg_out_word(b->addr);
-	dg_out_word(b->size);
-	write_frames(b->node);
-	dg_out_end();
-}
-
 static void block_add(VgHashTable *table, Addr a, SizeT n)
 {
 	struct block *b = VG_(allocEltPA)(block_pool);
 
-	dg_enc_side_begin();
 	b->addr = a;
 	b->size = n;
-	b->node = dg_stack_cur_node;
 	VG_(HT_add_node)(table, b);
-	write_malloc(b);
+	dg_stream_ctl(DG_CTL_MALLOC, a, n, table == client_blocks);
 	n_allocs++;
 }
 
@@ -72,11 +46,7 @@ static Bool block_remove(VgHashTable *table, Addr a)
 
 	if (!b)
 		return False;
-	dg_enc_side_begin();
-	dg_out_begin_long(DG_R_FREE_BLOCK);
-	dg_out_word(a);
-	write_frames(dg_stack_cur_node);
-	dg_out_end();
+	dg_stream_ctl(DG_CTL_FREE, a, 0, table == client_blocks);
 	VG_(freeEltPA)(block_pool, b);
 	return True;
 }
@@ -179,7 +149,8 @@ static void replay_table(VgHashTable *table)
 
 	VG_(HT_ResetIter)(table);
 	while ((b = VG_(HT_Next)(table)) != NULL)
-		write_malloc(b);
+		dg_stream_ctl(DG_CTL_HEAP_REPLAY, b->addr, b->size,
+		              table == client_blocks);
 }
 
 void dg_heap_replay(void)

@@ -2,7 +2,7 @@
  *
  * For a superblock with accesses a0..an-1 the generated code is, in C terms:
  *
- *     if (dg_raw_ptr > limit) dg_enc_raw_overflow();   (limit: end - entry size)
+ *     if (dg_raw_ptr + entry size > dg_raw_limit) dg_out_raw_full();
  *     p = dg_raw_ptr;
  *     p->bbdef = ID;  p->sp = the stack pointer at the block's entry;
  *     ... p->addr[i] = address of ai, just before ai ...
@@ -29,6 +29,7 @@
 #include "dg_instr.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
+#include "dg_out.h"
 #include "dg_maps.h"
 
 static const HChar *trace_fn;
@@ -274,13 +275,17 @@ static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
 	IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
 
 	IRTemp p0 = load_raw_ptr(sb), full = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp lim = newIRTemp(sb->tyenv, Ity_I64);
 	IRDirty *d;
 
+	/* the buffer moves (it is the hand-over slot): its end is loaded */
+	addStmtToIRSB(sb, IRStmt_WrTmp(lim, IRExpr_Load(Iend_LE, Ity_I64,
+	              mkIRExpr_HWord((HWord)&dg_raw_limit))));
 	addStmtToIRSB(sb, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U,
-	              IRExpr_Const(IRConst_U64(dg_raw_limit_base - entry_size)),
-	              IRExpr_RdTmp(p0))));
-	d = unsafeIRDirty_0_N(0, "dg_enc_raw_overflow",
-	                      VG_(fnptr_to_fnentry)(&dg_enc_raw_overflow),
+	              IRExpr_RdTmp(lim),
+	              IRExpr_RdTmp(tmp_add(sb, p0, entry_size)))));
+	d = unsafeIRDirty_0_N(0, "dg_out_raw_full",
+	                      VG_(fnptr_to_fnentry)(&dg_out_raw_full),
 	                      mkIRExprVec_0());
 	d->guard = IRExpr_RdTmp(full);
 	/* say that it writes dg_raw_ptr, so the reload below is not CSE'd */
@@ -308,7 +313,7 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 	store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)k, a);
 }
 
-static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc)
+static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, Bool sets_sp)
 {
 	UInt k;
 
@@ -321,7 +326,7 @@ static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc)
 	}
 	return dg_defs_add(instrs, n_instrs, acc, n_acc,
 	                   exit_kind_of(sb->jumpkind),
-	                   is_trace_fn_entry(instrs[0].addr));
+	                   is_trace_fn_entry(instrs[0].addr), sets_sp);
 }
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
@@ -347,8 +352,8 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	   program's.  Their runs stay, for the call stacks and the count. */
 	if (dg_maps_in_preload(instrs[0].addr))
 		n_acc = 0;
-	id = define_bbdef(sb_in, n_instrs, n_acc);
-	dg_bbdefs[id].sets_sp = sets_sp_anew(sb_in, layout->offset_SP);
+	id = define_bbdef(sb_in, n_instrs, n_acc,
+	                  sets_sp_anew(sb_in, layout->offset_SP));
 	n_extra = dg_bbdefs[id].n_extra;
 	entry_size = DG_RAW_ADDRS + 8 * (ULong)(n_acc + n_extra);
 	tl_assert(entry_size <= DG_RAW_ENTRY_MAX);   /* VEX blocks are far smaller */

@@ -9,14 +9,16 @@
  *
  * How it works.  Every superblock is described once as a BBDEF (its
  * instructions and data accesses) and instrumented so that each run appends
- * a small raw entry — bbdef id, access addresses, how far it got — to a
- * buffer, with plain stores (dg_instr.c).  The encoder (dg_enc.c) turns the
- * buffer into the log when it fills and before every side record: it
- * replays calls and returns on shadow stacks (dg_stack.c) to know each
- * run's calling context, and writes the runs compactly, predicting each
- * address from the previous run of the same context.  Heap blocks
- * (dg_heap.c), file mappings (dg_maps.c), tracked ranges and user events
- * (client requests, here) are written in order with the runs.  VEX's
+ * a small raw entry — bbdef id, access addresses, how far it got — to the
+ * record stream, with plain stores (dg_instr.c, dg_out.c); the stream goes
+ * to a helper process on the other core (dg_hand.c).  Everything else the
+ * tool learns goes in the same stream, in order: new bbdefs, thread
+ * switches, signals, heap blocks (dg_heap.c), file mappings (dg_maps.c),
+ * tracked ranges and user events (client requests, here), as records of
+ * the log or internal ones (dg_stream.h).  The encoder (dg_enc.c), in the
+ * helper, replays calls and returns on shadow stacks (dg_stack.c) to know
+ * each run's calling context, and writes the runs compactly (dg_wr.c),
+ * predicting each address from the previous run of the same context.  VEX's
  * superblock chasing is switched off so that no block spans a call, which
  * keeps blocks within one function as the 2010 manual promised.
  *
@@ -43,7 +45,8 @@
 #include "dg_out.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
-#include "dg_stack.h"
+#include "dg_stream.h"
+#include "dg_hand.h"
 #include "dg_heap.h"
 #include "dg_maps.h"
 #include "dg_instr.h"
@@ -167,7 +170,6 @@ static const HChar *client_string(UWord a, HChar *buf)
 static void write_range(UChar type, UWord addr, UWord len,
                         const HChar *tname, const HChar *label)
 {
-	dg_enc_side_begin();
 	dg_out_begin_long(type);
 	dg_out_word(addr);
 	dg_out_word(len);
@@ -180,7 +182,6 @@ static void write_range(UChar type, UWord addr, UWord len,
 
 static void write_event(UChar type, const HChar *label)
 {
-	dg_enc_side_begin();
 	dg_out_begin_short(type);
 	dg_out_string(label, MAX_LABEL);
 	dg_out_end();
@@ -206,7 +207,8 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		break;
 	case VG_USERREQ__DATAGRIND_START_TRACING:
 	case VG_USERREQ__DATAGRIND_STOP_TRACING:
-		dg_enc_client_tracing(arg[0] == VG_USERREQ__DATAGRIND_START_TRACING);
+		dg_stream_ctl(DG_CTL_TRACING,
+		              arg[0] == VG_USERREQ__DATAGRIND_START_TRACING, 0, 0);
 		break;
 	case VG_USERREQ__MALLOCLIKE_BLOCK:
 		dg_heap_client_alloc(arg[1], arg[2]);
@@ -229,22 +231,22 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 static void dg_start_client_code(ThreadId tid, ULong blocks_done)
 {
-	dg_enc_thread(tid);
+	dg_stream_ctl(DG_CTL_THREAD, tid, 0, 0);
 }
 
 static void dg_thread_created(ThreadId parent, ThreadId child)
 {
-	dg_enc_thread_created(child);
+	dg_stream_ctl(DG_CTL_THREAD_NEW, child, 0, 0);
 }
 
 static void dg_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
-	dg_enc_signal(tid, True, VG_(get_SP)(tid), alt_stack);
+	dg_stream_ctl(DG_CTL_SIGNAL_ENTER, tid, VG_(get_SP)(tid), alt_stack);
 }
 
 static void dg_post_deliver_signal(ThreadId tid, Int sig)
 {
-	dg_enc_signal(tid, False, 0, False);
+	dg_stream_ctl(DG_CTL_SIGNAL_EXIT, tid, 0, 0);
 }
 
 /* ------------------------------------------------------------ how it ends */
@@ -258,9 +260,9 @@ static ULong exec_fini_at;             /* where the exec's FINI starts */
 
 static void exec_pre(void)
 {
-	dg_enc_side_begin();          /* the runs before it stay */
+	dg_stream_ctl(DG_CTL_SYNC, 0, 0, 0);   /* the runs before it stay */
 	exec_fini_at = dg_out_offset();
-	dg_enc_fini(DG_END_EXEC, 0);
+	dg_stream_ctl(DG_CTL_FINI, DG_END_EXEC, 0, 0);
 	dg_out_sync();          /* all in the file before the exec */
 }
 
@@ -326,9 +328,18 @@ static HChar *expand_out_name(void)
 }
 
 /* A forked child writes its own log; if the name has no %p it gets one. */
+/* The child's encoder starts from the parent's state: a helper's is
+   fetched into the tool, which the child inherits. */
 static void dg_atfork_pre(ThreadId tid)
 {
-	dg_enc_side_begin();
+	struct dg_blob b;
+
+	dg_stream_ctl(DG_CTL_FORK, 0, 0, 0);
+	dg_out_flush();
+	if (dg_hand_fetch(&b)) {
+		dg_enc_restore(&b);
+		VG_(free)(b.p);
+	}
 	dg_out_sync();
 }
 
@@ -347,8 +358,7 @@ static void dg_atfork_child(ThreadId tid)
 	write_header();
 	write_process();
 	dg_maps_replay();
-	dg_defs_replay();
-	dg_enc_replay();
+	dg_stream_ctl(DG_CTL_REPLAY, 0, 0, 0);
 	dg_heap_replay();
 }
 
@@ -384,6 +394,11 @@ static void dg_post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = False;
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
+	o.trace_at_start = clo_trace_at_start;
+	o.use_fn = clo_trace_fn != NULL;
+	o.icount_from = clo_icount_from;
+	o.icount_to = clo_icount_to;
+	dg_enc_init(&o);          /* before the helper starts: it has it */
 	name = expand_out_name();
 	err = dg_out_init(name, clo_helper);
 	if (err) {
@@ -400,20 +415,16 @@ static void dg_post_clo_init(void)
 		VG_(exit)(1);
 	}
 	VG_(free)(name);
-	o.trace_at_start = clo_trace_at_start;
-	o.icount_from = clo_icount_from;
-	o.icount_to = clo_icount_to;
-	dg_enc_init(&o);
 	write_header();
 	write_process();
-	dg_enc_start(clo_trace_fn != NULL);
+	dg_stream_ctl(DG_CTL_START, 0, 0, 0);
 	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
 }
 
 /* The closing line says what reached the file, not what was meant to. */
 static void dg_fini(Int exitcode)
 {
-	dg_enc_fini(end_how, end_status);
+	dg_stream_ctl(DG_CTL_FINI, end_how, end_status, 0);
 	dg_out_close();
 	if (dg_out_error())
 		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
@@ -422,7 +433,8 @@ static void dg_fini(Int exitcode)
 	else if (VG_(clo_verbosity) >= 1)
 		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
 		          "blocks; %llu bytes written to %s\n",
-		          dg_enc_icount(), dg_enc_accesses(), dg_heap_allocs(),
+		          dg_hand_state()->icount, dg_hand_state()->accesses,
+		          dg_heap_allocs(),
 		          dg_out_disk_bytes(), dg_out_path());
 }
 

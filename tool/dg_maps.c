@@ -10,7 +10,7 @@
 #include "pub_tool_vki.h"
 #include "dg_format.h"
 #include "dg_maps.h"
-#include "dg_enc.h"
+#include "dg_stream.h"
 #include "dg_out.h"
 
 #define MAX_BUILD_ID  64
@@ -40,6 +40,7 @@ static void preload_note(Addr a, SizeT len, const HChar *path)
 		preload[n_preload].start = a;
 		preload[n_preload].end = a + len;
 		n_preload++;
+		dg_stream_ctl(DG_CTL_PRELOAD, a, a + len, 0);
 	}
 }
 
@@ -175,7 +176,6 @@ static void mapping_seen(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 	if (!path)
 		return;
 	preload_note(a, len, path);
-	dg_enc_side_begin();
 	mmap_write(a, len, seg->offset + (a - seg->start),
 	           (rr ? DG_PROT_READ : 0) | (ww ? DG_PROT_WRITE : 0)
 	           | (xx ? DG_PROT_EXEC : 0), path);
@@ -183,7 +183,6 @@ static void mapping_seen(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 
 static void unmapping_seen(Addr a, SizeT len)
 {
-	dg_enc_side_begin();
 	dg_out_begin_short(DG_R_MUNMAP);
 	dg_out_word(a);
 	dg_out_word(len);

@@ -10,6 +10,8 @@
 #include "dg_out.h"
 #include "dg_wr.h"
 #include "dg_hand.h"
+#include "dg_stream.h"
+#include "dg_enc.h"
 
 extern Int VG_(safe_fd)(Int);   /* core; no pub_tool header declares it */
 
@@ -17,14 +19,18 @@ extern Int VG_(safe_fd)(Int);   /* core; no pub_tool header declares it */
 #define out_buf       dg_out_buf_
 #define out_used      dg_out_used_
 
-UChar  *dg_out_buf_;
-SizeT   dg_out_used_;
-SizeT   dg_out_rec_payload_;
+static UChar *dg_out_buf_;
+static SizeT  dg_out_used_;
+Addr    dg_raw_ptr;
+Addr    dg_raw_limit;
+static Bool    raw_open;         /* the RAW record is the open one */
+static SizeT   raw_from;         /* where its PAD (if any) starts */
+
+static void flush_closed(void);
 static UChar  *priv_buf;         /* the buffer while there is no helper */
 static Int     out_fd = -1;
 static HChar  *out_path;
 static Bool    use_helper = True;
-static ULong   out_nrecords;
 static SizeT   rec_start = (SizeT)-1;   /* offset of the open record */
 static SizeT   rec_hdr;                  /* 2 (short) or 10 (long) */
 static UWord   out_err;          /* errno of a failed create; 0 if none */
@@ -91,6 +97,52 @@ static void out_open(void)
 	out_buf = next;
 }
 
+/* ------------------------------------------------------------ raw runs */
+
+/* The RAW payload starts 8-aligned (the entries hold u64s): a PAD record
+   of 0 to 7 bytes goes first if need be. */
+static void raw_begin(void)
+{
+	SizeT pad;
+
+	tl_assert(rec_start == (SizeT)-1 && !raw_open);
+	if (out_used + 2 + 8 + 10 + DG_RAW_ENTRY_MAX > OUT_BUF_SIZE)
+		flush_closed();
+	raw_from = out_used;
+	if ((out_used + 10) % 8) {
+		pad = (8 - (out_used + 12) % 8) % 8;
+		out_buf[out_used] = DG_S_PAD;
+		out_buf[out_used + 1] = (UChar)pad;
+		VG_(memset)(out_buf + out_used + 2, 0, pad);
+		out_used += 2 + pad;
+	}
+	rec_start = out_used;
+	rec_hdr = 10;
+	out_buf[out_used] = DG_S_RAW;
+	out_buf[out_used + 1] = 0xFF;
+	out_used += 10;
+	raw_open = True;
+	dg_raw_ptr = (Addr)(out_buf + out_used);
+	dg_raw_limit = (Addr)(out_buf + OUT_BUF_SIZE);
+}
+
+static void raw_end(void)
+{
+	if (!raw_open)
+		return;
+	raw_open = False;
+	out_used = dg_raw_ptr - (Addr)out_buf;
+	if (dg_out_end_or_drop_empty())
+		out_used = raw_from;
+}
+
+VG_REGPARM(0) void dg_out_raw_full(void)
+{
+	raw_end();
+	dg_out_flush();
+	raw_begin();
+}
+
 static void out_reset(const HChar *path)
 {
 	out_path = VG_(strdup)("dg.out.path", path);
@@ -98,10 +150,10 @@ static void out_reset(const HChar *path)
 		priv_buf = VG_(malloc)("dg.out.buf", OUT_BUF_SIZE);
 	out_buf = priv_buf;
 	out_used = 0;
-	out_nrecords = 0;
 	out_err = 0;
 	out_failed = False;
 	rec_start = (SizeT)-1;
+	raw_open = False;
 }
 
 UWord dg_out_init(const HChar *path, Bool helper)
@@ -109,6 +161,7 @@ UWord dg_out_init(const HChar *path, Bool helper)
 	use_helper = helper;
 	out_reset(path);
 	out_open();   /* the parent opens at once, so errors show at start-up */
+	raw_begin();
 	return out_err;
 }
 
@@ -122,6 +175,7 @@ void dg_out_reopen(const HChar *path)
 	if (out_path)
 		VG_(free)(out_path);
 	out_reset(path);
+	raw_begin();
 	/* opened on first flush */
 }
 
@@ -139,8 +193,10 @@ ULong dg_out_offset(void)
 
 void dg_out_drop_last(ULong off)
 {
-	tl_assert(out_used == 0 && out_nrecords > 0 && off <= dg_hand_state()->disk);
-	out_nrecords--;
+	struct dg_wr_state *w = (struct dg_wr_state *)dg_hand_state();
+
+	tl_assert(w->records > 0 && off <= w->disk);
+	w->records--;          /* synced: the writer is idle */
 	if (dg_out_error())
 		return;
 	if (VG_(lseek)(out_fd, off, VKI_SEEK_SET) != (Off64T)off) {
@@ -155,7 +211,6 @@ void dg_out_drop_last(ULong off)
 
 const HChar *dg_out_path(void) { return out_path; }
 ULong dg_out_disk_bytes(void) { return dg_hand_state()->disk; }
-ULong dg_out_records(void) { return out_nrecords; }
 UWord dg_out_error(void)
 {
 	return out_err ? out_err : dg_hand_state()->err;
@@ -167,6 +222,7 @@ static void out_write_prefix(SizeT upto)
 {
 	UChar *next = out_buf;
 
+	tl_assert(!raw_open);
 	if (upto == 0)
 		return;
 	if (out_fd < 0 && !out_failed) {
@@ -176,20 +232,29 @@ static void out_write_prefix(SizeT upto)
 			          "%s; this process is not traced\n", out_path,
 			          VG_(getpid)(), dg_out_strerror(out_err));
 	}
-	if (!dg_out_error())
+	if (!out_failed)       /* (after a failed write the encoder still
+	                          answers a fork: dg_enc.c) */
 		next = dg_hand_put(out_buf, upto);
 	VG_(memmove)(next, out_buf + upto, out_used - upto);
 	out_buf = next;
 	out_used -= upto;
-	if (rec_start != (SizeT)-1) {
+	if (rec_start != (SizeT)-1)
 		rec_start -= upto;
-		dg_out_rec_payload_ -= upto;
-	}
+}
+
+static void flush_closed(void)
+{
+	out_write_prefix(rec_start == (SizeT)-1 ? out_used : rec_start);
 }
 
 void dg_out_flush(void)
 {
-	out_write_prefix(rec_start == (SizeT)-1 ? out_used : rec_start);
+	Bool was_raw = raw_open;
+
+	raw_end();
+	flush_closed();
+	if (was_raw)
+		raw_begin();
 }
 
 void dg_out_reserve(SizeT n)
@@ -197,43 +262,36 @@ void dg_out_reserve(SizeT n)
 	tl_assert(n < OUT_BUF_SIZE / 2);
 	if (out_used + n <= OUT_BUF_SIZE)
 		return;
-	dg_out_flush();
+	flush_closed();
 	/* an open record may not take more than half the buffer */
 	tl_assert(out_used + n <= OUT_BUF_SIZE);
 }
 
 void dg_out_close(void)
 {
+	raw_end();
 	tl_assert(rec_start == (SizeT)-1);
-	dg_out_flush();
+	flush_closed();
 	dg_hand_finish();
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
 	out_fd = -1;
 }
 
-void dg_out_begin_short(UChar type)
+static void begin(UChar type, SizeT hdr, SizeT room)
 {
+	raw_end();
 	tl_assert(rec_start == (SizeT)-1);
-	dg_out_reserve(2 + 255);
+	dg_out_reserve(room);
 	rec_start = out_used;
-	rec_hdr = 2;
-	dg_out_rec_payload_ = rec_start + 2;
-	out_buf[out_used++] = type;
-	out_buf[out_used++] = 0;
+	rec_hdr = hdr;
+	out_buf[out_used] = type;
+	out_buf[out_used + 1] = hdr == 2 ? 0 : 0xFF;
+	out_used += hdr;
 }
 
-void dg_out_begin_long(UChar type)
-{
-	tl_assert(rec_start == (SizeT)-1);
-	dg_out_reserve(10);
-	rec_start = out_used;
-	rec_hdr = 10;
-	dg_out_rec_payload_ = rec_start + 10;
-	out_buf[out_used++] = type;
-	out_buf[out_used++] = 0xFF;
-	out_used += 8;
-}
+void dg_out_begin_short(UChar type) { begin(type, 2, 2 + 255); }
+void dg_out_begin_long(UChar type)  { begin(type, 10, 10); }
 
 SizeT dg_out_payload_len(void)
 {
@@ -241,7 +299,7 @@ SizeT dg_out_payload_len(void)
 	return out_used - rec_start - rec_hdr;
 }
 
-void dg_out_end(void)
+static void rec_close(void)
 {
 	SizeT len = dg_out_payload_len();
 
@@ -253,9 +311,15 @@ void dg_out_end(void)
 		VG_(memcpy)(out_buf + rec_start + 2, &l, 8);   /* host = file order */
 	}
 	rec_start = (SizeT)-1;
-	out_nrecords++;
+}
+
+/* After every record the raw runs go on in a new RAW record. */
+void dg_out_end(void)
+{
+	rec_close();
 	if (out_used > OUT_BUF_SIZE / 2)
-		dg_out_flush();
+		flush_closed();
+	raw_begin();
 }
 
 Bool dg_out_end_or_drop_empty(void)
@@ -265,7 +329,7 @@ Bool dg_out_end_or_drop_empty(void)
 		rec_start = (SizeT)-1;
 		return True;
 	}
-	dg_out_end();
+	rec_close();
 	return False;
 }
 
@@ -275,7 +339,7 @@ static inline void out_put(const void *p, SizeT n)
 {
 	if (out_used + n > OUT_BUF_SIZE) {
 		/* Only a long record can get here; keep its head in the buffer. */
-		dg_out_flush();
+		flush_closed();
 		tl_assert(out_used + n <= OUT_BUF_SIZE);
 	}
 	VG_(memcpy)(out_buf + out_used, p, n);
@@ -298,4 +362,3 @@ void dg_out_string(const HChar *s, SizeT max)
 		out_put(s, n);
 	dg_out_u8(0);
 }
-

@@ -6,9 +6,13 @@
  * length.  Lengths are written in the long form (0xFF + u64) whenever the
  * payload may reach 255 bytes, so a record never has to move.
  *
- * Nothing here allocates per record.  Full buffers of whole records go to
- * the writer (dg_wr.c, through dg_hand.c: in a helper process), which
- * encodes the runs and writes the file; and at dg_out_close.  The file is created
+ * Nothing here allocates per record.  Between records the buffer holds an
+ * open RAW record (dg_stream.h) that generated code fills with raw run
+ * entries: dg_raw_ptr is its end, dg_raw_limit the buffer's; beginning any
+ * other record closes it (or drops it if empty), ending one opens the
+ * next.  Full buffers of whole records go to the encoder (dg_enc.c,
+ * through dg_hand.c: in a helper process), which encodes the runs and
+ * writes the file; and at dg_out_close.  The file is created
  * mode 0600 whatever the umask and never through a symbolic link; the
  * parent's at start-up, a forked child's at its first flush.
  *
@@ -39,7 +43,6 @@ const HChar *dg_out_path(void);
 ULong dg_out_disk_bytes(void);              /* bytes the file received */
 UWord dg_out_error(void);                   /* errno that stopped the log, or 0 */
 const HChar *dg_out_strerror(UWord err);    /* "No such file or directory" */
-ULong dg_out_records(void);                 /* records closed so far */
 
 /* Make sure n more bytes fit in the buffer (flushing if need be). */
 void  dg_out_reserve(SizeT n);
@@ -60,18 +63,12 @@ void  dg_out_word(Addr v);
 void  dg_out_bytes_raw(const void *p, SizeT n);
 void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
 
-/* The hot path of the run encoder writes straight into the buffer:
-   dg_out_cursor() gives the write position, dg_out_advance() commits.
-   Inline, because the encoder calls them for every run. */
-extern UChar *dg_out_buf_;      /* private: only the inlines below use these */
-extern SizeT  dg_out_used_;
-extern SizeT  dg_out_rec_payload_;   /* offset of the open record's payload */
 #define DG_OUT_BUF_SIZE  (256u << 10)   /* the hand-over ring stays in L2 */
 
-static inline UChar *dg_out_cursor(void) { return dg_out_buf_ + dg_out_used_; }
-static inline void dg_out_advance(UChar *c) { dg_out_used_ = c - dg_out_buf_; }
-static inline SizeT dg_out_open_len(void) { return dg_out_used_ - dg_out_rec_payload_; }
-/* Room for n more bytes without a flush? */
-static inline Bool dg_out_has_room(SizeT n) { return dg_out_used_ + n <= DG_OUT_BUF_SIZE; }
+/* The open RAW record: generated code appends at dg_raw_ptr and calls
+   dg_out_raw_full when an entry would pass dg_raw_limit. */
+extern Addr dg_raw_ptr;
+extern Addr dg_raw_limit;
+VG_REGPARM(0) void dg_out_raw_full(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "dg_pairmap.h"
+#include "dg_enc.h"
 
 static inline SizeT pair_hash(ULong a, ULong b)
 {
@@ -73,4 +74,34 @@ void dg_pairmap_put(struct dg_pairmap *m, ULong a, ULong b, UInt value)
 	if (2 * (m->used + 1) > m->cap)
 		pairmap_grow(m);
 	pairmap_insert(m, a, b, value);
+}
+
+void dg_pairmap_set(struct dg_pairmap *m, ULong a, ULong b, UInt value)
+{
+	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;
+
+	tl_assert(value != DG_PAIRMAP_NONE);
+	for (; m->slots[i].value != DG_PAIRMAP_NONE; i = (i + 1) & mask)
+		if (m->slots[i].a == a && m->slots[i].b == b) {
+			m->slots[i].value = value;
+			return;
+		}
+	dg_pairmap_put(m, a, b, value);
+}
+
+void dg_pairmap_dump(const struct dg_pairmap *m, struct dg_blob *b)
+{
+	ULong used = m->used;
+
+	dg_blob_put(b, &used, 8);
+	dg_blob_put_array(b, m->slots, m->cap, sizeof *m->slots);
+}
+
+void dg_pairmap_restore(struct dg_pairmap *m, struct dg_blob *b)
+{
+	ULong used;
+
+	VG_(memcpy)(&used, dg_blob_get(b, 8), 8);
+	m->cap = dg_blob_get_array(b, (void **)&m->slots, sizeof *m->slots, m->cc);
+	m->used = used;
 }

@@ -5,6 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "dg_stack.h"
 #include "dg_pairmap.h"
+#include "dg_enc.h"
 
 /* A node is (pc, rest): the call site pc on top of the stack `rest`.
    `shorter` is the same stack without its outermost frame, found lazily;
@@ -397,4 +398,59 @@ UInt dg_stack_frames(UInt node, Addr *out, UInt max)
 		node = nodes[node].rest;
 	}
 	return k;
+}
+
+/* ------------------------------------------------------------ fork state */
+
+struct scalars {
+	UInt cur_node, max_depth, cur, cur_tid;
+	Addr ref_sp, prev_sp;
+	ULong switches;
+	Bool sp_set;
+};
+
+void dg_stack_dump(struct dg_blob *b)
+{
+	struct scalars s = { dg_stack_cur_node, max_depth, cur - shadows,
+	                     cur_tid, dg_stack_ref_sp, prev_sp, switches, sp_set };
+	UInt i;
+
+	dg_blob_put(b, &s, sizeof s);
+	dg_blob_put_array(b, nodes, n_nodes, sizeof *nodes);
+	dg_pairmap_dump(&node_map, b);
+	dg_blob_put_array(b, thread_shadow, n_threads, sizeof *thread_shadow);
+	dg_blob_put_array(b, shadows, n_shadows, sizeof *shadows);
+	for (i = 0; i < n_shadows; i++)
+		dg_blob_put_array(b, shadows[i].f, shadows[i].n, sizeof *shadows[i].f);
+}
+
+void dg_stack_restore(struct dg_blob *b)
+{
+	struct scalars s;
+	UInt i;
+
+	VG_(memcpy)(&s, dg_blob_get(b, sizeof s), sizeof s);
+	n_nodes = cap_nodes = dg_blob_get_array(b, (void **)&nodes, sizeof *nodes,
+	                                        "dg.stack.nodes");
+	dg_pairmap_restore(&node_map, b);
+	n_threads = dg_blob_get_array(b, (void **)&thread_shadow,
+	                              sizeof *thread_shadow, "dg.stack.threads");
+	for (i = 0; i < n_shadows; i++)
+		VG_(free)(shadows[i].f);
+	n_shadows = dg_blob_get_array(b, (void **)&shadows, sizeof *shadows,
+	                              "dg.stack.shadows");
+	for (i = 0; i < n_shadows; i++) {
+		shadows[i].f = NULL;
+		shadows[i].cap = dg_blob_get_array(b, (void **)&shadows[i].f,
+		                                   sizeof *shadows[i].f,
+		                                   "dg.stack.frames");
+	}
+	dg_stack_cur_node = s.cur_node;
+	max_depth = s.max_depth;
+	cur = &shadows[s.cur];
+	cur_tid = s.cur_tid;
+	dg_stack_ref_sp = s.ref_sp;
+	prev_sp = s.prev_sp;
+	switches = s.switches;
+	sp_set = s.sp_set;
 }

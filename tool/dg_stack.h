@@ -64,6 +64,11 @@ void dg_stack_signal_exit(ThreadId tid);
 /* Copy up to max frames of node, innermost first; returns how many. */
 UInt dg_stack_frames(UInt node, Addr *out, UInt max);
 
+/* Everything into a blob and back (a forked child's encoder, dg_enc.h). */
+struct dg_blob;
+void dg_stack_dump(struct dg_blob *b);
+void dg_stack_restore(struct dg_blob *b);
+
 /* --trace-fn bookkeeping, per shadow stack: inside the function or not. */
 void dg_stack_fn_enter(void);
 Bool dg_stack_in_fn(void);

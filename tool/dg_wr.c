@@ -12,24 +12,32 @@
 #define WR_BUF_SIZE   (4u << 20)
 #define WR_WRITE_AT   (1u << 20)    /* write(2) calls of about this size */
 #define WR_DIRECT     (64u << 10)   /* records this long are not copied */
-#define RAWRUNS_MAX   (2u << 20)    /* bound of one RAWRUNS payload */
+#define REC_ROOM      (64u << 10)   /* room made for a record framed here */
+#define RUN_ROOM      (48u << 10)   /* more than any one run encodes to */
+#define NO_REC        ((SizeT)-1)
 
 static Int     wr_fd = -1;
 static const HChar *wr_path;
 static struct dg_wr_state *st;
 static UChar  *obuf;
 static SizeT   oused;
-static ULong  *slots;               /* (last, stride) per access slot */
+#define slots  dg_wr_slots_         /* (last, stride) per access slot */
 static SizeT   cap_slots;           /* in pairs */
 
 /* What the BBDEF and CONTEXT records passing by say: the accesses of each
    bbdef (by log index), and each context's slots. */
-struct wctx { UInt slot, n_acc; };
 static UInt   *bb_nacc;
 static UInt    n_bb, cap_bb;
-static struct wctx *wctxs;
+#define wctxs  dg_wr_ctxs_
 static UInt    n_wctx, cap_wctx;
 static SizeT   n_slots;
+static SizeT   rec_at = NO_REC;      /* the open record's offset in obuf */
+static SizeT   rec_hdr;
+static SizeT   runs_at = NO_REC;     /* the open BBRUNS's payload offset */
+UChar *dg_wr_o_, *dg_wr_o_end_;     /* see dg_wr.h */
+ULong *dg_wr_slots_;
+struct dg_wr_ctx *dg_wr_ctxs_;
+UInt   dg_wr_prev_;
 
 #define ERR_NAMETOOLONG 36
 #define ERR_DQUOT       122
@@ -83,7 +91,10 @@ void dg_wr_init(Int fd, const HChar *path, struct dg_wr_state *state)
 	if (!obuf)
 		obuf = VG_(malloc)("dg.wr.buf", WR_BUF_SIZE);
 	oused = 0;
+	rec_at = runs_at = NO_REC;
 }
+
+struct dg_wr_state *dg_wr_state(void) { return st; }
 
 void dg_wr_reset(void)
 {
@@ -162,123 +173,117 @@ static void obuf_flush(void)
 	oused = 0;
 }
 
-/* ------------------------------------------------------------ runs */
-
-static inline UChar *put_uleb(UChar *o, ULong v)
-{
-	while (v >= 0x80) {
-		*o++ = (UChar)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (UChar)v;
-	return o;
-}
-
-static inline ULong zigzag(ULong v)
-{
-	return (v << 1) ^ (ULong)((Long)v >> 63);
-}
-
-/* Encode one raw run at p into o; *pp moves past it. */
-static UChar *run_encode(const UChar **pp, UChar *o, UInt *prev)
-{
-	const UInt *h = (const UInt *)*pp;
-	UInt c = h[0], info = h[1], n, i;
-	const ULong *a = (const ULong *)(*pp + DG_RAWRUN_HEAD);
-	const struct wctx *x = &wctxs[c];
-	ULong *s;
-
-	tl_assert(c < n_wctx);
-	n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
-	s = slots + 2 * (SizeT)x->slot;
-	o = put_uleb(o, zigzag((ULong)c - *prev) << 1 | (info ? 1 : 0));
-	if (info) {
-		*o++ = (UChar)(info & 0xFF);
-		o = put_uleb(o, n);
-	}
-	for (i = 0; i < n; i++, s += 2) {
-		ULong v = a[i];
-		o = put_uleb(o, zigzag(v - (s[0] + s[1])));
-		s[1] = s[0] ? v - s[0] : 0;
-		s[0] = v;
-	}
-	*prev = c;
-	*pp = (const UChar *)(a + n);
-	return o;
-}
-
-/* One RAWRUNS payload [p, end) becomes a BBRUNS record (long form). */
-static void rawruns_encode(const UChar *p, const UChar *end)
-{
-	UInt prev = 0;
-	UChar *o, *payload;
-	ULong len;
-
-	tl_assert(end - p <= RAWRUNS_MAX);
-	if (oused + 10 + (SizeT)(end - p) / 4 * 5 + 64 > WR_BUF_SIZE)
-		obuf_flush();
-	o = obuf + oused;
-	o[0] = DG_R_BBRUNS;
-	o[1] = DG_LONG_LENGTH;
-	payload = o + 10;
-	o = payload;
-	while (p < end)
-		o = run_encode(&p, o, &prev);
-	len = o - payload;
-	VG_(memcpy)(obuf + oused + 2, &len, 8);   /* host = file order */
-	oused = o - obuf;
-}
-
 /* ------------------------------------------------------------ records */
 
-static void record_copy(const UChar *p, SizeT n)
+/* Records are framed only between runs: a flush writes whole records. */
+static void room(SizeT n)
 {
+	tl_assert(rec_at == NO_REC && runs_at == NO_REC);
+	if (oused + n > WR_BUF_SIZE)
+		obuf_flush();
+}
+
+static void begin(UChar type, SizeT hdr)
+{
+	room(REC_ROOM);
+	rec_at = oused;
+	rec_hdr = hdr;
+	obuf[oused] = type;
+	obuf[oused + 1] = hdr == 2 ? 0 : DG_LONG_LENGTH;
+	oused += hdr;
+}
+
+void dg_wr_begin_short(UChar type) { begin(type, 2); }
+void dg_wr_begin_long(UChar type)  { begin(type, 10); }
+
+static inline void put(const void *p, SizeT n)
+{
+	tl_assert(oused + n - rec_at <= REC_ROOM);
+	VG_(memcpy)(obuf + oused, p, n);
+	oused += n;
+}
+
+void dg_wr_u8(UChar v)  { put(&v, 1); }
+void dg_wr_u32(UInt v)  { put(&v, 4); }
+void dg_wr_u64(ULong v) { put(&v, 8); }
+
+void dg_wr_end(void)
+{
+	const UChar *pl = obuf + rec_at + rec_hdr;
+	ULong len = oused - rec_at - rec_hdr;
+
+	if (rec_hdr == 2) {
+		tl_assert(len < 255);
+		obuf[rec_at + 1] = (UChar)len;
+	} else {
+		VG_(memcpy)(obuf + rec_at + 2, &len, 8);   /* host = file order */
+	}
+	if (obuf[rec_at] == DG_R_BBDEF)
+		learn_bbdef(pl);
+	else if (obuf[rec_at] == DG_R_CONTEXT)
+		learn_context(pl);
+	rec_at = NO_REC;
+	st->records++;
+}
+
+void dg_wr_copy(const UChar *p, SizeT n)
+{
+	tl_assert(rec_at == NO_REC && runs_at == NO_REC);
+	st->records++;
 	if (n >= WR_DIRECT) {
 		obuf_flush();
 		write_all(p, n);
 		return;
 	}
-	if (oused + n > WR_BUF_SIZE)
-		obuf_flush();
+	room(n);
 	VG_(memcpy)(obuf + oused, p, n);
 	oused += n;
 }
 
-void dg_wr_consume(const UChar *buf, SizeT n)
+/* ------------------------------------------------------------ runs */
+
+void dg_wr_runs_begin(void)
 {
-	const UChar *p = buf, *end = buf + n;
+	room(10 + RUN_ROOM);
+	obuf[oused] = DG_R_BBRUNS;
+	obuf[oused + 1] = DG_LONG_LENGTH;
+	oused += 10;
+	runs_at = oused;
+	dg_wr_o_ = obuf + oused;
+	dg_wr_o_end_ = obuf + WR_BUF_SIZE;
+	dg_wr_prev_ = 0;
+}
 
-	while (p < end && !st->err) {
-		UChar type = p[0];
-		SizeT hdr = 1, len = 1;
+SizeT dg_wr_runs_len(void) { return dg_wr_o_ - (obuf + runs_at); }
 
-		if (type < DG_R_SHORT_FIRST) {
-			hdr = 2;
-			len = p[1];
-			if (len == DG_LONG_LENGTH) {
-				ULong l;
-				VG_(memcpy)(&l, p + 2, 8);
-				len = l;
-				hdr = 10;
-			}
-		}
-		tl_assert(p + hdr + len <= end);   /* the tool frames whole records */
-		if (type == DG_R_RAWRUNS) {
-			rawruns_encode(p + hdr, p + hdr + len);
-		} else {
-			if (type == DG_R_BBDEF)
-				learn_bbdef(p + hdr);
-			else if (type == DG_R_CONTEXT)
-				learn_context(p + hdr);
-			record_copy(p, hdr + len);
-		}
-		p += hdr + len;
+void dg_wr_runs_end(void)
+{
+	ULong len = dg_wr_runs_len();
+
+	oused = dg_wr_o_ - obuf;
+	if (len == 0) {
+		oused = runs_at - 10;
+	} else {
+		VG_(memcpy)(obuf + runs_at - 8, &len, 8);
+		st->records++;
 	}
+	runs_at = NO_REC;
+}
+
+void dg_wr_run_room_(void)
+{
+	dg_wr_runs_end();       /* (one run never needs RUN_ROOM) */
+	dg_wr_runs_begin();
+}
+
+void dg_wr_flush_maybe(void)
+{
 	if (oused >= WR_WRITE_AT)
 		obuf_flush();
 }
 
 void dg_wr_flush(void)
 {
+	tl_assert(rec_at == NO_REC && runs_at == NO_REC);
 	obuf_flush();
 }

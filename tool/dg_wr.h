@@ -1,21 +1,15 @@
-/* dg_wr.h: the log writer: turns the record stream into the file.
+/* dg_wr.h: the log writer: frames records into the file.
  *
- * The tool frames every record in dg_out's buffer.  Runs are framed there
- * unencoded, in an internal RAWRUNS record that never reaches the file:
- *
- *     per run:  u32 context; u32 info (0: the whole block, else
- *               n_instrs | n_addrs << 8 | 1 << 31); u64 addrs[n_addrs]
- *
- * The number of accesses of a whole run, and where its context's
- * prediction slots are, the writer learns from the BBDEF and CONTEXT
- * records that pass through it (a context's slots follow those of the
- * contexts before it). *
- * The writer copies every other record as it is and turns each RAWRUNS
- * into one BBRUNS (docs/FORMAT.md §2.10), so the records keep their number
- * and order.  It owns the prediction state (two words per access slot of a
- * context, zero until first use), the file descriptor's writes and their
- * failure: after a failed write it says so once (bytes that reached the
- * file, and why) and drops the rest.
+ * The encoder (dg_enc.c) writes every record of the log through here: its
+ * own (BBDEF, CONTEXT, ICOUNT, THREAD, ...) framed field by field, runs
+ * one by one into a BBRUNS record (docs/FORMAT.md §2.10), and the tool's
+ * side records copied as they are.  The writer learns from the BBDEF and
+ * CONTEXT records it frames how many accesses each context has and where
+ * its prediction slots are (a context's slots follow those of the
+ * contexts before it).  It owns the prediction state (two words per
+ * access slot of a context, zero until first use), the output buffer, the
+ * file descriptor's writes and their failure: after a failed write it
+ * says so once (bytes that reached the file, and why) and drops the rest.
  *
  * The writer runs in the helper process (dg_hand.c) when there is one,
  * else in the tool itself; nothing here knows which.  Its counters live in
@@ -27,24 +21,93 @@
 
 #include "pub_tool_basics.h"
 
-#define DG_R_RAWRUNS     127     /* internal: never written to a file */
-#define DG_RAWRUN_HEAD   8       /* bytes before a raw run's addresses */
-
 struct dg_wr_state {
 	volatile UWord err;      /* errno that stopped the log, or 0 */
 	volatile ULong disk;     /* bytes the file received (its offset) */
+	volatile ULong records;  /* records framed so far */
+	volatile ULong icount, accesses;   /* the encoder's, at FINI */
 };
 
 /* Start writing to fd (the log at path, for messages); st starts zeroed. */
 void dg_wr_init(Int fd, const HChar *path, struct dg_wr_state *st);
-/* Take the n bytes of whole records at buf (the writer keeps no pointer
-   into buf); dg_wr_flush puts everything taken into the file (or fails). */
-void dg_wr_consume(const UChar *buf, SizeT n);
+struct dg_wr_state *dg_wr_state(void);
+/* Put everything framed into the file (or fail); _maybe only once a
+   good write's worth is waiting.  Never while runs are open. */
 void dg_wr_flush(void);
+void dg_wr_flush_maybe(void);
 /* A forked child starts a new log: no bbdef or context known yet, and
    prediction starts again from zero. */
 void dg_wr_reset(void);
 /* Message text of an errno a log write can meet. */
 const HChar *dg_wr_strerror(UWord err);
+
+/* Records.  A short record's payload stays below 255 bytes, a long one's
+   below 64 KiB. */
+void dg_wr_begin_short(UChar type);
+void dg_wr_begin_long(UChar type);
+void dg_wr_u8(UChar v);
+void dg_wr_u32(UInt v);
+void dg_wr_u64(ULong v);
+void dg_wr_end(void);
+/* A whole record of the tool's, [p, p + n), as it is. */
+void dg_wr_copy(const UChar *p, SizeT n);
+
+/* Runs: between runs_begin and runs_end every dg_wr_run adds one run of
+   context c (info: 0 for the whole block, else n_instrs | n_addrs << 8 |
+   1 << 31) to a BBRUNS record; runs_end drops an empty one. */
+void  dg_wr_runs_begin(void);
+void  dg_wr_runs_end(void);
+SizeT dg_wr_runs_len(void);     /* payload bytes of the open BBRUNS */
+
+/* dg_wr_run is inline: the encoder calls it for every run.  Private
+   state, only the inline uses it: the cursor of the open BBRUNS, the end
+   of its room, the prediction slots and each context's place in them. */
+struct dg_wr_ctx { UInt slot, n_acc; };
+extern UChar *dg_wr_o_, *dg_wr_o_end_;
+extern ULong *dg_wr_slots_;
+extern struct dg_wr_ctx *dg_wr_ctxs_;
+extern UInt dg_wr_prev_;
+void dg_wr_run_room_(void);     /* close, write, reopen */
+
+static inline UChar *dg_wr_uleb_(UChar *o, ULong v)
+{
+	while (v >= 0x80) {
+		*o++ = (UChar)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (UChar)v;
+	return o;
+}
+
+static inline ULong dg_wr_zigzag_(ULong v)
+{
+	return (v << 1) ^ (ULong)((Long)v >> 63);
+}
+
+/* Each address is predicted from the last two of its slot (stride). */
+static inline void dg_wr_run(UInt c, UInt info, const ULong *a)
+{
+	const struct dg_wr_ctx *x = &dg_wr_ctxs_[c];
+	UInt n = info ? (info >> 8) & 0x7FFFFF : x->n_acc, i;
+	ULong *s = dg_wr_slots_ + 2 * (SizeT)x->slot;
+	UChar *o;
+
+	if (dg_wr_o_ + 21 + 10 * (SizeT)n > dg_wr_o_end_)
+		dg_wr_run_room_();
+	o = dg_wr_uleb_(dg_wr_o_, dg_wr_zigzag_((ULong)c - dg_wr_prev_) << 1
+	                          | (info ? 1 : 0));
+	if (info) {
+		*o++ = (UChar)(info & 0xFF);
+		o = dg_wr_uleb_(o, n);
+	}
+	for (i = 0; i < n; i++, s += 2) {
+		ULong v = a[i];
+		o = dg_wr_uleb_(o, dg_wr_zigzag_(v - (s[0] + s[1])));
+		s[1] = s[0] ? v - s[0] : 0;
+		s[0] = v;
+	}
+	dg_wr_prev_ = c;
+	dg_wr_o_ = o;
+}
 
 #endif
