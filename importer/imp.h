@@ -43,7 +43,8 @@ struct imp_desc {
 	uint32_t function;         /* functions.id, 0 if unknown */
 	uint8_t  is_write, size, iseq, guarded;
 	uint32_t block;            /* last block hit */
-	uint32_t fb_slot, fb_gen, fb_block;   /* sum_fn_block counter */
+	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
+	                              block id is fb_block */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -286,11 +287,11 @@ int  imp_heap_free(struct importer *imp, const struct dglog_record *rec);
 int  imp_heap_range(struct importer *imp, const struct dglog_record *rec);
 int  imp_heap_event(struct importer *imp, const struct dglog_record *rec);
 uint32_t imp_heap_find(struct importer *imp, uint64_t addr);
-void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
+/* Count an access of d into block b, and d's function into the block's
+   function counts: 0 if those had room, 1 if the caller must count the
+   function in the global table. */
+int  imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
                     uint64_t icount, const struct imp_desc *d);
-/* Count an access of d's function into block b; 0 if the block had room,
-   1 if the caller must count it in the global table. */
-int  imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d);
 int  imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
                       int is_write, uint64_t n, uint64_t bytes);
 void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);

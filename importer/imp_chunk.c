@@ -21,7 +21,16 @@
 #include "dgmem.h"
 
 #define LINES_INITIAL 1024    /* line table slots; grows to stay 1/4 full */
-#define ROWS_PER_LOCK 256     /* rows written per hold of the database lock */
+#define ROWS_PER_LOCK 1024    /* rows written per hold of the database lock */
+#define ROWS_PER_STMT 32      /* rows in one INSERT: fewer statement runs */
+
+/* An INSERT of rows of `cols` columns into `table`: one row a statement
+   and ROWS_PER_STMT rows a statement. */
+struct cw_insert {
+	const char *table;
+	int cols;
+	sqlite3_stmt *one, *many;
+};
 
 struct cw_run {
 	uint64_t context;
@@ -65,7 +74,7 @@ struct imp_chunkw {
 	uint64_t *tkeys;              /* line table: keys (all ones: empty) */
 	uint32_t (*tcnt)[2];
 	uint32_t *tused;
-	uint32_t tn, tcap;
+	uint32_t tn, tcap, tshift;    /* tcap = 2^(64 - tshift) */
 	struct cw_line *lines, *tmp;  /* the chunk's lines, sorted */
 	size_t cap_lines, cap_tmp;
 	struct cw_line *cells;        /* 256-byte cells, from the lines */
@@ -75,7 +84,8 @@ struct imp_chunkw {
 	struct dghash pages, lh;      /* sum_pages, sum_lines */
 	uint64_t (*page_cnt)[2], (*line_cnt)[2];
 	size_t cap_page, cap_line;
-	sqlite3_stmt *st_chunk, *st_region, *st_ctx, *st_cell;
+	sqlite3_stmt *st_chunk;
+	struct cw_insert ins_region, ins_ctx, ins_cell;
 };
 
 static int cw_fail(struct imp_chunkw *cw, const char *fmt, ...)
@@ -102,6 +112,9 @@ static int cw_db_fail(struct imp_chunkw *cw, const char *what)
 static int table_alloc(struct imp_chunkw *cw, uint32_t cap)
 {
 	cw->tcap = cap;
+	for (cw->tshift = 64; cap > 1; cap >>= 1)
+		cw->tshift--;
+	cap = cw->tcap;
 	cw->tn = 0;
 	cw->tkeys = malloc(cap * sizeof *cw->tkeys);
 	cw->tcnt = calloc(cap, sizeof *cw->tcnt);
@@ -122,9 +135,12 @@ static void table_free(struct imp_chunkw *cw)
 	cw->tused = NULL;
 }
 
+/* Fibonacci hashing: one multiply, the high bits (a chunk's lines are
+   runs of neighbours, which it spreads well). */
 static uint32_t table_slot(struct imp_chunkw *cw, uint64_t key)
 {
-	uint32_t mask = cw->tcap - 1, i = (uint32_t)dghash_mix(key) & mask;
+	uint32_t mask = cw->tcap - 1;
+	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> cw->tshift);
 
 	while (cw->tkeys[i] != key) {
 		if (cw->tkeys[i] == UINT64_MAX) {
@@ -367,15 +383,48 @@ static int prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const char *sql)
 	return 0;
 }
 
+/* "INSERT INTO table VALUES (?,...),..." with rows rows. */
+static int insert_prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const struct cw_insert *in,
+                          int rows)
+{
+	sqlite3_str *q;
+	char *sql;
+	int r, c, rc;
+
+	if (*st)
+		return 0;
+	q = sqlite3_str_new(cw->imp->db);
+	sqlite3_str_appendf(q, "INSERT INTO %s VALUES ", in->table);
+	for (r = 0; r < rows; r++)
+		for (c = 0; c < in->cols; c++)
+			sqlite3_str_appendall(q, c == 0 ? (r ? ",(?" : "(?") : c + 1 < in->cols ? ",?" : ",?)");
+	if (!(sql = sqlite3_str_finish(q)))
+		return cw_fail(cw, "out of memory");
+	rc = prepare(cw, st, sql);
+	sqlite3_free(sql);
+	return rc;
+}
+
+static int statements(struct imp_chunkw *cw)
+{
+	struct cw_insert *ins[3] = { &cw->ins_region, &cw->ins_ctx, &cw->ins_cell };
+	int k;
+
+	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0)
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (insert_prepare(cw, &ins[k]->one, ins[k], 1) < 0
+		    || insert_prepare(cw, &ins[k]->many, ins[k], ROWS_PER_STMT) < 0)
+			return -1;
+	return 0;
+}
+
 static int chunk_row(struct imp_chunkw *cw, const struct imp_chunk_head *h, size_t n_runs,
                      uint64_t lo, uint64_t hi)
 {
 	sqlite3_stmt *st;
 
-	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0
-	    || prepare(cw, &cw->st_region, "INSERT INTO chunk_regions VALUES (?1, ?2)") < 0
-	    || prepare(cw, &cw->st_ctx, "INSERT INTO chunk_contexts VALUES (?1, ?2)") < 0
-	    || prepare(cw, &cw->st_cell, "INSERT INTO chunk_cells VALUES (?1, ?2, ?3, ?4)") < 0)
+	if (statements(cw) < 0)
 		return -1;
 	st = cw->st_chunk;
 	sqlite3_bind_int64(st, 1, cw->chunk_id);
@@ -390,49 +439,61 @@ static int chunk_row(struct imp_chunkw *cw, const struct imp_chunk_head *h, size
 	return step(cw, st);
 }
 
-/* Row k of the chunk's regions, contexts, then cells. */
-static int side_row(struct imp_chunkw *cw, size_t k)
+/* Bind row k of a side table at parameter col + 1 on. */
+static void bind_region(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
 {
-	sqlite3_stmt *st;
-
-	if (k < cw->n_regions) {
-		st = cw->st_region;
-		sqlite3_bind_int64(st, 1, (int64_t)cw->regions[k]);
-		sqlite3_bind_int64(st, 2, cw->chunk_id);
-		return step(cw, st);
-	}
-	k -= cw->n_regions;
-	if (k < cw->n_ctx_list) {
-		st = cw->st_ctx;
-		sqlite3_bind_int64(st, 1, (int64_t)cw->ctx_list[k]);
-		sqlite3_bind_int64(st, 2, cw->chunk_id);
-		return step(cw, st);
-	}
-	k -= cw->n_ctx_list;
-	st = cw->st_cell;
-	sqlite3_bind_int64(st, 1, cw->chunk_id);
-	sqlite3_bind_int64(st, 2, (int64_t)cw->cells[k].key);
-	sqlite3_bind_int64(st, 3, cw->cells[k].n[0]);
-	sqlite3_bind_int64(st, 4, cw->cells[k].n[1]);
-	return step(cw, st);
+	sqlite3_bind_int64(st, col + 1, (int64_t)cw->regions[k]);
+	sqlite3_bind_int64(st, col + 2, cw->chunk_id);
 }
 
-/* The chunk's rows, the database lock held ROWS_PER_LOCK rows at a time so
-   that the import thread's own inserts are not held up for long. */
-static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, uint64_t hi)
+static void bind_ctx(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
 {
-	size_t n = cw->n_regions + cw->n_ctx_list + cw->n_cells, k;
-	int rc;
+	sqlite3_bind_int64(st, col + 1, (int64_t)cw->ctx_list[k]);
+	sqlite3_bind_int64(st, col + 2, cw->chunk_id);
+}
 
-	imp_db_lock(cw->imp);
-	rc = chunk_row(cw, &j->head, j->n_runs, lo, hi);
-	for (k = 0; rc == 0 && k < n; k++) {
-		if (k % ROWS_PER_LOCK == ROWS_PER_LOCK - 1) {
+static void bind_cell(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
+{
+	sqlite3_bind_int64(st, col + 1, cw->chunk_id);
+	sqlite3_bind_int64(st, col + 2, (int64_t)cw->cells[k].key);
+	sqlite3_bind_int64(st, col + 3, cw->cells[k].n[0]);
+	sqlite3_bind_int64(st, col + 4, cw->cells[k].n[1]);
+}
+
+/* Rows 0..n-1 of a side table, ROWS_PER_STMT at a time, then one at a
+   time; the database lock is let go between groups of ROWS_PER_LOCK rows
+   so that the import thread's own inserts are not held up for long. */
+static int side_rows(struct imp_chunkw *cw, const struct cw_insert *in, size_t n,
+                     void (*bind)(struct imp_chunkw *, sqlite3_stmt *, int, size_t))
+{
+	size_t k = 0;
+	int r;
+
+	while (k < n) {
+		sqlite3_stmt *st = n - k >= ROWS_PER_STMT ? in->many : in->one;
+		int rows = st == in->many ? ROWS_PER_STMT : 1;
+		for (r = 0; r < rows; r++)
+			bind(cw, st, r * in->cols, k + r);
+		if (step(cw, st) < 0)
+			return -1;
+		if (k / ROWS_PER_LOCK != (k + rows) / ROWS_PER_LOCK) {
 			imp_db_unlock(cw->imp);
 			imp_db_lock(cw->imp);
 		}
-		rc = side_row(cw, k);
+		k += rows;
 	}
+	return 0;
+}
+
+static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, uint64_t hi)
+{
+	int rc;
+
+	imp_db_lock(cw->imp);
+	rc = chunk_row(cw, &j->head, j->n_runs, lo, hi) < 0
+	  || side_rows(cw, &cw->ins_region, cw->n_regions, bind_region) < 0
+	  || side_rows(cw, &cw->ins_ctx, cw->n_ctx_list, bind_ctx) < 0
+	  || side_rows(cw, &cw->ins_cell, cw->n_cells, bind_cell) < 0 ? -1 : 0;
 	imp_db_unlock(cw->imp);
 	return rc;
 }
@@ -501,6 +562,9 @@ int imp_chunk_start(struct importer *imp)
 		return imp_fail(imp, "out of memory");
 	imp->cw = cw;
 	cw->imp = imp;
+	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
+	cw->ins_ctx = (struct cw_insert){ "chunk_contexts", 2, NULL, NULL };
+	cw->ins_cell = (struct cw_insert){ "chunk_cells", 4, NULL, NULL };
 	dgchunk_init(&cw->codec);
 	pthread_mutex_init(&cw->mu, NULL);
 	pthread_cond_init(&cw->has_full, NULL);
@@ -615,11 +679,16 @@ static int write_counts(struct importer *imp, const char *sql, struct dghash *h,
 /* Before the database closes (it would not, with statements open). */
 static void stmts_finalize(struct imp_chunkw *cw)
 {
+	struct cw_insert *ins[3] = { &cw->ins_region, &cw->ins_ctx, &cw->ins_cell };
+	int k;
+
 	sqlite3_finalize(cw->st_chunk);
-	sqlite3_finalize(cw->st_region);
-	sqlite3_finalize(cw->st_ctx);
-	sqlite3_finalize(cw->st_cell);
-	cw->st_chunk = cw->st_region = cw->st_ctx = cw->st_cell = NULL;
+	cw->st_chunk = NULL;
+	for (k = 0; k < 3; k++) {
+		sqlite3_finalize(ins[k]->one);
+		sqlite3_finalize(ins[k]->many);
+		ins[k]->one = ins[k]->many = NULL;
+	}
 }
 
 static void writer_stop(struct imp_chunkw *cw, int drop)

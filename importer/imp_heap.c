@@ -36,15 +36,16 @@ struct imp_thread *imp_thread(struct importer *imp, uint32_t tid)
 		return NULL;
 	}
 	if (tid >= imp->n_threads) {
-		size_t n = tid + 16;
+		size_t n = tid + 16, k;
 		struct imp_thread *t = realloc(imp->threads, n * sizeof *t);
 		if (!t)
 			return NULL;
 		memset(t + imp->n_threads, 0, (n - imp->n_threads) * sizeof *t);
+		for (k = imp->n_threads; k < n; k++)
+			t[k].id = (uint32_t)k;    /* imp_run takes known slots directly */
 		imp->threads = t;
 		imp->n_threads = n;
 	}
-	imp->threads[tid].id = tid;
 	return &imp->threads[tid];
 }
 
@@ -164,8 +165,10 @@ static void block_unlink(struct importer *imp, uint32_t b)
 
 /* ------------------------------------------------------------ blocks */
 
-void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
-                    uint64_t icount, const struct imp_desc *d)
+static int fn_count(struct imp_block *x, const struct imp_desc *d);
+
+int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
+                   uint64_t icount, const struct imp_desc *d)
 {
 	struct imp_block *x = &imp->blocks[b];
 	uint64_t off = addr - x->addr, k;
@@ -181,12 +184,13 @@ void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 		x->hist_shift = shift;
 		x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
 		x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
-		if (!x->hist)
-			return;     /* the histogram is lost, the counts are not */
+		if (!x->hist)   /* the histogram is lost, the counts are not */
+			return fn_count(x, d);
 	}
 	k = off >> x->hist_shift;
 	if (k < x->hist_n)
 		x->hist[2 * k + d->is_write]++;
+	return fn_count(x, d);
 }
 
 /* The histogram as LEB128 (reads, writes) pairs up to the last touched
@@ -256,9 +260,8 @@ static int block_write(struct importer *imp, uint32_t b)
 	return 0;
 }
 
-int imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d)
+static int fn_count(struct imp_block *x, const struct imp_desc *d)
 {
-	struct imp_block *x = &imp->blocks[b];
 	uint8_t i;
 
 	for (i = 0; i < x->n_fns; i++)

@@ -178,9 +178,7 @@ static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 	long s;
 	int added;
 
-	if (b != IMP_NONE && imp_heap_fn_count(imp, b, d) == 0)
-		return 0;
-	if (d->fb_block != bid || d->fb_gen != imp->fnblock.gen) {
+	if (d->fb_block != bid) {
 		key = (uint64_t)d->function << 33 | (uint64_t)bid << 1 | d->is_write;
 		s = dghash_put(&imp->fnblock, key, (uint32_t)imp->fnblock.n, &added);
 		if (s < 0)
@@ -194,12 +192,11 @@ static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 			imp->fb[k].is_write = d->is_write;
 			imp->fb[k].n = imp->fb[k].bytes = 0;
 		}
-		d->fb_slot = (uint32_t)s;
+		d->fb_idx = imp->fnblock.vals[s];   /* dense: stays valid */
 		d->fb_block = bid;
-		d->fb_gen = imp->fnblock.gen;
 	}
-	imp->fb[imp->fnblock.vals[d->fb_slot]].n++;
-	imp->fb[imp->fnblock.vals[d->fb_slot]].bytes += d->size;
+	imp->fb[d->fb_idx].n++;
+	imp->fb[d->fb_idx].bytes += d->size;
 	return 0;
 }
 
@@ -220,17 +217,18 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 		b = imp_heap_find(imp, a);
 		d->block = b;
 	}
-	if (b != IMP_NONE)
-		imp_heap_touch(imp, b, a, icount, d);
 	if (imp->n_live_ranges)
 		imp_heap_ranges_touch(imp, a, d);
+	if (b != IMP_NONE && imp_heap_touch(imp, b, a, icount, d) == 0)
+		return 0;
 	return count_fn_block(imp, d, b);
 }
 
 int imp_run(struct importer *imp, const struct dglog_run *run)
 {
 	struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
-	struct imp_thread *t = imp_thread(imp, run->thread);
+	struct imp_thread *t = run->thread < imp->n_threads ? &imp->threads[run->thread]
+	                       : imp_thread(imp, run->thread);
 	struct imp_rw rw = { { 0, 0 }, { 0, 0 } };
 	uint64_t made = 0, first_ic = 0, last_ic = 0;
 	uint32_t i;
