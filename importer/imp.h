@@ -12,6 +12,10 @@
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *
+ * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
+ * imp_sym -> imp_db; nothing calls back up (sum_fn_block rows are written
+ * by imp_heap's imp_fn_block_row, for the blocks and for imp_run's table).
+ *
  * One struct importer owns everything; imp_free releases it.  Every
  * function that can fail returns -1 and leaves a message in imp->err
  * ("trace.out: byte 8312: record #77 (bbdef): ..." where the log is at
@@ -173,8 +177,8 @@ struct importer {
 	sqlite3 *db;
 	/* Held around every SQLite call once the chunk writer runs (two
 	   threads share the connection, one at a time). */
-	pthread_mutex_t db_lock;
-	sqlite3_stmt *stmts[ST_N]; /* imp_db_stmt's, prepared on first use */
+	pthread_mutex_t db_lock __attribute__((aligned(64)));   /* a line of its own */
+	sqlite3_stmt *stmts[ST_N] __attribute__((aligned(64)));   /* imp_db_stmt's, prepared on first use */
 	sqlite3_str *index_sql;    /* the schema's CREATE INDEX, for the end */
 	char *tmp_path;            /* set once we made the file */
 	struct stat tmp_st;        /* its identity */

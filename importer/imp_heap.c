@@ -165,6 +165,27 @@ static void block_unlink(struct importer *imp, uint32_t b)
 
 /* ------------------------------------------------------------ blocks */
 
+/* A sum_fn_block row: the blocks' own counts when a block's row is written,
+   the global table's at the end (imp_run.c). */
+int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
+                     int is_write, uint64_t n, uint64_t bytes)
+{
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_FNBLOCK,
+		"INSERT INTO sum_fn_block VALUES (?1, ?2, ?3, ?4, ?5)");
+
+	if (!st)
+		return -1;
+	if (fn)
+		sqlite3_bind_int64(st, 1, fn);
+	if (block_id)
+		sqlite3_bind_int64(st, 2, block_id);
+	sqlite3_bind_int(st, 3, is_write);
+	sqlite3_bind_int64(st, 4, (int64_t)n);
+	sqlite3_bind_int64(st, 5, (int64_t)bytes);
+	return imp_db_step(imp, st);
+}
+
+
 static int fn_count(struct imp_block *x, const struct imp_desc *d);
 
 int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
