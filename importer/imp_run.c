@@ -229,8 +229,9 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
 	struct imp_thread *t = run->thread < imp->n_threads ? &imp->threads[run->thread]
 	                       : imp_thread(imp, run->thread);
-	struct imp_rw rw = { { 0, 0 }, { 0, 0 } };
-	uint64_t made = 0, first_ic = 0, last_ic = 0;
+	/* counts in scalars, not rw.n[is_write]: indexed stores then a vector
+	   load of the pair stalled store forwarding once a run */
+	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0;
 	uint32_t i;
 
 	if (!t)
@@ -253,10 +254,14 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		if (!made++)
 			first_ic = run->icount_start + d[i].iseq;
 		last_ic = run->icount_start + d[i].iseq;
-		imp_rw_add(&rw, d[i].is_write, 1, d[i].size);
+		n_w += d[i].is_write;
+		bytes += d[i].size;
+		b_w += d[i].is_write ? d[i].size : 0;
 	}
-	if (imp->n_open_events)
+	if (imp->n_open_events) {
+		struct imp_rw rw = { { made - n_w, n_w }, { bytes - b_w, b_w } };
 		imp_heap_events_add(imp, &rw);
+	}
 	imp->chunk_runs++;
 	imp->chunk_accesses += made;
 	imp->chunk_icount_next = run->icount_start + run->n_instrs;
@@ -272,8 +277,8 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		if (!t->rw.n[0] && !t->rw.n[1])
 			t->first_access = first_ic;
 		t->last_access = last_ic;
-		imp_rw_add(&t->rw, 0, rw.n[0], rw.bytes[0]);
-		imp_rw_add(&t->rw, 1, rw.n[1], rw.bytes[1]);
+		imp_rw_add(&t->rw, 0, made - n_w, bytes - b_w);
+		imp_rw_add(&t->rw, 1, n_w, b_w);
 	}
 	t->accesses += made;
 	return 0;
