@@ -49,6 +49,8 @@ struct imp_desc {
 	uint32_t block;            /* last block hit */
 	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
 	                              block id is fb_block */
+	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
+	uint8_t  bf_i;
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -295,7 +297,7 @@ uint32_t imp_heap_find(struct importer *imp, uint64_t addr);
    function counts: 0 if those had room, 1 if the caller must count the
    function in the global table. */
 int  imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
-                    uint64_t icount, const struct imp_desc *d);
+                    uint64_t icount, struct imp_desc *d);
 int  imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
                       int is_write, uint64_t n, uint64_t bytes);
 void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);

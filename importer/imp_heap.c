@@ -186,10 +186,10 @@ int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
 }
 
 
-static int fn_count(struct imp_block *x, const struct imp_desc *d);
+static int fn_count(struct imp_block *x, struct imp_desc *d);
 
 int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
-                   uint64_t icount, const struct imp_desc *d)
+                   uint64_t icount, struct imp_desc *d)
 {
 	struct imp_block *x = &imp->blocks[b];
 	uint64_t off = addr - x->addr, k;
@@ -281,10 +281,18 @@ static int block_write(struct importer *imp, uint32_t b)
 	return 0;
 }
 
-static int fn_count(struct imp_block *x, const struct imp_desc *d)
+/* d's entry in the block's function counts; d remembers where it was (an
+   entry never moves while its block lives, and block ids are not reused). */
+static int fn_count(struct imp_block *x, struct imp_desc *d)
 {
 	uint8_t i;
 
+	if (d->bf_id == x->id) {
+		i = d->bf_i;
+		x->fns[i].n++;
+		x->fns[i].bytes += d->size;
+		return 0;
+	}
 	for (i = 0; i < x->n_fns; i++)
 		if (x->fns[i].fn == d->function && x->fns[i].is_write == d->is_write)
 			break;
@@ -298,6 +306,8 @@ static int fn_count(struct imp_block *x, const struct imp_desc *d)
 	}
 	x->fns[i].n++;
 	x->fns[i].bytes += d->size;
+	d->bf_id = x->id;
+	d->bf_i = i;
 	return 0;
 }
 
