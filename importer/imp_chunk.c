@@ -68,11 +68,6 @@ struct cw_job {
 
 struct cw_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
 
-/* The line an access of a context last hit, and its slot in the line table
-   while the table's generation is gen: an access tends to hit the same line
-   as the last time its block ran, and then needs no hashing. */
-struct cw_hit { uint64_t line; uint32_t slot, gen; };
-
 /* Rows of (key, chunk) waiting to be written in key order. */
 struct cw_pending {
 	struct cw_line *rows;         /* key, n[0] the chunk */
@@ -106,9 +101,6 @@ struct imp_chunkw {
 	uint32_t (*tcnt)[2];
 	uint32_t *tused;
 	uint32_t tn, tcap, tshift;    /* tcap = 2^(64 - tshift) */
-	uint32_t tgen;                /* up at each chunk and table growth */
-	struct cw_hit *hits;          /* by context access (codec slot / 2) */
-	size_t cap_hits;
 	struct cw_line *lines, *tmp;  /* the chunk's lines, sorted */
 	size_t cap_lines, cap_tmp;
 	struct cw_line *cells;        /* 256-byte cells, from the lines */
@@ -212,22 +204,15 @@ static int table_grow(struct imp_chunkw *cw)
 	free(keys);
 	free(cnt);
 	free(used);
-	cw->tgen++;                   /* slots moved: the hits are stale */
 	return 0;
 }
 
 /* Lines are below 2^58, so the all-ones key is free to mark empty slots. */
-static inline int line_count(struct imp_chunkw *cw, struct cw_hit *h, uint64_t line,
-                             int is_write)
+static inline int line_count(struct imp_chunkw *cw, uint64_t line, int is_write)
 {
-	if (h->line != line || h->gen != cw->tgen) {
-		if (4 * (cw->tn + 1) > cw->tcap && table_grow(cw) < 0)
-			return -1;
-		h->line = line;
-		h->slot = table_slot(cw, line);
-		h->gen = cw->tgen;
-	}
-	cw->tcnt[h->slot][is_write]++;
+	if (4 * (cw->tn + 1) > cw->tcap && table_grow(cw) < 0)
+		return -1;
+	cw->tcnt[table_slot(cw, line)][is_write]++;
 	return 0;
 }
 
@@ -421,7 +406,7 @@ static int lines_fold(struct imp_chunkw *cw, size_t n)
 
 static int shapes_add(struct imp_chunkw *cw, const struct cw_job *j)
 {
-	size_t k, n;
+	size_t k;
 
 	for (k = 0; k < j->n_shapes; k++) {
 		if (dgchunk_add_context(&cw->codec, j->shapes[k][0], j->shapes[k][1]) < 0
@@ -429,13 +414,6 @@ static int shapes_add(struct imp_chunkw *cw, const struct cw_job *j)
 		               sizeof *cw->ctx_chunk) < 0)
 			return cw_fail(cw, "out of memory");
 		cw->ctx_chunk[cw->n_ctx++] = IMP_NONE;
-	}
-	n = cw->codec.n_slots / 2;    /* one hit per access of every context */
-	if (n > cw->cap_hits) {
-		size_t old = cw->cap_hits;
-		if (dg_grow((void **)&cw->hits, &cw->cap_hits, n, sizeof *cw->hits) < 0)
-			return cw_fail(cw, "out of memory");
-		memset(cw->hits + old, 0xFF, (cw->cap_hits - old) * sizeof *cw->hits);
 	}
 	return 0;
 }
@@ -461,18 +439,15 @@ static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *l
 
 	cw->n_ctx_list = 0;
 	cw->buf.len = 0;
-	cw->tgen++;                   /* a new chunk, an empty table */
 	dgchunk_begin(&cw->codec);
 	for (r = 0; r < j->n_runs; r++) {
 		const struct cw_run *x = &j->runs[r];
-		struct cw_hit *h;
 		if (x->context >= cw->n_ctx)
 			return cw_fail(cw, "chunk %u: context %llu is not defined (importer bug)",
 			               cw->chunk_id, (unsigned long long)x->context);
 		if (dgchunk_put_run(&cw->codec, &cw->buf, x->context, x->partial, x->n_instrs,
 		                    a, x->n_addrs) < 0 || ctx_note(cw, x->context) < 0)
 			return cw_fail(cw, "out of memory");
-		h = cw->hits + cw->codec.ctx[x->context].slot_base / 2;
 		for (i = 0; i < x->n_addrs; i++) {
 			if (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
 				continue;
@@ -480,7 +455,7 @@ static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *l
 				*lo = a[i];
 			if (a[i] > *hi)
 				*hi = a[i];
-			if (line_count(cw, &h[i], a[i] >> 6, x->kinds[i] & IMP_K_WRITE) < 0)
+			if (line_count(cw, a[i] >> 6, x->kinds[i] & IMP_K_WRITE) < 0)
 				return -1;
 		}
 		a += x->n_addrs;
@@ -937,7 +912,6 @@ void imp_chunk_free(struct importer *imp)
 	free(cw->regions);
 	dghash_free(&cw->pages);
 	free(cw->sums);
-	free(cw->hits);
 	free(cw->pend_region.rows);
 	free(cw->pend_ctx.rows);
 	free(cw->page_cnt);

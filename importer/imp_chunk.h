@@ -28,7 +28,7 @@
 
 struct importer;
 
-#define IMP_CHUNK_JOBS 4
+#define IMP_CHUNK_JOBS 8
 
 /* Kinds of a bbdef's accesses, one byte each (imp_run_bbdef makes them; the
    array must not change or go away before imp_chunk_free). */

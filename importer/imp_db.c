@@ -419,7 +419,9 @@ int imp_db_finish(struct importer *imp)
 
 	stmts_finalize(imp);
 	if (indexes_create(imp) < 0 || imp_db_exec(imp, "COMMIT") < 0
-	    || imp_db_exec(imp, "ANALYZE") < 0)
+	    /* statistics from a sample of each index: a full ANALYZE reads every
+	       b-tree (2.3 s of a 36 s import at 1.5 G accesses) */
+	    || imp_db_exec(imp, "PRAGMA analysis_limit = 20000; ANALYZE") < 0)
 		return -1;
 	if (sqlite3_close(imp->db) != SQLITE_OK)
 		return imp_db_fail(imp, "close");
