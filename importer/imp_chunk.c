@@ -207,15 +207,6 @@ static int table_grow(struct imp_chunkw *cw)
 	return 0;
 }
 
-/* Lines are below 2^58, so the all-ones key is free to mark empty slots. */
-static inline int line_count(struct imp_chunkw *cw, uint64_t line, int is_write)
-{
-	if (4 * (cw->tn + 1) > cw->tcap && table_grow(cw) < 0)
-		return -1;
-	cw->tcnt[table_slot(cw, line)][is_write]++;
-	return 0;
-}
-
 /* The used slots into cw->lines (emptying the table); returns how many. */
 static size_t table_take(struct imp_chunkw *cw)
 {
@@ -430,12 +421,54 @@ static int ctx_note(struct imp_chunkw *cw, uint64_t ctx)
 	return 0;
 }
 
+/* Count a run's accesses by 64-byte line (lines are below 2^58, so the
+   all-ones key is free to mark empty slots); widen [*lo, *hi] to them.
+   The table has room for all of them first, so the loop works on locals. */
+static int run_lines(struct imp_chunkw *cw, const struct cw_run *x, const uint64_t *a,
+                     uint64_t *lo, uint64_t *hi)
+{
+	uint64_t l = *lo, h = *hi, *keys;
+	uint32_t (*cnt)[2], *used, tn, mask, i;
+	unsigned shift;
+
+	while (4 * ((uint64_t)cw->tn + x->n_addrs) > cw->tcap)
+		if (table_grow(cw) < 0)
+			return -1;
+	keys = cw->tkeys;
+	cnt = cw->tcnt;
+	used = cw->tused;
+	tn = cw->tn;
+	mask = cw->tcap - 1;
+	shift = cw->tshift;
+	for (i = 0; i < x->n_addrs; i++) {
+		uint64_t v = a[i], line = v >> 6;
+		uint32_t s;
+		if (v == 0 && (x->kinds[i] & IMP_K_GUARDED))
+			continue;
+		l = v < l ? v : l;
+		h = v > h ? v : h;
+		s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> shift);
+		while (keys[s] != line) {
+			if (keys[s] == UINT64_MAX) {
+				keys[s] = line;
+				used[tn++] = s;
+				break;
+			}
+			s = (s + 1) & mask;
+		}
+		cnt[s][x->kinds[i] & IMP_K_WRITE]++;
+	}
+	cw->tn = tn;
+	*lo = l;
+	*hi = h;
+	return 0;
+}
+
 /* Encode the runs, count the accesses by line; the address span in lo, hi. */
 static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *lo, uint64_t *hi)
 {
 	const uint64_t *a = j->addrs;
 	size_t r;
-	uint32_t i;
 
 	cw->n_ctx_list = 0;
 	cw->buf.len = 0;
@@ -448,16 +481,8 @@ static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *l
 		if (dgchunk_put_run(&cw->codec, &cw->buf, x->context, x->partial, x->n_instrs,
 		                    a, x->n_addrs) < 0 || ctx_note(cw, x->context) < 0)
 			return cw_fail(cw, "out of memory");
-		for (i = 0; i < x->n_addrs; i++) {
-			if (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
-				continue;
-			if (a[i] < *lo)
-				*lo = a[i];
-			if (a[i] > *hi)
-				*hi = a[i];
-			if (line_count(cw, a[i] >> 6, x->kinds[i] & IMP_K_WRITE) < 0)
-				return -1;
-		}
+		if (run_lines(cw, x, a, lo, hi) < 0)
+			return -1;
 		a += x->n_addrs;
 	}
 	return 0;
