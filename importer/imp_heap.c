@@ -186,31 +186,37 @@ int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
 }
 
 
-static int fn_count(struct imp_block *x, struct imp_desc *d);
+static inline int fn_count(struct imp_block *x, struct imp_desc *d);
+
+/* The block's histogram, made on its first access (NULL if out of memory:
+   the histogram is lost, the counts are not). */
+static uint32_t *hist_of(struct imp_block *x)
+{
+	uint8_t shift = 0;
+
+	while ((x->size + (1ull << shift) - 1) >> shift > HIST_MAX)
+		shift++;
+	x->hist_shift = shift;
+	x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
+	x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
+	return x->hist;
+}
 
 int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
                    uint64_t icount, struct imp_desc *d)
 {
 	struct imp_block *x = &imp->blocks[b];
-	uint64_t off = addr - x->addr, k;
+	uint64_t k;
 
 	if (x->rw.n[0] + x->rw.n[1] == 0)
 		x->first = icount;
 	imp_rw_add(&x->rw, d->is_write, 1, d->size);
 	x->last = icount;
-	if (!x->hist) {
-		uint8_t shift = 0;
-		while ((x->size + (1ull << shift) - 1) >> shift > HIST_MAX)
-			shift++;
-		x->hist_shift = shift;
-		x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
-		x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
-		if (!x->hist)   /* the histogram is lost, the counts are not */
-			return fn_count(x, d);
+	if (x->hist || hist_of(x)) {
+		k = (addr - x->addr) >> x->hist_shift;
+		if (k < x->hist_n)
+			x->hist[2 * k + d->is_write]++;
 	}
-	k = off >> x->hist_shift;
-	if (k < x->hist_n)
-		x->hist[2 * k + d->is_write]++;
 	return fn_count(x, d);
 }
 
@@ -283,7 +289,7 @@ static int block_write(struct importer *imp, uint32_t b)
 
 /* d's entry in the block's function counts; d remembers where it was (an
    entry never moves while its block lives, and block ids are not reused). */
-static int fn_count(struct imp_block *x, struct imp_desc *d)
+static inline int fn_count(struct imp_block *x, struct imp_desc *d)
 {
 	uint8_t i;
 
