@@ -8,6 +8,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,10 @@ int main(int argc, char **argv)
 	char err[1024];
 	int c, progress = -1, rc;
 
+	/* The chunk writer frees and remakes a chunk-sized record at every
+	   chunk: without this, each time its arena would hand the pages back
+	   and fault them in again. */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	memset(&o, 0, sizeof o);
 	while ((c = getopt_long(argc, argv, "fqh", opts, NULL)) != -1) {
 		switch (c) {

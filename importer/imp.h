@@ -6,9 +6,15 @@
  *   imp_db.c     the database: the target checked, written aside (0600,
  *                O_EXCL), schema, statements, rename; temporary files of
  *                dead imports reclaimed, ours removed on a signal
- *   imp_run.c    runs: chunks of compressed accesses and per-access summaries
+ *   imp_run.c    runs: where chunks start and end, per-access summaries
+ *   imp_chunk.c  the chunk writer thread: chunks encoded and written, with
+ *                their cells, regions, contexts, sum_lines and sum_pages
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
+ *
+ * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
+ * imp_sym -> imp_db; nothing calls back up (sum_fn_block rows are written
+ * by imp_heap's imp_fn_block_row, for the blocks and for imp_run's table).
  *
  * One struct importer owns everything; imp_free releases it.  Every
  * function that can fail returns -1 and leaves a message in imp->err
@@ -20,6 +26,7 @@
 #ifndef IMP_H
 #define IMP_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -40,21 +47,10 @@ struct imp_desc {
 	uint32_t function;         /* functions.id, 0 if unknown */
 	uint8_t  is_write, size, iseq, guarded;
 	uint32_t block;            /* last block hit */
-	uint32_t fb_slot, fb_gen, fb_block;   /* sum_fn_block counter */
-	uint32_t region_chunk;     /* chunk in which `region` was recorded */
-	uint64_t region;
-	uint32_t cp_gen, cp_slot;  /* slot of line `cell` in imp->cells while
-	                              imp->cells_gen is cp_gen */
-	uint64_t cell;
-};
-
-/* Accesses by key (line or cell) within the chunk being built: an
-   open-addressing table emptied at every chunk by clearing its used slots. */
-struct imp_chunk_cells {
-	uint64_t *page;
-	uint64_t (*rw)[2];
-	uint32_t *used;            /* slots in use, in order of first use */
-	uint32_t n_used, cap;      /* cap a power of two, >= 4 * n_used */
+	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
+	                              block id is fb_block */
+	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
+	uint8_t  bf_i;
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -162,6 +158,15 @@ struct imp_fn {
 
 struct imp_stack_at { size_t off; uint32_t n; };
 
+struct imp_chunkw;           /* imp_chunk.c */
+
+/* Statement slots for imp_db_stmt. */
+enum {
+	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME,
+	ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
+	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_N
+};
+
 struct importer {
 	/* options */
 	const char *log_path, *db_path;
@@ -172,6 +177,11 @@ struct importer {
 	/* state */
 	struct dglog log;
 	sqlite3 *db;
+	/* Held around every SQLite call once the chunk writer runs (two
+	   threads share the connection, one at a time). */
+	pthread_mutex_t db_lock __attribute__((aligned(64)));   /* a line of its own */
+	sqlite3_stmt *stmts[ST_N] __attribute__((aligned(64)));   /* imp_db_stmt's, prepared on first use */
+	sqlite3_str *index_sql;    /* the schema's CREATE INDEX, for the end */
 	char *tmp_path;            /* set once we made the file */
 	struct stat tmp_st;        /* its identity */
 	char err[1024];
@@ -181,33 +191,24 @@ struct importer {
 	struct imp_desc *descs;
 	size_t n_descs, cap_descs;
 	uint32_t *bbdef_desc;      /* first desc of each bbdef */
-	size_t n_bbdefs, cap_bbdefs;
+	uint8_t **bbdef_kinds;     /* IMP_K_* of each bbdef's accesses, for the
+	                              chunk writer: never changed once made */
+	size_t n_bbdefs, cap_bbdefs, cap_bbdef_kinds;
 	uint32_t *ctx_bbdef;       /* bbdef of each context */
-	uint32_t *ctx_chunk;       /* chunk in which it was last recorded */
 	size_t n_ctx, cap_ctx;
 
-	/* runs and chunks */
-	struct dgchunk_codec codec;
-	struct dgchunk_buf chunk;
-	uint32_t chunk_id;         /* id of the chunk being built (from 1) */
+	/* runs and chunks (the chunk writer has the rest) */
+	struct imp_chunkw *cw;
 	uint32_t chunk_thread;
 	uint64_t chunk_icount_lo, chunk_icount_next;
-	uint64_t chunk_runs, chunk_accesses, chunk_addr_lo, chunk_addr_hi;
-	uint64_t *chunk_ctx_list;
-	size_t n_chunk_ctx, cap_chunk_ctx;
-	uint64_t *chunk_regions;
-	size_t n_chunk_regions, cap_chunk_regions;
-	struct imp_chunk_cells cells;    /* the chunk's accesses by 64-byte line */
-	struct imp_chunk_cells cellagg;  /* the same by 256-byte cell, at flush */
-	uint32_t cells_gen;        /* up at each chunk and each growth of cells */
+	uint64_t chunk_runs, chunk_accesses;
 	uint64_t runs, accesses;
 
 	/* summaries */
-	struct dghash pages, lines, fnblock;
-	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss */
-	uint64_t (*page_cnt)[2], (*line_cnt)[2];   /* reads, writes */
+	struct dghash fnblock;
+	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss, sum_windows */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
-	size_t cap_page, cap_line, cap_fb;
+	size_t cap_fb;
 
 	/* heap, ranges, events, threads */
 	struct imp_block *blocks;
@@ -271,19 +272,17 @@ int  imp_db_step(struct importer *imp, sqlite3_stmt *st);
 int  imp_db_finish(struct importer *imp);
 void imp_db_abort(struct importer *imp);
 int  imp_db_meta(struct importer *imp, const char *key, const char *text, int64_t num);
-
-/* Statement slots for imp_db_stmt. */
-enum {
-	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME, ST_CHUNK,
-	ST_REGION, ST_CHUNKCTX, ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
-	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_CHUNKPAGE, ST_N
-};
+void imp_db_lock(struct importer *imp);
+void imp_db_unlock(struct importer *imp);
 
 /* imp_run.c */
 int  imp_run_init(struct importer *imp);
+/* A run: counted into the summaries and handed to the chunk writer.
+   Called without the database lock: nothing in it may touch SQLite. */
 int  imp_run(struct importer *imp, const struct dglog_run *run);
 int  imp_run_flush(struct importer *imp);      /* close the chunk */
-int  imp_run_finish(struct importer *imp);     /* write the summaries */
+/* After the last record: the writer joined, the summaries written. */
+int  imp_run_finish(struct importer *imp);
 int  imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d);
 int  imp_run_context(struct importer *imp, const struct dglog_context *c);
 void imp_run_free(struct importer *imp);
@@ -295,11 +294,11 @@ int  imp_heap_free(struct importer *imp, const struct dglog_record *rec);
 int  imp_heap_range(struct importer *imp, const struct dglog_record *rec);
 int  imp_heap_event(struct importer *imp, const struct dglog_record *rec);
 uint32_t imp_heap_find(struct importer *imp, uint64_t addr);
-void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
-                    uint64_t icount, const struct imp_desc *d);
-/* Count an access of d's function into block b; 0 if the block had room,
-   1 if the caller must count it in the global table. */
-int  imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d);
+/* Count an access of d into block b, and d's function into the block's
+   function counts: 0 if those had room, 1 if the caller must count the
+   function in the global table. */
+int  imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
+                    uint64_t icount, struct imp_desc *d);
 int  imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
                       int is_write, uint64_t n, uint64_t bytes);
 void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);

@@ -29,8 +29,6 @@
 #include "imp.h"
 #include "schema_sql.h"      /* generated from schema/schema.sql */
 
-static sqlite3_stmt *stmts[ST_N];
-
 /* The statement's first keyword, past blanks and -- comments. */
 static const char *sql_start(const char *s)
 {
@@ -44,9 +42,6 @@ static const char *sql_start(const char *s)
 	}
 }
 
-/* The schema's CREATE INDEX statements, kept for the end of the import. */
-static sqlite3_str *index_sql;
-
 /* Run the schema, except its CREATE INDEX statements, which are kept: the
    indexes are built at the end, in one pass over each filled table, rather
    than kept up to date row by row during the import. */
@@ -54,7 +49,7 @@ static int schema_exec(struct importer *imp)
 {
 	const char *sql = dg_schema_sql, *tail;
 
-	index_sql = sqlite3_str_new(imp->db);
+	imp->index_sql = sqlite3_str_new(imp->db);
 	while (*sql) {
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(imp->db, sql, -1, &st, &tail) != SQLITE_OK)
@@ -62,7 +57,7 @@ static int schema_exec(struct importer *imp)
 		if (!st)            /* trailing comments and blanks */
 			break;
 		if (sqlite3_strnicmp(sql_start(sqlite3_sql(st)), "CREATE INDEX", 12) == 0)
-			sqlite3_str_appendf(index_sql, "%s;\n", sql_start(sqlite3_sql(st)));
+			sqlite3_str_appendf(imp->index_sql, "%s;\n", sql_start(sqlite3_sql(st)));
 		else if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_finalize(st);
 			return imp_db_fail(imp, "schema");
@@ -75,10 +70,10 @@ static int schema_exec(struct importer *imp)
 
 static int indexes_create(struct importer *imp)
 {
-	char *sql = sqlite3_str_finish(index_sql);
+	char *sql = sqlite3_str_finish(imp->index_sql);
 	int rc;
 
-	index_sql = NULL;
+	imp->index_sql = NULL;
 	if (!sql)
 		return imp_fail(imp, "out of memory");
 	rc = imp_db_exec(imp, sql);
@@ -346,14 +341,14 @@ int imp_db_open(struct importer *imp)
 
 sqlite3_stmt *imp_db_stmt(struct importer *imp, int which, const char *sql)
 {
-	if (!stmts[which]) {
+	if (!imp->stmts[which]) {
 		if (sqlite3_prepare_v3(imp->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
-		                       &stmts[which], NULL) != SQLITE_OK) {
+		                       &imp->stmts[which], NULL) != SQLITE_OK) {
 			imp_db_fail(imp, "prepare");
 			return NULL;
 		}
 	}
-	return stmts[which];
+	return imp->stmts[which];
 }
 
 int imp_db_step(struct importer *imp, sqlite3_stmt *st)
@@ -387,14 +382,24 @@ int imp_db_meta(struct importer *imp, const char *key, const char *text, int64_t
 	return 0;
 }
 
-static void stmts_finalize(void)
+static void stmts_finalize(struct importer *imp)
 {
 	int i;
 
 	for (i = 0; i < ST_N; i++) {
-		sqlite3_finalize(stmts[i]);
-		stmts[i] = NULL;
+		sqlite3_finalize(imp->stmts[i]);
+		imp->stmts[i] = NULL;
 	}
+}
+
+void imp_db_lock(struct importer *imp)
+{
+	pthread_mutex_lock(&imp->db_lock);
+}
+
+void imp_db_unlock(struct importer *imp)
+{
+	pthread_mutex_unlock(&imp->db_lock);
 }
 
 static int sync_path(const char *path, int dir)
@@ -412,9 +417,11 @@ int imp_db_finish(struct importer *imp)
 {
 	char *dir;
 
-	stmts_finalize();
+	stmts_finalize(imp);
 	if (indexes_create(imp) < 0 || imp_db_exec(imp, "COMMIT") < 0
-	    || imp_db_exec(imp, "ANALYZE") < 0)
+	    /* statistics from a sample of each index: a full ANALYZE reads every
+	       b-tree (2.3 s of a 36 s import at 1.5 G accesses) */
+	    || imp_db_exec(imp, "PRAGMA analysis_limit = 20000; ANALYZE") < 0)
 		return -1;
 	if (sqlite3_close(imp->db) != SQLITE_OK)
 		return imp_db_fail(imp, "close");
@@ -439,9 +446,9 @@ int imp_db_finish(struct importer *imp)
 
 void imp_db_abort(struct importer *imp)
 {
-	sqlite3_free(index_sql ? sqlite3_str_finish(index_sql) : NULL);
-	index_sql = NULL;
-	stmts_finalize();
+	sqlite3_free(imp->index_sql ? sqlite3_str_finish(imp->index_sql) : NULL);
+	imp->index_sql = NULL;
+	stmts_finalize(imp);
 	if (imp->db)
 		sqlite3_close(imp->db);
 	imp->db = NULL;

@@ -36,15 +36,16 @@ struct imp_thread *imp_thread(struct importer *imp, uint32_t tid)
 		return NULL;
 	}
 	if (tid >= imp->n_threads) {
-		size_t n = tid + 16;
+		size_t n = tid + 16, k;
 		struct imp_thread *t = realloc(imp->threads, n * sizeof *t);
 		if (!t)
 			return NULL;
 		memset(t + imp->n_threads, 0, (n - imp->n_threads) * sizeof *t);
+		for (k = imp->n_threads; k < n; k++)
+			t[k].id = (uint32_t)k;    /* imp_run takes known slots directly */
 		imp->threads = t;
 		imp->n_threads = n;
 	}
-	imp->threads[tid].id = tid;
 	return &imp->threads[tid];
 }
 
@@ -164,29 +165,59 @@ static void block_unlink(struct importer *imp, uint32_t b)
 
 /* ------------------------------------------------------------ blocks */
 
-void imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
-                    uint64_t icount, const struct imp_desc *d)
+/* A sum_fn_block row: the blocks' own counts when a block's row is written,
+   the global table's at the end (imp_run.c). */
+int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
+                     int is_write, uint64_t n, uint64_t bytes)
+{
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_FNBLOCK,
+		"INSERT INTO sum_fn_block VALUES (?1, ?2, ?3, ?4, ?5)");
+
+	if (!st)
+		return -1;
+	if (fn)
+		sqlite3_bind_int64(st, 1, fn);
+	if (block_id)
+		sqlite3_bind_int64(st, 2, block_id);
+	sqlite3_bind_int(st, 3, is_write);
+	sqlite3_bind_int64(st, 4, (int64_t)n);
+	sqlite3_bind_int64(st, 5, (int64_t)bytes);
+	return imp_db_step(imp, st);
+}
+
+
+static inline int fn_count(struct imp_block *x, struct imp_desc *d);
+
+/* The block's histogram, made on its first access (NULL if out of memory:
+   the histogram is lost, the counts are not). */
+static uint32_t *hist_of(struct imp_block *x)
+{
+	uint8_t shift = 0;
+
+	while ((x->size + (1ull << shift) - 1) >> shift > HIST_MAX)
+		shift++;
+	x->hist_shift = shift;
+	x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
+	x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
+	return x->hist;
+}
+
+int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
+                   uint64_t icount, struct imp_desc *d)
 {
 	struct imp_block *x = &imp->blocks[b];
-	uint64_t off = addr - x->addr, k;
+	uint64_t k;
 
 	if (x->rw.n[0] + x->rw.n[1] == 0)
 		x->first = icount;
 	imp_rw_add(&x->rw, d->is_write, 1, d->size);
 	x->last = icount;
-	if (!x->hist) {
-		uint8_t shift = 0;
-		while ((x->size + (1ull << shift) - 1) >> shift > HIST_MAX)
-			shift++;
-		x->hist_shift = shift;
-		x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
-		x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
-		if (!x->hist)
-			return;     /* the histogram is lost, the counts are not */
+	if (x->hist || hist_of(x)) {
+		k = (addr - x->addr) >> x->hist_shift;
+		if (k < x->hist_n)
+			x->hist[2 * k + d->is_write]++;
 	}
-	k = off >> x->hist_shift;
-	if (k < x->hist_n)
-		x->hist[2 * k + d->is_write]++;
+	return fn_count(x, d);
 }
 
 /* The histogram as LEB128 (reads, writes) pairs up to the last touched
@@ -256,11 +287,18 @@ static int block_write(struct importer *imp, uint32_t b)
 	return 0;
 }
 
-int imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d)
+/* d's entry in the block's function counts; d remembers where it was (an
+   entry never moves while its block lives, and block ids are not reused). */
+static inline int fn_count(struct imp_block *x, struct imp_desc *d)
 {
-	struct imp_block *x = &imp->blocks[b];
 	uint8_t i;
 
+	if (d->bf_id == x->id) {
+		i = d->bf_i;
+		x->fns[i].n++;
+		x->fns[i].bytes += d->size;
+		return 0;
+	}
 	for (i = 0; i < x->n_fns; i++)
 		if (x->fns[i].fn == d->function && x->fns[i].is_write == d->is_write)
 			break;
@@ -274,6 +312,8 @@ int imp_heap_fn_count(struct importer *imp, uint32_t b, const struct imp_desc *d
 	}
 	x->fns[i].n++;
 	x->fns[i].bytes += d->size;
+	d->bf_id = x->id;
+	d->bf_i = i;
 	return 0;
 }
 

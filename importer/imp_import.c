@@ -163,6 +163,21 @@ static rec_fn handler(int type)
 	}
 }
 
+/* A record to its handler.  Runs, the hot path, touch no SQLite; every
+   other handler may, so it holds the database lock (the chunk writer thread
+   shares the connection). */
+static int call(struct importer *imp, const struct dglog_record *r)
+{
+	int rc;
+
+	if (r->type == DGLOG_RUN)
+		return on_run(imp, r);
+	imp_db_lock(imp);
+	rc = handler(r->type)(imp, r);
+	imp_db_unlock(imp);
+	return rc;
+}
+
 /* ------------------------------------------------------------ 2010 logs */
 
 /* The 2010 tool wrote a block's run when the next block started, but side
@@ -226,7 +241,7 @@ static int release(struct importer *imp, uint64_t icount, int rc)
 	for (k = 0; k < imp->n_held; k++) {
 		h = &imp->held[k];
 		h->rec.icount = icount;
-		if (rc == 0 && handler(h->rec.type)(imp, &h->rec) < 0)
+		if (rc == 0 && call(imp, &h->rec) < 0)
 			rc = -1;
 		free(h->ips);
 		free(h->s1);
@@ -239,10 +254,10 @@ static int release(struct importer *imp, uint64_t icount, int rc)
 static int dispatch(struct importer *imp, const struct dglog_record *r)
 {
 	if (imp->log.version != DG_VERSION_2010)
-		return handler(r->type)(imp, r);
+		return call(imp, r);
 	if (is_side(r->type))
 		return hold(imp, r);
-	if (handler(r->type)(imp, r) < 0)
+	if (call(imp, r) < 0)
 		return -1;
 	return r->type == DGLOG_RUN && imp->n_held ? release(imp, imp->log.icount, 0) : 0;
 }
@@ -518,8 +533,8 @@ static void importer_free(struct importer *imp)
 {
 	release(imp, 0, -1);
 	free(imp->held);
+	imp_run_free(imp);         /* first: it stops the chunk writer */
 	imp_db_abort(imp);
-	imp_run_free(imp);
 	imp_heap_free_all(imp);
 	imp_sym_free(imp);
 	dglog_close(&imp->log);
@@ -529,13 +544,15 @@ static void importer_free(struct importer *imp)
 
 int imp_import_file(const struct imp_options *o, char *err, size_t errlen)
 {
-	struct importer *imp = calloc(1, sizeof *imp);
+	struct importer *imp = NULL;
 	int rc;
 
-	if (!imp) {
+	/* aligned: the database lock keeps a cache line of its own (imp.h) */
+	if (posix_memalign((void **)&imp, 64, sizeof *imp) != 0) {
 		snprintf(err, errlen, "out of memory");
 		return IMP_ERROR;
 	}
+	memset(imp, 0, sizeof *imp);
 	imp->log_path = o->log_path;
 	imp->db_path = o->check_only ? NULL : o->db_path;
 	imp->debug_dirs = o->debug_dirs;
@@ -546,12 +563,14 @@ int imp_import_file(const struct imp_options *o, char *err, size_t errlen)
 	imp->progress = o->progress;
 	imp->say = o->say;
 	imp->say_arg = o->say_arg;
+	pthread_mutex_init(&imp->db_lock, NULL);
 	rc = (imp->db_path && imp_db_target_check(imp) < 0) ? -1 : import(imp);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", imp->err);
 		rc = IMP_ERROR;
 	}
 	importer_free(imp);
+	pthread_mutex_destroy(&imp->db_lock);
 	free(imp);
 	return rc;
 }

@@ -3,7 +3,7 @@
 
 PROGS += $(B)/bin/dg-import
 IMPORTER_SRCS := $(wildcard importer/*.c)
-IMPORTER_LIBS := -lsqlite3 -ldw -lelf -lstdc++
+IMPORTER_LIBS := -lsqlite3 -ldw -lelf -lstdc++ -pthread
 
 $(B)/gen/schema_sql.h: schema/schema.sql
 	@mkdir -p $(@D)
@@ -12,7 +12,7 @@ $(B)/gen/schema_sql.h: schema/schema.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@
 
-$(B)/bin/dg-import: $(IMPORTER_SRCS) importer/imp.h $(B)/gen/schema_sql.h $(LIBDG) $(wildcard lib/*.h)
+$(B)/bin/dg-import: $(IMPORTER_SRCS) $(wildcard importer/*.h) $(B)/gen/schema_sql.h $(LIBDG) $(wildcard lib/*.h)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(HOST_CFLAGS) -I$(B)/gen -Iimporter -o $@ $(IMPORTER_SRCS) $(LIBDG) \

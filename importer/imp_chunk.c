@@ -1,0 +1,948 @@
+/* imp_chunk.c: the chunk writer thread (imp_chunk.h).
+ *
+ * A job is one chunk: its runs (context, shape, kinds of its accesses) and
+ * all their addresses back to back, plus the shapes of the contexts defined
+ * while it was filled.  Jobs go round two lists under one mutex: `full`
+ * (import thread -> writer, in order) and `free` (back).  The writer encodes
+ * each job's runs, counts its accesses by 64-byte line, sorts the lines
+ * (radix, by key) and derives from that one sorted list the chunk's 256-byte
+ * cells and 64 KiB regions and the sum_lines / sum_pages counters, then
+ * writes the chunk's rows.
+ *
+ * Rows of chunk_regions and chunk_contexts, keyed (region or context,
+ * chunk), would land all over their b-trees if written chunk by chunk, and
+ * at 10^9 accesses those b-trees outgrow SQLite's cache (the chunks' blobs
+ * stream through it too): each insert then costs page misses.  So they wait
+ * in a bounded batch (PENDING_MAX rows), sorted when it is full and written
+ * in key order, one sweep over the b-tree.  sum_lines is an open-addressing
+ * table with the counts in the slot, its slots prefetched ahead of use.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "imp.h"
+#include "imp_chunk.h"
+#include "dgmem.h"
+
+#define LINES_INITIAL 1024    /* line table slots; grows to stay 1/4 full */
+#define ROWS_PER_LOCK 1024    /* rows written per hold of the database lock */
+#define ROWS_PER_STMT 32      /* rows in one INSERT: fewer statement runs */
+#define PENDING_MAX (1u << 20) /* rows of chunk_regions, chunk_contexts held */
+#define PREFETCH_AHEAD 8      /* sum_lines slots fetched this many lines early */
+
+/* An INSERT of rows of `cols` columns into `table`: one row a statement
+   and ROWS_PER_STMT rows a statement. */
+struct cw_insert {
+	const char *table;
+	int cols;
+	sqlite3_stmt *one, *many;
+};
+
+struct cw_run {
+	uint64_t context;
+	const uint8_t *kinds;
+	uint32_t n_instrs, n_addrs;
+	int partial;
+};
+
+/* Cache-line aligned, like the writer's own fields in struct imp_chunkw:
+   the import thread writes the job it fills at every run, and must not share
+   a line with what the writer reads meanwhile (false sharing cost a third of
+   the import thread's time at 10^9 accesses). */
+#define CW_LINE 64
+
+struct cw_job {
+	struct imp_chunk_head head __attribute__((aligned(CW_LINE)));
+	struct cw_run *runs;
+	size_t n_runs, cap_runs;
+	uint64_t *addrs;
+	size_t n_addrs, cap_addrs;
+	uint32_t (*shapes)[2];        /* new contexts: n_instrs, n_accesses */
+	size_t n_shapes, cap_shapes;
+	struct cw_job *next;
+};
+
+struct cw_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
+
+/* Rows of (key, chunk) waiting to be written in key order. */
+struct cw_pending {
+	struct cw_line *rows;         /* key, n[0] the chunk */
+	size_t n, cap;
+	struct cw_insert *ins;
+};
+
+/* A sum_lines slot: the key (all ones: empty) and its counts. */
+struct cw_sum { uint64_t key, n[2]; };
+
+struct imp_chunkw {
+	struct importer *imp;
+	pthread_t thread;
+	int running;
+	pthread_mutex_t mu;           /* guards the lists and the flags */
+	pthread_cond_t has_full, has_free;
+	struct cw_job *full, *full_tail, *free, *cur;
+	struct cw_job jobs[IMP_CHUNK_JOBS];
+	int done, stop, failed;
+	char err[1024];
+
+	/* the writer's own */
+	struct dgchunk_codec codec __attribute__((aligned(CW_LINE)));
+	struct dgchunk_buf buf;
+	uint32_t chunk_id;
+	uint32_t *ctx_chunk;          /* chunk in which a context was last listed */
+	size_t n_ctx, cap_ctx;
+	uint64_t *ctx_list;
+	size_t n_ctx_list, cap_ctx_list;
+	uint64_t *tkeys;              /* line table: keys (all ones: empty) */
+	uint32_t (*tcnt)[2];
+	uint32_t *tused;
+	uint32_t tn, tcap, tshift;    /* tcap = 2^(64 - tshift) */
+	struct cw_line *lines, *tmp;  /* the chunk's lines, sorted */
+	size_t cap_lines, cap_tmp;
+	struct cw_line *cells;        /* 256-byte cells, from the lines */
+	size_t n_cells, cap_cells;
+	uint64_t *regions;
+	size_t n_regions, cap_regions;
+	struct dghash pages;          /* sum_pages */
+	uint64_t (*page_cnt)[2];
+	size_t cap_page;
+	struct cw_sum *sums;          /* sum_lines: 2^(64 - sshift) slots */
+	size_t n_sums;
+	unsigned sshift;
+	sqlite3_stmt *st_chunk;
+	struct cw_insert ins_region, ins_ctx, ins_cell;
+	struct cw_pending pend_region, pend_ctx;
+	const struct cw_line *pairs;  /* the rows bind_pair binds */
+};
+
+static int cw_fail(struct imp_chunkw *cw, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int cw_fail(struct imp_chunkw *cw, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cw->err, sizeof cw->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* With the database lock held. */
+static int cw_db_fail(struct imp_chunkw *cw, const char *what)
+{
+	return cw_fail(cw, "%s: %s: %s", cw->imp->db_path, what, sqlite3_errmsg(cw->imp->db));
+}
+
+/* ------------------------------------------------------------ line table */
+
+static int table_alloc(struct imp_chunkw *cw, uint32_t cap)
+{
+	cw->tcap = cap;
+	for (cw->tshift = 64; cap > 1; cap >>= 1)
+		cw->tshift--;
+	cap = cw->tcap;
+	cw->tn = 0;
+	cw->tkeys = malloc(cap * sizeof *cw->tkeys);
+	cw->tcnt = calloc(cap, sizeof *cw->tcnt);
+	cw->tused = malloc(cap * sizeof *cw->tused);
+	if (!cw->tkeys || !cw->tcnt || !cw->tused)
+		return -1;
+	memset(cw->tkeys, 0xFF, cap * sizeof *cw->tkeys);
+	return 0;
+}
+
+static void table_free(struct imp_chunkw *cw)
+{
+	free(cw->tkeys);
+	free(cw->tcnt);
+	free(cw->tused);
+	cw->tkeys = NULL;
+	cw->tcnt = NULL;
+	cw->tused = NULL;
+}
+
+/* Fibonacci hashing: one multiply, the high bits (a chunk's lines are
+   runs of neighbours, which it spreads well). */
+static uint32_t table_slot(struct imp_chunkw *cw, uint64_t key)
+{
+	uint32_t mask = cw->tcap - 1;
+	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> cw->tshift);
+
+	while (cw->tkeys[i] != key) {
+		if (cw->tkeys[i] == UINT64_MAX) {
+			cw->tkeys[i] = key;
+			cw->tused[cw->tn++] = i;
+			break;
+		}
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+/* Four times the slots, keys and counts moved over. */
+static int table_grow(struct imp_chunkw *cw)
+{
+	uint64_t *keys = cw->tkeys;
+	uint32_t (*cnt)[2] = cw->tcnt, *used = cw->tused, n = cw->tn, k;
+
+	if (table_alloc(cw, cw->tcap * 4) < 0) {
+		free(keys);
+		free(cnt);
+		free(used);
+		return cw_fail(cw, "out of memory");
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t j = table_slot(cw, keys[used[k]]);
+		cw->tcnt[j][0] = cnt[used[k]][0];
+		cw->tcnt[j][1] = cnt[used[k]][1];
+	}
+	free(keys);
+	free(cnt);
+	free(used);
+	return 0;
+}
+
+/* The used slots into cw->lines (emptying the table); returns how many. */
+static size_t table_take(struct imp_chunkw *cw)
+{
+	uint32_t k;
+
+	for (k = 0; k < cw->tn; k++) {
+		uint32_t i = cw->tused[k];
+		cw->lines[k].key = cw->tkeys[i];
+		cw->lines[k].n[0] = cw->tcnt[i][0];
+		cw->lines[k].n[1] = cw->tcnt[i][1];
+		cw->tkeys[i] = UINT64_MAX;
+		cw->tcnt[i][0] = cw->tcnt[i][1] = 0;
+	}
+	k = cw->tn;
+	cw->tn = 0;
+	return k;
+}
+
+/* LSD radix sort by key, a byte a pass; a pass where every key has the same
+   byte is skipped (most passes: a chunk's lines share their high bytes). */
+static void lines_sort(struct cw_line *a, struct cw_line *tmp, size_t n)
+{
+	size_t count[256], i;
+	int shift;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t sum = 0;
+		memset(count, 0, sizeof count);
+		for (i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xFF]++;
+		if (n == 0 || count[(a[0].key >> shift) & 0xFF] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 0xFF]++] = a[i];
+		memcpy(a, tmp, n * sizeof *a);
+	}
+}
+
+/* ------------------------------------------------------------ summaries */
+
+/* Counter slot for key in h, whose dense values index arr (pairs). */
+static int counter_add(struct imp_chunkw *cw, struct dghash *h, uint64_t key,
+                       uint64_t (**arr)[2], size_t *cap, uint64_t r, uint64_t w)
+{
+	int added;
+	long s = dghash_put(h, key, (uint32_t)h->n, &added);
+
+	if (s < 0)
+		return cw_fail(cw, "out of memory");
+	if (added) {
+		if (dg_grow((void **)arr, cap, h->n, sizeof **arr) < 0)
+			return cw_fail(cw, "out of memory");
+		(*arr)[h->n - 1][0] = (*arr)[h->n - 1][1] = 0;
+	}
+	(*arr)[h->vals[s]][0] += r;
+	(*arr)[h->vals[s]][1] += w;
+	return 0;
+}
+
+static size_t sums_cap(const struct imp_chunkw *cw) { return (size_t)1 << (64 - cw->sshift); }
+
+static inline size_t sums_home(const struct imp_chunkw *cw, uint64_t key)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> cw->sshift);
+}
+
+static int sums_alloc(struct imp_chunkw *cw, unsigned bits)
+{
+	size_t cap = (size_t)1 << bits;
+
+	cw->sums = malloc(cap * sizeof *cw->sums);
+	if (!cw->sums)
+		return -1;
+	memset(cw->sums, 0xFF, cap * sizeof *cw->sums);
+	cw->sshift = 64 - bits;
+	cw->n_sums = 0;
+	return 0;
+}
+
+static struct cw_sum *sums_slot(struct imp_chunkw *cw, uint64_t key)
+{
+	size_t mask = sums_cap(cw) - 1, i = sums_home(cw, key);
+
+	while (cw->sums[i].key != key && cw->sums[i].key != UINT64_MAX)
+		i = (i + 1) & mask;
+	if (cw->sums[i].key == UINT64_MAX) {
+		cw->sums[i].key = key;
+		cw->sums[i].n[0] = cw->sums[i].n[1] = 0;
+		cw->n_sums++;
+	}
+	return &cw->sums[i];
+}
+
+/* Twice the slots once half full. */
+static int sums_grow(struct imp_chunkw *cw)
+{
+	struct cw_sum *old = cw->sums;
+	size_t cap = sums_cap(cw), k;
+
+	if (sums_alloc(cw, 65 - cw->sshift) < 0) {
+		cw->sums = old;
+		return cw_fail(cw, "out of memory");
+	}
+	for (k = 0; k < cap; k++)
+		if (old[k].key != UINT64_MAX)
+			*sums_slot(cw, old[k].key) = old[k];
+	free(old);
+	return 0;
+}
+
+static int sums_add(struct imp_chunkw *cw, const struct cw_line *l)
+{
+	struct cw_sum *x;
+
+	if (2 * (cw->n_sums + 1) > sums_cap(cw) && sums_grow(cw) < 0)
+		return -1;
+	x = sums_slot(cw, l->key);
+	x->n[0] += l->n[0];
+	x->n[1] += l->n[1];
+	return 0;
+}
+
+static int cell_push(struct imp_chunkw *cw, const struct cw_line *c)
+{
+	if (dg_grow((void **)&cw->cells, &cw->cap_cells, cw->n_cells + 1, sizeof *cw->cells) < 0)
+		return cw_fail(cw, "out of memory");
+	cw->cells[cw->n_cells++] = *c;
+	return 0;
+}
+
+static int region_push(struct imp_chunkw *cw, uint64_t region)
+{
+	if (cw->n_regions && cw->regions[cw->n_regions - 1] == region)
+		return 0;
+	if (dg_grow((void **)&cw->regions, &cw->cap_regions, cw->n_regions + 1,
+	            sizeof *cw->regions) < 0)
+		return cw_fail(cw, "out of memory");
+	cw->regions[cw->n_regions++] = region;
+	return 0;
+}
+
+/* The sorted lines into sum_lines, sum_pages (a page's lines are adjacent),
+   the chunk's cells (line >> 2) and regions (line >> 10), both in order. */
+static int lines_fold(struct imp_chunkw *cw, size_t n)
+{
+	struct cw_line page = { UINT64_MAX, { 0, 0 } }, cell = { UINT64_MAX, { 0, 0 } };
+	size_t i;
+
+	cw->n_cells = cw->n_regions = 0;
+	for (i = 0; i < n; i++) {
+		const struct cw_line *l = &cw->lines[i];
+		if (i + PREFETCH_AHEAD < n)
+			__builtin_prefetch(&cw->sums[sums_home(cw, l[PREFETCH_AHEAD].key)], 1);
+		if (sums_add(cw, l) < 0)
+			return -1;
+		if (l->key >> 6 != page.key) {
+			if (i && counter_add(cw, &cw->pages, page.key, &cw->page_cnt, &cw->cap_page,
+			                     page.n[0], page.n[1]) < 0)
+				return -1;
+			page.key = l->key >> 6;
+			page.n[0] = page.n[1] = 0;
+		}
+		page.n[0] += l->n[0];
+		page.n[1] += l->n[1];
+		if (l->key >> 2 != cell.key) {
+			if (i && cell_push(cw, &cell) < 0)
+				return -1;
+			cell.key = l->key >> 2;
+			cell.n[0] = cell.n[1] = 0;
+		}
+		cell.n[0] += l->n[0];
+		cell.n[1] += l->n[1];
+		if (region_push(cw, l->key >> 10) < 0)
+			return -1;
+	}
+	if (n && (counter_add(cw, &cw->pages, page.key, &cw->page_cnt, &cw->cap_page,
+	                      page.n[0], page.n[1]) < 0 || cell_push(cw, &cell) < 0))
+		return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ one chunk */
+
+static int shapes_add(struct imp_chunkw *cw, const struct cw_job *j)
+{
+	size_t k;
+
+	for (k = 0; k < j->n_shapes; k++) {
+		if (dgchunk_add_context(&cw->codec, j->shapes[k][0], j->shapes[k][1]) < 0
+		    || dg_grow((void **)&cw->ctx_chunk, &cw->cap_ctx, cw->n_ctx + 1,
+		               sizeof *cw->ctx_chunk) < 0)
+			return cw_fail(cw, "out of memory");
+		cw->ctx_chunk[cw->n_ctx++] = IMP_NONE;
+	}
+	return 0;
+}
+
+static int ctx_note(struct imp_chunkw *cw, uint64_t ctx)
+{
+	if (cw->ctx_chunk[ctx] == cw->chunk_id)
+		return 0;
+	cw->ctx_chunk[ctx] = cw->chunk_id;
+	if (dg_grow((void **)&cw->ctx_list, &cw->cap_ctx_list, cw->n_ctx_list + 1,
+	            sizeof *cw->ctx_list) < 0)
+		return cw_fail(cw, "out of memory");
+	cw->ctx_list[cw->n_ctx_list++] = ctx;
+	return 0;
+}
+
+/* Count a run's accesses by 64-byte line (lines are below 2^58, so the
+   all-ones key is free to mark empty slots); widen [*lo, *hi] to them.
+   The table has room for all of them first, so the loop works on locals. */
+static int run_lines(struct imp_chunkw *cw, const struct cw_run *x, const uint64_t *a,
+                     uint64_t *lo, uint64_t *hi)
+{
+	uint64_t l = *lo, h = *hi, *keys;
+	uint32_t (*cnt)[2], *used, tn, mask, i;
+	unsigned shift;
+
+	while (4 * ((uint64_t)cw->tn + x->n_addrs) > cw->tcap)
+		if (table_grow(cw) < 0)
+			return -1;
+	keys = cw->tkeys;
+	cnt = cw->tcnt;
+	used = cw->tused;
+	tn = cw->tn;
+	mask = cw->tcap - 1;
+	shift = cw->tshift;
+	for (i = 0; i < x->n_addrs; i++) {
+		uint64_t v = a[i], line = v >> 6;
+		uint32_t s;
+		if (v == 0 && (x->kinds[i] & IMP_K_GUARDED))
+			continue;
+		l = v < l ? v : l;
+		h = v > h ? v : h;
+		s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> shift);
+		while (keys[s] != line) {
+			if (keys[s] == UINT64_MAX) {
+				keys[s] = line;
+				used[tn++] = s;
+				break;
+			}
+			s = (s + 1) & mask;
+		}
+		cnt[s][x->kinds[i] & IMP_K_WRITE]++;
+	}
+	cw->tn = tn;
+	*lo = l;
+	*hi = h;
+	return 0;
+}
+
+/* Encode the runs, count the accesses by line; the address span in lo, hi. */
+static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *lo, uint64_t *hi)
+{
+	const uint64_t *a = j->addrs;
+	size_t r;
+
+	cw->n_ctx_list = 0;
+	cw->buf.len = 0;
+	dgchunk_begin(&cw->codec);
+	for (r = 0; r < j->n_runs; r++) {
+		const struct cw_run *x = &j->runs[r];
+		if (x->context >= cw->n_ctx)
+			return cw_fail(cw, "chunk %u: context %llu is not defined (importer bug)",
+			               cw->chunk_id, (unsigned long long)x->context);
+		if (dgchunk_put_run(&cw->codec, &cw->buf, x->context, x->partial, x->n_instrs,
+		                    a, x->n_addrs) < 0 || ctx_note(cw, x->context) < 0)
+			return cw_fail(cw, "out of memory");
+		if (run_lines(cw, x, a, lo, hi) < 0)
+			return -1;
+		a += x->n_addrs;
+	}
+	return 0;
+}
+
+static int step(struct imp_chunkw *cw, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : cw_db_fail(cw, "insert");
+}
+
+static int prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const char *sql)
+{
+	if (!*st && sqlite3_prepare_v3(cw->imp->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+	                               st, NULL) != SQLITE_OK)
+		return cw_db_fail(cw, "prepare");
+	return 0;
+}
+
+/* "INSERT INTO table VALUES (?,...),..." with rows rows. */
+static int insert_prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const struct cw_insert *in,
+                          int rows)
+{
+	sqlite3_str *q;
+	char *sql;
+	int r, c, rc;
+
+	if (*st)
+		return 0;
+	q = sqlite3_str_new(cw->imp->db);
+	sqlite3_str_appendf(q, "INSERT INTO %s VALUES ", in->table);
+	for (r = 0; r < rows; r++)
+		for (c = 0; c < in->cols; c++)
+			sqlite3_str_appendall(q, c == 0 ? (r ? ",(?" : "(?") : c + 1 < in->cols ? ",?" : ",?)");
+	if (!(sql = sqlite3_str_finish(q)))
+		return cw_fail(cw, "out of memory");
+	rc = prepare(cw, st, sql);
+	sqlite3_free(sql);
+	return rc;
+}
+
+static int statements(struct imp_chunkw *cw)
+{
+	struct cw_insert *ins[3] = { &cw->ins_region, &cw->ins_ctx, &cw->ins_cell };
+	int k;
+
+	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0)
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (insert_prepare(cw, &ins[k]->one, ins[k], 1) < 0
+		    || insert_prepare(cw, &ins[k]->many, ins[k], ROWS_PER_STMT) < 0)
+			return -1;
+	return 0;
+}
+
+static int chunk_row(struct imp_chunkw *cw, const struct imp_chunk_head *h, size_t n_runs,
+                     uint64_t lo, uint64_t hi)
+{
+	sqlite3_stmt *st;
+
+	if (statements(cw) < 0)
+		return -1;
+	st = cw->st_chunk;
+	sqlite3_bind_int64(st, 1, cw->chunk_id);
+	sqlite3_bind_int64(st, 2, h->thread);
+	sqlite3_bind_int64(st, 3, (int64_t)h->icount_lo);
+	sqlite3_bind_int64(st, 4, (int64_t)h->icount_next);
+	sqlite3_bind_int64(st, 5, h->accesses ? (int64_t)lo : 0);
+	sqlite3_bind_int64(st, 6, (int64_t)hi);
+	sqlite3_bind_int64(st, 7, (int64_t)n_runs);
+	sqlite3_bind_int64(st, 8, (int64_t)h->accesses);
+	sqlite3_bind_blob(st, 9, cw->buf.data, (int)cw->buf.len, SQLITE_STATIC);
+	return step(cw, st);
+}
+
+/* Bind row k of a side table at parameter col + 1 on. */
+static void bind_pair(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
+{
+	sqlite3_bind_int64(st, col + 1, (int64_t)cw->pairs[k].key);
+	sqlite3_bind_int64(st, col + 2, cw->pairs[k].n[0]);
+}
+
+static void bind_cell(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
+{
+	sqlite3_bind_int64(st, col + 1, cw->chunk_id);
+	sqlite3_bind_int64(st, col + 2, (int64_t)cw->cells[k].key);
+	sqlite3_bind_int64(st, col + 3, cw->cells[k].n[0]);
+	sqlite3_bind_int64(st, col + 4, cw->cells[k].n[1]);
+}
+
+/* Rows 0..n-1 of a side table, ROWS_PER_STMT at a time, then one at a
+   time; the database lock is let go between groups of ROWS_PER_LOCK rows
+   so that the import thread's own inserts are not held up for long. */
+static int side_rows(struct imp_chunkw *cw, const struct cw_insert *in, size_t n,
+                     void (*bind)(struct imp_chunkw *, sqlite3_stmt *, int, size_t))
+{
+	size_t k = 0;
+	int r;
+
+	while (k < n) {
+		sqlite3_stmt *st = n - k >= ROWS_PER_STMT ? in->many : in->one;
+		int rows = st == in->many ? ROWS_PER_STMT : 1;
+		for (r = 0; r < rows; r++)
+			bind(cw, st, r * in->cols, k + r);
+		if (step(cw, st) < 0)
+			return -1;
+		if (k / ROWS_PER_LOCK != (k + rows) / ROWS_PER_LOCK) {
+			imp_db_unlock(cw->imp);
+			imp_db_lock(cw->imp);
+		}
+		k += rows;
+	}
+	return 0;
+}
+
+/* The held rows, sorted by key (stable: chunks stay in order within a
+   key, so the rows come in primary key order), written, dropped. */
+static int pending_write(struct imp_chunkw *cw, struct cw_pending *p)
+{
+	int rc;
+
+	if (p->n == 0)
+		return 0;
+	if (dg_grow((void **)&cw->tmp, &cw->cap_tmp, p->n, sizeof *cw->tmp) < 0)
+		return cw_fail(cw, "out of memory");
+	lines_sort(p->rows, cw->tmp, p->n);
+	cw->pairs = p->rows;
+	imp_db_lock(cw->imp);
+	rc = statements(cw) < 0 || side_rows(cw, p->ins, p->n, bind_pair) < 0 ? -1 : 0;
+	imp_db_unlock(cw->imp);
+	p->n = 0;
+	return rc;
+}
+
+static int pending_add(struct imp_chunkw *cw, struct cw_pending *p, uint64_t key)
+{
+	if (p->n == PENDING_MAX && pending_write(cw, p) < 0)
+		return -1;
+	if (dg_grow((void **)&p->rows, &p->cap, p->n + 1, sizeof *p->rows) < 0)
+		return cw_fail(cw, "out of memory");
+	p->rows[p->n].key = key;
+	p->rows[p->n].n[0] = cw->chunk_id;
+	p->rows[p->n].n[1] = 0;
+	p->n++;
+	return 0;
+}
+
+static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, uint64_t hi)
+{
+	size_t k;
+	int rc;
+
+	for (k = 0; k < cw->n_regions; k++)
+		if (pending_add(cw, &cw->pend_region, cw->regions[k]) < 0)
+			return -1;
+	for (k = 0; k < cw->n_ctx_list; k++)
+		if (pending_add(cw, &cw->pend_ctx, cw->ctx_list[k]) < 0)
+			return -1;
+	imp_db_lock(cw->imp);
+	rc = chunk_row(cw, &j->head, j->n_runs, lo, hi) < 0
+	  || side_rows(cw, &cw->ins_cell, cw->n_cells, bind_cell) < 0 ? -1 : 0;
+	imp_db_unlock(cw->imp);
+	return rc;
+}
+
+static int job_do(struct imp_chunkw *cw, const struct cw_job *j)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t n;
+
+	if (shapes_add(cw, j) < 0)
+		return -1;
+	if (j->n_runs == 0)
+		return 0;
+	cw->chunk_id++;
+	if (job_encode(cw, j, &lo, &hi) < 0)
+		return -1;
+	if (dg_grow((void **)&cw->lines, &cw->cap_lines, cw->tn + 1, sizeof *cw->lines) < 0
+	    || dg_grow((void **)&cw->tmp, &cw->cap_tmp, cw->tn + 1, sizeof *cw->tmp) < 0)
+		return cw_fail(cw, "out of memory");
+	n = table_take(cw);
+	lines_sort(cw->lines, cw->tmp, n);
+	if (lines_fold(cw, n) < 0)
+		return -1;
+	return job_rows(cw, j, lo, hi);
+}
+
+/* ------------------------------------------------------------ the thread */
+
+static void *writer(void *arg)
+{
+	struct imp_chunkw *cw = arg;
+	struct cw_job *j;
+	int failed;
+
+	for (;;) {
+		pthread_mutex_lock(&cw->mu);
+		while (!cw->full && !cw->done && !cw->stop)
+			pthread_cond_wait(&cw->has_full, &cw->mu);
+		if (cw->stop || !cw->full) {
+			int last = !cw->stop && !cw->failed;
+			pthread_mutex_unlock(&cw->mu);
+			/* the end of the log: the rows still held */
+			if (last && (pending_write(cw, &cw->pend_region) < 0
+			             || pending_write(cw, &cw->pend_ctx) < 0)) {
+				pthread_mutex_lock(&cw->mu);
+				cw->failed = 1;
+				pthread_mutex_unlock(&cw->mu);
+			}
+			return NULL;
+		}
+		j = cw->full;
+		cw->full = j->next;
+		failed = cw->failed;
+		pthread_mutex_unlock(&cw->mu);
+
+		/* after a failure the jobs only go round, so nobody waits forever */
+		failed = failed || job_do(cw, j) < 0;
+
+		pthread_mutex_lock(&cw->mu);
+		cw->failed = failed;
+		j->next = cw->free;
+		cw->free = j;
+		pthread_cond_signal(&cw->has_free);
+		pthread_mutex_unlock(&cw->mu);
+	}
+}
+
+int imp_chunk_start(struct importer *imp)
+{
+	struct imp_chunkw *cw = NULL;
+	int k;
+
+	if (posix_memalign((void **)&cw, CW_LINE, sizeof *cw) != 0)
+		return imp_fail(imp, "out of memory");
+	memset(cw, 0, sizeof *cw);
+	imp->cw = cw;
+	cw->imp = imp;
+	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
+	cw->ins_ctx = (struct cw_insert){ "chunk_contexts", 2, NULL, NULL };
+	cw->ins_cell = (struct cw_insert){ "chunk_cells", 4, NULL, NULL };
+	cw->pend_region.ins = &cw->ins_region;
+	cw->pend_ctx.ins = &cw->ins_ctx;
+	dgchunk_init(&cw->codec);
+	pthread_mutex_init(&cw->mu, NULL);
+	pthread_cond_init(&cw->has_full, NULL);
+	pthread_cond_init(&cw->has_free, NULL);
+	for (k = 1; k < IMP_CHUNK_JOBS; k++) {
+		cw->jobs[k].next = cw->free;
+		cw->free = &cw->jobs[k];
+	}
+	cw->cur = &cw->jobs[0];
+	if (table_alloc(cw, LINES_INITIAL) < 0 || dghash_init(&cw->pages, 1024) < 0
+	    || sums_alloc(cw, 12) < 0)
+		return imp_fail(imp, "out of memory");
+	if (pthread_create(&cw->thread, NULL, writer, cw) != 0)
+		return imp_fail(imp, "cannot start the chunk writer thread");
+	cw->running = 1;
+	return 0;
+}
+
+int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses)
+{
+	struct cw_job *j = imp->cw->cur;
+
+	if (dg_grow((void **)&j->shapes, &j->cap_shapes, j->n_shapes + 1, sizeof *j->shapes) < 0)
+		return imp_fail(imp, "out of memory");
+	j->shapes[j->n_shapes][0] = n_instrs;
+	j->shapes[j->n_shapes][1] = n_accesses;
+	j->n_shapes++;
+	return 0;
+}
+
+int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds)
+{
+	struct cw_job *j = imp->cw->cur;
+	struct cw_run *x;
+
+	if (dg_grow((void **)&j->runs, &j->cap_runs, j->n_runs + 1, sizeof *j->runs) < 0
+	    || dg_grow((void **)&j->addrs, &j->cap_addrs, j->n_addrs + run->n_addrs,
+	               sizeof *j->addrs) < 0)
+		return imp_fail(imp, "out of memory");
+	x = &j->runs[j->n_runs++];
+	x->context = run->context;
+	x->kinds = kinds;
+	x->n_instrs = run->n_instrs;
+	x->n_addrs = run->n_addrs;
+	x->partial = run->partial;
+	if (run->n_addrs)
+		memcpy(j->addrs + j->n_addrs, run->addrs, run->n_addrs * sizeof *j->addrs);
+	j->n_addrs += run->n_addrs;
+	return 0;
+}
+
+/* Hand over the current job, take a free one (waiting for the writer). */
+static int hand_over(struct importer *imp, struct imp_chunkw *cw)
+{
+	struct cw_job *j = cw->cur;
+	int failed;
+
+	j->next = NULL;
+	pthread_mutex_lock(&cw->mu);
+	if (cw->full) {
+		struct cw_job *t = cw->full;
+		while (t->next)
+			t = t->next;
+		t->next = j;
+	} else {
+		cw->full = j;
+	}
+	pthread_cond_signal(&cw->has_full);
+	while (!cw->free)
+		pthread_cond_wait(&cw->has_free, &cw->mu);
+	cw->cur = cw->free;
+	cw->free = cw->cur->next;
+	failed = cw->failed;
+	pthread_mutex_unlock(&cw->mu);
+	cw->cur->n_runs = cw->cur->n_addrs = cw->cur->n_shapes = 0;
+	return failed ? imp_fail(imp, "%s", cw->err) : 0;
+}
+
+int imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h)
+{
+	struct imp_chunkw *cw = imp->cw;
+
+	if (cw->cur->n_runs == 0)
+		return 0;
+	cw->cur->head = *h;
+	return hand_over(imp, cw);
+}
+
+static int write_counts(struct importer *imp, const char *sql, struct dghash *h,
+                        uint64_t (*cnt)[2])
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (sqlite3_prepare_v2(imp->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return imp_db_fail(imp, "prepare");
+	for (i = 0; i < h->cap; i++) {
+		if (!h->used[i])
+			continue;
+		sqlite3_bind_int64(st, 1, (int64_t)h->keys[i]);
+		sqlite3_bind_int64(st, 2, (int64_t)cnt[h->vals[i]][0]);
+		sqlite3_bind_int64(st, 3, (int64_t)cnt[h->vals[i]][1]);
+		if (imp_db_step(imp, st) < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Before the database closes (it would not, with statements open). */
+static void stmts_finalize(struct imp_chunkw *cw)
+{
+	struct cw_insert *ins[3] = { &cw->ins_region, &cw->ins_ctx, &cw->ins_cell };
+	int k;
+
+	sqlite3_finalize(cw->st_chunk);
+	cw->st_chunk = NULL;
+	for (k = 0; k < 3; k++) {
+		sqlite3_finalize(ins[k]->one);
+		sqlite3_finalize(ins[k]->many);
+		ins[k]->one = ins[k]->many = NULL;
+	}
+}
+
+static int write_sums(struct importer *imp, struct imp_chunkw *cw)
+{
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_lines VALUES (?1, ?2, ?3)", -1, &st,
+	                       NULL) != SQLITE_OK)
+		return imp_db_fail(imp, "prepare");
+	for (i = 0; i < sums_cap(cw); i++) {
+		if (cw->sums[i].key == UINT64_MAX)
+			continue;
+		sqlite3_bind_int64(st, 1, (int64_t)cw->sums[i].key);
+		sqlite3_bind_int64(st, 2, (int64_t)cw->sums[i].n[0]);
+		sqlite3_bind_int64(st, 3, (int64_t)cw->sums[i].n[1]);
+		if (imp_db_step(imp, st) < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void writer_stop(struct imp_chunkw *cw, int drop)
+{
+	if (!cw->running)
+		return;
+	pthread_mutex_lock(&cw->mu);
+	if (drop)
+		cw->stop = 1;
+	cw->done = 1;
+	pthread_cond_signal(&cw->has_full);
+	pthread_mutex_unlock(&cw->mu);
+	pthread_join(cw->thread, NULL);
+	cw->running = 0;
+}
+
+int imp_chunk_finish(struct importer *imp)
+{
+	struct imp_chunkw *cw = imp->cw;
+
+	/* the shapes of contexts defined after the last run go too */
+	if ((cw->cur->n_runs || cw->cur->n_shapes) && hand_over(imp, cw) < 0)
+		return -1;
+	writer_stop(cw, 0);
+	stmts_finalize(cw);
+	if (cw->failed)
+		return imp_fail(imp, "%s", cw->err);
+	if (write_counts(imp, "INSERT INTO sum_pages VALUES (?1, ?2, ?3)", &cw->pages, cw->page_cnt) < 0
+	    || write_sums(imp, cw) < 0)
+		return -1;
+	return 0;
+}
+
+static void job_free(struct cw_job *j)
+{
+	free(j->runs);
+	free(j->addrs);
+	free(j->shapes);
+}
+
+void imp_chunk_free(struct importer *imp)
+{
+	struct imp_chunkw *cw = imp->cw;
+	int k;
+
+	if (!cw)
+		return;
+	writer_stop(cw, 1);
+	stmts_finalize(cw);
+	for (k = 0; k < IMP_CHUNK_JOBS; k++)
+		job_free(&cw->jobs[k]);
+	dgchunk_free(&cw->codec);
+	dgchunk_buf_free(&cw->buf);
+	free(cw->ctx_chunk);
+	free(cw->ctx_list);
+	table_free(cw);
+	free(cw->lines);
+	free(cw->tmp);
+	free(cw->cells);
+	free(cw->regions);
+	dghash_free(&cw->pages);
+	free(cw->sums);
+	free(cw->pend_region.rows);
+	free(cw->pend_ctx.rows);
+	free(cw->page_cnt);
+	pthread_mutex_destroy(&cw->mu);
+	pthread_cond_destroy(&cw->has_full);
+	pthread_cond_destroy(&cw->has_free);
+	free(cw);
+	imp->cw = NULL;
+}
