@@ -113,9 +113,9 @@ int main(int argc, char **argv)
 	char err[1024];
 	int c, progress = -1, rc;
 
-	/* The chunk writer frees and remakes a chunk-sized record at every
-	   chunk: without this, each time its arena would hand the pages back
-	   and fault them in again. */
+	/* Freed memory is kept, not handed back to the kernel: the chunk
+	   writer's buffers come and go at every chunk, and each time their
+	   pages were faulted in (and zeroed) again. */
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	memset(&o, 0, sizeof o);
 	while ((c = getopt_long(argc, argv, "fqh", opts, NULL)) != -1) {

@@ -14,8 +14,9 @@
  * at 10^9 accesses those b-trees outgrow SQLite's cache (the chunks' blobs
  * stream through it too): each insert then costs page misses.  So they wait
  * in a bounded batch (PENDING_MAX rows), sorted when it is full and written
- * in key order, one sweep over the b-tree.  sum_lines is an open-addressing
- * table with the counts in the slot, its slots prefetched ahead of use.
+ * in key order, one sweep over the b-tree.  sum_lines and sum_pages are
+ * open-addressing tables with the counts in the slot, sum_lines' slots
+ * prefetched ahead of use.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -75,8 +76,14 @@ struct cw_pending {
 	struct cw_insert *ins;
 };
 
-/* A sum_lines slot: the key (all ones: empty) and its counts. */
+/* A summary row being counted: the key (all ones: empty) and its counts;
+   sum_lines and sum_pages are open-addressing tables of them. */
 struct cw_sum { uint64_t key, n[2]; };
+struct cw_sums {
+	struct cw_sum *slot;          /* 2^(64 - shift) of them */
+	size_t n;
+	unsigned shift;
+};
 
 struct imp_chunkw {
 	struct importer *imp;
@@ -107,12 +114,7 @@ struct imp_chunkw {
 	size_t n_cells, cap_cells;
 	uint64_t *regions;
 	size_t n_regions, cap_regions;
-	struct dghash pages;          /* sum_pages */
-	uint64_t (*page_cnt)[2];
-	size_t cap_page;
-	struct cw_sum *sums;          /* sum_lines: 2^(64 - sshift) slots */
-	size_t n_sums;
-	unsigned sshift;
+	struct cw_sums lines_sum, pages_sum;
 	sqlite3_stmt *st_chunk;
 	struct cw_insert ins_region, ins_ctx, ins_cell;
 	struct cw_pending pend_region, pend_ctx;
@@ -252,83 +254,64 @@ static void lines_sort(struct cw_line *a, struct cw_line *tmp, size_t n)
 
 /* ------------------------------------------------------------ summaries */
 
-/* Counter slot for key in h, whose dense values index arr (pairs). */
-static int counter_add(struct imp_chunkw *cw, struct dghash *h, uint64_t key,
-                       uint64_t (**arr)[2], size_t *cap, uint64_t r, uint64_t w)
-{
-	int added;
-	long s = dghash_put(h, key, (uint32_t)h->n, &added);
+static size_t sums_cap(const struct cw_sums *t) { return (size_t)1 << (64 - t->shift); }
 
-	if (s < 0)
-		return cw_fail(cw, "out of memory");
-	if (added) {
-		if (dg_grow((void **)arr, cap, h->n, sizeof **arr) < 0)
-			return cw_fail(cw, "out of memory");
-		(*arr)[h->n - 1][0] = (*arr)[h->n - 1][1] = 0;
-	}
-	(*arr)[h->vals[s]][0] += r;
-	(*arr)[h->vals[s]][1] += w;
-	return 0;
+static inline size_t sums_home(const struct cw_sums *t, uint64_t key)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> t->shift);
 }
 
-static size_t sums_cap(const struct imp_chunkw *cw) { return (size_t)1 << (64 - cw->sshift); }
-
-static inline size_t sums_home(const struct imp_chunkw *cw, uint64_t key)
-{
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> cw->sshift);
-}
-
-static int sums_alloc(struct imp_chunkw *cw, unsigned bits)
+static int sums_alloc(struct cw_sums *t, unsigned bits)
 {
 	size_t cap = (size_t)1 << bits;
 
-	cw->sums = malloc(cap * sizeof *cw->sums);
-	if (!cw->sums)
+	t->slot = malloc(cap * sizeof *t->slot);
+	if (!t->slot)
 		return -1;
-	memset(cw->sums, 0xFF, cap * sizeof *cw->sums);
-	cw->sshift = 64 - bits;
-	cw->n_sums = 0;
+	memset(t->slot, 0xFF, cap * sizeof *t->slot);
+	t->shift = 64 - bits;
+	t->n = 0;
 	return 0;
 }
 
-static struct cw_sum *sums_slot(struct imp_chunkw *cw, uint64_t key)
+static struct cw_sum *sums_slot(struct cw_sums *t, uint64_t key)
 {
-	size_t mask = sums_cap(cw) - 1, i = sums_home(cw, key);
+	size_t mask = sums_cap(t) - 1, i = sums_home(t, key);
 
-	while (cw->sums[i].key != key && cw->sums[i].key != UINT64_MAX)
+	while (t->slot[i].key != key && t->slot[i].key != UINT64_MAX)
 		i = (i + 1) & mask;
-	if (cw->sums[i].key == UINT64_MAX) {
-		cw->sums[i].key = key;
-		cw->sums[i].n[0] = cw->sums[i].n[1] = 0;
-		cw->n_sums++;
+	if (t->slot[i].key == UINT64_MAX) {
+		t->slot[i].key = key;
+		t->slot[i].n[0] = t->slot[i].n[1] = 0;
+		t->n++;
 	}
-	return &cw->sums[i];
+	return &t->slot[i];
 }
 
 /* Twice the slots once half full. */
-static int sums_grow(struct imp_chunkw *cw)
+static int sums_grow(struct imp_chunkw *cw, struct cw_sums *t)
 {
-	struct cw_sum *old = cw->sums;
-	size_t cap = sums_cap(cw), k;
+	struct cw_sum *old = t->slot;
+	size_t cap = sums_cap(t), k;
 
-	if (sums_alloc(cw, 65 - cw->sshift) < 0) {
-		cw->sums = old;
+	if (sums_alloc(t, 65 - t->shift) < 0) {
+		t->slot = old;
 		return cw_fail(cw, "out of memory");
 	}
 	for (k = 0; k < cap; k++)
 		if (old[k].key != UINT64_MAX)
-			*sums_slot(cw, old[k].key) = old[k];
+			*sums_slot(t, old[k].key) = old[k];
 	free(old);
 	return 0;
 }
 
-static int sums_add(struct imp_chunkw *cw, const struct cw_line *l)
+static int sums_add(struct imp_chunkw *cw, struct cw_sums *t, const struct cw_line *l)
 {
 	struct cw_sum *x;
 
-	if (2 * (cw->n_sums + 1) > sums_cap(cw) && sums_grow(cw) < 0)
+	if (2 * (t->n + 1) > sums_cap(t) && sums_grow(cw, t) < 0)
 		return -1;
-	x = sums_slot(cw, l->key);
+	x = sums_slot(t, l->key);
 	x->n[0] += l->n[0];
 	x->n[1] += l->n[1];
 	return 0;
@@ -364,12 +347,12 @@ static int lines_fold(struct imp_chunkw *cw, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct cw_line *l = &cw->lines[i];
 		if (i + PREFETCH_AHEAD < n)
-			__builtin_prefetch(&cw->sums[sums_home(cw, l[PREFETCH_AHEAD].key)], 1);
-		if (sums_add(cw, l) < 0)
+			__builtin_prefetch(&cw->lines_sum.slot[sums_home(&cw->lines_sum,
+			                                                l[PREFETCH_AHEAD].key)], 1);
+		if (sums_add(cw, &cw->lines_sum, l) < 0)
 			return -1;
 		if (l->key >> 6 != page.key) {
-			if (i && counter_add(cw, &cw->pages, page.key, &cw->page_cnt, &cw->cap_page,
-			                     page.n[0], page.n[1]) < 0)
+			if (i && sums_add(cw, &cw->pages_sum, &page) < 0)
 				return -1;
 			page.key = l->key >> 6;
 			page.n[0] = page.n[1] = 0;
@@ -387,8 +370,7 @@ static int lines_fold(struct imp_chunkw *cw, size_t n)
 		if (region_push(cw, l->key >> 10) < 0)
 			return -1;
 	}
-	if (n && (counter_add(cw, &cw->pages, page.key, &cw->page_cnt, &cw->cap_page,
-	                      page.n[0], page.n[1]) < 0 || cell_push(cw, &cell) < 0))
+	if (n && (sums_add(cw, &cw->pages_sum, &page) < 0 || cell_push(cw, &cell) < 0))
 		return -1;
 	return 0;
 }
@@ -737,8 +719,8 @@ int imp_chunk_start(struct importer *imp)
 		cw->free = &cw->jobs[k];
 	}
 	cw->cur = &cw->jobs[0];
-	if (table_alloc(cw, LINES_INITIAL) < 0 || dghash_init(&cw->pages, 1024) < 0
-	    || sums_alloc(cw, 12) < 0)
+	if (table_alloc(cw, LINES_INITIAL) < 0 || sums_alloc(&cw->lines_sum, 12) < 0
+	    || sums_alloc(&cw->pages_sum, 10) < 0)
 		return imp_fail(imp, "out of memory");
 	if (pthread_create(&cw->thread, NULL, writer, cw) != 0)
 		return imp_fail(imp, "cannot start the chunk writer thread");
@@ -816,20 +798,20 @@ int imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h)
 	return hand_over(imp, cw);
 }
 
-static int write_counts(struct importer *imp, const char *sql, struct dghash *h,
-                        uint64_t (*cnt)[2])
+/* A summary table's rows (after the writer has stopped). */
+static int write_sums(struct importer *imp, const struct cw_sums *t, const char *sql)
 {
 	sqlite3_stmt *st;
 	size_t i;
 
 	if (sqlite3_prepare_v2(imp->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return imp_db_fail(imp, "prepare");
-	for (i = 0; i < h->cap; i++) {
-		if (!h->used[i])
+	for (i = 0; i < sums_cap(t); i++) {
+		if (t->slot[i].key == UINT64_MAX)
 			continue;
-		sqlite3_bind_int64(st, 1, (int64_t)h->keys[i]);
-		sqlite3_bind_int64(st, 2, (int64_t)cnt[h->vals[i]][0]);
-		sqlite3_bind_int64(st, 3, (int64_t)cnt[h->vals[i]][1]);
+		sqlite3_bind_int64(st, 1, (int64_t)t->slot[i].key);
+		sqlite3_bind_int64(st, 2, (int64_t)t->slot[i].n[0]);
+		sqlite3_bind_int64(st, 3, (int64_t)t->slot[i].n[1]);
 		if (imp_db_step(imp, st) < 0) {
 			sqlite3_finalize(st);
 			return -1;
@@ -852,29 +834,6 @@ static void stmts_finalize(struct imp_chunkw *cw)
 		sqlite3_finalize(ins[k]->many);
 		ins[k]->one = ins[k]->many = NULL;
 	}
-}
-
-static int write_sums(struct importer *imp, struct imp_chunkw *cw)
-{
-	sqlite3_stmt *st;
-	size_t i;
-
-	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_lines VALUES (?1, ?2, ?3)", -1, &st,
-	                       NULL) != SQLITE_OK)
-		return imp_db_fail(imp, "prepare");
-	for (i = 0; i < sums_cap(cw); i++) {
-		if (cw->sums[i].key == UINT64_MAX)
-			continue;
-		sqlite3_bind_int64(st, 1, (int64_t)cw->sums[i].key);
-		sqlite3_bind_int64(st, 2, (int64_t)cw->sums[i].n[0]);
-		sqlite3_bind_int64(st, 3, (int64_t)cw->sums[i].n[1]);
-		if (imp_db_step(imp, st) < 0) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-	}
-	sqlite3_finalize(st);
-	return 0;
 }
 
 static void writer_stop(struct imp_chunkw *cw, int drop)
@@ -902,8 +861,8 @@ int imp_chunk_finish(struct importer *imp)
 	stmts_finalize(cw);
 	if (cw->failed)
 		return imp_fail(imp, "%s", cw->err);
-	if (write_counts(imp, "INSERT INTO sum_pages VALUES (?1, ?2, ?3)", &cw->pages, cw->page_cnt) < 0
-	    || write_sums(imp, cw) < 0)
+	if (write_sums(imp, &cw->pages_sum, "INSERT INTO sum_pages VALUES (?1, ?2, ?3)") < 0
+	    || write_sums(imp, &cw->lines_sum, "INSERT INTO sum_lines VALUES (?1, ?2, ?3)") < 0)
 		return -1;
 	return 0;
 }
@@ -935,11 +894,10 @@ void imp_chunk_free(struct importer *imp)
 	free(cw->tmp);
 	free(cw->cells);
 	free(cw->regions);
-	dghash_free(&cw->pages);
-	free(cw->sums);
+	free(cw->lines_sum.slot);
+	free(cw->pages_sum.slot);
 	free(cw->pend_region.rows);
 	free(cw->pend_ctx.rows);
-	free(cw->page_cnt);
 	pthread_mutex_destroy(&cw->mu);
 	pthread_cond_destroy(&cw->has_full);
 	pthread_cond_destroy(&cw->has_free);

@@ -185,7 +185,6 @@ int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
 	return imp_db_step(imp, st);
 }
 
-
 static inline int fn_count(struct imp_block *x, struct imp_desc *d);
 
 /* The block's histogram, made on its first access (NULL if out of memory:

@@ -1,0 +1,117 @@
+#!/bin/sh
+# bench/scale.sh: Datagrind at a billion accesses (issue 9).
+#
+#     sh bench/scale.sh [--dir DIR] [--bytes N] [--keep]
+#
+# Traces `xz -9 -T1` compressing N bytes (default 2800000: about 1.5 G
+# accesses, a 3.4 GB log) of seeded English-like text (the generator is
+# bench/real.sh's gen_text), then reports, in one run:
+#   - decode speed: `dg-dump --stats`, before and after the import;
+#   - import speed, and its ratio to the decoder's (issue 9 target >= 0.4);
+#   - the import's peak RSS (target < 300 MB) and the database's bytes per
+#     access (target <= 3), with the biggest tables;
+#   - the machine's load before and after, since other work shares the
+#     cores: compare figures only within one run.
+# The log is reused when DIR/text.txt equals the generated text and the log
+# is newer than it (tracing takes minutes).  The database is DIR/scale.db,
+# removed at the end unless --keep.  Asserts nothing about time.
+#
+# Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+B=$TOP/build
+DIR=$B/bench/scale
+BYTES=2800000
+KEEP=no
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dir) shift; DIR=${1:?--dir needs a directory} ;;
+	--bytes) shift; BYTES=${1:?--bytes needs a number} ;;
+	--keep) KEEP=yes ;;
+	*) echo "usage: sh bench/scale.sh [--dir DIR] [--bytes N] [--keep]" >&2; exit 64 ;;
+	esac
+	shift
+done
+case $BYTES in ''|*[!0-9]*) echo "scale.sh: --bytes needs a positive integer" >&2; exit 64 ;; esac
+for x in datagrind dg-dump dg-import; do
+	[ -x "$B/bin/$x" ] || { echo "scale.sh: $B/bin/$x missing (run make)" >&2; exit 2; }
+done
+for t in xz sqlite3 /usr/bin/time; do
+	command -v "$t" >/dev/null || { echo "scale.sh: '$t' is not installed" >&2; exit 2; }
+done
+mkdir -p "$DIR" || exit 1
+LOG=$DIR/xz.dg
+DB=$DIR/scale.db
+umask 077
+
+gen_text() {   # BYTES: English-like words, lines of 60-80 characters (as bench/real.sh)
+	awk -v want="$1" 'BEGIN {
+		srand(20261123)
+		split("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will can more other its some what them than into only could time these may first two any then new very like made over such our people also years way most well", w, " ")
+		nw = 0; for (k in w) nw++
+		n = 0; line = ""
+		while (n < want) {
+			word = w[int(rand() * nw) + 1]
+			if (rand() < 0.05) word = word int(rand() * 10000)
+			line = line word " "
+			if (length(line) > 60 + int(rand() * 20)) { print line; n += length(line) + 1; line = "" }
+		}
+	}'
+}
+
+# ---------------------------------------------------------------- the log
+gen_text "$BYTES" >"$DIR/text.new" || exit 1
+if [ -f "$LOG" ] && [ -f "$DIR/text.txt" ] && cmp -s "$DIR/text.new" "$DIR/text.txt" \
+   && [ "$LOG" -nt "$DIR/text.txt" ]; then
+	rm -f "$DIR/text.new"
+	echo "scale.sh: reusing $LOG (its input matches)"
+else
+	mv "$DIR/text.new" "$DIR/text.txt" || exit 1
+	rm -f "$LOG"
+	echo "scale.sh: tracing xz -9 -T1 on $BYTES bytes into $LOG"
+	/usr/bin/time -f '%e' -o "$DIR/trace.time" "$B/bin/datagrind" -q \
+		--datagrind-out-file="$LOG" xz -9 -T1 -c "$DIR/text.txt" >/dev/null ||
+		{ echo "scale.sh: tracing failed" >&2; rm -f "$LOG"; exit 1; }
+	echo "scale.sh: traced in $(cat "$DIR/trace.time") s"
+fi
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# decode: "seconds accesses"
+decode() {
+	/usr/bin/time -f '%e' -o "$DIR/dump.time" "$B/bin/dg-dump" --stats "$LOG" >"$DIR/dump.out" ||
+		{ echo "scale.sh: dg-dump failed" >&2; exit 1; }
+	echo "$(cat "$DIR/dump.time") $(awk '$1 == "accesses" { print $2 }' "$DIR/dump.out")"
+}
+
+echo "scale.sh: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, log $(wc -c <"$LOG" | tr -d ' ') bytes"
+load0=$(load)
+set -- $(decode); dec1=$1 acc=$2
+rm -f "$DB"
+/usr/bin/time -f '%e %M' -o "$DIR/import.time" "$B/bin/dg-import" -q "$LOG" "$DB" 2>"$DIR/import.err" ||
+	{ echo "scale.sh: dg-import failed:" >&2; cat "$DIR/import.err" >&2; exit 1; }
+set -- $(cat "$DIR/import.time"); imp=$1 rss=$2
+set -- $(decode); dec2=$1
+load1=$(load)
+dbb=$(wc -c <"$DB" | tr -d ' ')
+
+awk -v acc="$acc" -v d1="$dec1" -v d2="$dec2" -v imp="$imp" -v rss="$rss" -v dbb="$dbb" \
+    -v l0="$load0" -v l1="$load1" 'BEGIN {
+	dec = (d1 < d2 ? d1 : d2)
+	printf "%-30s %s\n", "accesses", acc
+	printf "%-30s %s before, %s after\n", "load average (1 5 15 min)", l0, l1
+	printf "%-30s %.2f s, %.2f s (%.1f M accesses/s at best)\n", "decode (dg-dump --stats)", d1, d2, acc / dec / 1e6
+	printf "%-30s %.2f s (%.1f M accesses/s)\n", "import (dg-import)", imp, acc / imp / 1e6
+	printf "%-30s %.2f of the better decode, %.2f of the worse (target >= 0.4)\n", "import / decode speed", dec / imp, (d1 > d2 ? d1 : d2) / imp
+	printf "%-30s %.1f MB (target < 300)\n", "import peak RSS", rss / 1024
+	printf "%-30s %.2f (target <= 3)\n", "database bytes/access", dbb / acc
+}'
+sqlite3 "$DB" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" 2>/dev/null |
+	awk -F'|' -v acc="$acc" '{ printf "  %-28s %8.1f MB %6.3f B/access\n", $1, $2 / 1048576, $2 / acc }'
+
+# ---------------------------------------------------------------- queries
+# The first questions on $DB (issue 9 §3: canned queries unfiltered and
+# with each filter kind, a filtered plot, a full-scan aggregate against the
+# vtab ceiling) go here.
+
+[ "$KEEP" = yes ] || rm -f "$DB"
+rm -f "$DIR/dump.out" "$DIR/dump.time" "$DIR/import.time" "$DIR/import.err"
