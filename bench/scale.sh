@@ -10,7 +10,8 @@
 #   - import speed, and its ratio to the decoder's (issue 9 target >= 0.4);
 #   - the import's peak RSS (target < 300 MB) and the database's bytes per
 #     access (target <= 3), with the biggest tables;
-#   - the machine's load before and after, since other work shares the
+#   - the import's CPU time (its two threads: cores busy on average) and
+#     the machine's load before and after, since other work shares the
 #     cores: compare figures only within one run.
 # The log is reused when DIR/text.txt equals the generated text and the log
 # is newer than it (tracing takes minutes).  The database is DIR/scale.db,
@@ -87,20 +88,21 @@ echo "scale.sh: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, log $(wc -c <"$LOG" 
 load0=$(load)
 set -- $(decode); dec1=$1 acc=$2
 rm -f "$DB"
-/usr/bin/time -f '%e %M' -o "$DIR/import.time" "$B/bin/dg-import" -q "$LOG" "$DB" 2>"$DIR/import.err" ||
+/usr/bin/time -f '%e %M %U %S' -o "$DIR/import.time" "$B/bin/dg-import" -q "$LOG" "$DB" 2>"$DIR/import.err" ||
 	{ echo "scale.sh: dg-import failed:" >&2; cat "$DIR/import.err" >&2; exit 1; }
-set -- $(cat "$DIR/import.time"); imp=$1 rss=$2
+set -- $(cat "$DIR/import.time"); imp=$1 rss=$2 cpu=$(echo "$3 $4" | awk '{ print $1 + $2 }')
 set -- $(decode); dec2=$1
 load1=$(load)
 dbb=$(wc -c <"$DB" | tr -d ' ')
 
 awk -v acc="$acc" -v d1="$dec1" -v d2="$dec2" -v imp="$imp" -v rss="$rss" -v dbb="$dbb" \
-    -v l0="$load0" -v l1="$load1" 'BEGIN {
+    -v l0="$load0" -v l1="$load1" -v cpu="$cpu" 'BEGIN {
 	dec = (d1 < d2 ? d1 : d2)
 	printf "%-30s %s\n", "accesses", acc
 	printf "%-30s %s before, %s after\n", "load average (1 5 15 min)", l0, l1
 	printf "%-30s %.2f s, %.2f s (%.1f M accesses/s at best)\n", "decode (dg-dump --stats)", d1, d2, acc / dec / 1e6
 	printf "%-30s %.2f s (%.1f M accesses/s)\n", "import (dg-import)", imp, acc / imp / 1e6
+	printf "%-30s %.1f s user+sys: %.2f cores busy on average\n", "import CPU", cpu, cpu / imp
 	printf "%-30s %.2f of the better decode, %.2f of the worse (target >= 0.4)\n", "import / decode speed", dec / imp, (d1 > d2 ? d1 : d2) / imp
 	printf "%-30s %.1f MB (target < 300)\n", "import peak RSS", rss / 1024
 	printf "%-30s %.2f (target <= 3)\n", "database bytes/access", dbb / acc
