@@ -76,20 +76,7 @@ rm -f "$OUT/failed"
 # for a given srand() within one awk build (mawk on Debian).
 n_of() { awk -v s="$SCALE" -v n="$1" 'BEGIN { printf "%d\n", n * s }'; }
 
-gen_text() {   # BYTES: English-like words, lines of 60-80 characters
-	awk -v want="$1" 'BEGIN {
-		srand(20261123)
-		split("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will can more other its some what them than into only could time these may first two any then new very like made over such our people also years way most well", w, " ")
-		nw = 0; for (k in w) nw++
-		n = 0; line = ""
-		while (n < want) {
-			word = w[int(rand() * nw) + 1]
-			if (rand() < 0.05) word = word int(rand() * 10000)
-			line = line word " "
-			if (length(line) > 60 + int(rand() * 20)) { print line; n += length(line) + 1; line = "" }
-		}
-	}'
-}
+. "$ROOT/bench/gen.sh"   # gen_text
 
 gen_numbers() {   # COUNT: shuffled integers, one per line
 	awk -v n="$1" 'BEGIN { srand(7); for (i = 0; i < n; i++) printf "%d\n", int(rand() * 1e9) - 5e8 }'

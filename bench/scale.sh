@@ -45,20 +45,7 @@ LOG=$DIR/xz.dg
 DB=$DIR/scale.db
 umask 077
 
-gen_text() {   # BYTES: English-like words, lines of 60-80 characters (as bench/real.sh)
-	awk -v want="$1" 'BEGIN {
-		srand(20261123)
-		split("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will can more other its some what them than into only could time these may first two any then new very like made over such our people also years way most well", w, " ")
-		nw = 0; for (k in w) nw++
-		n = 0; line = ""
-		while (n < want) {
-			word = w[int(rand() * nw) + 1]
-			if (rand() < 0.05) word = word int(rand() * 10000)
-			line = line word " "
-			if (length(line) > 60 + int(rand() * 20)) { print line; n += length(line) + 1; line = "" }
-		}
-	}'
-}
+. "$TOP/bench/gen.sh"   # gen_text, as bench/real.sh uses it
 
 # ---------------------------------------------------------------- the log
 gen_text "$BYTES" >"$DIR/text.new" || exit 1
