@@ -505,10 +505,13 @@ static void dg_fini(Int exitcode)
 	dg_stream_ctl(DG_CTL_FINI, end_how, end_status, 0);
 	dg_out_close();
 	imported = dg_imp_finish();
-	if (dg_out_error())
-		VG_(umsg)("datagrind: the %s '%s' is truncated: %llu bytes of log "
-		          "reached it (%s)\n", db ? "database" : "log",
-		          db ? db : log, dg_out_disk_bytes(),
+	if (dg_out_error() && db)
+		VG_(umsg)("datagrind: the database '%s' is truncated: %llu bytes "
+		          "of log reached its importer (%s)\n", db,
+		          dg_out_disk_bytes(), dg_out_strerror(dg_out_error()));
+	else if (dg_out_error())
+		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
+		          "reached it (%s)\n", log, dg_out_disk_bytes(),
 		          dg_out_strerror(dg_out_error()));
 	else if (VG_(clo_verbosity) >= 1 && (imported || !db))
 		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
