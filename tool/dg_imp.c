@@ -56,8 +56,6 @@ const HChar *dg_imp_setup(const HChar *given)
 	return prog;
 }
 
-const HChar *dg_imp_db(void) { return watcher > 0 ? db_path : NULL; }
-
 /* ------------------------------------------------------------ the importer */
 
 /* In the importer: its input is the pipe, its messages go to the

@@ -12,8 +12,9 @@
  * and execs dg-import, waits for it, reads and drops whatever is left in
  * the pipe if the importer ended early (so that the program never blocks
  * or fails on a full pipe: it runs to its end whatever the importer does),
- * then sends the importer's wait status on a second pipe and exits.  Both
- * block every signal; the importer gets its own process group, so a ^C
+ * then exits with the importer's exit status (128+N if signal N killed
+ * it), which the tool collects with waitpid.  The watcher blocks every
+ * signal; the importer gets its own process group, so a ^C
  * meant for the program does not reach it: it ends when its input ends.
  * A killed run closes the pipe early; dg-import then writes what it got,
  * marked incomplete (meta.complete = 0), by its usual atomic rename; a
@@ -41,7 +42,5 @@ Int  dg_imp_start(const HChar *db);
 Bool dg_imp_finish(void);
 /* In a forked child: the parent's importer is the parent's. */
 void dg_imp_forget(void);
-/* The database being written, or NULL without an importer. */
-const HChar *dg_imp_db(void);
 
 #endif

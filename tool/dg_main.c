@@ -404,6 +404,7 @@ static void dg_atfork_child(ThreadId tid)
 	HChar *name = child_name(expand_out_name(), clo_out_file);
 	HChar *db = child_name(expand_db_name(), clo_db);
 
+	db_done = False;          /* (the parent's database, not ours) */
 	dg_out_reopen(name, db);
 	if (name)
 		VG_(free)(name);
@@ -491,10 +492,9 @@ static void dg_post_clo_init(void)
 	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
 }
 
-/* The closing line says what reached the file, not what was meant to. */
-/* With --db the importer is waited for: the database is complete (or
-   its failure said) when valgrind exits; the exit status stays the
-   program's. */
+/* The closing line says what reached the file, not what was meant to.
+   With --db the importer is waited for: the database is complete (or its
+   failure said) when valgrind exits; the exit status stays the program's. */
 static void dg_fini(Int exitcode)
 {
 	const HChar *db = dg_out_db(), *log = dg_out_path();

@@ -14,7 +14,9 @@
  * through dg_hand.c: in a helper process), which encodes the runs and
  * writes the file; and at dg_out_close.  The file is created
  * mode 0600 whatever the umask and never through a symbolic link; the
- * parent's at start-up, a forked child's at its first flush.
+ * parent's at start-up, a forked child's at its first flush.  With --db
+ * the bytes go into the pipe of an importer instead (dg_imp.h), started
+ * at the same moments, and to the log as well when one is kept.
  *
  * When a write fails this module says so once (how many bytes reached the
  * file, and why) and drops everything after: the records go on being
