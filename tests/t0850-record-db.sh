@@ -11,7 +11,9 @@
 #   - fork.c: the child gets its own database, f.<childpid>.db with %p, and
 #     NAME.<childpid> without; each holds its own process's writes as t0700
 #     counts them; forkexec.c with --trace-children=yes: the exec'd writes
-#     gets a database with its block;
+#     gets a database with its block; without it, ends.c's database is
+#     finished before its exec; after a failed exec the database holds the
+#     run up to it and the tool says the rest is not recorded;
 #   - the import fails (the database's directory does not exist): the
 #     program runs to its end with its own status (3) and output, the
 #     failure is reported (dg-import's words and the tool's), no file;
@@ -109,6 +111,18 @@ for d in x/x.*.db; do
 	case $(meta "$d" exe) in */writes) n=$((n + 1)); check_eq "exec child: its block" "100|100|400|400" "$(block400 "$d")" ;; esac
 done
 check_eq "exec child: one database is of the exec'd writes" 1 "$n"
+
+# exec without --trace-children: the database is finished before it; a
+# failed exec (ends.c badexec) is said, the database holds what came before
+"$DATAGRIND" -q --db="$PWD/ex.db" "$DG_PROGS/ends" exec "$W" >ex.out 2>ex.err
+check_eq "exec: the exec'd program ran" "sum 4950|sum 4950" "$(tr '\n' '|' <ex.out | sed 's/|$//')"
+check_eq "exec: the database is complete, of ends" "1 ends" "$(meta ex.db complete) $(basename "$(meta ex.db exe)")"
+check_eq "exec: ends's block" "100|100|400|400" "$(block400 ex.db)"
+"$DATAGRIND" -q --db="$PWD/bx.db" "$DG_PROGS/ends" badexec >bx.out 2>bx.err
+check_eq "failed exec: exit status 0" 0 "$?" || diag_file bx.err
+check_eq "failed exec: said" 1 "$(grep -c "an exec failed after the database '$PWD/bx.db' was finished" bx.err)"
+check_eq "failed exec: the database holds the run up to the exec" "1 100|100|400|400" \
+	"$(meta bx.db complete) $(block400 bx.db)"
 
 # ---- the import fails: the program's own status, the failure said
 "$DG_PROGS/exitcode" a b >native.out 2>native.err </dev/null
