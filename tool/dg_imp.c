@@ -43,6 +43,31 @@ static HChar *beside_tool(void)
 	return p;
 }
 
+/* The first dg-import in $PATH (an install under another prefix than
+   the build's), or NULL. */
+static HChar *in_path(void)
+{
+	const HChar *dirs = VG_(getenv)("PATH"), *end;
+	HChar *p;
+	SizeT n;
+
+	for (; dirs && *dirs; dirs = *end ? end + 1 : end) {
+		end = VG_(strchr)(dirs, ':');
+		if (!end)
+			end = dirs + VG_(strlen)(dirs);
+		n = end - dirs;
+		if (n == 0)
+			continue;
+		p = VG_(malloc)("dg.imp.prog", n + 16);
+		VG_(memcpy)(p, dirs, n);
+		VG_(strcpy)(p + n, "/dg-import");
+		if (executable(p))
+			return p;
+		VG_(free)(p);
+	}
+	return NULL;
+}
+
 const HChar *dg_imp_setup(const HChar *given)
 {
 	HChar *b;
@@ -51,8 +76,10 @@ const HChar *dg_imp_setup(const HChar *given)
 		prog = executable(given) ? given : NULL;
 	else if (executable(b = beside_tool()))
 		prog = b;
+	else if (executable(DG_IMPORTER))
+		prog = DG_IMPORTER;
 	else
-		prog = executable(DG_IMPORTER) ? DG_IMPORTER : NULL;
+		prog = in_path();
 	return prog;
 }
 

@@ -30,7 +30,8 @@
 #include "pub_tool_basics.h"
 
 /* The importer program: prog if given, else beside the tool's build
-   (VG_(libdir)/../../bin/dg-import), else the installed one.  Returns
+   (VG_(libdir)/../../bin/dg-import), else the installed one (PREFIX/bin),
+   else the first in $PATH.  Returns
    the path it will run, or NULL if none is executable.  Called once at
    start-up, before any fork. */
 const HChar *dg_imp_setup(const HChar *prog);

@@ -156,7 +156,8 @@ static void dg_print_usage(void)
 "                                 to its end with its own exit status, and the\n"
 "                                 failure is reported\n"
 "    --db-importer=<path>         the dg-import to run [the one beside this\n"
-"                                 tool's build, else the installed one]\n"
+"                                 tool's build, else the installed one, else\n"
+"                                 the first in $PATH]\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
