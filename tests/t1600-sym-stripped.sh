@@ -32,7 +32,7 @@ for pair in symprog:prog_fill symprog:prog_sum symprog:main libsymlib.so:lib_fil
 		"$(sqlite3 none.db "SELECT DISTINCT origin FROM functions WHERE name = '$addr'")"
 done
 check_eq "symprog: prog_fill's accesses are its 300 writes and loop counter" 1 \
-	"$(sqlite3 dbg.db "SELECT sum(s.accesses) >= 300 FROM sum_pc s JOIN pcs p USING (pc)
+	"$(sqlite3 dbg.db "SELECT sum(s.accesses) >= 300 FROM sum_pc s JOIN pcs p USING (pc, module_id)
 	   JOIN functions f ON f.id = p.function_id WHERE f.name = 'prog_fill' AND s.is_write")"
 for fn in lib_sum lib_touch; do
 	check_eq "libsymlib.so: $fn named by .dynsym without debug info, same accesses" \
@@ -51,10 +51,10 @@ addr=$(nm_addr symprog prog_fill)
 check_eq "dgsql fn:$addr selects prog_fill's accesses" "$(fn_acc dbg.db symprog prog_fill)" \
 	"$("$DGSQL" none.db --events "fn:$addr" 'SELECT count(*) FROM filtered_accesses' 2>&1)"
 check_eq "dgsql fn:0x* (a glob) selects the accesses of every address-named function" \
-	"$(sqlite3 none.db "SELECT sum(s.accesses) FROM sum_pc s JOIN pcs p USING (pc)
+	"$(sqlite3 none.db "SELECT sum(s.accesses) FROM sum_pc s JOIN pcs p USING (pc, module_id)
 	   JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*'")" \
-	"$("$DGSQL" none.db --events 'fn:0x*' "SELECT count(*) FROM filtered_accesses WHERE pc IN
-	   (SELECT pc FROM pcs p JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*')" 2>&1)"
+	"$("$DGSQL" none.db --events 'fn:0x*' "SELECT count(*) FROM filtered_accesses WHERE (pc, module_id) IN
+	   (SELECT p.pc, p.module_id FROM pcs p JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*')" 2>&1)"
 check_eq ".q by_function lists $addr with symprog" 1 \
 	"$("$DGSQL" none.db '.q by_function' 2>&1 | grep -c "^$addr|.*/symprog")"
 
