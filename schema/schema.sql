@@ -171,7 +171,8 @@ CREATE TABLE contexts (
 -- functions: every function (including inlined ones) that some symbolized
 -- address lies in: printable name (demangled for C++), linkage name, module,
 -- and where it is declared; origin says what named it: 'dwarf' (debug
--- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt"), or
+-- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt",
+-- the PLT header, through which lazy binding goes, "PLT0@libc.so.6"), or
 -- 'entry': code that no symbol names is one function per entry address,
 -- named as callgrind does by the ELF address of its entry ("0x10ee88", as
 -- nm and objdump number the file; module_id says which file), the start of
