@@ -4,9 +4,10 @@
  * every frame of a stack) is symbolized once with lib/dgsym, filling `pcs`,
  * `pc_inlines` and `functions`.  A code address is a pc and the module
  * mapped there at the time (schema.sql: a library dlclose'd and another
- * mapped at its address have different code at one pc).  Functions are interned by identity (name,
- * linkage name, declaration, module); dgsym interns its strings, so
- * comparing pointers compares names.  Stacks are interned by content.
+ * mapped at its address have different code at one pc).  Functions are
+ * interned by identity (name, linkage name, declaration, module); dgsym
+ * interns its strings, so comparing pointers compares names.  Stacks are
+ * interned by content.
  * Code that no symbol names gets dgsym's entry-address name ("0x10ee88",
  * with its module), so no module lumps its unnamed code into one bucket.
  *

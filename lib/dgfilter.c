@@ -232,8 +232,8 @@ static const char *kind_name(enum kind k)
 	return "?";
 }
 
-/* Fills TABLE(pc, module_id) with the code of every stack condition of sd.  Returns
-   the number of stack conditions, or -1. */
+/* Fills TABLE(pc, module_id) with the code addresses of every stack
+   condition of sd.  Returns the number of stack conditions, or -1. */
 static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 		    char **err)
 {

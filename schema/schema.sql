@@ -38,8 +38,8 @@ PRAGMA user_version = 6;
 -- where it was.  So a code address is named by the pair (pc, module_id):
 -- the module mapped there when the code ran (0: no module was).  `pcs`,
 -- `pc_inlines` and `sum_pc` are keyed by the pair, and every pc of
--- `access_descs` and `stack_frames` carries its module_id; join them on
--- both columns.  The pair rather than a mapping: a module mapped twice (the
+-- `access_descs`, `stack_frames` and the `accesses` table carries its
+-- module_id; join them on both columns.  The pair rather than a mapping: a module mapped twice (the
 -- same library opened again) is one module with one set of functions, and
 -- the pair is what a reader already has at hand (an access's module_id
 -- comes with its pc, from its bbdef, made while that module was mapped).
