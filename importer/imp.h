@@ -45,6 +45,7 @@ struct imp_desc {
 	uint64_t pc;
 	uint64_t count;            /* accesses made: sum_pc */
 	uint32_t function;         /* functions.id, 0 if unknown */
+	uint32_t module;           /* modules.id mapped at pc when defined, 0: none */
 	uint8_t  is_write, size, iseq, guarded;
 	uint32_t block;            /* last block hit */
 	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
@@ -231,13 +232,14 @@ struct importer {
 
 	/* symbols and stacks (imp_sym.c) */
 	struct dgsym *sym;
-	struct dghash pc_fn;       /* pc_key -> function id (0: no function) */
-	struct dghash pc_row;      /* pc -> 1 once its `pcs` row is written */
+	struct dghash pc_fn;       /* pc_key -> function id (0: no function),
+	                              once its `pcs` row is written */
 	struct dghash stacks;      /* hash of frames -> stack id */
 	uint64_t n_stacks;
 	struct imp_fn *fns;        /* by function id - 1 */
 	size_t cap_fns;
-	uint64_t *stack_words;     /* frames of every stack, back to back */
+	uint64_t *stack_words;     /* frames of every stack, back to back:
+	                              pc, module a frame (imp_sym_stack) */
 	size_t n_stack_words, cap_stack_words;
 	struct imp_stack_at *stack_at;   /* by stack id - 1 */
 	size_t cap_stack_at;
@@ -312,8 +314,9 @@ int  imp_sym_init(struct importer *imp);
 int  imp_sym_mmap(struct importer *imp, const struct dglog_record *rec);
 int  imp_sym_munmap(struct importer *imp, const struct dglog_record *rec);
 int  imp_sym_text_avma(struct importer *imp, const struct dglog_record *rec);
-/* Function id of pc (symbolizing it and filling pcs the first time). */
-int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function);
+/* Function id of pc and the id of the module mapped there now (0: none),
+   symbolizing it and filling pcs the first time the pair is seen. */
+int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function, uint32_t *module);
 /* Stack id of frames (interned; symbolizes every frame). */
 int  imp_sym_stack(struct importer *imp, const uint64_t *frames, uint64_t n,
                    int64_t *id);

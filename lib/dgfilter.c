@@ -1,12 +1,14 @@
 /* dgfilter.c: the filter compiler (see dgfilter.h).
  *
  * Layout of what dgfilter_install builds in the temp schema:
- *   dgf_ev_pcs(pc)            code addresses matching --events fn/file/dso
+ *   dgf_ev_pcs(pc, module_id) code addresses matching --events fn/file/dso
+ *                             (a pc names code only with its module, as in
+ *                             pcs: every join below is on both)
  *   dgf_ev_ctx(id, whole)     contexts with a matching caller frame
  *                             (whole = 1: all their accesses match) or a
  *                             matching access pc in their bbdef (whole = 0)
  *   dgf_ev_iv(lo, hi)         merged icount intervals of --events user:
- *   dgf_rg_pcs(pc)            code addresses matching --ranges fn/file/dso
+ *   dgf_rg_pcs(pc, module_id) code addresses matching --ranges fn/file/dso
  *   dgf_rg_blk(id)            heap blocks allocated from such a stack
  *   dgf_rg_box(lo, hi, t0, t1)  tracked ranges of --ranges range / user:
  *   filtered_accesses         the view
@@ -192,27 +194,31 @@ static int exec(sqlite3 *db, const char *sql, const char *arg, char **err)
 	return 0;
 }
 
-/* The SQL selecting the pcs that a fn/file/dso condition (?1) matches. */
+/* The SQL selecting the code addresses (pc, module_id) that a
+   fn/file/dso condition (?1) matches. */
 static const char *pcs_sql(enum kind k)
 {
 	switch (k) {
 	case K_FN:
 		return "WITH f AS (SELECT id FROM functions WHERE "
 			"dg_match_fn(name, ?1) OR linkage_name = ?1) "
-			"SELECT pc FROM pc_inlines WHERE function_id IN f "
-			"UNION SELECT pc FROM pcs WHERE function_id IN f";
+			"SELECT pc, module_id FROM pc_inlines WHERE function_id "
+			"IN f UNION SELECT pc, module_id FROM pcs WHERE "
+			"function_id IN f";
 	case K_FILE:
 		return "WITH f AS (SELECT id FROM functions WHERE "
 			"dg_match_path(file, ?1)) "
-			"SELECT pc FROM pc_inlines WHERE function_id IN f OR "
-			"dg_match_path(file, ?1) UNION SELECT pc FROM pcs "
-			"WHERE function_id IN f OR dg_match_path(file, ?1)";
+			"SELECT pc, module_id FROM pc_inlines WHERE function_id "
+			"IN f OR dg_match_path(file, ?1) UNION SELECT pc, "
+			"module_id FROM pcs WHERE function_id IN f OR "
+			"dg_match_path(file, ?1)";
 	default:
 		return "WITH m AS (SELECT id, lo, hi FROM modules WHERE "
 			"dg_match_path(path, ?1)) "
-			"SELECT pc FROM pcs WHERE module_id IN (SELECT id FROM m) "
-			"UNION SELECT p.pc FROM pcs p, m WHERE p.module_id IS "
-			"NULL AND p.pc >= m.lo AND p.pc < m.hi";
+			"SELECT pc, module_id FROM pcs WHERE module_id IN "
+			"(SELECT id FROM m) UNION SELECT p.pc, p.module_id FROM "
+			"pcs p, m WHERE p.module_id = 0 AND p.pc >= m.lo AND "
+			"p.pc < m.hi";
 	}
 }
 
@@ -226,8 +232,8 @@ static const char *kind_name(enum kind k)
 	return "?";
 }
 
-/* Fills TABLE(pc) with the pcs of every stack condition of sd.  Returns
-   the number of stack conditions, or -1. */
+/* Fills TABLE(pc, module_id) with the code addresses of every stack
+   condition of sd.  Returns the number of stack conditions, or -1. */
 static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 		    char **err)
 {
@@ -241,8 +247,10 @@ static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 		if (c->kind != K_FN && c->kind != K_FILE && c->kind != K_DSO)
 			continue;
 		if (n++ == 0) {
-			sql = sqlite3_mprintf("CREATE TEMP TABLE %s(pc INTEGER "
-					      "PRIMARY KEY)", table);
+			sql = sqlite3_mprintf("CREATE TEMP TABLE %s(pc INTEGER, "
+					      "module_id INTEGER, PRIMARY KEY "
+					      "(pc, module_id)) WITHOUT ROWID",
+					      table);
 			if (exec(db, sql, NULL, err) < 0) {
 				sqlite3_free(sql);
 				return -1;
@@ -297,16 +305,17 @@ static int ev_stack(sqlite3 *db, const struct dgfilter *f, sqlite3_str *e,
 		 "whole INTEGER NOT NULL)", NULL, err) < 0 ||
 	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 1 "
 		 "FROM contexts c WHERE c.stack_id IN (SELECT sf.stack_id FROM "
-		 "stack_frames sf WHERE sf.depth >= 1 AND sf.pc IN "
-		 "(SELECT pc FROM temp.dgf_ev_pcs))", NULL, err) < 0 ||
+		 "stack_frames sf WHERE sf.depth >= 1 AND (sf.pc, sf.module_id) "
+		 "IN (SELECT pc, module_id FROM temp.dgf_ev_pcs))", NULL, err) < 0 ||
 	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 0 "
 		 "FROM contexts c WHERE c.bbdef_id IN (SELECT bbdef_id FROM "
-		 "access_descs WHERE pc IN (SELECT pc FROM temp.dgf_ev_pcs))",
+		 "access_descs WHERE (pc, module_id) IN (SELECT pc, module_id "
+		 "FROM temp.dgf_ev_pcs))",
 		 NULL, err) < 0)
 		return -1;
 	sqlite3_str_appendall(e, "(context_id IN (SELECT id FROM "
-		"temp.dgf_ev_ctx WHERE whole) OR pc IN (SELECT pc FROM "
-		"temp.dgf_ev_pcs))");
+		"temp.dgf_ev_ctx WHERE whole) OR (pc, module_id) IN (SELECT pc, "
+		"module_id FROM temp.dgf_ev_pcs))");
 	return 1;
 }
 
@@ -527,8 +536,8 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 		if (exec(db, "CREATE TEMP TABLE dgf_rg_blk(id INTEGER PRIMARY "
 			 "KEY); INSERT INTO temp.dgf_rg_blk SELECT id FROM "
 			 "blocks WHERE alloc_stack_id IN (SELECT stack_id FROM "
-			 "stack_frames WHERE pc IN (SELECT pc FROM "
-			 "temp.dgf_rg_pcs))", NULL, err) < 0)
+			 "stack_frames WHERE (pc, module_id) IN (SELECT pc, "
+			 "module_id FROM temp.dgf_rg_pcs))", NULL, err) < 0)
 			return -1;
 		sqlite3_str_appendall(w->expr, " OR block_id IN (SELECT id "
 				      "FROM temp.dgf_rg_blk)");
@@ -618,30 +627,31 @@ static int summed(sqlite3 *db, const struct dgfilter *f)
 	return f->rg.n == 0;
 }
 
-/* The TEMP VIEW filtered_sum(thread, pc, is_write, accesses, bytes): the
-   counts of filtered_accesses by thread, pc and direction, from sum_ctx,
-   when summed(); else empty. */
+/* The TEMP VIEW filtered_sum(thread, pc, module_id, is_write, accesses,
+   bytes): the counts of filtered_accesses by thread, code address (pc,
+   module_id) and direction, from sum_ctx, when summed(); else empty. */
 static char *sum_sql(const struct dgfilter *f, int on)
 {
 	int ctx = f && f->ev.n;
 
 	if (!on)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
-		       "0 AS thread, 0 AS pc, 0 AS is_write, 0 AS accesses, "
-		       "0 AS bytes WHERE 0");
+		       "0 AS thread, 0 AS pc, 0 AS module_id, 0 AS is_write, "
+		       "0 AS accesses, 0 AS bytes WHERE 0");
 	/* with a filter, the condition of filtered_accesses on the rows */
 	return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
-	       "s.thread, d.pc, d.is_write, "
+	       "s.thread, d.pc, d.module_id, d.is_write, "
 	       "sum(s.runs - coalesce(m.missed, 0)) AS accesses, "
 	       "sum((s.runs - coalesce(m.missed, 0)) * d.size) AS bytes "
 	       "FROM %s sum_ctx s JOIN contexts c ON c.id = s.context_id "
 	       "JOIN access_descs d ON d.bbdef_id = c.bbdef_id "
 	       "LEFT JOIN sum_ctx_miss m ON m.context_id = s.context_id "
 	       "AND m.thread = s.thread AND m.aseq = d.aseq %s "
-	       "GROUP BY s.thread, d.pc, d.is_write",
+	       "GROUP BY s.thread, d.pc, d.module_id, d.is_write",
 	       ctx ? "temp.dgf_ev_ctx x JOIN" : "",
-	       ctx ? "WHERE s.context_id = x.id AND (x.whole OR d.pc IN "
-		     "(SELECT pc FROM temp.dgf_ev_pcs))" : "");
+	       ctx ? "WHERE s.context_id = x.id AND (x.whole OR (d.pc, "
+		     "d.module_id) IN (SELECT pc, module_id FROM "
+		     "temp.dgf_ev_pcs))" : "");
 }
 
 /* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the

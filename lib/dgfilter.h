@@ -31,8 +31,9 @@
  * read the summary tables instead).
  *
  * And dg_summed(): 1 when the TEMP VIEW filtered_sum(thread, pc,
- * is_write, accesses, bytes) holds the counts of filtered_accesses by
- * thread, pc and direction, computed from the summary sum_ctx (schema.sql)
+ * module_id, is_write, accesses, bytes) holds the counts of
+ * filtered_accesses by thread, code address (pc, module_id: join pcs on
+ * both) and direction, computed from the summary sum_ctx (schema.sql)
  * without decoding: with no filter, or with only fn:/file:/dso: in
  * --events, on a database that has sum_ctx.  Else filtered_sum is empty.
  * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)

@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -32,6 +32,17 @@ PRAGMA user_version = 5;
 --   runs, accesses  runs and accesses imported
 --   unknown_records record types skipped because this importer does not
 --                   know them
+--
+-- Code addresses and modules.  One address can hold the code of two
+-- modules at different times: a library dlclose'd, then another mapped
+-- where it was.  So a code address is named by the pair (pc, module_id):
+-- the module mapped there when the code ran (0: no module was).  `pcs`,
+-- `pc_inlines` and `sum_pc` are keyed by the pair, and every pc of
+-- `access_descs`, `stack_frames` and the `accesses` table carries its
+-- module_id; join them on both columns.  The pair rather than a mapping: a module mapped twice (the
+-- same library opened again) is one module with one set of functions, and
+-- the pair is what a reader already has at hand (an access's module_id
+-- comes with its pc, from its bbdef, made while that module was mapped).
 CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
 	value
@@ -114,7 +125,10 @@ CREATE TABLE instrs (
 
 -- access_descs: the data accesses of each bbdef in program order (aseq
 -- from 0): the instruction making it (iseq, and its address pc), direction,
--- size in bytes, flags (1 guarded, 2 size clamped at 255).
+-- size in bytes, flags (1 guarded, 2 size clamped at 255), and module_id,
+-- the module mapped at pc when the block was translated (0: none): every
+-- run of a bbdef ran that module's code, as a new mapping at the address
+-- makes the tool translate anew.
 CREATE TABLE access_descs (
 	bbdef_id  INTEGER NOT NULL,
 	aseq      INTEGER NOT NULL,
@@ -123,24 +137,28 @@ CREATE TABLE access_descs (
 	is_write  INTEGER NOT NULL,
 	size      INTEGER NOT NULL,
 	flags     INTEGER NOT NULL,
+	module_id INTEGER NOT NULL,
 	PRIMARY KEY (bbdef_id, aseq)
 ) WITHOUT ROWID;
 
 -- stacks, stack_frames: interned call stacks (heap allocation and free
 -- stacks, and the stacks of contexts).  Frame 0 is innermost.  Each frame
 -- is an address inside a call instruction (or, for a context, frame 0 is
--- the block's first instruction): symbolize it as is.
+-- the block's first instruction): symbolize it as is, in module_id, the
+-- module mapped at pc when the stack was recorded (0: none).  Two stacks
+-- with the same pcs in different modules are two stacks.
 CREATE TABLE stacks (
 	id     INTEGER PRIMARY KEY,
 	depth  INTEGER NOT NULL
 );
 CREATE TABLE stack_frames (
-	stack_id  INTEGER NOT NULL,
-	depth     INTEGER NOT NULL,
-	pc        INTEGER NOT NULL,
+	stack_id   INTEGER NOT NULL,
+	depth      INTEGER NOT NULL,
+	pc         INTEGER NOT NULL,
+	module_id  INTEGER NOT NULL,
 	PRIMARY KEY (stack_id, depth)
 ) WITHOUT ROWID;
-CREATE INDEX stack_frames_pc ON stack_frames(pc);
+CREATE INDEX stack_frames_pc ON stack_frames(pc, module_id);
 
 -- contexts: a bbdef reached with a call stack (index = the log's context
 -- index; for 2010 logs likewise).  stack_id's frame 0 is the block's address.
@@ -153,7 +171,8 @@ CREATE TABLE contexts (
 -- functions: every function (including inlined ones) that some symbolized
 -- address lies in: printable name (demangled for C++), linkage name, module,
 -- and where it is declared; origin says what named it: 'dwarf' (debug
--- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt"), or
+-- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt",
+-- the PLT header, through which lazy binding goes, "PLT0@libc.so.6"), or
 -- 'entry': code that no symbol names is one function per entry address,
 -- named as callgrind does by the ELF address of its entry ("0x10ee88", as
 -- nm and objdump number the file; module_id says which file), the start of
@@ -171,19 +190,20 @@ CREATE TABLE functions (
 CREATE INDEX functions_name ON functions(name);
 
 -- pcs: every distinct code address of the trace (instructions and stack
--- frames), symbolized with libdw: module, innermost function (an inlined
--- one if the address is in inlined code), source file and line.  NULL where
--- there is no debug information.  A pc that two modules held at different
--- times (a library dlclose'd, another mapped at its address) has the row of
--- the first; sum_fn_block counts each access under the function of the
--- module mapped when it happened.
+-- frames) with the module mapped there when its code ran (0: none),
+-- symbolized with libdw: innermost function (an inlined one if the address
+-- is in inlined code), source file and line.  NULL where there is no debug
+-- information.  A pc that two modules held at different times (a library
+-- dlclose'd, another mapped at its address) has a row for each; join on
+-- (pc, module_id).
 CREATE TABLE pcs (
-	pc           INTEGER PRIMARY KEY,
-	module_id    INTEGER,
+	pc           INTEGER NOT NULL,
+	module_id    INTEGER NOT NULL,
 	function_id  INTEGER,
 	file         TEXT,
-	line         INTEGER
-);
+	line         INTEGER,
+	PRIMARY KEY (pc, module_id)
+) WITHOUT ROWID;
 CREATE INDEX pcs_function ON pcs(function_id);
 
 -- pc_inlines: the inline chain at each pc: depth 0 is the innermost
@@ -191,14 +211,15 @@ CREATE INDEX pcs_function ON pcs(function_id);
 -- the real (out-of-line) function.  file/line is the position in that
 -- function: at depth 0 the pc's own line, above it the line of the inlined
 -- call.  Only pcs in inlined code have more than one row; every symbolized
--- pc has the depth-0 row.
+-- pc has the depth-0 row.  Keyed like pcs, by (pc, module_id).
 CREATE TABLE pc_inlines (
 	pc           INTEGER NOT NULL,
+	module_id    INTEGER NOT NULL,
 	depth        INTEGER NOT NULL,
 	function_id  INTEGER NOT NULL,
 	file         TEXT,
 	line         INTEGER,
-	PRIMARY KEY (pc, depth)
+	PRIMARY KEY (pc, module_id, depth)
 ) WITHOUT ROWID;
 
 -- blocks: heap blocks (malloc & co, and VALGRIND_MALLOCLIKE_BLOCK): address,
@@ -345,13 +366,16 @@ CREATE TABLE sum_fn_block (
 CREATE INDEX sum_fn_block_fn ON sum_fn_block(function_id);
 CREATE INDEX sum_fn_block_block ON sum_fn_block(block_id);
 
--- sum_pc: accesses and bytes by pc × direction (every access counted once).
+-- sum_pc: accesses and bytes by code address (pc, module_id, as in pcs) ×
+-- direction (every access counted once, under the module mapped at pc when
+-- it happened).
 CREATE TABLE sum_pc (
-	pc        INTEGER NOT NULL,
-	is_write  INTEGER NOT NULL,
-	accesses  INTEGER NOT NULL,
-	bytes     INTEGER NOT NULL,
-	PRIMARY KEY (pc, is_write)
+	pc         INTEGER NOT NULL,
+	module_id  INTEGER NOT NULL,
+	is_write   INTEGER NOT NULL,
+	accesses   INTEGER NOT NULL,
+	bytes      INTEGER NOT NULL,
+	PRIMARY KEY (pc, module_id, is_write)
 ) WITHOUT ROWID;
 
 -- sum_pages, sum_lines: accesses by 4 KiB page (addr >> 12) and by 64-byte

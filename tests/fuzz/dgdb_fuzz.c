@@ -405,7 +405,7 @@ static void op_version(struct target *t, struct recipe *r)
 {
 	char sql[64];
 
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 6));
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 8));
 	sqlite3_exec(t->db, sql, NULL, NULL, NULL);
 }
 
