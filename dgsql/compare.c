@@ -957,6 +957,29 @@ static int plot_both(const struct cmp *c, const char *dir, char **err)
 
 #define CHANGE_BARS 25
 
+/* The first `chars` characters of a name, unescaped (dgplot_quote
+   escapes), with "..." when cut; a byte outside UTF-8 counts as one. */
+static char *raw_prefix(const struct ent *e, size_t chars)
+{
+	size_t i = 0, k = 0;
+	char *s;
+
+	while (i < e->keylen && k < chars) {
+		uint32_t cp;
+		int l = dgesc_utf8_len((const unsigned char *)e->key + i,
+				       e->keylen - i, &cp);
+
+		i += l ? (size_t)l : 1;
+		k++;
+	}
+	s = malloc(i + 4);
+	if (!s)
+		return NULL;
+	memcpy(s, e->key, i);
+	strcpy(s + i, i < e->keylen ? "..." : "");
+	return s;
+}
+
 /* The functions with the largest change of accesses, as horizontal bars:
    red where HEAD makes more, green where fewer.  Names reach the script
    only through dgplot_quote, as tic labels. */
@@ -975,7 +998,7 @@ static void change_bars(FILE *f, const struct cmp *c, const char *dir)
 		"set xlabel 'accesses (red: more in HEAD, green: fewer)'\n"
 		"set yrange [-0.7:%g]\nset ytics (", n ? n - 0.3 : 0.7);
 	for (i = 0; i < n; i++) {
-		char *name = short_name(pick[i], 0, 45);
+		char *name = raw_prefix(pick[i], 45);
 
 		fputs(i ? ", " : "", f);
 		dgplot_quote(f, name ? name : "?");
@@ -1236,8 +1259,9 @@ static int nothing_matched(const struct cmp *c)
 {
 	int k;
 
+	/* threads match by order: any two traces have a first thread */
 	for (k = CK_FN; k < CK_N; k++)
-		if (c->matched[k])
+		if (c->matched[k] && k != CK_THREAD)
 			return 0;
 	return 1;
 }
@@ -1259,6 +1283,16 @@ static int compare(struct cmp *c, char **err)
 		}
 	if (write_table(c, err) < 0 || plots(c, err) < 0)
 		return EXIT_USAGE;
+	for (s = 0; s < 2; s++)
+		if (!c->s[s].complete) {
+			char *m = sqlite3_mprintf("%s %s is not a complete "
+				"trace (meta.complete = 0): its numbers stop "
+				"early", s == HEAD ? "HEAD" : "BASE",
+				c->s[s].path);
+
+			shell_error("warning: ", m ? m : "incomplete trace");
+			sqlite3_free(m);
+		}
 	for (i = 0; i < c->nnotes; i++)
 		shell_error("warning: --fail-if ", c->notes[i]);
 	for (i = 0; i < c->nfails; i++)
