@@ -69,6 +69,10 @@ static const char usage_text[] =
 "      --sort METRIC    order by the absolute change of METRIC [accesses]\n"
 "      --top N          at most N rows besides the totals; 0: all [20]\n"
 "      --all            also the rows that did not change\n"
+"      --decode         also count each function's distinct lines and\n"
+"                       pages, by decoding every access of both traces\n"
+"                       (the summaries do not hold them: minutes at 10^9\n"
+"                       accesses; without it a function's are \"-\")\n"
 "      --plot FILE      the two traces side by side (address x time, as\n"
 "                       dgsql --plot draws one), .png .svg or .pdf\n"
 "      --plot-change FILE   the change of accesses per function, a bar\n"
@@ -198,6 +202,13 @@ static const char *const queries[CK_N] = {
 	" NULL, NULL, NULL, NULL, NULL FROM threads",
 };
 
+/* --decode: distinct lines and pages per function, from every access. */
+static const char decode_query[] =
+	"SELECT coalesce(f.name, '?'), NULL, NULL, count(DISTINCT a.addr >> 6),"
+	" count(DISTINCT a.addr >> 12), NULL, NULL, NULL"
+	" FROM accesses a LEFT JOIN pcs p ON p.pc = a.pc"
+	" LEFT JOIN functions f ON f.id = p.function_id GROUP BY 1";
+
 /* ---------------------------------------------------------- state */
 
 struct ent {
@@ -221,7 +232,7 @@ struct opts {
 	enum format format;
 	enum cmp_metric sort;
 	long top;
-	int all, width, height;
+	int all, decode, width, height;
 	struct failif *conds;
 	char **cond_text;
 	int nconds;
@@ -277,13 +288,15 @@ static int ent_add(struct cmp *c, enum cmp_kind k, int side,
 	return 0;
 }
 
-static int load_kind(struct cmp *c, int side, enum cmp_kind k, char **err)
+/* The rows of kind k from query sql on one side. */
+static int load_kind(struct cmp *c, int side, enum cmp_kind k,
+		     const char *sql, char **err)
 {
 	sqlite3 *db = c->s[side].sh.db;
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, queries[k], -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		*err = sqlite3_mprintf("%s: cannot read its %s: %s",
 				       c->s[side].path, kind_titles[k],
 				       sqlite3_errmsg(db));
@@ -335,9 +348,11 @@ static int open_side(struct cmp *c, int side, char **err)
 	if (!s->complete)
 		s->reason = meta_text(s->sh.db, "incomplete_reason");
 	for (k = 0; k < CK_N; k++)
-		if (load_kind(c, side, k, err) < 0)
+		if (load_kind(c, side, k, queries[k], err) < 0)
 			return -1;
-	return 0;
+	/* rows of lines and pages only: match() adds them to the
+	   functions' rows of the same name */
+	return c->o->decode ? load_kind(c, side, CK_FN, decode_query, err) : 0;
 }
 
 /* ---------------------------------------------------------- matching */
@@ -1114,7 +1129,7 @@ static int judge(struct cmp *c, const struct failif *fc, const char *text)
 
 enum {
 	O_COMPARE = 256, O_SORT, O_TOP, O_ALL, O_PLOT, O_PLOT_CHANGE, O_SIZE,
-	O_FAIL_IF
+	O_FAIL_IF, O_DECODE
 };
 
 static const struct option longopts[] = {
@@ -1124,6 +1139,7 @@ static const struct option longopts[] = {
 	{ "sort", required_argument, NULL, O_SORT },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "all", no_argument, NULL, O_ALL },
+	{ "decode", no_argument, NULL, O_DECODE },
 	{ "plot", required_argument, NULL, O_PLOT },
 	{ "plot-change", required_argument, NULL, O_PLOT_CHANGE },
 	{ "size", required_argument, NULL, O_SIZE },
@@ -1187,6 +1203,7 @@ static int option(int ch, struct opts *o)
 	case O_COMPARE: o->base = optarg; return -1;
 	case 'o': o->output = optarg; return -1;
 	case O_ALL: o->all = 1; return -1;
+	case O_DECODE: o->decode = 1; return -1;
 	case O_PLOT: o->plot = optarg; return -1;
 	case O_PLOT_CHANGE: o->plot_change = optarg; return -1;
 	case O_FAIL_IF: return add_cond(o, optarg);

@@ -62,6 +62,18 @@ want=$(dq head.db "SELECT sum(s.accesses) FROM sum_fn_block s JOIN functions f O
 check_eq "worse build: HEAD's scan_index count is sum_fn_block's" "$want" \
 	"$(python3 -c 'import json,sys; print([int(r["head"]["accesses"]) for r in json.load(open(sys.argv[1]))["rows"] if r["name"] == "scan_index"][0])' worse.json)"
 
+# --decode: a function's distinct lines and pages, from every access.
+# scan_index reads the 4096-byte index block (64 or 65 lines: malloc
+# aligns to 16) and its own stack frame, in both builds alike but for the
+# worse build's second loop counter (at most one more line).
+"$DGSQL" head.db --compare base.db --decode --format json --top 0 >decode.json 2>decode.err
+check_eq "--decode: exit 0" 0 "$?" || diag_file decode.err
+set -- $(python3 -c 'import json,sys; r=[r for r in json.load(open(sys.argv[1]))["rows"] if r["name"] == "scan_index"][0]; print(int(r["head"]["lines"]), int(r["change"]["lines"]), int(r["head"]["pages"]))' decode.json)
+check_ge "--decode: scan_index touches at least the block's 64 lines" 64 "${1:-x}"
+check_le "--decode: ... and at most 4 more (its stack frame)" 69 "${1:-x}"
+check_le "--decode: the worse build touches the same lines, its loop counter aside" 1 "${2:-x}"
+check_le "--decode: within 3 pages" 3 "${3:-x}"
+
 # text: the same order
 "$DGSQL" head.db --compare base.db >worse.txt 2>/dev/null
 check_eq "worse build, text: exit 0 without --fail-if" 0 "$?"
