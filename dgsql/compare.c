@@ -879,24 +879,14 @@ typedef void (*script_fn)(FILE *f, const struct cmp *c, const char *dir);
 static int gnuplot_to(const struct cmp *c, const char *out, script_fn body,
 		      const char *dir, char **err)
 {
-	const char *term = dgplot_terminal(out), *gp = dgplot_find_gnuplot();
+	const char *term = NULL, *gp = NULL;
 	char scr[4200], errf[4200];
 	struct out o = { 0 };
 	FILE *f;
 	int rc;
 
-	if (dgplot_path_ok("plot", out, err) < 0)
+	if (dgplot_output(out, 1, &term, &gp, err) < 0)
 		return -1;
-	if (!term) {
-		*err = sqlite3_mprintf("'%s': a plot's name must end in .png, "
-				       ".svg or .pdf", out);
-		return -1;
-	}
-	if (!gp) {
-		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
-				       "package gnuplot-nox");
-		return -1;
-	}
 	if (out_open(&o, out, err) < 0)
 		return out_close(&o, 0, err), -1;
 	snprintf(scr, sizeof scr, "%s/compare.gp", dir);
@@ -954,7 +944,7 @@ static int plot_both(const struct cmp *c, const char *dir, char **err)
 		dgplot_defaults(&po);
 		snprintf(img, sizeof img, "%s/%s.png", dir, title[s]);
 		po.out = img;
-		po.width = c->o->width / 2;
+		po.width = c->o->width / 2 < 200 ? 200 : c->o->width / 2;
 		po.height = c->o->height - 30;
 		po.unfiltered = 1;
 		rc = dgplot_draw(c->s[s].sh.db, &po, err);
@@ -1193,6 +1183,23 @@ static int parse_format(const char *s, enum format *f)
 	return -1;
 }
 
+/* --size WxH, read as dgsql --size is. */
+static int plot_size(struct opts *o, const char *arg)
+{
+	struct dgplot_opts po;
+	char *err = NULL;
+
+	dgplot_defaults(&po);
+	if (dgplot_set(&po, "size", arg, &err) < 0) {
+		usage_error("--size: ", err ? err : "bad value");
+		sqlite3_free(err);
+		return EXIT_USAGE;
+	}
+	o->width = po.width;
+	o->height = po.height;
+	return -1;
+}
+
 /* One option; -1 to go on, else an exit status. */
 static int option(int ch, struct opts *o)
 {
@@ -1227,12 +1234,7 @@ static int option(int ch, struct opts *o)
 			return usage_error("--top wants a count: ", optarg);
 		return -1;
 	case O_SIZE:
-		if (sscanf(optarg, "%dx%d", &o->width, &o->height) != 2 ||
-		    o->width < 200 || o->height < 150 || o->width > 20000 ||
-		    o->height > 20000)
-			return usage_error("--size wants WxH, 200x150 to "
-					   "20000x20000: ", optarg);
-		return -1;
+		return plot_size(o, optarg);
 	default:
 		return usage_error("bad usage", NULL);
 	}
@@ -1287,6 +1289,13 @@ static int compare(struct cmp *c, char **err)
 {
 	int s, i;
 
+	const char *term, *gp;
+
+	/* a plot that cannot be drawn is known before any work */
+	if ((c->o->plot && dgplot_output(c->o->plot, 1, &term, &gp, err) < 0) ||
+	    (c->o->plot_change &&
+	     dgplot_output(c->o->plot_change, 1, &term, &gp, err) < 0))
+		return EXIT_USAGE;
 	for (s = 0; s < 2; s++)
 		if (open_side(c, s, err) < 0)
 			return EXIT_USAGE;

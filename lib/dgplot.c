@@ -856,24 +856,33 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	return rc;
 }
 
+int dgplot_output(const char *out, int run, const char **term,
+		  const char **gp, char **err)
+{
+	if (dgplot_path_ok("plot", out, err) < 0)
+		return -1;
+	if (!(*term = dgplot_terminal(out))) {
+		*err = sqlite3_mprintf("'%s': the plot's name must end in "
+				       ".png, .svg or .pdf", out);
+		return -1;
+	}
+	if (run && !(*gp = dgplot_find_gnuplot())) {
+		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
+				       "package gnuplot-nox");
+		return -1;
+	}
+	return 0;
+}
+
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 {
 	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1 };
 	const char *gp = NULL, *term = NULL;
 	int rc = -1;
 
-	if (o->out && dgplot_path_ok("plot", o->out, err) < 0)
+	if (o->out && dgplot_output(o->out, !o->script_dir, &term, &gp,
+				    err) < 0)
 		return -1;
-	if (o->out && !(term = dgplot_terminal(o->out))) {
-		*err = sqlite3_mprintf("'%s': the plot's name must end in "
-				       ".png, .svg or .pdf", o->out);
-		return -1;
-	}
-	if (o->out && !o->script_dir && !(gp = dgplot_find_gnuplot())) {
-		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
-				       "package gnuplot-nox");
-		return -1;
-	}
 	p.pw = o->width - M_LEFT - M_RIGHT;
 	p.ph = o->height - M_TOP - M_BOTTOM;
 	p.zoom = sqlite3_mprintf("%s%s", "", "");

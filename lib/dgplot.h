@@ -70,6 +70,10 @@ int dgplot_path_ok(const char *what, const char *path, char **err);
 const char *dgplot_terminal(const char *out);
 /* The gnuplot to run ($DG_GNUPLOT, gnuplot-nox, gnuplot), or NULL. */
 const char *dgplot_find_gnuplot(void);
+/* Checks an image file name OUT (quotable, a known extension) and finds
+   its terminal, and gnuplot when RUN; 0, or -1 with *err. */
+int dgplot_output(const char *out, int run, const char **term,
+		  const char **gp, char **err);
 /* Runs GP on SCRIPT, its output to ERRFILE; 0, or -1 with *err. */
 int dgplot_run_gnuplot(const char *gp, const char *script,
 		       const char *errfile, char **err);
