@@ -457,8 +457,9 @@ static int changed(const struct ent *e)
 
 static enum cmp_metric sort_metric;
 
-/* Totals first, then the largest absolute change of the sort metric,
-   then of accesses and bytes, then kind and name (a stable order). */
+/* Totals first, then what changed: the largest absolute change of the
+   sort metric, then of accesses and bytes, then kind and name (a stable
+   order).  qsort has no context argument, hence sort_metric. */
 static int ent_cmp_change(const void *a, const void *b)
 {
 	const struct ent *x = a, *y = b;
@@ -467,6 +468,8 @@ static int ent_cmp_change(const void *a, const void *b)
 
 	if ((x->kind == CK_TOTAL) != (y->kind == CK_TOTAL))
 		return x->kind == CK_TOTAL ? -1 : 1;
+	if (changed(x) != changed(y))   /* nrows_shown stops at the first */
+		return changed(x) ? -1 : 1;
 	for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
 		int m = keys[k] < 0 ? (int)sort_metric : keys[k];
 		double dx = fabs(delta(x, m)), dy = fabs(delta(y, m));

@@ -87,8 +87,8 @@ static void escape(struct out *o, const char *str, size_t n, unsigned flags)
 			continue;
 		}
 		if (cp == '\\' || (cp == '"' && (flags & DGESC_DQUOTE)) ||
-		    ((flags & DGESC_MARKDOWN) && cp < 0x80 &&
-		     strchr("`*_{}[]<>#|~&!", (int)cp) && cp))
+		    ((flags & DGESC_MARKDOWN) && cp && cp < 0x80 &&
+		     strchr("`*_{}[]<>#|~&!", (int)cp)))
 			put(o, '\\');
 		while (len--)
 			put(o, (char)s[i++]);
