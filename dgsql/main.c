@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compare.h"
 #include "queries.h"
 #include "shell.h"
 
@@ -256,6 +257,8 @@ int main(int argc, char **argv)
 	struct args a = { .mode = -1, .headers = -1 };
 	int c, rc;
 
+	if (compare_wanted(argc, argv))
+		return compare_main(argc, argv);
 	dgplot_defaults(&sh.plot);
 	while ((c = getopt_long(argc, argv, "m:cwe:r:p:hV", longopts,
 				NULL)) != -1)

@@ -535,7 +535,7 @@ static int write_image(struct plot *p, FILE *f)
    dgesc_text (controls and invalid UTF-8 become \xHH, visible and
    harmless), then its quotes doubled.  Titles and labels are also set
    noenhanced, so ^ _ @ & ~ { } print as themselves. */
-static void put_quoted(FILE *f, const char *s)
+void dgplot_quote(FILE *f, const char *s)
 {
 	char *e = dgesc_text(s, strlen(s), 0), *c;
 
@@ -549,9 +549,9 @@ static void put_quoted(FILE *f, const char *s)
 	free(e);
 }
 
-/* Paths gnuplot opens (the output, the image in its directory) go through put_quoted too,
+/* Paths gnuplot opens (the output, the image in its directory) go through dgplot_quote too,
    so one with a byte it would escape is refused instead of changed. */
-static int path_ok(struct plot *p, const char *what, const char *path)
+int dgplot_path_ok(const char *what, const char *path, char **err)
 {
 	size_t n = strlen(path);
 	char *shown;
@@ -559,14 +559,14 @@ static int path_ok(struct plot *p, const char *what, const char *path)
 	if (dgesc_len(path, n, 0) == n)
 		return 0;
 	shown = dgesc_text(path, n, 0);
-	*p->err = sqlite3_mprintf("%s '%s': gnuplot cannot be given a file "
+	*err = sqlite3_mprintf("%s '%s': gnuplot cannot be given a file "
 		"name with control characters, backslashes or invalid UTF-8",
 		what, shown ? shown : "?");
 	free(shown);
 	return -1;
 }
 
-static const char *terminal(const char *out)
+const char *dgplot_terminal(const char *out)
 {
 	const char *dot = strrchr(out, '.');
 
@@ -611,13 +611,13 @@ static void script_frame(struct plot *p, FILE *f, const char *term)
 			"rgb 'black' font 'sans,9'\n", term, o->width,
 			o->height);
 	fputs("set output ", f);
-	put_quoted(f, o->out);
+	dgplot_quote(f, o->out);
 	fprintf(f, "\nset lmargin at screen %f\nset rmargin at screen %f\n"
 		"set tmargin at screen %f\nset bmargin at screen %f\n",
 		(double)M_LEFT / o->width, 1.0 - (double)M_RIGHT / o->width,
 		1.0 - (double)M_TOP / o->height, (double)M_BOTTOM / o->height);
 	fputs("set title ", f);
-	put_quoted(f, title);
+	dgplot_quote(f, title);
 	fprintf(f, " noenhanced textcolor rgb 'white'\nunset key\n"
 		"set border lc rgb 'grey60'\n"
 		"set xlabel 'address (unused pages left out)' tc rgb 'grey80'\n"
@@ -700,7 +700,7 @@ static void script_segments(struct plot *p, FILE *f)
 
 			if (name && px - 3.5 * strlen(name) >= next_free) {
 				fprintf(f, "set label ");
-				put_quoted(f, name);
+				dgplot_quote(f, name);
 				fprintf(f, " at %.1f, graph 1 offset 0,0.6 "
 					"center noenhanced tc rgb 'grey80'\n",
 					mid);
@@ -737,7 +737,7 @@ static void script_plot(struct plot *p, FILE *f, const char *img)
 	double dy = (double)(p->yhi - p->ylo) / p->ph;
 
 	fprintf(f, "plot ");
-	put_quoted(f, img);
+	dgplot_quote(f, img);
 	fprintf(f, " binary array=(%d,%d) format='%%uchar%%uchar%%uchar' "
 		"dx=%.17g dy=%.17g origin=(%.17g,%.17g) with rgbimage\n",
 		p->pw, p->ph, dx, dy, dx / 2, p->ylo + dy / 2);
@@ -745,7 +745,7 @@ static void script_plot(struct plot *p, FILE *f, const char *img)
 
 /* ---------------------------------------------------------- gnuplot */
 
-static const char *find_gnuplot(void)
+const char *dgplot_find_gnuplot(void)
 {
 	static const char *const names[] = { "gnuplot-nox", "gnuplot" };
 	static char found[4096];
@@ -770,14 +770,14 @@ static const char *find_gnuplot(void)
 	return NULL;
 }
 
-static int run_gnuplot(struct plot *p, const char *gp, const char *script,
-		       const char *errfile)
+int dgplot_run_gnuplot(const char *gp, const char *script,
+		       const char *errfile, char **err)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid < 0) {
-		*p->err = sqlite3_mprintf("fork: %s", strerror(errno));
+		*err = sqlite3_mprintf("fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -798,7 +798,7 @@ static int run_gnuplot(struct plot *p, const char *gp, const char *script,
 			fclose(e);
 		}
 		line[strcspn(line, "\n")] = 0;
-		*p->err = sqlite3_mprintf("%s failed%s%s", gp,
+		*err = sqlite3_mprintf("%s failed%s%s", gp,
 					  *line ? ": " : "", line);
 		return -1;
 	}
@@ -835,7 +835,7 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	const char *dir = p->o->script_dir ? p->o->script_dir : tmp;
 	int rc;
 
-	if (p->o->script_dir && path_ok(p, "script directory", dir) < 0)
+	if (p->o->script_dir && dgplot_path_ok("script directory", dir, p->err) < 0)
 		return -1;
 	if (!p->o->script_dir && !mkdtemp(tmp)) {
 		*p->err = sqlite3_mprintf("mkdtemp: %s", strerror(errno));
@@ -848,12 +848,30 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	if (p->o->script_dir)
 		return rc;
 	if (rc == 0)
-		rc = run_gnuplot(p, gp, scr, errf);
+		rc = dgplot_run_gnuplot(gp, scr, errf, p->err);
 	unlink(img);
 	unlink(scr);
 	unlink(errf);
 	rmdir(dir);
 	return rc;
+}
+
+int dgplot_output(const char *out, int run, const char **term,
+		  const char **gp, char **err)
+{
+	if (dgplot_path_ok("plot", out, err) < 0)
+		return -1;
+	if (!(*term = dgplot_terminal(out))) {
+		*err = sqlite3_mprintf("'%s': the plot's name must end in "
+				       ".png, .svg or .pdf", out);
+		return -1;
+	}
+	if (run && !(*gp = dgplot_find_gnuplot())) {
+		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
+				       "package gnuplot-nox");
+		return -1;
+	}
+	return 0;
 }
 
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
@@ -862,18 +880,9 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 	const char *gp = NULL, *term = NULL;
 	int rc = -1;
 
-	if (o->out && path_ok(&p, "plot", o->out) < 0)
+	if (o->out && dgplot_output(o->out, !o->script_dir, &term, &gp,
+				    err) < 0)
 		return -1;
-	if (o->out && !(term = terminal(o->out))) {
-		*err = sqlite3_mprintf("'%s': the plot's name must end in "
-				       ".png, .svg or .pdf", o->out);
-		return -1;
-	}
-	if (o->out && !o->script_dir && !(gp = find_gnuplot())) {
-		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
-				       "package gnuplot-nox");
-		return -1;
-	}
 	p.pw = o->width - M_LEFT - M_RIGHT;
 	p.ph = o->height - M_TOP - M_BOTTOM;
 	p.zoom = sqlite3_mprintf("%s%s", "", "");

@@ -44,6 +44,15 @@ $(TESTS_PROG_DIR)/%: tests/progs/%.cc $(B)/include/datagrind.h
 	$(if $(Q),@echo "  CXX   $@")
 	$(Q)$(CXX) -std=gnu++17 $(TESTS_PROG_FLAGS) -o $@ $<
 
+# regress.c's worse build (-DWORSE: one block read twice), for t1700's
+# dgsql --compare: another build of the same program, other addresses.
+tests-progs: $(TESTS_PROG_DIR)/regress-worse
+
+$(TESTS_PROG_DIR)/regress-worse: tests/progs/regress.c $(B)/include/datagrind.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 $(TESTS_PROG_FLAGS) -DWORSE -o $@ $<
+
 # The symbol tests' program and libraries (tests/progs/sym/): a PIE linked to
 # libsymlib.so, and two builds of one plugin that it dlopens in turn.  -g: the
 # tests split the debug info off and strip them themselves.
