@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp.h"
+#include "imp_field.h"
 #include "dgmem.h"
 
 #define PAGE_SHIFT   12
@@ -434,6 +435,7 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 				x->live = 0;
 				x->end_icount = rec->icount;
 				live_remove(imp->live_ranges, &imp->n_live_ranges, k);
+				imp_field_untrack(imp, r->addr, r->len);
 				break;
 			}
 		}
@@ -454,7 +456,7 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 	    || live_add(&imp->live_ranges, &imp->n_live_ranges, &imp->cap_live_ranges,
 	                (uint32_t)(imp->n_ranges - 1)) < 0)
 		return imp_fail(imp, "out of memory");
-	return 0;
+	return imp_field_track(imp, x->addr, x->len, x->type_name);
 }
 
 void imp_heap_ranges_touch(struct importer *imp, uint64_t a, const struct imp_desc *d)

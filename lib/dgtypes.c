@@ -810,8 +810,23 @@ static const char *bare(const char *name)
 
 uint32_t dgtypes_add_named(struct dgtypes *t, const char *name)
 {
+	char buf[NAME_MAX_LEN];
 	const char *b = bare(name);
-	size_t i, lo, hi;
+	size_t i, lo, hi, n;
+
+	/* "int[64]", "struct item [4]": an array of the type, which is what
+	   the field offsets are taken modulo anyway */
+	snprintf(buf, sizeof buf, "%s", b);
+	while ((n = strlen(buf)) > 0 && (buf[n - 1] == ' ' || buf[n - 1] == ']')) {
+		char *open = strrchr(buf, '[');
+		if (buf[n - 1] == ' ')
+			buf[n - 1] = 0;
+		else if (open)
+			*open = 0;
+		else
+			break;
+	}
+	b = buf;
 
 	for (i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];

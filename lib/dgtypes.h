@@ -93,7 +93,7 @@ uint32_t dgtypes_add_die(struct dgtypes *t, int module, Dwarf_Die *die);
  * none is there, .debug_types). */
 uint32_t dgtypes_add_offset(struct dgtypes *t, int module, uint64_t off);
 /* The type named name ("struct item", "item", "union u", "ns::C", a
- * typedef name), searched in the modules in the order they were added;
+ * typedef name; "T[N]" is taken as T), searched in the modules in the order they were added;
  * DGTYPES_NONE if no module defines it. */
 uint32_t dgtypes_add_named(struct dgtypes *t, const char *name);
 
