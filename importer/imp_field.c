@@ -368,10 +368,13 @@ static int field_rows(struct importer *imp, sqlite3_stmt *st)
 			sqlite3_bind_null(st, 7);
 			sqlite3_bind_null(st, 8);
 		}
-		if (x->stride)
+		if (x->stride) {
 			sqlite3_bind_int64(st, 9, (int64_t)x->stride);
-		else
+			sqlite3_bind_int64(st, 10, (int64_t)x->array_end);
+		} else {
 			sqlite3_bind_null(st, 9);
+			sqlite3_bind_null(st, 10);
+		}
 		if (step(imp, st) < 0)
 			return -1;
 	}
@@ -433,7 +436,7 @@ static const struct {
 	int (*rows)(struct importer *, sqlite3_stmt *);
 } writers[] = {
 	{ "INSERT INTO types VALUES (?1, ?2, ?3, ?4, ?5, ?6)", type_rows },
-	{ "INSERT INTO fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", field_rows },
+	{ "INSERT INTO fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", field_rows },
 	{ "INSERT OR IGNORE INTO variables VALUES (?1, ?2, ?3, ?4, ?5, ?6)", var_rows },
 	{ "INSERT INTO sum_field VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	  sum_rows },

@@ -17,8 +17,10 @@
  *
  * Variables: dgtypes_add_module lists a module's variables with a fixed
  * address (globals, file and function statics; DW_OP_addr or DW_OP_addrx
- * locations, not thread-locals), at run-time addresses, disjoint and
- * sorted; dgtypes_var_at finds one by binary search; its type is made at
+ * locations, not thread-locals), at run-time addresses, numbered in the
+ * order found (numbers never change); dgtypes_var_at finds one by binary
+ * search in the address order (where two overlap, the one starting first,
+ * else the larger, holds the bytes); its type is made at
  * the first dgtypes_var_field.  Names of types are looked up (for
  * DATAGRIND_TRACK_RANGE) in the modules added, first added first, by an
  * index of each module's named types made at the first look-up.
@@ -66,6 +68,8 @@ struct dgtypes_field {
 	uint32_t bit_size;       /* and the width; 0: not a bit-field */
 	uint64_t stride;         /* inside a folded array: the element size
 	                            of the innermost one; else 0 */
+	uint64_t array_end;      /* inside a folded array: the end of the
+	                            outermost one (for holes); else 0 */
 };
 
 struct dgtypes_var {

@@ -452,7 +452,9 @@ CREATE INDEX types_name ON types(name);
 -- its type as C writes it ("char[16]", "struct node *"), byte offset from
 -- the start of the type and size (an array of scalars is one field, the
 -- whole array); bit-fields have bit_offset (from the byte at offset, 0-7)
--- and bit_size, else NULL.  Members of a union overlap.
+-- and bit_size, else NULL.  Members of a union overlap.  In a folded
+-- array, stride is the element size of the innermost array and array_end
+-- the end offset of the outermost one (NULL elsewhere).
 CREATE TABLE fields (
 	id          INTEGER PRIMARY KEY,
 	type_id     INTEGER NOT NULL REFERENCES types(id),
@@ -462,7 +464,8 @@ CREATE TABLE fields (
 	size        INTEGER NOT NULL,
 	bit_offset  INTEGER,
 	bit_size    INTEGER,
-	stride      INTEGER
+	stride      INTEGER,
+	array_end   INTEGER
 );
 CREATE INDEX fields_type ON fields(type_id, offset);
 
