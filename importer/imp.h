@@ -103,6 +103,7 @@ struct imp_range {
 	struct imp_rw rw;
 	uint32_t thread;
 	char *type_name, *label;
+	uint32_t type_id;          /* types.id its type name gave, or 0 */
 	int live;
 };
 

@@ -141,11 +141,13 @@ int imp_field_module(struct importer *imp, int m)
 
 /* ------------------------------------------------------------ ranges */
 
-int imp_field_track(struct importer *imp, uint64_t addr, uint64_t len, const char *type_name)
+int imp_field_track(struct importer *imp, uint64_t addr, uint64_t len, const char *type_name,
+                    uint32_t *type_id)
 {
 	struct imp_field *f = imp->fld;
 	struct trange *r;
 
+	*type_id = 0;
 	if (!f || !type_name || !type_name[0])
 		return 0;
 	if (dg_grow((void **)&f->ranges, &f->cap_ranges, imp->fld_ranges + 1, sizeof *f->ranges) < 0)
@@ -156,6 +158,7 @@ int imp_field_track(struct importer *imp, uint64_t addr, uint64_t len, const cha
 	r->type = dgtypes_add_named(f->t, type_name);
 	if (r->type == DGTYPES_NONE)
 		return warn_once(imp, "DATAGRIND_TRACK_RANGE type", type_name);
+	*type_id = r->type + 1;
 	return 0;
 }
 

@@ -39,9 +39,9 @@ void imp_field_free(struct importer *imp);
 int  imp_field_module(struct importer *imp, int m);
 
 /* A TRACK_RANGE with type name `type_name` (NULL or "": untyped, ignored)
-   and its UNTRACK. */
+   and its UNTRACK.  *type_id: the types.id of the name, 0 if none. */
 int  imp_field_track(struct importer *imp, uint64_t addr, uint64_t len,
-                     const char *type_name);
+                     const char *type_name, uint32_t *type_id);
 void imp_field_untrack(struct importer *imp, uint64_t addr, uint64_t len);
 
 /* Worth a call to imp_field_access: a typed range is live or a is within

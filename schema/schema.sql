@@ -238,7 +238,8 @@ CREATE INDEX blocks_site ON blocks(alloc_stack_id);
 
 -- ranges: DATAGRIND_TRACK_RANGE requests, with the icount of the request
 -- and of the matching UNTRACK_RANGE (NULL: never untracked), and the
--- accesses made inside the range while it was tracked.
+-- accesses made inside the range while it was tracked.  type_id: the type
+-- (`types`) its type_name names, NULL if no module defines it.
 CREATE TABLE ranges (
 	id            INTEGER PRIMARY KEY,
 	addr          INTEGER NOT NULL,
@@ -251,7 +252,8 @@ CREATE TABLE ranges (
 	reads         INTEGER NOT NULL DEFAULT 0,
 	writes        INTEGER NOT NULL DEFAULT 0,
 	read_bytes    INTEGER NOT NULL DEFAULT 0,
-	write_bytes   INTEGER NOT NULL DEFAULT 0
+	write_bytes   INTEGER NOT NULL DEFAULT 0,
+	type_id       INTEGER
 );
 CREATE INDEX ranges_label ON ranges(label);
 
