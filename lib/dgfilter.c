@@ -519,10 +519,15 @@ static int rg_boxes(sqlite3 *db, const struct dgfilter *f, struct where *w,
    modulo the type's size falls in the field (in a folded array: in the
    array, and modulo the element size in the field).  TYPE and PATH are
    bound, never pasted; PATH may be a glob. */
+#define FIELD_MATCH(b, addr, icount) \
+	b ".lo <= " addr " AND " addr " < " b ".hi AND " b ".t0 <= " icount " AND " \
+	icount " < " b ".t1 AND (" addr " - " b ".lo) % " b ".size >= " b ".off AND (" \
+	addr " - " b ".lo) % " b ".size < " b ".aend AND ((" addr " - " b ".lo) % " \
+	b ".size - " b ".off) % coalesce(nullif(" b ".stride, 0), " b ".size) < " b ".fsize"
 #define FIELD_PLACES(src, lo, len, t0, t1) \
 	"INSERT INTO temp.dgf_rg_fld SELECT " lo ", " lo " + " len ", " t0 ", " t1 \
 	", t.size, f.offset, f.size, coalesce(f.stride, 0), " \
-	"coalesce(f.array_end, f.offset + f.size) FROM " src " JOIN types t ON " \
+	"coalesce(f.array_end, f.offset + f.size), f.id FROM " src " JOIN types t ON " \
 	"t.id = x.type_id JOIN fields f ON f.type_id = t.id, (SELECT " \
 	"substr(?1, 1, instr(?1, '.') - 1) AS ty, substr(?1, instr(?1, '.') + 1) AS pa) " \
 	"WHERE (t.name = ty OR t.name IN ('struct ' || ty, 'union ' || ty, " \
@@ -543,7 +548,7 @@ static int rg_fields(sqlite3 *db, const struct dgfilter *f, struct where *w, cha
 		return -1;
 	}
 	if (exec(db, "CREATE TEMP TABLE dgf_rg_fld(lo, hi, t0, t1, size, off, "
-		 "fsize, stride, aend)", NULL, err) < 0)
+		 "fsize, stride, aend, fid)", NULL, err) < 0)
 		return -1;
 	for (i = 0; i < f->rg.n; i++)
 		if (f->rg.c[i].kind == K_FIELD &&
@@ -553,10 +558,7 @@ static int rg_fields(sqlite3 *db, const struct dgfilter *f, struct where *w, cha
 			 f->rg.c[i].arg, err) < 0)
 			return -1;
 	sqlite3_str_appendall(w->expr, " OR EXISTS (SELECT 1 FROM temp.dgf_rg_fld b "
-		"WHERE b.lo <= addr AND addr < b.hi AND b.t0 <= icount AND icount < b.t1 "
-		"AND (addr - b.lo) % b.size >= b.off AND (addr - b.lo) % b.size < b.aend "
-		"AND ((addr - b.lo) % b.size - b.off) % coalesce(nullif(b.stride, 0), "
-		"b.size) < b.fsize)");
+		"WHERE " FIELD_MATCH("b", "addr", "icount") ")");
 	return 1;
 }
 
@@ -603,7 +605,8 @@ static int drop_all(sqlite3 *db, char **err)
 {
 	size_t i;
 
-	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses; "
+	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_fields; "
+		 "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
 		 "DROP VIEW IF EXISTS temp.filtered_span; "
 		 "DROP VIEW IF EXISTS temp.filtered_windows", NULL, err) < 0)
@@ -645,6 +648,12 @@ out:
 		rc = exec(db, sql, NULL, err);
 		sqlite3_free(sql);
 	}
+	if (rc == 0 && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_temp_schema "
+				   "WHERE name = 'dgf_rg_fld'") == 1)
+		rc = exec(db, "CREATE TEMP VIEW filtered_fields AS SELECT * FROM "
+			  "(SELECT a.*, (SELECT min(b.fid) FROM temp.dgf_rg_fld b WHERE "
+			  FIELD_MATCH("b", "a.addr", "a.icount") ") AS field_id FROM "
+			  "filtered_accesses a) WHERE field_id IS NOT NULL", NULL, err);
 	sqlite3_free(expr);
 	sqlite3_free(bounds);
 	return rc;

@@ -58,4 +58,12 @@ int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
 /* Draws; 0, or -1 with *err (sqlite3_free). */
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
 
+/* The fields picture of type `type` ("struct item" or "item"): its fields
+ * down, in offset order, one row each (cold ones empty), the instruction
+ * count across (the span of the type's accesses, or --icount-range);
+ * colours as above.  Reads the TEMP VIEW filtered_fields, so a --ranges
+ * filter with field:TYPE.* must be installed (dgfilter.h).  data_out gets
+ * "row icount reads writes" cells.  0, or -1 with *err. */
+int dgplot_fields(sqlite3 *db, const struct dgplot_opts *o, const char *type, char **err);
+
 #endif

@@ -20,7 +20,10 @@
 #     prints (a type is in a database only if accesses were given it);
 #   - `fields share`: .q false_sharing finds g_shared's line 0 with c0
 #     written 1000 times by one thread and c1 by another; `fields padded`:
-#     nothing.
+#     nothing;
+#   - dgsql --ranges field:item.PATH selects exactly the accesses sum_field
+#     counts for the field (a quote in it is data); --plot-fields draws a
+#     PNG whose rows' reads and writes (--plot-data) are the fields'.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
 need_tool
@@ -82,6 +85,36 @@ check_eq "meta fields_*: they sum to the accesses" "$(meta $DB accesses)" \
 check_eq "sum_field: rows as many as their distinct keys" \
 	"$(q $DB 'SELECT count(*) FROM sum_field')" \
 	"$(q $DB 'SELECT count(*) FROM (SELECT DISTINCT type_id, field_id, variable_id, function_id, thread, how FROM sum_field)')"
+
+# dgsql: --ranges field:TYPE.PATH and --plot-fields against sum_field
+for fp in b slots[].key flags a; do
+	check_eq "--ranges field:item.$fp: the accesses sum_field gives it" \
+		"$(q $DB "SELECT sum(s.reads) || '|' || sum(s.writes) FROM sum_field s JOIN fields f
+			ON f.id = s.field_id JOIN types t ON t.id = f.type_id
+			WHERE t.name = 'struct item' AND f.path = '$fp'")" \
+		"$("$DGSQL" $DB --ranges "field:item.$fp" \
+			"SELECT (count(*) - sum(is_write)) || '|' || sum(is_write) FROM filtered_accesses")"
+done
+check_eq "--ranges field:item.c: none" 0 \
+	"$("$DGSQL" $DB --ranges 'field:item.c' 'SELECT count(*) FROM filtered_accesses')"
+"$DGSQL" $DB --ranges "field:x'); DROP TABLE meta; --.a" 'SELECT 1' >/dev/null 2>&1
+check_eq "--ranges field: with quotes in it is data, not SQL" 1 \
+	"$(q $DB "SELECT count(*) FROM sqlite_schema WHERE name = 'meta'")"
+check_status "--ranges field:item (no path): usage error" 2 "$DGSQL" $DB --ranges field:item 'SELECT 1'
+if "$DGSQL" $DB --plot-fields 'struct item' fields.png --plot-data fields.txt 2>plot.err; then
+	ok "--plot-fields struct item fields.png"
+	check_eq "--plot-fields: each row's reads and writes are its field's in sum_field" \
+		"$(q $DB "SELECT sum(s.reads) || ' ' || sum(s.writes) FROM fields f JOIN types t
+			ON t.id = f.type_id AND t.name = 'struct item' JOIN sum_field s ON s.field_id = f.id
+			GROUP BY f.id ORDER BY f.offset, f.id")" \
+		"$(awk '!/^#/ { r[$1] += $3; w[$1] += $4; if (!($1 in seen)) { seen[$1]; o[++n] = $1 } }
+			END { for (i = 1; i <= n; i++) print r[o[i]], w[o[i]] }' fields.txt)"
+	check_eq "--plot-fields: a PNG" PNG "$(head -c 4 fields.png | tail -c 3)"
+else
+	not_ok "--plot-fields struct item fields.png"
+	diag_file plot.err 5
+fi
+check_status "--plot-fields of a type not in the trace: exit 1" 1 "$DGSQL" $DB --plot-fields nosuch x.png
 
 # ranges.c: a range typed "int[64]" over the global arr
 run_dg r.log -- "$DG_PROGS/ranges" || finish
