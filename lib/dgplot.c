@@ -431,6 +431,15 @@ static int bin_summary(struct plot *p, double ys)
 }
 
 /* Pass 2: the accesses into the grid. */
+
+/* One access into cell k. */
+static void count_cell(struct plot *p, size_t k, int is_write)
+{
+	if (is_write)
+		p->writes[k]++;
+	else
+		p->reads[k]++;
+}
 static int bin(struct plot *p)
 {
 	sqlite3_stmt *st;
@@ -455,10 +464,7 @@ static int bin(struct plot *p)
 		if (row < 0 || row >= p->ph)
 			continue;
 		k = (size_t)row * p->pw + col_of(p, sqlite3_column_int64(st, 0));
-		if (sqlite3_column_int(st, 2))
-			p->writes[k]++;
-		else
-			p->reads[k]++;
+		count_cell(p, k, sqlite3_column_int(st, 2));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(p);
@@ -996,17 +1002,12 @@ static int field_bins(struct plot *p)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t ic = sqlite3_column_int64(st, 0), row = sqlite3_column_int64(st, 2);
 		int col;
-		size_t k;
 
 		if (ic < p->ylo || ic >= p->yhi || row < 0 || row >= p->ph)
 			continue;
 		col = clamp_int(((double)ic - (double)p->ylo) * p->pw /
 				((double)p->yhi - (double)p->ylo), 0, p->pw - 1);
-		k = (size_t)row * p->pw + col;
-		if (sqlite3_column_int(st, 1))
-			p->writes[k]++;
-		else
-			p->reads[k]++;
+		count_cell(p, (size_t)row * p->pw + col, sqlite3_column_int(st, 1));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(p);
