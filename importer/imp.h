@@ -56,6 +56,8 @@ struct imp_desc {
 	   for that type, field, variable, way and thread */
 	uint8_t  fld_how;
 	uint32_t fld_row1, fld_type, fld_field, fld_var, fld_thread;
+	uint64_t fld_gap_lo, fld_gap_hi;   /* no variable there (0, 0: unknown) */
+	uint32_t fld_gen;          /* imp->fld_gen when the gap was found */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -258,6 +260,7 @@ struct importer {
 	struct imp_field *fld;
 	uint64_t fld_lo, fld_span;  /* the variables' span: imp_field_wanted */
 	uint32_t fld_ranges;        /* live tracked ranges with a type name */
+	uint32_t fld_gen;           /* bumped when variables are added */
 	uint32_t run_thread;        /* thread of the run being counted */
 	char *fld_warn;             /* lines for the user, or NULL */
 

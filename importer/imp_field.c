@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dgesc.h"
 #include "dgmem.h"
 #include "dgsym.h"
 #include "dgtypes.h"
@@ -88,12 +89,13 @@ void imp_field_free(struct importer *imp)
 	imp->fld = NULL;
 }
 
-/* Once per name: a line in imp->fld_warn. */
+/* Once per name: a line in imp->fld_warn, the name (trace data) made
+   inert for the terminal. */
 static int warn_once(struct importer *imp, const char *what, const char *name)
 {
 	struct imp_field *f = imp->fld;
 	size_t i, old = imp->fld_warn ? strlen(imp->fld_warn) : 0, add;
-	char *w;
+	char *w, *shown;
 
 	for (i = 0; i < f->n_warned; i++)
 		if (strcmp(f->warned[i], name) == 0)
@@ -102,10 +104,16 @@ static int warn_once(struct importer *imp, const char *what, const char *name)
 	    || !(f->warned[f->n_warned] = strdup(name)))
 		return imp_fail(imp, "out of memory");
 	f->n_warned++;
-	add = strlen(what) + strlen(name) + 64;
-	if (!(w = realloc(imp->fld_warn, old + add)))
+	if (!(shown = dgesc_text(name, strlen(name), 0)))
 		return imp_fail(imp, "out of memory");
-	snprintf(w + old, add, "dg-import: warning: %s '%s': its fields are unknown\n", what, name);
+	add = strlen(what) + strlen(shown) + 64;
+	if (!(w = realloc(imp->fld_warn, old + add))) {
+		free(shown);
+		return imp_fail(imp, "out of memory");
+	}
+	snprintf(w + old, add, "dg-import: warning: %s '%s': its fields are unknown\n", what,
+	         shown);
+	free(shown);
 	imp->fld_warn = w;
 	return 0;
 }
@@ -136,6 +144,7 @@ int imp_field_module(struct importer *imp, int m)
 	dgtypes_var_span(f->t, &lo, &hi);
 	imp->fld_lo = lo;
 	imp->fld_span = hi - lo;
+	imp->fld_gen++;            /* the gaps descs remember are stale */
 	return 0;
 }
 
@@ -268,8 +277,14 @@ static uint32_t global_at(struct importer *imp, struct imp_desc *d, uint64_t a, 
 		if (x && a - x->lo < x->hi - x->lo)
 			v = d->fld_var;
 	}
-	if (v == DGTYPES_NONE && (v = dgtypes_var_at(t, a)) == DGTYPES_NONE)
+	if (v == DGTYPES_NONE && d->fld_gen == imp->fld_gen
+	    && a - d->fld_gap_lo < d->fld_gap_hi - d->fld_gap_lo)
+		return v;          /* in the gap it fell in last time: the heap */
+	if (v == DGTYPES_NONE
+	    && (v = dgtypes_var_gap(t, a, &d->fld_gap_lo, &d->fld_gap_hi)) == DGTYPES_NONE) {
+		d->fld_gen = imp->fld_gen;
 		return v;
+	}
 	*how = dgtypes_var_field(t, v, a, type, field) == 0 ? IMP_HOW_GLOBAL : IMP_HOW_UNKNOWN;
 	if (*how == IMP_HOW_UNKNOWN && warn_once(imp, "variable", dgtypes_var(t, v)->name) < 0)
 		*how = -1;

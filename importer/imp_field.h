@@ -44,11 +44,14 @@ int  imp_field_track(struct importer *imp, uint64_t addr, uint64_t len,
                      const char *type_name, uint32_t *type_id);
 void imp_field_untrack(struct importer *imp, uint64_t addr, uint64_t len);
 
-/* Worth a call to imp_field_access: a typed range is live or a is within
-   the span of the variables.  Inline: every access asks. */
-static inline int imp_field_wanted(const struct importer *imp, uint64_t a)
+/* Worth a call to imp_field_access: a typed range is live, or a is within
+   the span of the variables and not in the gap between two that d's last
+   access fell in (the heap, mostly).  Inline: every access asks. */
+static inline int imp_field_wanted(const struct importer *imp, const struct imp_desc *d,
+                                   uint64_t a)
 {
-	return imp->fld_ranges || a - imp->fld_lo < imp->fld_span;
+	return imp->fld_ranges || (a - imp->fld_lo < imp->fld_span
+	       && !(d->fld_gen == imp->fld_gen && a - d->fld_gap_lo < d->fld_gap_hi - d->fld_gap_lo));
 }
 
 /* Give the access of d at a (icount, thread imp->run_thread) its field,

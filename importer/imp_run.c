@@ -222,7 +222,7 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 	}
 	if (imp->n_live_ranges)
 		imp_heap_ranges_touch(imp, a, d);
-	if (imp_field_wanted(imp, a) && imp_field_access(imp, d, a, icount) < 0)
+	if (imp_field_wanted(imp, d, a) && imp_field_access(imp, d, a, icount) < 0)
 		return -1;
 	if (b != IMP_NONE && imp_heap_touch(imp, b, a, icount, d) == 0)
 		return 0;

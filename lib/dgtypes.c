@@ -992,6 +992,14 @@ int dgtypes_add_module(struct dgtypes *t, int module, Dwarf *dw, uint64_t bias)
 
 uint32_t dgtypes_var_at(const struct dgtypes *t, uint64_t a)
 {
+	uint64_t glo, ghi;
+
+	return dgtypes_var_gap(t, a, &glo, &ghi);
+}
+
+uint32_t dgtypes_var_gap(const struct dgtypes *t, uint64_t a, uint64_t *gap_lo,
+                         uint64_t *gap_hi)
+{
 	size_t lo = 0, hi = t->n_order;
 
 	while (lo < hi) {
@@ -1001,8 +1009,11 @@ uint32_t dgtypes_var_at(const struct dgtypes *t, uint64_t a)
 		else
 			hi = mid;
 	}
-	if (lo == 0 || a >= t->vars[t->order[lo - 1]].v.hi)
+	if (lo == 0 || a >= t->vars[t->order[lo - 1]].v.hi) {
+		*gap_lo = lo ? t->vars[t->order[lo - 1]].v.hi : 0;
+		*gap_hi = lo < t->n_order ? t->vars[t->order[lo]].v.lo : UINT64_MAX;
 		return DGTYPES_NONE;
+	}
 	return t->order[lo - 1];
 }
 

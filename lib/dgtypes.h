@@ -117,6 +117,11 @@ const struct dgtypes_field *dgtypes_field(const struct dgtypes *t, uint32_t i);
  * type, the offset taken in the element) and the field at a, making the
  * type the first time: 0, or -1 if its type is unknown or unusable. */
 uint32_t dgtypes_var_at(const struct dgtypes *t, uint64_t a);
+/* The same; when no variable holds a, [*gap_lo, *gap_hi) is the gap
+ * between variables around it, where no other address has one either (a
+ * caller may remember it: the gaps change only when a module is added). */
+uint32_t dgtypes_var_gap(const struct dgtypes *t, uint64_t a, uint64_t *gap_lo,
+                         uint64_t *gap_hi);
 uint32_t dgtypes_n_vars(const struct dgtypes *t);
 const struct dgtypes_var *dgtypes_var(const struct dgtypes *t, uint32_t i);
 int dgtypes_var_field(struct dgtypes *t, uint32_t var, uint64_t a,
