@@ -14,8 +14,9 @@
  *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
- * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block rows are written
- * by imp_heap's imp_fn_block_row, for the blocks and for imp_run's table).
+ * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block
+ * rows are written by imp_heap's imp_fn_block_row, for the blocks and for
+ * imp_run's table; imp_sym tells imp_field of a module whose code runs).
  *
  * One struct importer owns everything; imp_free releases it.  Every
  * function that can fail returns -1 and leaves a message in imp->err

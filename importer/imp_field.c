@@ -148,6 +148,11 @@ int imp_field_module(struct importer *imp, int m)
 	return 0;
 }
 
+struct dgtypes *imp_field_types(struct importer *imp)
+{
+	return imp->fld ? imp->fld->t : NULL;
+}
+
 /* ------------------------------------------------------------ ranges */
 
 int imp_field_track(struct importer *imp, uint64_t addr, uint64_t len, const char *type_name,

@@ -59,6 +59,11 @@ static inline int imp_field_wanted(const struct importer *imp, const struct imp_
 int  imp_field_access(struct importer *imp, struct imp_desc *d, uint64_t a,
                       uint64_t icount);
 
+/* The type table, for ways 3 and 4: dgtypes_add_die / dgtypes_add_offset
+   with a dgsym module number whose code ran (its DWARF is added then), then
+   dgtypes_field_at; NULL with --check. */
+struct dgtypes *imp_field_types(struct importer *imp);
+
 /* Count one access of d as field `field` (DGTYPES_NONE: padding or not
    known) of type `type` (DGTYPES_NONE: not known), variable var (or
    DGTYPES_NONE), by way `how`. */

@@ -540,8 +540,8 @@ static void importer_free(struct importer *imp)
 	imp_run_free(imp);         /* first: it stops the chunk writer */
 	imp_db_abort(imp);
 	imp_heap_free_all(imp);
+	imp_field_free(imp);       /* before the symbolizer: it holds libdw's */
 	imp_sym_free(imp);
-	imp_field_free(imp);
 	dglog_close(&imp->log);
 }
 
