@@ -192,6 +192,24 @@ static int strip(Dwarf_Die *die, Dwarf_Die *out, const char **tdname)
 	return k < MAX_DEPTH ? 0 : -1;
 }
 
+/* The file die is declared in.  Not dwarf_decl_file: on a DIE of a split
+   unit (-gsplit-dwarf) elfutils 0.188 fails an assertion there, because it
+   asks for the file table of the skeleton and reads the split unit's. */
+static const char *decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t n;
+
+	if (!dwarf_attr(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) != 0
+	    || !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &n) != 0
+	    || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 static int die_size(Dwarf_Die *die, uint64_t *size)
 {
 	Dwarf_Word w;
@@ -638,7 +656,7 @@ uint32_t dgtypes_add_die(struct dgtypes *t, int module, Dwarf_Die *die)
 		snprintf(name, sizeof name, "%s", td);     /* typedef struct {..} x */
 	else
 		type_name(&st, name, sizeof name, 0);
-	file = dwarf_decl_file(&st);
+	file = decl_file(&st);
 	dwarf_decl_line(&st, &line);
 	nkey = dghash_mix(fnv(fnv(0xcbf29ce484222325ULL, name), file) ^ size
 	                  ^ (uint64_t)module << 40 ^ (uint64_t)(unsigned)line << 20);

@@ -2,7 +2,7 @@
  * DWARF).
  *
  * Compiles a small C program and a C++ one with the system compiler (-g,
- * DWARF 5 and DWARF 4), runs each: it prints, with offsetof and sizeof,
+ * DWARF 5, DWARF 4, DWARF 4 type units, -gz, -gsplit-dwarf), runs each: it prints, with offsetof and sizeof,
  * the layout the compiler chose ("path offset size" a line).  The same
  * types read from the DWARF must give exactly those fields; an offset
  * inside each field (and inside a later element of a folded array) must
@@ -240,6 +240,8 @@ int main(void)
 	test_c("-gdwarf-5");
 	test_c("-gdwarf-4");
 	test_c("-gdwarf-4 -fdebug-types-section");
+	test_c("-gdwarf-5 -gz");               /* compressed sections */
+	test_c("-gdwarf-5 -gsplit-dwarf");     /* a skeleton unit and its .dwo */
 	test_cc();
 	tu_sh("rm -rf %s", dir);
 	return tu_failed;
