@@ -155,7 +155,7 @@ static inline int ob_room(struct obuf *b, size_t more)
 
 static inline void ob_put(struct obuf *b, const void *s, size_t n)
 {
-	if (ob_room(b, n)) {
+	if (n && ob_room(b, n)) {      /* n 0: the buffer may not exist yet */
 		memcpy(b->p + b->n, s, n);
 		b->n += n;
 	}

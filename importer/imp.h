@@ -11,10 +11,12 @@
  *                their cells, regions, contexts, sum_lines and sum_pages
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
+ *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
- * imp_sym -> imp_db; nothing calls back up (sum_fn_block rows are written
- * by imp_heap's imp_fn_block_row, for the blocks and for imp_run's table).
+ * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block
+ * rows are written by imp_heap's imp_fn_block_row, for the blocks and for
+ * imp_run's table; imp_sym tells imp_field of a module whose code runs).
  *
  * One struct importer owns everything; imp_free releases it.  Every
  * function that can fail returns -1 and leaves a message in imp->err
@@ -52,6 +54,12 @@ struct imp_desc {
 	                              block id is fb_block */
 	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
 	uint8_t  bf_i;
+	/* imp_field: the sum_field row (+1; 0 none) of its last typed access,
+	   for that type, field, variable, way and thread */
+	uint8_t  fld_how;
+	uint32_t fld_row1, fld_type, fld_field, fld_var, fld_thread;
+	uint64_t fld_gap_lo, fld_gap_hi;   /* no variable there (0, 0: unknown) */
+	uint32_t fld_gen;          /* imp->fld_gen when the gap was found */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -99,6 +107,7 @@ struct imp_range {
 	struct imp_rw rw;
 	uint32_t thread;
 	char *type_name, *label;
+	uint32_t type_id;          /* types.id its type name gave, or 0 */
 	int live;
 };
 
@@ -249,6 +258,14 @@ struct importer {
 	char *sym_info, *sym_warn; /* per-module lines for the user, or NULL */
 	uint8_t *mod_used;         /* dgsym module -> has a symbolized pc */
 	size_t cap_mod_used;
+
+	/* fields of types (imp_field.c) */
+	struct imp_field *fld;
+	uint64_t fld_lo, fld_span;  /* the variables' span: imp_field_wanted */
+	uint32_t fld_ranges;        /* live tracked ranges with a type name */
+	uint32_t fld_gen;           /* bumped when variables are added */
+	uint32_t run_thread;        /* thread of the run being counted */
+	char *fld_warn;             /* lines for the user, or NULL */
 
 	/* version 1 side records held back (imp_import.c) */
 	struct imp_held *held;

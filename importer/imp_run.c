@@ -10,6 +10,7 @@
 #include <string.h>
 #include "imp.h"
 #include "imp_chunk.h"
+#include "imp_field.h"
 #include "imp_sum.h"
 #include "dgmem.h"
 
@@ -224,6 +225,8 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 	}
 	if (imp->n_live_ranges)
 		imp_heap_ranges_touch(imp, a, d);
+	if (imp_field_wanted(imp, d, a) && imp_field_access(imp, d, a, icount) < 0)
+		return -1;
 	if (b != IMP_NONE && imp_heap_touch(imp, b, a, icount, d) == 0)
 		return 0;
 	return count_fn_block(imp, d, b);
@@ -250,6 +253,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		chunk_start(imp, run);
 	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef]) < 0)
 		return -1;
+	imp->run_thread = run->thread;
 	for (i = 0; i < run->n_addrs; i++) {
 		uint64_t a = run->addrs[i];
 		if (a == 0 && d[i].guarded)

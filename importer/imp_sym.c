@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "imp.h"
+#include "imp_field.h"
 #include "dgsym.h"
 #include "dgmem.h"
 
@@ -298,8 +299,10 @@ static int mark_used(struct importer *imp, int m)
 			return imp_fail(imp, "out of memory");
 		memset(imp->mod_used + old, 0, imp->cap_mod_used - old);
 	}
+	if (imp->mod_used[m])
+		return 0;
 	imp->mod_used[m] = 1;
-	return 0;
+	return imp_field_module(imp, m);      /* its variables, from now on */
 }
 
 /* A code address as the module mapped there now: a library mapped where

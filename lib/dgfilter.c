@@ -26,7 +26,7 @@
 #define MAX_CONDS 64
 #define FOREVER "9223372036854775807"
 
-enum kind { K_FN, K_FILE, K_DSO, K_USER, K_RANGE, K_MALLOC };
+enum kind { K_FN, K_FILE, K_DSO, K_USER, K_RANGE, K_MALLOC, K_FIELD };
 
 struct cond {
 	enum kind kind;
@@ -49,7 +49,7 @@ static const struct {
 } kinds[] = {
 	{ "fn", K_FN, 1, 1 }, { "file", K_FILE, 1, 1 }, { "dso", K_DSO, 1, 1 },
 	{ "user", K_USER, 1, 1 }, { "range", K_RANGE, 0, 0 },
-	{ "malloc", K_MALLOC, 0, 0 },
+	{ "malloc", K_MALLOC, 0, 0 }, { "field", K_FIELD, 1, 0 },
 };
 
 /* ---------------------------------------------------------- parsing */
@@ -92,7 +92,7 @@ static int parse_cond(const char *s, size_t len, int events, struct cond *c,
 	else if (i == sizeof kinds / sizeof kinds[0])
 		*err = sqlite3_mprintf("%s: unknown condition '%.*s' (fn:, "
 			"file:, dso:, user:%s)", opt, (int)len, s,
-			events ? "" : ", range, malloc");
+			events ? "" : ", range, malloc, field:");
 	else if (!kinds[i].events_ok && events)
 		*err = sqlite3_mprintf("--events: '%s' is a --ranges "
 				       "condition", kinds[i].name);
@@ -102,6 +102,9 @@ static int parse_cond(const char *s, size_t len, int events, struct cond *c,
 	else if (!kinds[i].has_arg && nl != len)
 		*err = sqlite3_mprintf("%s: '%s' takes no value", opt,
 				       kinds[i].name);
+	else if (kinds[i].kind == K_FIELD && !memchr(s + nl + 1, '.', len - nl - 1))
+		*err = sqlite3_mprintf("--ranges: '%.*s': field: wants TYPE.PATH "
+				       "(field:struct item.hdr.len)", (int)len, s);
 	else {
 		c->kind = kinds[i].kind;
 		c->arg = kinds[i].has_arg ? strndup(s + nl + 1, len - nl - 1)
@@ -519,13 +522,64 @@ static int rg_boxes(sqlite3 *db, const struct dgfilter *f, struct where *w,
 	return 1;
 }
 
+/* field:TYPE.PATH: the places where TYPE lies, from the typed tracked
+   ranges and the variables (the types' and fields' tables, schema 6),
+   with the field's offsets in them; an access matches when its offset
+   modulo the type's size falls in the field (in a folded array: in the
+   array, and modulo the element size in the field).  TYPE and PATH are
+   bound, never pasted; PATH may be a glob. */
+#define FIELD_MATCH(b, addr, icount) \
+	b ".lo <= " addr " AND " addr " < " b ".hi AND " b ".t0 <= " icount " AND " \
+	icount " < " b ".t1 AND (" addr " - " b ".lo) % " b ".size >= " b ".off AND (" \
+	addr " - " b ".lo) % " b ".size < " b ".aend AND ((" addr " - " b ".lo) % " \
+	b ".size - " b ".off) % coalesce(nullif(" b ".stride, 0), " b ".size) < " b ".fsize"
+#define FIELD_PLACES(src, lo, len, t0, t1) \
+	"INSERT INTO temp.dgf_rg_fld SELECT " lo ", " lo " + " len ", " t0 ", " t1 \
+	", t.size, f.offset, f.size, coalesce(f.stride, 0), " \
+	"coalesce(f.array_end, f.offset + f.size), f.id FROM " src " JOIN types t ON " \
+	"t.id = x.type_id JOIN fields f ON f.type_id = t.id, (SELECT " \
+	"substr(?1, 1, instr(?1, '.') - 1) AS ty, substr(?1, instr(?1, '.') + 1) AS pa) " \
+	"WHERE (t.name = ty OR t.name IN ('struct ' || ty, 'union ' || ty, " \
+	"'class ' || ty)) AND (f.path = pa OR f.path GLOB pa);"
+
+static int rg_fields(sqlite3 *db, const struct dgfilter *f, struct where *w, char **err)
+{
+	int i, any = 0;
+
+	for (i = 0; i < f->rg.n; i++)
+		any |= f->rg.c[i].kind == K_FIELD;
+	if (!any)
+		return 0;
+	if (dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN "
+			"('types', 'fields', 'variables')") != 3) {
+		*err = sqlite3_mprintf("--ranges: field: this database has no "
+				       "fields (imported by an older dg-import)");
+		return -1;
+	}
+	if (exec(db, "CREATE TEMP TABLE dgf_rg_fld(lo, hi, t0, t1, size, off, "
+		 "fsize, stride, aend, fid)", NULL, err) < 0)
+		return -1;
+	for (i = 0; i < f->rg.n; i++)
+		if (f->rg.c[i].kind == K_FIELD &&
+		    exec(db, FIELD_PLACES("ranges x", "x.addr", "x.len", "x.start_icount",
+					  "coalesce(x.end_icount, " FOREVER ")")
+			 FIELD_PLACES("variables x", "x.addr", "x.size", "0", FOREVER),
+			 f->rg.c[i].arg, err) < 0)
+			return -1;
+	sqlite3_str_appendall(w->expr, " OR EXISTS (SELECT 1 FROM temp.dgf_rg_fld b "
+		"WHERE " FIELD_MATCH("b", "addr", "icount") ")");
+	return 1;
+}
+
 static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 			struct where *w, char **err)
 {
-	int i, nstack, nbox, nmalloc = 0;
+	int i, nstack, nbox, nmalloc = 0, nfield = 0;
 
-	for (i = 0; i < f->rg.n; i++)
+	for (i = 0; i < f->rg.n; i++) {
 		nmalloc += f->rg.c[i].kind == K_MALLOC;
+		nfield += f->rg.c[i].kind == K_FIELD;
+	}
 	nstack = fill_pcs(db, &f->rg, "dgf_rg_pcs", err);
 	if (nstack < 0)
 		return -1;
@@ -542,8 +596,8 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 		sqlite3_str_appendall(w->expr, " OR block_id IN (SELECT id "
 				      "FROM temp.dgf_rg_blk)");
 	}
-	nbox = rg_boxes(db, f, w, nstack + nmalloc == 0, err);
-	if (nbox < 0)
+	nbox = rg_boxes(db, f, w, nstack + nmalloc + nfield == 0, err);
+	if (nbox < 0 || rg_fields(db, f, w, err) < 0)
 		return -1;
 	sqlite3_str_appendall(w->expr, ")");
 	return 0;
@@ -553,14 +607,15 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 
 static const char *const temp_tables[] = {
 	"dgf_ev_pcs", "dgf_ev_ctx", "dgf_ev_iv", "dgf_rg_pcs", "dgf_rg_blk",
-	"dgf_rg_box"
+	"dgf_rg_box", "dgf_rg_fld"
 };
 
 static int drop_all(sqlite3 *db, char **err)
 {
 	size_t i;
 
-	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses; "
+	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_fields; "
+		 "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
 		 "DROP VIEW IF EXISTS temp.filtered_span; "
 		 "DROP VIEW IF EXISTS temp.filtered_windows", NULL, err) < 0)
@@ -602,6 +657,12 @@ out:
 		rc = exec(db, sql, NULL, err);
 		sqlite3_free(sql);
 	}
+	if (rc == 0 && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_temp_schema "
+				   "WHERE name = 'dgf_rg_fld'") == 1)
+		rc = exec(db, "CREATE TEMP VIEW filtered_fields AS SELECT * FROM "
+			  "(SELECT a.*, (SELECT min(b.fid) FROM temp.dgf_rg_fld b WHERE "
+			  FIELD_MATCH("b", "a.addr", "a.icount") ") AS field_id FROM "
+			  "filtered_accesses a) WHERE field_id IS NOT NULL", NULL, err);
 	sqlite3_free(expr);
 	sqlite3_free(bounds);
 	return rc;

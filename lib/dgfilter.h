@@ -17,6 +17,13 @@
  *              access's icount
  *   range      --ranges only: inside any tracked range, while tracked
  *   malloc     --ranges only: inside a live heap block
+ *   field:TYPE.PATH  --ranges only: inside field PATH (a glob too) of
+ *              TYPE ("struct item" or "item") where the trace placed it:
+ *              a tracked range typed TYPE (offsets modulo its size), a
+ *              variable of TYPE (schema 6 tables types, fields, variables);
+ *              with it, the TEMP VIEW filtered_fields is filtered_accesses
+ *              with the field_id of each (in overlapping fields, a
+ *              union's or bit-fields', the first declared, as sum_field)
  *
  * The stack conditions are evaluated once per install into TEMP tables
  * (dgf_ev_pcs, dgf_ev_ctx, dgf_rg_blk ...); when --events holds only

@@ -78,4 +78,12 @@ int dgplot_output(const char *out, int run, const char **term,
 int dgplot_run_gnuplot(const char *gp, const char *script,
 		       const char *errfile, char **err);
 
+/* The fields picture of type `type` ("struct item" or "item"): its fields
+ * down, in offset order, one row each (cold ones empty), the instruction
+ * count across (the span of the type's accesses, or --icount-range);
+ * colours as above.  Reads the TEMP VIEW filtered_fields, so a --ranges
+ * filter with field:TYPE.* must be installed (dgfilter.h).  data_out gets
+ * "row icount reads writes" cells.  0, or -1 with *err. */
+int dgplot_fields(sqlite3 *db, const struct dgplot_opts *o, const char *type, char **err);
+
 #endif

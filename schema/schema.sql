@@ -32,6 +32,9 @@ PRAGMA user_version = 6;
 --   runs, accesses  runs and accesses imported
 --   unknown_records record types skipped because this importer does not
 --                   know them
+--   fields_range, fields_global, fields_insn, fields_heap, fields_unknown
+--                   accesses given a field each way (sum_field.how), and
+--   fields_untyped  the accesses no way covers
 --
 -- Code addresses and modules.  One address can hold the code of two
 -- modules at different times: a library dlclose'd, then another mapped
@@ -256,7 +259,8 @@ CREATE INDEX blocks_site ON blocks(alloc_stack_id);
 
 -- ranges: DATAGRIND_TRACK_RANGE requests, with the icount of the request
 -- and of the matching UNTRACK_RANGE (NULL: never untracked), and the
--- accesses made inside the range while it was tracked.
+-- accesses made inside the range while it was tracked.  type_id: the type
+-- (`types`) its type_name names, NULL if no module defines it.
 CREATE TABLE ranges (
 	id            INTEGER PRIMARY KEY,
 	addr          INTEGER NOT NULL,
@@ -269,7 +273,8 @@ CREATE TABLE ranges (
 	reads         INTEGER NOT NULL DEFAULT 0,
 	writes        INTEGER NOT NULL DEFAULT 0,
 	read_bytes    INTEGER NOT NULL DEFAULT 0,
-	write_bytes   INTEGER NOT NULL DEFAULT 0
+	write_bytes   INTEGER NOT NULL DEFAULT 0,
+	type_id       INTEGER
 );
 CREATE INDEX ranges_label ON ranges(label);
 
@@ -435,6 +440,91 @@ CREATE TABLE sum_windows (
 	lines         INTEGER NOT NULL,
 	pages         INTEGER NOT NULL
 );
+
+-- Fields of data types.  An access is given a field by the most certain
+-- way that knows one (sum_field.how):
+--   'range'   it lies in a live DATAGRIND_TRACK_RANGE whose type name
+--             names a type: the field at (address - range start) modulo
+--             the type's size;
+--   'global'  it lies in a variable with a fixed address (a global or a
+--             static, from DWARF): the field at its offset in the variable
+--             (in the element, for an array; variable_id says which);
+--   'insn'    the type of the accessing instruction's memory operand;
+--   'heap'    the type of the heap block, from its allocation site;
+--   'unknown' a way knew where it was but not the type: a type name no
+--             module defines (dg-import warns once per name), a variable
+--             DWARF gives no usable type; type_id and field_id are NULL.
+-- Accesses no way covers are not in sum_field (meta fields_untyped).
+
+-- types: the data types accesses were attributed to (and only those, with
+-- the types nested in them): printed name ("struct item", "union u",
+-- "class C", a typedef's name for an anonymous struct, "int"), size in
+-- bytes, module and where it is declared.
+CREATE TABLE types (
+	id         INTEGER PRIMARY KEY,
+	name       TEXT NOT NULL,
+	size       INTEGER NOT NULL,
+	module_id  INTEGER,
+	file       TEXT,
+	line       INTEGER
+);
+CREATE INDEX types_name ON types(name);
+
+-- fields: each type's members flattened, in declaration order: path
+-- ("len", "hdr.len" for a nested struct, "slots[].key" for a member of
+-- the elements of an array of structs, folded: offset is the first
+-- element's and stride the element size, "Base::id" for a C++ base
+-- class's member, "" for the one field of a type that is no aggregate),
+-- its type as C writes it ("char[16]", "struct node *"), byte offset from
+-- the start of the type and size (an array of scalars is one field, the
+-- whole array); bit-fields have bit_offset (from the byte at offset, 0-7)
+-- and bit_size, else NULL.  Members of a union overlap.  In a folded
+-- array, stride is the element size of the innermost array and array_end
+-- the end offset of the outermost one (NULL elsewhere).
+CREATE TABLE fields (
+	id          INTEGER PRIMARY KEY,
+	type_id     INTEGER NOT NULL REFERENCES types(id),
+	path        TEXT NOT NULL,
+	type_name   TEXT,
+	offset      INTEGER NOT NULL,
+	size        INTEGER NOT NULL,
+	bit_offset  INTEGER,
+	bit_size    INTEGER,
+	stride      INTEGER,
+	array_end   INTEGER
+);
+CREATE INDEX fields_type ON fields(type_id, offset);
+
+-- variables: the globals and statics accesses were attributed to: name,
+-- module, run-time address and size, type (of the element, for arrays).
+CREATE TABLE variables (
+	id         INTEGER PRIMARY KEY,
+	name       TEXT,
+	module_id  INTEGER,
+	addr       INTEGER NOT NULL,
+	size       INTEGER NOT NULL,
+	type_id    INTEGER
+);
+
+-- sum_field: accesses by type x field x variable x function x thread x
+-- way (how, above): counts and bytes by direction, icounts of the first
+-- and last.  field_id NULL with a type_id: padding.  No size cap: a row
+-- per combination that happened.
+CREATE TABLE sum_field (
+	type_id       INTEGER,
+	field_id      INTEGER,
+	variable_id   INTEGER,
+	function_id   INTEGER,
+	thread        INTEGER NOT NULL,
+	how           TEXT NOT NULL,
+	reads         INTEGER NOT NULL,
+	writes        INTEGER NOT NULL,
+	read_bytes    INTEGER NOT NULL,
+	write_bytes   INTEGER NOT NULL,
+	first_icount  INTEGER NOT NULL,
+	last_icount   INTEGER NOT NULL
+);
+CREATE INDEX sum_field_type ON sum_field(type_id, field_id);
 
 -- Views over the summaries.
 
