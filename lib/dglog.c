@@ -11,6 +11,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dglog.h"
+#include "dgcodec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -237,36 +238,16 @@ static int cur_str(struct cur *c, const char **s, const char *what)
 	return 0;
 }
 
-static int cur_uleb(struct cur *c, uint64_t *v, const char *what)
+/* A run codec error (dgcodec.h) in field what, as a message. */
+static int codec_fail(struct dglog *r, int e, const char *what)
 {
-	uint64_t x = 0;
-	int shift;
+	static const char *const text[] = {
+		[-DGC_E_END] = "payload ends inside %s",
+		[-DGC_E_OVERFLOW] = "%s: leb128 overflows 64 bits",
+		[-DGC_E_LONG] = "%s: leb128 longer than 10 bytes",
+	};
 
-	for (shift = 0; shift < 70; shift += 7) {
-		if (c->p >= c->end)
-			return fail(c->r, "payload ends inside %s", what);
-		uint8_t b = *c->p++;
-		if (shift == 63 && (b & 0x7e))
-			return fail(c->r, "%s: leb128 overflows 64 bits", what);
-		x |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = x;
-			return 0;
-		}
-	}
-	return fail(c->r, "%s: leb128 longer than 10 bytes", what);
-}
-
-static uint64_t word_mask(const struct dglog *r)
-{
-	return r->word_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
-}
-
-/* Undo zigzag: 0,1,2,3 -> 0,-1,1,-2, as a word-sized two's complement. */
-static uint64_t unzigzag(const struct dglog *r, uint64_t z)
-{
-	z &= word_mask(r);
-	return ((z >> 1) ^ (0 - (z & 1))) & word_mask(r);
+	return fail(r, text[-e], what);
 }
 
 /* Read n words into the scratch array; n was checked against the payload. */
@@ -752,7 +733,7 @@ static int rd_bbruns(struct cur *c, struct dglog_record *rec)
 static int predict(struct dglog *r, struct cur *c, struct dglog_context *x,
 		   uint32_t n_acc, uint32_t n)
 {
-	uint64_t mask = word_mask(r), z;
+	int e;
 
 	if (n == 0)
 		return 0;
@@ -760,46 +741,44 @@ static int predict(struct dglog *r, struct cur *c, struct dglog_context *x,
 		return fail(r, "out of memory");
 	if (grow_scratch(r, n) < 0)
 		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t *last = &x->pred[2 * i], *stride = last + 1, addr;
-		if (c->p < c->end && *c->p < 0x80)
-			z = *c->p++;            /* the common one-byte delta */
-		else if (cur_uleb(c, &z, "addr_delta") < 0)
-			return -1;
-		z &= mask;
-		addr = (*last + *stride + ((z >> 1) ^ (0 - (z & 1)))) & mask;
-		*stride = *last == 0 ? 0 : (addr - *last) & mask;
-		*last = addr;
-		r->scratch[i] = addr;
-	}
-	return 0;
+	/* two copies, each with a constant word size: the masks fold away */
+	if (r->word_size == 8)
+		e = dgc_get_addrs(&c->p, c->end, x->pred, r->scratch, n, 64);
+	else
+		e = dgc_get_addrs(&c->p, c->end, x->pred, r->scratch, n, 32);
+	return e < 0 ? codec_fail(r, e, "addr_delta") : 0;
 }
 
 /* One run out of the current BBRUNS payload. */
 static int next_run(struct dglog *r, struct dglog_record *rec)
 {
 	struct cur c = { r, r->runs, r->runs_end };
-	uint64_t head, ctx, n_addrs;
-	uint8_t n_instrs;
+	uint64_t ctx, n_addrs;
+	uint32_t n_instrs;
 	struct dglog_context *x;
 	const struct dglog_bbdef *d;
-	int partial;
+	const char *field;
+	int partial, e;
 
 	r->run_off = r->base + (uint64_t)(r->runs - r->data);
-	if (cur_uleb(&c, &head, "run head") < 0)
-		return -1;
-	partial = (int)(head & 1);
-	ctx = (r->runs_prev + unzigzag(r, head >> 1)) & word_mask(r);
+	if (r->word_size == 8)
+		e = dgc_get_head(&c.p, c.end, r->runs_prev, 64, &ctx, &partial);
+	else
+		e = dgc_get_head(&c.p, c.end, r->runs_prev, 32, &ctx, &partial);
+	if (e < 0)
+		return codec_fail(r, e, "run head");
 	if (!run_context(r, ctx))
 		return -1;
 	x = r->contexts[ctx];
 	d = r->bbdefs[x->bbdef];
-	n_instrs = (uint8_t)d->n_instrs;
+	n_instrs = d->n_instrs;
 	n_addrs = d->n_accesses;
-	if (partial && (cur_u8(&c, &n_instrs, "n_instrs") < 0
-			|| cur_uleb(&c, &n_addrs, "n_addrs") < 0
-			|| check_counts(r, d, n_instrs, n_addrs) < 0))
-		return -1;
+	if (partial) {
+		if ((e = dgc_get_counts(&c.p, c.end, &n_instrs, &n_addrs, &field)) < 0)
+			return codec_fail(r, e, field);
+		if (check_counts(r, d, n_instrs, n_addrs) < 0)
+			return -1;
+	}
 	if (predict(r, &c, x, d->n_accesses, (uint32_t)n_addrs) < 0)
 		return -1;
 	r->runs = c.p;

@@ -35,7 +35,7 @@ static SizeT   rec_at = NO_REC;      /* the open record's offset in obuf */
 static SizeT   rec_hdr;
 static SizeT   runs_at = NO_REC;     /* the open BBRUNS's payload offset */
 UChar *dg_wr_o_, *dg_wr_o_end_;     /* see dg_wr.h */
-ULong *dg_wr_slots_;
+uint64_t *dg_wr_slots_;
 struct dg_wr_ctx *dg_wr_ctxs_;
 UInt   dg_wr_prev_;
 
