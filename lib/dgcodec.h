@@ -3,7 +3,9 @@
  * Promise: the bytes of a run exactly as docs/FORMAT.md §2.10 describes
  * them (a uleb head holding the zigzag context delta and the partial bit;
  * n_instrs and n_addrs when partial; each address as the zigzag error of
- * a per-slot stride prediction), encoded and decoded by the same static
+ * a per-slot stride prediction), and of BBCHAINS (§2.17: the same runs,
+ * those that follow the way their predecessor's last successor did
+ * counted in a one-byte chain head), encoded and decoded by the same static
  * inline functions for every user: the tool's writer (tool/dg_wr.h, no
  * libc), the log reader (lib/dglog.c), the database chunks (lib/dgchunk.c)
  * and the test log writer (lib/dgwrite.c).  It includes only <stdint.h>
@@ -12,7 +14,8 @@
  * Ownership: the caller owns the output room, the prediction slots (two
  * words, last and stride, per access slot of a context, zero before first
  * use), the contexts' shapes and the count checks against them.  The codec
- * owns nothing.  Encoders write without checking room: the caller makes
+ * owns nothing (BBCHAINS: the caller keeps a struct dgc_next per context,
+ * and the encoder a struct dgc_chain).  Encoders write without checking room: the caller makes
  * DGC_RUN_MAX(n_addrs) bytes first.  Decoders check every byte against
  * `end`, never read past it, and return 0 or a negative DGC_E_* code.
  *
@@ -198,6 +201,83 @@ static inline int dgc_get_addrs(const uint8_t **pp, const uint8_t *end,
 		sl[0] = a;
 		out[i] = a;
 	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ chains */
+
+/* A run's shape as one word: 0 for the whole block, else n_instrs |
+   n_addrs << 8 | 1 << 31 (the tool's raw entries use the same word). */
+#define DGC_PARTIAL       (1u << 31)
+#define DGC_CHAIN_MAX     64         /* runs one chain head counts */
+
+static inline uint32_t dgc_info(int partial, uint32_t n_instrs, uint64_t n_addrs)
+{
+	return partial ? DGC_PARTIAL | (uint32_t)(n_addrs << 8) | (n_instrs & 0xFF) : 0;
+}
+
+/* Per context: the context and shape of the run that last followed it.
+   Before that, the next context index with the whole block (contexts are
+   numbered in the order they first run, so a new one is often next). */
+struct dgc_next { uint32_t ctx, info; };
+
+static inline struct dgc_next dgc_next_init(uint64_t ctx)
+{
+	struct dgc_next n = { (uint32_t)ctx + 1, 0 };
+	return n;
+}
+
+/* The encoder's state between runs of a BBCHAINS record: the previous
+   run's context (kept across records: a record starts from the last run
+   of the one before) and the open chain's head byte (NULL at a record's
+   start: a chain never spans records). */
+struct dgc_chain { uint8_t *head; uint64_t prev; };
+
+/* The head of a run of context ctx with shape info (n_addrs addresses);
+   next is the previous run's context's dgc_next.  The run's addresses
+   follow (dgc_put_addrs), as in BBRUNS. */
+static inline uint8_t *dgc_put_chain_head(uint8_t *o, struct dgc_chain *ch,
+                                          struct dgc_next *next, uint64_t ctx,
+                                          uint32_t info, uint64_t n_addrs,
+                                          unsigned bits)
+{
+	if (next->ctx == ctx && next->info == info) {
+		if (ch->head && *ch->head < 2 * DGC_CHAIN_MAX - 1)
+			*ch->head += 2;
+		else
+			*(ch->head = o++) = 1;
+	} else {
+		ch->head = 0;
+		o = dgc_put_uleb(o, dgc_zigzag(ctx - ch->prev, bits) << 2
+		                    | (uint64_t)(info != 0) << 1);
+		if (info) {
+			*o++ = (uint8_t)info;
+			o = dgc_put_uleb(o, n_addrs);
+		}
+		next->ctx = (uint32_t)ctx;
+		next->info = info;
+	}
+	ch->prev = ctx;
+	return o;
+}
+
+/* The decoder's side of a head: a chain of *chain runs (as predicted), or
+   one explicit run of context *ctx, partial or not (then *chain is 0).
+   The caller reads a partial run's counts (dgc_get_counts), checks the
+   context and counts, and records what followed (dgc_next). */
+static inline int dgc_get_chain_head(const uint8_t **pp, const uint8_t *end,
+                                     uint64_t prev, unsigned bits,
+                                     uint64_t *chain, uint64_t *ctx,
+                                     int *partial)
+{
+	uint64_t head;
+	int e = dgc_get_uleb(pp, end, &head);
+
+	if (e < 0)
+		return e;
+	*chain = head & 1 ? (head >> 1) + 1 : 0;
+	*partial = (int)(head >> 1 & 1);
+	*ctx = (prev + dgc_unzigzag(head >> 2, bits)) & dgc_mask(bits);
 	return 0;
 }
 

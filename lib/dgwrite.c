@@ -101,9 +101,10 @@ int dgwrite_flush_runs(struct dgwrite *w)
 {
 	if (w->runs.len == 0)
 		return w->failed ? -1 : 0;
-	put_record(w, DG_R_BBRUNS, w->runs.p, w->runs.len);
+	put_record(w, w->chains ? DG_R_BBCHAINS : DG_R_BBRUNS, w->runs.p, w->runs.len);
 	w->runs.len = 0;
 	w->runs_prev = 0;
+	w->chain.head = NULL;
 	return w->failed ? -1 : 0;
 }
 
@@ -186,6 +187,7 @@ void dgwrite_release(struct dgwrite *w)
 		free(w->ctx_pred[i]);
 	free(w->ctx_pred);
 	free(w->ctx_nacc);
+	free(w->ctx_next);
 	free(w->bbdef_nacc);
 	free(w->log.p);
 	free(w->pl.p);
@@ -260,8 +262,8 @@ int dgwrite_bbdef(struct dgwrite *w, unsigned n_instrs,
 	return dgwrite_end(w, DG_R_BBDEF);
 }
 
-int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
-		    const uint64_t *stack)
+/* The writer's state for the next context, of bbdef. */
+static int context_add(struct dgwrite *w, uint64_t bbdef)
 {
 	size_t cap = w->contexts_cap;
 	uint32_t nacc = bbdef < w->n_bbdefs ? w->bbdef_nacc[bbdef] : 0;
@@ -273,19 +275,47 @@ int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
 	if (grow(w, (void **)&w->ctx_nacc, &cap, w->n_contexts,
 		 sizeof *w->ctx_nacc) < 0)
 		return -1;
+	cap = w->contexts_cap;
+	if (grow(w, (void **)&w->ctx_next, &cap, w->n_contexts,
+		 sizeof *w->ctx_next) < 0)
+		return -1;
 	w->contexts_cap = cap;
+	w->ctx_next[w->n_contexts] = dgc_next_init(w->n_contexts);
 	w->ctx_pred[w->n_contexts] = calloc(2 * (size_t)nacc + 1, sizeof(uint64_t));
 	if (!w->ctx_pred[w->n_contexts]) {
 		w->failed = 1;
 		return -1;
 	}
 	w->ctx_nacc[w->n_contexts++] = nacc;
+	return 0;
+}
+
+int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
+		    const uint64_t *stack)
+{
+	if (context_add(w, bbdef) < 0)
+		return -1;
 	dgwrite_begin(w);
 	dgwrite_word(w, bbdef);
 	dgwrite_u8(w, depth);
 	for (unsigned i = 0; i < depth; i++)
 		dgwrite_word(w, stack[i]);
 	return dgwrite_end(w, DG_R_CONTEXT);
+}
+
+int dgwrite_ctxref(struct dgwrite *w, uint64_t bbdef, uint64_t back,
+		   uint64_t keep, unsigned n_new, const uint64_t *delta)
+{
+	if (context_add(w, bbdef) < 0)
+		return -1;
+	dgwrite_begin(w);
+	dgwrite_uleb(w, bbdef);
+	dgwrite_uleb(w, back);
+	dgwrite_uleb(w, keep);
+	dgwrite_u8(w, n_new);
+	for (unsigned i = 0; i <= n_new; i++)
+		dgwrite_sleb(w, delta[i]);
+	return dgwrite_end(w, DG_R_CTXREF);
 }
 
 /* ------------------------------------------------------------ runs */
@@ -311,11 +341,21 @@ int dgwrite_run(struct dgwrite *w, uint64_t ctx, int partial,
 	uint64_t *pred = ctx < w->n_contexts ? w->ctx_pred[ctx] : NULL;
 	uint32_t nacc = ctx < w->n_contexts ? w->ctx_nacc[ctx] : 0;
 	unsigned i = pred ? (n_addrs < nacc ? n_addrs : nacc) : 0;
+	size_t head_at = w->chain.head ? (size_t)(w->chain.head - w->runs.p) : 0;
 	uint8_t *o = bytes_room(w, &w->runs, DGC_RUN_MAX(n_addrs));
+	struct dgc_next none = { UINT32_MAX, 0 }, *next = &none;
 
 	if (!o)
 		return -1;
-	o = dgc_put_head(o, ctx, w->runs_prev, partial, n_instrs, n_addrs, bits(w));
+	if (w->chain.head)      /* the room may have moved the open chain */
+		w->chain.head = w->runs.p + head_at;
+	if (w->chains && w->chain.prev < w->n_contexts)
+		next = &w->ctx_next[w->chain.prev];
+	if (w->chains)
+		o = dgc_put_chain_head(o, &w->chain, next, ctx,
+				       dgc_info(partial, n_instrs, n_addrs), n_addrs, bits(w));
+	else
+		o = dgc_put_head(o, ctx, w->runs_prev, partial, n_instrs, n_addrs, bits(w));
 	o = dgc_put_addrs(o, pred, addrs, i, bits(w));
 	for (; i < n_addrs; i++)
 		o = dgc_put_uleb(o, dgc_zigzag(addrs[i], bits(w)));

@@ -45,6 +45,7 @@
 #include "dg_out.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
+#include "dg_wr.h"
 #include "dg_stream.h"
 #include "dg_hand.h"
 #include "dg_heap.h"
@@ -61,6 +62,7 @@ static Bool         clo_trace_at_start = True;
 static const HChar *clo_trace_fn;
 static ULong        clo_icount_from = 0, clo_icount_to = ~0ULL;
 static Bool         clo_helper = True;
+static Bool         clo_compact = True;
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
 static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
@@ -107,6 +109,7 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--trace-at-start", clo_trace_at_start) {}
 	else if VG_STR_CLO(arg, "--trace-fn", clo_trace_fn) {}
 	else if VG_BOOL_CLO(arg, "--log-helper", clo_helper) {}
+	else if VG_BOOL_CLO(arg, "--log-compact", clo_compact) {}
 	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
 		if (!parse_icount_window(tmp))
 			VG_(fmsg_bad_option)(arg, "expected FROM:TO with FROM < TO, "
@@ -138,6 +141,12 @@ static void dg_print_usage(void)
 "                                 heap blocks [12]\n"
 "    --log-helper=yes|no          encode and write the log in a helper process,\n"
 "                                 on another core [yes]; the log is the same\n"
+"    --log-compact=yes|no         write runs as BBCHAINS and contexts as CTXREF\n"
+"                                 records [yes]: a run that follows as it did\n"
+"                                 last time costs no head of its own, a stack\n"
+"                                 is told by reference to an earlier one; no\n"
+"                                 writes BBRUNS and CONTEXT, for readers older\n"
+"                                 than these records (docs/FORMAT.md 2.17, 2.18)\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -398,7 +407,9 @@ static void dg_post_clo_init(void)
 	o.use_fn = clo_trace_fn != NULL;
 	o.icount_from = clo_icount_from;
 	o.icount_to = clo_icount_to;
+	o.compact = clo_compact;
 	dg_enc_init(&o);          /* before the helper starts: it has it */
+	dg_wr_chains(clo_compact);
 	name = expand_out_name();
 	err = dg_out_init(name, clo_helper);
 	if (err) {
