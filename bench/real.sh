@@ -18,7 +18,10 @@
 # times, datagrind/none, memcheck/none, datagrind/memcheck, the same two
 # ratios in CPU time (user + sys of the whole process tree, from perf stat;
 # the helper is not a waited-for child, so time(1) would miss it), accesses, log
-# bytes per access, peak RSS of the Datagrind run; then the geometric means.
+# bytes per access, peak RSS of the Datagrind run; then the geometric means;
+# then the CPU of Datagrind's tool process and of its helper apart, and the
+# larger of the two over none's CPU: the wall ratio the run could reach with
+# two free cores (an estimate from CPU times, not a measurement).
 # The same figures go to build/bench/real/results.txt as `key value` lines.
 #
 # It asserts nothing about time.  Exit status: 0 done, 1 a run failed or
@@ -148,7 +151,9 @@ PERF=
 command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock -o /dev/null true 2>/dev/null \
 	&& PERF=perf
 
-# run_one NAME CONFIG: one timed run; prints "SECONDS MAXRSS_KB CPU_SECONDS".
+# run_one NAME CONFIG: one timed run; prints "SECONDS MAXRSS_KB USER SYS
+# CPU_SECONDS": USER and SYS of the program's process (Valgrind's; not the
+# helper), CPU of the whole tree.
 run_one() {
 	_n=$1 _c=$2
 	# shellcheck disable=SC2046
@@ -161,7 +166,7 @@ run_one() {
 	esac
 	[ -n "$PERF" ] && set -- perf stat -x, -e task-clock -o "$OUT/cpu.$$" "$@"
 	rm -f "$OUT/cpu.$$"
-	/usr/bin/time -f '%e %M' -o "$OUT/time.$$" "$@" <"$(stdin_of "$_n")" \
+	/usr/bin/time -f '%e %M %U %S' -o "$OUT/time.$$" "$@" <"$(stdin_of "$_n")" \
 		>"$OUT/$_n.$_c.out" 2>"$OUT/$_n.$_c.err"
 	_rc=$?
 	if [ "$_rc" -ne 0 ]; then
@@ -201,8 +206,11 @@ for p in $PROGRAMS; do
 	done
 	for c in $CONFIGS; do
 		echo "$p.$c.seconds $(cut -d' ' -f1 "$OUT/$p.$c.times" | min)" >>"$RES"
-		echo "$p.$c.cpu $(cut -d' ' -f3 "$OUT/$p.$c.times" | min)" >>"$RES"
+		echo "$p.$c.cpu $(cut -d' ' -f5 "$OUT/$p.$c.times" | min)" >>"$RES"
 	done
+	# the Datagrind run of least CPU: its tool process and helper apart
+	sort -g -k5,5 "$OUT/$p.datagrind.times" | head -n 1 |
+		awk -v p="$p" '{ printf "%s.datagrind.tool_cpu %.3f\n", p, $3 + $4 }' >>"$RES"
 	echo "$p.datagrind.rss_kb $(cut -d' ' -f2 "$OUT/$p.datagrind.times" | sort -n | tail -n 1)" >>"$RES"
 	"$DGDUMP" --stats "$OUT/$p.dg" >"$OUT/$p.stats" 2>&1
 	echo "$p.accesses $(awk '$1 == "accesses" { print $2 }' "$OUT/$p.stats")" >>"$RES"
@@ -233,6 +241,17 @@ awk -v progs="$PROGRAMS" '
 		printf "geometric mean: datagrind/none %.2fx, memcheck/none %.2fx, datagrind/memcheck %.2f; worst datagrind/none %.2fx\n",
 			exp(gd / n), exp(gm / n), exp(gx / n), worst
 		printf "cpu (user+sys of the process tree, helper included): geometric mean datagrind/none %.2fx\n", exp(gc / n)
+		printf "\n%-8s %9s %9s %9s  %s\n", "program", "cpu none", "dg tool", "dg helper",
+			"max(tool, helper)/none: the wall ratio two free cores allow"
+		gw = 0
+		for (i = 1; i <= n; i++) {
+			p = P[i]
+			cn = v[p ".none.cpu"]; ct = v[p ".datagrind.tool_cpu"]; ch = v[p ".datagrind.cpu"] - ct
+			mx = ct > ch ? ct : ch
+			if (cn > 0) gw += log(mx / cn)
+			printf "%-8s %9.2f %9.2f %9.2f  %6.2fx\n", p, cn, ct, ch, cn > 0 ? mx / cn : 0
+		}
+		printf "geometric mean of max(tool, helper)/none: %.2fx\n", exp(gw / n)
 	}' "$RES" | tee "$OUT/table.txt"
 echo "real.sh: load at the end $(cut -d' ' -f1 /proc/loadavg); figures in ${RES#$ROOT/}"
 [ -e "$OUT/failed" ] && exit 1
