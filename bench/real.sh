@@ -248,8 +248,9 @@ awk -v progs="$PROGRAMS" '
 			p = P[i]
 			cn = v[p ".none.cpu"]; ct = v[p ".datagrind.tool_cpu"]; ch = v[p ".datagrind.cpu"] - ct
 			mx = ct > ch ? ct : ch
-			if (cn > 0) gw += log(mx / cn)
-			printf "%-8s %9.2f %9.2f %9.2f  %6.2fx\n", p, cn, ct, ch, cn > 0 ? mx / cn : 0
+			rw = cn > 0 ? mx / cn : 0
+			if (rw > 0) gw += log(rw)
+			printf "%-8s %9.2f %9.2f %9.2f  %6.2fx\n", p, cn, ct, ch, rw
 		}
 		printf "geometric mean of max(tool, helper)/none: %.2fx\n", exp(gw / n)
 	}' "$RES" | tee "$OUT/table.txt"
