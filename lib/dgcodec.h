@@ -209,7 +209,7 @@ static inline int dgc_get_addrs(const uint8_t **pp, const uint8_t *end,
 /* A run's shape as one word: 0 for the whole block, else n_instrs |
    n_addrs << 8 | 1 << 31 (the tool's raw entries use the same word). */
 #define DGC_PARTIAL       (1u << 31)
-#define DGC_CHAIN_MAX     64         /* runs one chain head counts */
+#define DGC_CHAIN_MAX     64         /* runs a chain head counts, at most */
 
 static inline uint32_t dgc_info(int partial, uint32_t n_instrs, uint64_t n_addrs)
 {

@@ -864,6 +864,9 @@ static int chained_head(struct dglog *r, struct cur *c, uint64_t *ctx,
 				return codec_fail(r, e, field);
 			return 0;
 		}
+		if (k > DGC_CHAIN_MAX)  /* else 3 bytes could stand for 2^62 runs */
+			return fail(r, "a chain of %llu runs, at most %d",
+				    (unsigned long long)k, DGC_CHAIN_MAX);
 		r->chain_left = k;
 	}
 	if (!run_context(r, r->runs_prev))

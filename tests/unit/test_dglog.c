@@ -828,6 +828,8 @@ static void test_chain_errors(void)
 		    "payload ends inside run head");
 	bad_payload("bbchains chain to an undefined successor", DG_R_BBCHAINS, "\1", 1,
 		    "refers to context 1, only 1 defined");
+	bad_payload("bbchains chain of 65 runs", DG_R_BBCHAINS, "\x81\x01", 2,
+		    "a chain of 65 runs, at most 64");
 	/* a chain of runs without accesses is its head alone, also at the end */
 	base(&w, 2);
 	dgwrite_bbdef(&w, 3, c_in, 0, c_ac, 0);
