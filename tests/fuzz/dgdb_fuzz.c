@@ -405,7 +405,7 @@ static void op_version(struct target *t, struct recipe *r)
 {
 	char sql[64];
 
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 6));
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 8));
 	sqlite3_exec(t->db, sql, NULL, NULL, NULL);
 }
 
@@ -430,6 +430,8 @@ static const char *const aggregates[] = {
 	"WHERE icount > 100 AND addr >= 4096",
 	"SELECT count(*), sum(size), max(block_id) FROM filtered_accesses",
 	"SELECT count(*) FROM accesses WHERE block_id = 1",
+	/* counted from sum_block_chunks, then decoded from the 4th row on */
+	"SELECT rowid FROM accesses WHERE block_id = 1 LIMIT 2 OFFSET 3",
 	"SELECT count(*) FROM accesses WHERE context_id IN (1, 2, 3)",
 };
 
