@@ -677,12 +677,14 @@ static char *sum_sql(const struct dgfilter *f, enum sum_src src)
 /* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the
    icounts of each thread's first and last access in filtered_accesses,
    when summed().  Without a filter and for `malloc` they are in the
-   summaries.  With call-stack conditions, the first is the first row of
-   the thread's matching chunks.  The last is looked for in the thread's
+   summaries.  With call-stack conditions, the first is looked for up to
+   the thread's first chunk holding a context of the filter (found walking
+   up from the first chunk of any of them), the last in the thread's
    last chunk holding a context of the filter (found walking down from the
    last chunk of any of them, which the index of chunk_contexts gives in
-   one seek a context), then (when none of its accesses matched)
-   everywhere. */
+   one seek a context; a chunk is tested with a seek per context of the
+   filter, as chunk_contexts is keyed by context first); each, when none
+   of those chunks' accesses matched, then everywhere. */
 static const char *span_sql(const struct dgfilter *f, enum sum_src src)
 {
 	if (src == SUM_NONE)
@@ -697,15 +699,24 @@ static const char *span_sql(const struct dgfilter *f, enum sum_src src)
 		       "AS last_icount FROM threads";
 	return "CREATE TEMP VIEW filtered_span AS "
 	       "WITH top(id) AS (SELECT max((SELECT max(chunk_id) FROM "
+	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x), "
+	       "bottom(id) AS (SELECT min((SELECT min(chunk_id) FROM "
 	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x) "
 	       "SELECT t.id AS thread, "
+	       "coalesce((SELECT icount FROM filtered_accesses WHERE thread = t.id "
+	       "AND chunk_id <= (SELECT ch.id FROM chunks ch WHERE ch.thread = t.id "
+	       "AND ch.id >= (SELECT id FROM bottom) AND EXISTS (SELECT 1 FROM "
+	       "temp.dgf_ev_ctx x WHERE EXISTS (SELECT 1 FROM chunk_contexts cc "
+	       "WHERE cc.context_id = x.id AND cc.chunk_id = ch.id)) ORDER BY ch.id "
+	       "LIMIT 1) LIMIT 1), "
 	       "(SELECT icount FROM filtered_accesses WHERE thread = t.id "
-	       "LIMIT 1) AS first_icount, "
+	       "LIMIT 1)) AS first_icount, "
 	       "coalesce((SELECT max(icount) FROM filtered_accesses WHERE "
 	       "thread = t.id AND chunk_id >= (SELECT ch.id FROM chunks ch "
 	       "WHERE ch.thread = t.id AND ch.id <= (SELECT id FROM top) AND "
-	       "EXISTS (SELECT 1 FROM chunk_contexts cc WHERE cc.chunk_id = "
-	       "ch.id AND cc.context_id IN (SELECT id FROM temp.dgf_ev_ctx)) "
+	       "EXISTS (SELECT 1 FROM temp.dgf_ev_ctx x WHERE EXISTS (SELECT 1 "
+	       "FROM chunk_contexts cc WHERE cc.context_id = x.id AND "
+	       "cc.chunk_id = ch.id)) "
 	       "ORDER BY ch.id DESC LIMIT 1)), "
 	       "(SELECT max(icount) FROM filtered_accesses WHERE thread = t.id)) "
 	       "AS last_icount FROM threads t";

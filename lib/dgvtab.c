@@ -1165,7 +1165,8 @@ static void ids_sort_unique(struct cur *c)
 	c->n_ids = n;
 }
 
-/* Append the chunk ids a query gives (?1, ?2 bound to a, b). */
+/* Append the chunk ids a query gives (?1, ?2 bound to a, b; ?3, ?4, if
+   it has them, to the chunk id bounds). */
 static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
 {
 	sqlite3_stmt *st;
@@ -1175,6 +1176,10 @@ static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, i
 		return rc;
 	sqlite3_bind_int64(st, 1, a);
 	sqlite3_bind_int64(st, 2, b);
+	if (sqlite3_bind_parameter_count(st) == 4) {
+		sqlite3_bind_int64(st, 3, c->f.ch_lo);
+		sqlite3_bind_int64(st, 4, c->f.ch_hi);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
@@ -1188,8 +1193,12 @@ static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, i
 	return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
 }
 
+/* (?2 unused) within the chunk id bounds: a seek a context, so that
+   `chunk_id >= X` on a filter of thousands of contexts does not list
+   every chunk of each */
 static const char sql_ctx_chunks[] =
-	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1";
+	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1"
+	" AND ?2 = ?2 AND chunk_id BETWEEN ?3 AND ?4";
 
 /* The chunks holding runs of the selected contexts. */
 static int ids_from_contexts(struct vt *t, struct cur *c)
