@@ -46,8 +46,11 @@ static const char vt_decl[] =
 #define MAX_REGIONS 4096
 
 /* Blocks with at least this many accesses have sum_block_chunks rows
-   (schema.sql; dg-import's IMP_BC_MIN). */
+   (schema.sql; dg-import's IMP_BC_MIN), each counting 1 to BC_MAX (a
+   chunk's most accesses, dg-import's IMP_CHUNK_MAX): a larger count is a
+   tampered database, refused rather than counted out row by row. */
 #define BC_MIN 65536
+#define BC_MAX 65536
 
 /* xBestIndex's idxNum bits. */
 enum {
@@ -1253,15 +1256,24 @@ static int ids_block(struct vt *t, struct cur *c)
 		return rc;
 	sqlite3_bind_int64(st, 1, c->f.block);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(st, 1);
+		if (n < 1 || n > BC_MAX) {
+			rc = vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: sum_block_chunks: block %lld, chunk %lld:"
+			              " %lld accesses, not 1 to %d", (long long)c->f.block,
+			              (long long)sqlite3_column_int64(st, 0), (long long)n, BC_MAX);
+			break;
+		}
 		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK
 		    || grow(&c->cnts, &c->cap_cnts, c->n_ids + 1, sizeof *c->cnts) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		c->cnts[c->n_ids] = sqlite3_column_int64(st, 1);
+		c->cnts[c->n_ids] = n;
 		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
 	}
 	vt_done(t, st);
+	if (rc == SQLITE_CORRUPT_VTAB)
+		return rc;
 	if (rc != SQLITE_DONE)
 		return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
 	if (c->list_mode)
