@@ -92,11 +92,41 @@ check_eq "h.db: sum_heap_threads = decoded" \
 	    WHERE block_id IS NOT NULL GROUP BY thread")" \
 	"$(dq h.db "SELECT * FROM sum_heap_threads")"
 
+# heap_tables DB: sum_heap, sum_heap_threads and sum_block_chunks, row for
+# row, equal the same aggregates of the accesses that have a block_id.
+heap_tables() {
+	check_eq "$1: sum_heap = decoded heap accesses by thread, pc, direction" \
+		"$(dq $1 "SELECT thread, pc, is_write, count(*), sum(size) FROM accesses
+		    WHERE block_id IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3")" \
+		"$(dq $1 "SELECT * FROM sum_heap ORDER BY 1, 2, 3")"
+	check_eq "$1: sum_heap_threads = decoded" \
+		"$(dq $1 "SELECT thread, count(*), min(icount), max(icount) FROM accesses
+		    WHERE block_id IS NOT NULL GROUP BY thread")" \
+		"$(dq $1 "SELECT * FROM sum_heap_threads")"
+	check_eq "$1: sum_block_chunks = decoded, blocks of 65536 accesses or more" \
+		"$(dq $1 "SELECT block_id, chunk_id, count(*) FROM accesses WHERE block_id IN
+		    (SELECT id FROM blocks WHERE reads + writes >= 65536) GROUP BY 1, 2 ORDER BY 1, 2")" \
+		"$(dq $1 "SELECT * FROM sum_block_chunks ORDER BY 1, 2")"
+}
+for log in "$DG_TESTS"/fixtures/*.dg; do
+	n=$(basename "$log" .dg)
+	rm -f "fx-$n.db"
+	if "$DG_IMPORT" -q "$log" "fx-$n.db" >import.out 2>import.err; then
+		heap_tables "fx-$n.db"
+	else
+		not_ok "dg-import $log"
+		diag_file import.err 10
+	fi
+done
+
 # Blocks with sum_block_chunks rows: the rows equal the decoded accesses
 # per chunk (icount >= 0 makes the plan read a column, so it decodes);
 # count(*) equals that count; a rowid asked for in the middle of a chunk
 # (OFFSET: the rows before it are only counted) is the decoded one.
 trace_db s.db sweep || finish
+for db in w.db t.db h.db s.db; do
+	heap_tables $db
+done
 check_eq "s.db, h.db: blocks with sum_block_chunks rows" "1 1" \
 	"$(dq s.db 'SELECT count(DISTINCT block_id) FROM sum_block_chunks') $(dq h.db \
 	   'SELECT count(DISTINCT block_id) FROM sum_block_chunks')"
