@@ -14,10 +14,20 @@
  * DGESC_KEEP_LAYOUT keeps line feeds and tabs, for multi-line text the
  * reader expects as such (.schema's CREATE statements).
  *
- * dgesc_utf8_len is the UTF-8 decoder behind it, for the JSON writer,
- * which must keep valid characters and encode the rest.
+ * dgesc_as is the same escaping for the other places trace text goes,
+ * one flavour each, every one built on dgesc_text's (controls and invalid
+ * UTF-8 as \xHH, a backslash as \\) except JSON, which keeps the bytes:
+ *   DGESC_HTML     & < > " ' as entities (text and attribute values)
+ *   DGESC_MD       GitHub Markdown: every ASCII punctuation character
+ *                  backslash-escaped (no emphasis, link, tag or cell border)
+ *   DGESC_GNUPLOT  the inside of a gnuplot single-quoted string (' doubled;
+ *                  gnuplot interprets nothing else there)
+ *   DGESC_JSON     the inside of a JSON string: controls and U+2028/2029 as
+ *                  \u00XX, bytes outside valid UTF-8 as \udcXX (PEP 383)
  *
- * Ownership: dgesc_text's result is malloc'd and the caller's (free).
+ * dgesc_utf8_len is the UTF-8 decoder behind them.
+ *
+ * Ownership: dgesc_text's and dgesc_as's result is malloc'd and the caller's (free).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -35,6 +45,15 @@ enum {
 /* The escaped copy of s[0..n), NUL-terminated, or NULL when out of
    memory.  At most 4 n + 1 bytes. */
 char *dgesc_text(const char *s, size_t n, unsigned flags);
+
+enum dgesc_flavour {
+	DGESC_TEXT, DGESC_HTML, DGESC_MD, DGESC_GNUPLOT, DGESC_JSON,
+	DGESC_NFLAVOURS
+};
+
+/* s[0..n) escaped for FL (see above), NUL-terminated, or NULL when out
+   of memory. */
+char *dgesc_as(enum dgesc_flavour fl, const char *s, size_t n);
 
 /* The number of bytes dgesc_text would write for s[0..n) (without the
    NUL); equal to n exactly when s needs no escaping. */

@@ -535,17 +535,11 @@ static int write_image(struct plot *p, FILE *f)
    dgesc_text (controls and invalid UTF-8 become \xHH, visible and
    harmless), then its quotes doubled.  Titles and labels are also set
    noenhanced, so ^ _ @ & ~ { } print as themselves. */
-static void put_quoted(FILE *f, const char *s)
+void dgplot_put_quoted(FILE *f, const char *s)
 {
-	char *e = dgesc_text(s, strlen(s), 0), *c;
+	char *e = dgesc_as(DGESC_GNUPLOT, s, strlen(s));
 
-	fputc('\'', f);
-	for (c = e; c && *c; c++) {
-		if (*c == '\'')
-			fputc('\'', f);
-		fputc(*c, f);
-	}
-	fputc('\'', f);
+	fprintf(f, "'%s'", e ? e : "");
 	free(e);
 }
 
@@ -611,13 +605,13 @@ static void script_frame(struct plot *p, FILE *f, const char *term)
 			"rgb 'black' font 'sans,9'\n", term, o->width,
 			o->height);
 	fputs("set output ", f);
-	put_quoted(f, o->out);
+	dgplot_put_quoted(f, o->out);
 	fprintf(f, "\nset lmargin at screen %f\nset rmargin at screen %f\n"
 		"set tmargin at screen %f\nset bmargin at screen %f\n",
 		(double)M_LEFT / o->width, 1.0 - (double)M_RIGHT / o->width,
 		1.0 - (double)M_TOP / o->height, (double)M_BOTTOM / o->height);
 	fputs("set title ", f);
-	put_quoted(f, title);
+	dgplot_put_quoted(f, title);
 	fprintf(f, " noenhanced textcolor rgb 'white'\nunset key\n"
 		"set border lc rgb 'grey60'\n"
 		"set xlabel 'address (unused pages left out)' tc rgb 'grey80'\n"
@@ -700,7 +694,7 @@ static void script_segments(struct plot *p, FILE *f)
 
 			if (name && px - 3.5 * strlen(name) >= next_free) {
 				fprintf(f, "set label ");
-				put_quoted(f, name);
+				dgplot_put_quoted(f, name);
 				fprintf(f, " at %.1f, graph 1 offset 0,0.6 "
 					"center noenhanced tc rgb 'grey80'\n",
 					mid);
@@ -737,7 +731,7 @@ static void script_plot(struct plot *p, FILE *f, const char *img)
 	double dy = (double)(p->yhi - p->ylo) / p->ph;
 
 	fprintf(f, "plot ");
-	put_quoted(f, img);
+	dgplot_put_quoted(f, img);
 	fprintf(f, " binary array=(%d,%d) format='%%uchar%%uchar%%uchar' "
 		"dx=%.17g dy=%.17g origin=(%.17g,%.17g) with rgbimage\n",
 		p->pw, p->ph, dx, dy, dx / 2, p->ylo + dy / 2);
@@ -745,7 +739,7 @@ static void script_plot(struct plot *p, FILE *f, const char *img)
 
 /* ---------------------------------------------------------- gnuplot */
 
-static const char *find_gnuplot(void)
+const char *dgplot_gnuplot(void)
 {
 	static const char *const names[] = { "gnuplot-nox", "gnuplot" };
 	static char found[4096];
@@ -770,14 +764,14 @@ static const char *find_gnuplot(void)
 	return NULL;
 }
 
-static int run_gnuplot(struct plot *p, const char *gp, const char *script,
-		       const char *errfile)
+int dgplot_run(const char *gp, const char *script, const char *errfile,
+	       char **err)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid < 0) {
-		*p->err = sqlite3_mprintf("fork: %s", strerror(errno));
+		*err = sqlite3_mprintf("fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -798,7 +792,7 @@ static int run_gnuplot(struct plot *p, const char *gp, const char *script,
 			fclose(e);
 		}
 		line[strcspn(line, "\n")] = 0;
-		*p->err = sqlite3_mprintf("%s failed%s%s", gp,
+		*err = sqlite3_mprintf("%s failed%s%s", gp,
 					  *line ? ": " : "", line);
 		return -1;
 	}
@@ -848,7 +842,7 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	if (p->o->script_dir)
 		return rc;
 	if (rc == 0)
-		rc = run_gnuplot(p, gp, scr, errf);
+		rc = dgplot_run(gp, scr, errf, p->err);
 	unlink(img);
 	unlink(scr);
 	unlink(errf);
@@ -869,7 +863,7 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 				       ".png, .svg or .pdf", o->out);
 		return -1;
 	}
-	if (o->out && !o->script_dir && !(gp = find_gnuplot())) {
+	if (o->out && !o->script_dir && !(gp = dgplot_gnuplot())) {
 		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
 				       "package gnuplot-nox");
 		return -1;

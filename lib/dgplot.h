@@ -28,6 +28,7 @@
 #define DGPLOT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sqlite3.h>
 
 struct dgplot_opts {
@@ -57,5 +58,16 @@ int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
 
 /* Draws; 0, or -1 with *err (sqlite3_free). */
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
+
+/* The gnuplot runner, for other pictures (dgsql's report): the program
+   (gnuplot-nox, else gnuplot on PATH, or $DG_GNUPLOT), or NULL when there
+   is none; running it on SCRIPT with its output and errors in ERRFILE
+   (0, or -1 with *err naming the first line it printed); and the one way
+   text reaches a script, as an inert single-quoted string (dgesc.h's
+   DGESC_GNUPLOT), to be drawn noenhanced. */
+const char *dgplot_gnuplot(void);
+int dgplot_run(const char *gp, const char *script, const char *errfile,
+	       char **err);
+void dgplot_put_quoted(FILE *f, const char *s);
 
 #endif
