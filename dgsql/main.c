@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "queries.h"
+#include "report.h"
 #include "shell.h"
 
 #ifndef DG_VERSION
@@ -93,11 +94,12 @@ static const char usage_text[] =
 struct args {
 	const char *events, *ranges;
 	int writable, mode, headers, plot;
+	struct report_opts report;
 };
 
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_SIZE, O_ADDR,
-	O_ICOUNT, O_PAGE, O_LINE
+	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP
 };
 
 static const struct option longopts[] = {
@@ -117,6 +119,9 @@ static const struct option longopts[] = {
 	{ "icount-range", required_argument, NULL, O_ICOUNT },
 	{ "page-size", required_argument, NULL, O_PAGE },
 	{ "line-size", required_argument, NULL, O_LINE },
+	{ "report", required_argument, NULL, O_REPORT },
+	{ "folded", required_argument, NULL, O_FOLDED },
+	{ "top", required_argument, NULL, O_TOP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -155,6 +160,15 @@ static int option(int c, struct args *a, struct shell *sh)
 	case 'r': a->ranges = optarg; return -1;
 	case 'p': sh->plot.out = optarg; a->plot = 1; return -1;
 	case O_PLOTDATA: sh->plot.data_out = optarg; a->plot = 1; return -1;
+	case O_REPORT: a->report.dir = optarg; return -1;
+	case O_FOLDED: a->report.folded = optarg; return -1;
+	case O_TOP:
+		a->report.top = atoi(optarg);
+		if (a->report.top < 1 || a->report.top > 1000 ||
+		    strspn(optarg, "0123456789") != strlen(optarg))
+			return usage_error("--top: expected 1 to 1000, not ",
+					   optarg);
+		return -1;
 	case 'h': fputs(usage_text, stdout); return 0;
 	case 'V':
 		printf("dgsql %s (SQLite %s)\n", DG_VERSION, sqlite3_libversion());
@@ -222,6 +236,40 @@ static int plot(struct shell *sh, const struct args *a)
 	return EXIT_FAILED;
 }
 
+static int report(struct shell *sh, struct args *a)
+{
+	struct report_opts *o = &a->report;
+	char *err = NULL, *filter;
+	int rc;
+
+	filter = sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
+				 a->events ? a->events : "",
+				 a->ranges ? " --ranges " : "",
+				 a->ranges ? a->ranges : "");
+	if (sh->plot.has_icount) {
+		char *f = sqlite3_mprintf("%s%s--icount-range %lld:%lld",
+			filter, *filter ? " " : "",
+			(long long)sh->plot.icount_lo,
+			(long long)sh->plot.icount_hi);
+		sqlite3_free(filter);
+		filter = f;
+	}
+	o->filter = filter && *filter ? filter : NULL;
+	o->filtered = a->events || a->ranges;
+	o->has_icount = sh->plot.has_icount;
+	o->icount_lo = sh->plot.icount_lo;
+	o->icount_hi = sh->plot.icount_hi;
+	if (!o->top)
+		o->top = 20;
+	rc = report_write(sh->db, o, &err);
+	sqlite3_free(filter);
+	if (rc == 0)
+		return 0;
+	shell_error("report: ", err ? err : "failed");
+	sqlite3_free(err);
+	return EXIT_FAILED;
+}
+
 static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 {
 	char *err = NULL;
@@ -241,6 +289,8 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 		return EXIT_FAILED;
 	if (a->plot)
 		return plot(sh, a);
+	if (a->report.dir)
+		return report(sh, a);
 	if (nrest > 1)
 		return 0;
 	if (sh->interactive)
@@ -261,7 +311,10 @@ int main(int argc, char **argv)
 			return rc;
 	if (optind >= argc)
 		return usage_error("no database given", NULL);
-	sh.interactive = optind + 1 == argc && !a.plot && isatty(0);
+	if (a.report.folded && !a.report.dir)
+		return usage_error("--folded needs --report", NULL);
+	sh.interactive = optind + 1 == argc && !a.plot && !a.report.dir &&
+			 isatty(0);
 	sh.bail = !sh.interactive;
 	sh.mode = a.mode >= 0 ? a.mode
 		: sh.interactive ? RENDER_TABLE : RENDER_LIST;
