@@ -45,9 +45,14 @@ struct rep {
 
 /* ---------------------------------------------------------- SQL */
 
-/* The allocation site of stack X as text: its innermost 4 functions. */
+/* The allocation site of stack X as text: its innermost 4 functions,
+   the first with its source file's name and line (two sites in one
+   function differ there). */
 #define SITE(x) "(SELECT group_concat(name, ' < ') FROM (" \
-	"SELECT coalesce(f.name, dg_hex(sf.pc)) AS name FROM stack_frames sf " \
+	"SELECT coalesce(f.name, dg_hex(sf.pc)) || CASE WHEN sf.depth = 0 " \
+	"AND p.line IS NOT NULL THEN ' (' || replace(p.file, rtrim(p.file, " \
+	"replace(p.file, '/', '')), '') || ':' || p.line || ')' ELSE '' END " \
+	"AS name FROM stack_frames sf " \
 	"LEFT JOIN pcs p ON p.pc = sf.pc " \
 	"LEFT JOIN functions f ON f.id = p.function_id " \
 	"WHERE sf.stack_id = " x " ORDER BY sf.depth LIMIT 4))"

@@ -12,6 +12,8 @@
   cell FILE TABLE KEY COL the cell of TABLE (its id, "t-" dropped) in the row
                           whose first cell is KEY, column COL (a name);
                           FILE is dom.json or report.json
+  at FILE TABLE ROW COL   the cell of TABLE in row number ROW (0 first),
+                          column COL; "all" as ROW: every row's, one a line
   same dom.json report.json
                           the number of table cells that differ between the
                           page and the JSON (numbers compared as numbers)
@@ -171,6 +173,15 @@ def cell(path, table, key, col):
     return 1
 
 
+def at(path, table, row, col):
+    t = tables_of(path)[table]
+    c = t['columns'].index(col)
+    rows = t['rows'] if row == 'all' else t['rows'][int(row):int(row) + 1]
+    for r in rows:
+        print(text(r[c]))
+    return 0
+
+
 def same(dom, js):
     a, b = tables_of(dom), tables_of(js)
     bad = 0 if set(a) == set(b) else 1000
@@ -214,7 +225,7 @@ def md(path):
 
 
 def main(argv):
-    cmds = {'browse': (browse, 2), 'cell': (cell, 4), 'same': (same, 2), 'md': (md, 1)}
+    cmds = {'browse': (browse, 2), 'cell': (cell, 4), 'at': (at, 4), 'same': (same, 2), 'md': (md, 1)}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)
         return 2
