@@ -154,11 +154,30 @@ def tables_of(path):
     return out
 
 
+def shown(s):
+    """s as the page shows trace text (lib/dgesc's text flavour): controls
+    and bytes outside valid UTF-8 as \\xHH, a backslash doubled."""
+    out = []
+    for ch in s.encode('utf-8', 'surrogateescape').decode('utf-8', 'surrogateescape'):
+        o = ord(ch)
+        if 0xdc80 <= o <= 0xdcff:
+            out.append('\\x%02x' % (o - 0xdc00))
+        elif o < 0x20 or 0x7f <= o <= 0x9f:
+            out.extend('\\x%02x' % b for b in ch.encode('utf-8'))
+        elif ch == '\\':
+            out.append('\\\\')
+        else:
+            out.append(ch)
+    return ''.join(out)
+
+
 def text(v):
     if v is None:
         return ''
     if isinstance(v, float):
         return '%.6g' % v
+    if isinstance(v, str):
+        return shown(v)
     return str(v)
 
 
