@@ -73,6 +73,25 @@ static const char usage_text[] =
 "      --addr-range LO:HI, --icount-range LO:HI   zoom (hex or decimal)\n"
 "      --page-size N, --line-size N   boundaries drawn when zoomed [4096, 64]\n"
 "\n"
+"Report (a directory a CI job keeps; gnuplot draws the charts):\n"
+"      --report DIR     write DIR/index.html (one page, charts inline SVG,\n"
+"                       no script, nothing fetched), DIR/report.md (GitHub\n"
+"                       Markdown, the charts as .svg files beside it) and\n"
+"                       DIR/report.json (the same tables as numbers): the\n"
+"                       trace's header; address x time; top functions,\n"
+"                       heap blocks, allocation sites, pages, cache lines\n"
+"                       (tables and bar charts); working set; offset\n"
+"                       histograms of the top blocks; flame graphs of\n"
+"                       accesses and bytes by call stack; heap over time\n"
+"                       and its peak; leaks, short-lived and useless\n"
+"                       allocations; a section per event and range label.\n"
+"                       --events, --ranges and --icount-range apply to all\n"
+"                       of it.  DIR is built aside and renamed into place\n"
+"                       (an existing DIR is replaced only on success)\n"
+"      --folded FILE    with --report: the call stacks, folded (\"a;b;c N\"\n"
+"                       per line, N accesses), for flame-graph tools\n"
+"      --top N          rows of each top table [20]\n"
+"\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -80,7 +99,7 @@ static const char usage_text[] =
 "read from $DGSQL_QUERIES, else the build tree's queries/, else\n"
 "PREFIX/share/datagrind/queries.\n"
 "\n"
-"Exit status: 0 success; 1 a statement, command or plot failed; 2 bad\n"
+"Exit status: 0 success; 1 a statement, command, plot or report failed; 2 bad\n"
 "usage (options, filter); 3 the database cannot be opened, or is not a\n"
 "Datagrind trace database (empty, not SQLite, a newer schema version).\n"
 "\n"
@@ -89,6 +108,7 @@ static const char usage_text[] =
 "  dgsql trace.db .stats\n"
 "  dgsql -c trace.db 'SELECT * FROM sum_fn' > fn.csv\n"
 "  dgsql trace.db --events fn:main --ranges malloc --plot main.png\n"
+"  dgsql trace.db --report report --folded stacks.folded\n"
 "  dgsql trace.db < report.sql\n";
 
 struct args {
@@ -287,8 +307,12 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	}
 	if (nrest > 1 && run_args(sh, rest + 1, nrest - 1))
 		return EXIT_FAILED;
-	if (a->plot)
-		return plot(sh, a);
+	if (a->plot) {
+		int rc = plot(sh, a);
+
+		if (rc || !a->report.dir)
+			return rc;
+	}
 	if (a->report.dir)
 		return report(sh, a);
 	if (nrest > 1)

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int dgesc_utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -118,15 +119,15 @@ static void ch_html(struct out *o, const unsigned char *s, int len,
 		ch_text(o, s, len, cp, flags);
 }
 
-/* GitHub-flavoured Markdown (a table cell included): every ASCII
-   punctuation character backslash-escaped, so none of it is emphasis,
-   a link, a cell border or an HTML tag. */
+/* GitHub-flavoured Markdown (a table cell included): the ASCII
+   punctuation that can start markup anywhere in a line (emphasis, code,
+   links, images, tags, entities, cell borders, strike-through, math)
+   backslash-escaped.  Our text never starts a line (headings, list items
+   and quotes need that), so the rest stays readable as it is. */
 static void ch_md(struct out *o, const unsigned char *s, int len,
 		  uint32_t cp, unsigned flags)
 {
-	if (len && cp < 128 && cp != '\\' && (cp > 0x20 && cp < 0x7f) &&
-	    !((cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') ||
-	      (cp >= 'A' && cp <= 'Z')))
+	if (len == 1 && cp && strchr("`*_[]<>|~&!$", (int)cp))
 		put(o, '\\');
 	ch_text(o, s, len, cp, flags);
 }

@@ -18,8 +18,9 @@
  * one flavour each, every one built on dgesc_text's (controls and invalid
  * UTF-8 as \xHH, a backslash as \\) except JSON, which keeps the bytes:
  *   DGESC_HTML     & < > " ' as entities (text and attribute values)
- *   DGESC_MD       GitHub Markdown: every ASCII punctuation character
- *                  backslash-escaped (no emphasis, link, tag or cell border)
+ *   DGESC_MD       GitHub Markdown inside a line: ` * _ [ ] < > | ~ & ! $
+ *                  backslash-escaped (no emphasis, code, link, tag, entity,
+ *                  cell border or math); not for the start of a line
  *   DGESC_GNUPLOT  the inside of a gnuplot single-quoted string (' doubled;
  *                  gnuplot interprets nothing else there)
  *   DGESC_JSON     the inside of a JSON string: controls and U+2028/2029 as

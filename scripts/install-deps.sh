@@ -18,6 +18,8 @@ g++                  the C++ test program
 debuginfod           the symbol tests serve debug files with a real debuginfod server
 iproute2             brings up loopback in the network namespace that keeps the test debuginfod off other interfaces
 xz-utils             the symbol benchmarks trace Debian's stripped xz (and its liblzma)
+chromium             the report test opens dgsql --report's page in headless Chromium
+chromium-driver      ... and drives it over WebDriver (chromedriver) from python3's stdlib
 "
 
 missing=""
