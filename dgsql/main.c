@@ -235,38 +235,44 @@ static int run_args(struct shell *sh, char **argv, int n)
 	return 0;
 }
 
+/* Prints what failed (err: sqlite3_free'd here); EXIT_FAILED. */
+static int failed(const char *what, char *err)
+{
+	shell_error(what, err ? err : "failed");
+	sqlite3_free(err);
+	return EXIT_FAILED;
+}
+
+/* The filter as typed, for a plot's title and the report's header
+   (sqlite3_free). */
+static char *filter_text(const struct args *a)
+{
+	return sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
+			       a->events ? a->events : "",
+			       a->ranges ? " --ranges " : "",
+			       a->ranges ? a->ranges : "");
+}
+
 static int plot(struct shell *sh, const struct args *a)
 {
-	char *err = NULL, *title;
+	char *err = NULL, *title = filter_text(a);
 	int rc;
 
-	title = sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
-				a->events ? a->events : "",
-				a->ranges ? " --ranges " : "",
-				a->ranges ? a->ranges : "");
 	sh->plot.title = title;
 	sh->plot.unfiltered = !sh->events && !sh->ranges;
 	rc = dgplot_draw(sh->db, &sh->plot, &err);
 	sh->plot.title = NULL;
 	sqlite3_free(title);
-	if (rc == 0)
-		return 0;
-	shell_error("plot: ", err ? err : "failed");
-	sqlite3_free(err);
-	return EXIT_FAILED;
+	return rc == 0 ? 0 : failed("plot: ", err);
 }
 
 static int report(struct shell *sh, struct args *a)
 {
 	struct report_opts *o = &a->report;
-	char *err = NULL, *filter;
+	char *err = NULL, *filter = filter_text(a);
 	int rc;
 
-	filter = sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
-				 a->events ? a->events : "",
-				 a->ranges ? " --ranges " : "",
-				 a->ranges ? a->ranges : "");
-	if (sh->plot.has_icount) {
+	if (filter && sh->plot.has_icount) {
 		char *f = sqlite3_mprintf("%s%s--icount-range %lld:%lld",
 			filter, *filter ? " " : "",
 			(long long)sh->plot.icount_lo,
@@ -283,11 +289,7 @@ static int report(struct shell *sh, struct args *a)
 		o->top = 20;
 	rc = report_write(sh->db, o, &err);
 	sqlite3_free(filter);
-	if (rc == 0)
-		return 0;
-	shell_error("report: ", err ? err : "failed");
-	sqlite3_free(err);
-	return EXIT_FAILED;
+	return rc == 0 ? 0 : failed("report: ", err);
 }
 
 static int run(struct shell *sh, struct args *a, char **rest, int nrest)

@@ -462,23 +462,29 @@ static void json_end(struct wr *w, const struct rsection *s)
 	w->first = 0;
 }
 
-static void json_para(struct wr *w, const struct ritem *it)
+/* {"type": TYPE, K1: V1[, K2: V2]} */
+static void json_item(struct wr *w, const char *type, const char *k1,
+		      const char *v1, const char *k2, const char *v2)
 {
 	json_sep(w);
-	fprintf(w->f, "{\"type\": \"%s\", \"text\": ",
-		it->kind == I_WARN ? "warning" : "text");
-	json_str(w, it->text);
+	fprintf(w->f, "{\"type\": \"%s\", \"%s\": ", type, k1);
+	json_str(w, v1);
+	if (k2) {
+		fprintf(w->f, ", \"%s\": ", k2);
+		json_str(w, v2);
+	}
 	fputs("}", w->f);
+}
+
+static void json_para(struct wr *w, const struct ritem *it)
+{
+	json_item(w, it->kind == I_WARN ? "warning" : "text", "text", it->text,
+		  NULL, NULL);
 }
 
 static void json_image(struct wr *w, const struct ritem *it)
 {
-	json_sep(w);
-	fputs("{\"type\": \"image\", \"file\": ", w->f);
-	json_str(w, it->file);
-	fputs(", \"caption\": ", w->f);
-	json_str(w, it->text);
-	fputs("}", w->f);
+	json_item(w, "image", "file", it->file, "caption", it->text);
 }
 
 static void json_cell(struct wr *w, const struct rcell *x)

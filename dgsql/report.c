@@ -309,6 +309,14 @@ static int register_range(struct rep *r)
 
 /* ---------------------------------------------------------- charts */
 
+/* A top-N section (tops[] below): a table of the first rows of its SQL
+   (?1: how many) and a bar chart of column vc labelled by column lc
+   (vc < 0: no chart). */
+struct top {
+	const char *id, *title, *text, *sql;
+	int lc, vc;
+};
+
 static int chart_bars(struct rep *r, const struct rtable *t, const char *title,
 		      const char *xlabel, int lc, int vc)
 {
@@ -322,19 +330,20 @@ static int chart_bars(struct rep *r, const struct rtable *t, const char *title,
 	return rdoc_image(r->doc, file, title);
 }
 
-/* A top-N section: table, then its bar chart of column vc by column lc. */
-static int top_section(struct rep *r, const char *id, const char *title,
-		       const char *text, const char *sql, int lc, int vc)
+/* A top-N section: table, then its bar chart. */
+static int top_section(struct rep *r, const struct top *tp)
 {
 	int64_t n = r->o->top;
 	struct rtable *t;
 
-	if (section(r, id, title) < 0 || para(r, "%s", text) < 0)
+	if (section(r, tp->id, tp->title) < 0 || para(r, "%s", tp->text) < 0)
 		return -1;
-	t = table(r, id, sql, &n, 1);
+	t = table(r, tp->id, tp->sql, &n, 1);
 	if (!t)
 		return -1;
-	return chart_bars(r, t, title, t->cols[vc], lc, vc);
+	if (tp->vc < 0)
+		return 0;
+	return chart_bars(r, t, tp->title, t->cols[tp->vc], tp->lc, tp->vc);
 }
 
 /* ---------------------------------------------------------- header */
@@ -428,58 +437,55 @@ static int sec_addr_time(struct rep *r)
 	return rdoc_image(r->doc, "addr-time.svg", "address x time");
 }
 
-static int sec_functions(struct rep *r)
+static const struct top tops[] = {
+	{ "functions", "Top functions",
+	  "Accesses by function (the innermost, inlined or not, at the "
+	  "access's pc).",
+	  "SELECT coalesce(f.name, '(no symbol)') AS function, "
+	  "x.reads + x.writes AS accesses, x.reads, x.writes, x.bytes "
+	  "FROM dgr_fn x LEFT JOIN functions f ON f.id = x.function_id "
+	  "ORDER BY accesses DESC, function LIMIT ?1", 0, 1 },
+	{ "blocks", "Top heap blocks",
+	  "Heap blocks by accesses inside them while they lived.",
+	  "SELECT b.id AS block, dg_hex(b.addr) AS addr, b.size, "
+	  "x.reads + x.writes AS accesses, x.reads, x.writes, x.bytes, "
+	  SITE("b.alloc_stack_id") " AS site FROM dgr_blocks x "
+	  "JOIN blocks b ON b.id = x.block_id WHERE x.reads + x.writes > 0 "
+	  "ORDER BY accesses DESC, block LIMIT ?1", 0, 3 },
+	{ "sites", "Top allocation sites",
+	  "Allocation sites (the innermost four frames of the allocation "
+	  "stack) by accesses to their blocks.",
+	  "SELECT " SITE("s.stack_id") " AS site, s.blocks, s.bytes_allocated, "
+	  "s.reads + s.writes AS accesses, s.reads, s.writes FROM "
+	  "(SELECT b.alloc_stack_id AS stack_id, count(*) AS blocks, "
+	  " sum(b.size) AS bytes_allocated, sum(x.reads) AS reads, "
+	  " sum(x.writes) AS writes FROM dgr_blocks x JOIN blocks b "
+	  " ON b.id = x.block_id GROUP BY b.alloc_stack_id) s "
+	  "ORDER BY accesses DESC, bytes_allocated DESC LIMIT ?1", 0, 3 },
+	{ "pages", "Top pages", "4 KiB pages by accesses starting in them.",
+	  "SELECT dg_hex(page * 4096) AS page, reads + writes AS accesses, "
+	  "reads, writes FROM dgr_pages ORDER BY accesses DESC, page "
+	  "LIMIT ?1", 0, 1 },
+	{ "lines", "Top cache lines",
+	  "64-byte cache lines by accesses starting in them.",
+	  "SELECT dg_hex(line * 64) AS line, reads + writes AS accesses, "
+	  "reads, writes FROM dgr_lines ORDER BY accesses DESC, line "
+	  "LIMIT ?1", 0, 1 },
+};
+
+static int top_sections(struct rep *r, const struct top *v, size_t n)
 {
-	return top_section(r, "functions", "Top functions",
-		"Accesses by function (the innermost, inlined or not, at the "
-		"access's pc).",
-		"SELECT coalesce(f.name, '(no symbol)') AS function, "
-		"x.reads + x.writes AS accesses, x.reads, x.writes, x.bytes "
-		"FROM dgr_fn x LEFT JOIN functions f ON f.id = x.function_id "
-		"ORDER BY accesses DESC, function LIMIT ?1", 0, 1);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (top_section(r, &v[i]) < 0)
+			return -1;
+	return 0;
 }
 
-static int sec_blocks(struct rep *r)
+static int sec_tops(struct rep *r)
 {
-	return top_section(r, "blocks", "Top heap blocks",
-		"Heap blocks by accesses inside them while they lived.",
-		"SELECT b.id AS block, dg_hex(b.addr) AS addr, b.size, "
-		"x.reads + x.writes AS accesses, x.reads, x.writes, x.bytes, "
-		SITE("b.alloc_stack_id") " AS site FROM dgr_blocks x "
-		"JOIN blocks b ON b.id = x.block_id WHERE x.reads + x.writes > 0 "
-		"ORDER BY accesses DESC, block LIMIT ?1", 0, 3);
-}
-
-static int sec_sites(struct rep *r)
-{
-	return top_section(r, "sites", "Top allocation sites",
-		"Allocation sites (the innermost four frames of the allocation "
-		"stack) by accesses to their blocks.",
-		"SELECT " SITE("s.stack_id") " AS site, s.blocks, s.bytes_allocated, "
-		"s.reads + s.writes AS accesses, s.reads, s.writes FROM "
-		"(SELECT b.alloc_stack_id AS stack_id, count(*) AS blocks, "
-		" sum(b.size) AS bytes_allocated, sum(x.reads) AS reads, "
-		" sum(x.writes) AS writes FROM dgr_blocks x JOIN blocks b "
-		" ON b.id = x.block_id GROUP BY b.alloc_stack_id) s "
-		"ORDER BY accesses DESC, bytes_allocated DESC LIMIT ?1", 0, 3);
-}
-
-static int sec_pages(struct rep *r)
-{
-	return top_section(r, "pages", "Top pages",
-		"4 KiB pages by accesses starting in them.",
-		"SELECT dg_hex(page * 4096) AS page, reads + writes AS accesses, "
-		"reads, writes FROM dgr_pages ORDER BY accesses DESC, page "
-		"LIMIT ?1", 0, 1);
-}
-
-static int sec_lines(struct rep *r)
-{
-	return top_section(r, "lines", "Top cache lines",
-		"64-byte cache lines by accesses starting in them.",
-		"SELECT dg_hex(line * 64) AS line, reads + writes AS accesses, "
-		"reads, writes FROM dgr_lines ORDER BY accesses DESC, line "
-		"LIMIT ?1", 0, 1);
+	return top_sections(r, tops, sizeof tops / sizeof tops[0]);
 }
 
 /* A series over time, at most SERIES_POINTS rows: sql's ?1 is the
@@ -877,57 +883,38 @@ static int sec_heap(struct rep *r)
 		     "DESC LIMIT 20", &peak_at, 1) ? 0 : -1;
 }
 
-static int sec_leaks(struct rep *r)
+/* Leaks, short-lived and useless allocations: tables without a chart. */
+static const struct top lifetimes[] = {
+	{ "leaks", "Leaks", "Blocks never freed, by allocation site.",
+	  "SELECT " SITE("alloc_stack_id") " AS site, count(*) AS blocks, "
+	  "sum(size) AS bytes FROM blocks WHERE free_icount IS NULL AND id IN "
+	  "(SELECT id FROM dgr_scope) GROUP BY alloc_stack_id ORDER BY bytes "
+	  "DESC LIMIT ?1", -1, -1 },
+	{ "short-lived", "Short-lived allocations",
+	  "Temporary blocks, as heaptrack counts them: freed before the next "
+	  "allocation, by allocation site, with their mean lifetime in "
+	  "instructions.",
+	  "WITH b AS (SELECT id, size, alloc_stack_id, alloc_icount, "
+	  "free_icount, lead(alloc_icount) OVER (ORDER BY alloc_icount, id) "
+	  "AS nxt FROM blocks WHERE id IN (SELECT id FROM dgr_scope)) "
+	  "SELECT " SITE("alloc_stack_id") " AS site, count(*) AS blocks, "
+	  "sum(size) AS bytes, round(avg(free_icount - alloc_icount), 1) AS "
+	  "mean_lifetime FROM b WHERE free_icount IS NOT NULL AND (nxt IS "
+	  "NULL OR nxt > free_icount) GROUP BY alloc_stack_id ORDER BY blocks "
+	  "DESC, bytes DESC LIMIT ?1", -1, -1 },
+	{ "useless", "Useless allocations",
+	  "Blocks never read (DHAT's useless allocations): never accessed, or "
+	  "written but never read, by allocation site.",
+	  "SELECT " SITE("b.alloc_stack_id") " AS site, CASE WHEN b.writes = 0 "
+	  "THEN 'never accessed' ELSE 'written, never read' END AS kind, "
+	  "count(*) AS blocks, sum(b.size) AS bytes FROM blocks b WHERE "
+	  "b.reads = 0 AND b.id IN (SELECT id FROM dgr_scope) GROUP BY "
+	  "b.alloc_stack_id, kind ORDER BY bytes DESC LIMIT ?1", -1, -1 },
+};
+
+static int sec_lifetimes(struct rep *r)
 {
-	int64_t n = r->o->top;
-
-	if (section(r, "leaks", "Leaks") < 0 ||
-	    para(r, "Blocks never freed, by allocation site.") < 0)
-		return -1;
-	return table(r, "leaks", "SELECT " SITE("alloc_stack_id") " AS site, "
-		     "count(*) AS blocks, sum(size) AS bytes FROM blocks WHERE "
-		     "free_icount IS NULL AND id IN (SELECT id FROM dgr_scope) "
-		     "GROUP BY alloc_stack_id ORDER BY bytes DESC LIMIT ?1",
-		     &n, 1) ? 0 : -1;
-}
-
-static int sec_short(struct rep *r)
-{
-	int64_t n = r->o->top;
-
-	if (section(r, "short-lived", "Short-lived allocations") < 0 ||
-	    para(r, "Temporary blocks, as heaptrack counts them: freed before "
-		 "the next allocation, by allocation site, with their mean "
-		 "lifetime in instructions.") < 0)
-		return -1;
-	return table(r, "short-lived", "WITH b AS (SELECT id, size, "
-		     "alloc_stack_id, alloc_icount, free_icount, "
-		     "lead(alloc_icount) OVER (ORDER BY alloc_icount, id) AS nxt "
-		     "FROM blocks WHERE id IN (SELECT id FROM dgr_scope)) "
-		     "SELECT " SITE("alloc_stack_id") " AS site, count(*) AS "
-		     "blocks, sum(size) AS bytes, round(avg(free_icount - "
-		     "alloc_icount), 1) AS mean_lifetime FROM b WHERE "
-		     "free_icount IS NOT NULL AND (nxt IS NULL OR nxt > "
-		     "free_icount) GROUP BY alloc_stack_id ORDER BY blocks "
-		     "DESC, bytes DESC LIMIT ?1", &n, 1) ? 0 : -1;
-}
-
-static int sec_useless(struct rep *r)
-{
-	int64_t n = r->o->top;
-
-	if (section(r, "useless", "Useless allocations") < 0 ||
-	    para(r, "Blocks never read (DHAT's useless allocations): never "
-		 "accessed, or written but never read, by allocation site.")
-	    < 0)
-		return -1;
-	return table(r, "useless", "SELECT " SITE("b.alloc_stack_id")
-		     " AS site, CASE WHEN b.writes = 0 THEN 'never accessed' "
-		     "ELSE 'written, never read' END AS kind, count(*) AS "
-		     "blocks, sum(b.size) AS bytes FROM blocks b WHERE b.reads "
-		     "= 0 AND b.id IN (SELECT id FROM dgr_scope) GROUP BY "
-		     "b.alloc_stack_id, kind ORDER BY bytes DESC LIMIT ?1",
-		     &n, 1) ? 0 : -1;
+	return top_sections(r, lifetimes, sizeof lifetimes / sizeof lifetimes[0]);
 }
 
 /* ---------------------------------------------------------- events */
@@ -1029,9 +1016,8 @@ static int sec_ranges(struct rep *r)
 /* ---------------------------------------------------------- driving */
 
 static int (*const sections[])(struct rep *) = {
-	sec_header, sec_addr_time, sec_functions, sec_blocks, sec_sites,
-	sec_pages, sec_lines, sec_working_set, sec_histograms, sec_flame,
-	sec_heap, sec_leaks, sec_short, sec_useless, sec_events, sec_ranges,
+	sec_header, sec_addr_time, sec_tops, sec_working_set, sec_histograms,
+	sec_flame, sec_heap, sec_lifetimes, sec_events, sec_ranges,
 };
 
 /* DIR without trailing slashes, checked for what gnuplot must be given

@@ -2,6 +2,8 @@
 # sourced after lib.sh and lib-dgsql.sh.
 #
 #   N                  the demo's matrix side (examples/transpose.c)
+#   need_report        the tool, dgsql, gnuplot and python3 (a missing
+#                      optional one: skip)
 #   demo_db DB         builds examples/transpose.c as the demo does, traces
 #                      it and imports the log into DB (bails if it cannot)
 #   rc ARGS...         tests/report_check.py ARGS (see its --help)
@@ -12,6 +14,13 @@
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 
 N=96
+
+need_report() {
+	need_tool
+	need_dgsql
+	need_cmd gnuplot
+	need_cmd python3
+}
 
 demo_db() {
 	${CC:-cc} -O1 -g -I"$DG_BUILD/include" -o transpose \

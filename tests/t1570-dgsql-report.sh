@@ -14,10 +14,7 @@
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 . "$DG_TESTS/lib-report.sh"
-need_tool
-need_dgsql
-need_cmd gnuplot
-need_cmd python3
+need_report
 need_cmd sqlite3
 demo_db t.db
 

@@ -11,10 +11,7 @@
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 . "$DG_TESTS/lib-report.sh"
-need_tool
-need_dgsql
-need_cmd gnuplot
-need_cmd python3
+need_report
 need_cmd chromium
 need_cmd chromedriver
 demo_db t.db
