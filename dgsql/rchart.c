@@ -19,6 +19,7 @@
 
 #define MAX_BAR_LABEL 48        /* characters of a bar's name shown */
 #define MAX_FLAME_LABELS 400
+#define MIN_FLAME_BOX 0.0002   /* of the width, a quarter of a pixel */
 
 struct chart {
 	const struct rchart *c;
@@ -258,6 +259,8 @@ int rchart_flame(const struct rchart *c, const struct rflame_box *b,
 	for (i = 0; i < n; i++) {
 		double wfrac = total > 0 ? (b[i].x1 - b[i].x0) / total : 0;
 
+		if (wfrac < MIN_FLAME_BOX)
+			continue;       /* under a pixel: left out */
 		fprintf(ch.d, "%.17g %.17g %.17g %u\n", (b[i].x0 + b[i].x1) / 2,
 			(b[i].x1 - b[i].x0) / 2, b[i].depth + 0.5,
 			colour_of(b[i].name));

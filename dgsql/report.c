@@ -210,35 +210,38 @@ static void flag_one(sqlite3_context *c, int argc, sqlite3_value **argv)
 	sqlite3_result_int(c, 1);
 }
 
+/* The SELECT that filtered_accesses is now (sqlite3_free), or NULL. */
+static char *view_body(struct rep *r)
+{
+	sqlite3_stmt *st;
+	char *body = NULL;
+
+	if (sqlite3_prepare_v2(r->db, "SELECT sql FROM temp.sqlite_master "
+			       "WHERE name = 'filtered_accesses'", -1, &st,
+			       NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		const char *as = v ? strstr(v, " AS ") : NULL;
+
+		if (as)
+			body = sqlite3_mprintf("%s", as + 4);
+	}
+	sqlite3_finalize(st);
+	return body;
+}
+
 static int narrow_icount(struct rep *r)
 {
-	char *sql;
+	char *body = view_body(r), *sql;
 	int rc;
 
-	sql = sqlite3_mprintf("SELECT sql FROM temp.sqlite_master WHERE "
-			      "name = 'filtered_accesses'");
-	{
-		sqlite3_stmt *st;
-		char *view = NULL;
-
-		if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) == SQLITE_OK
-		    && sqlite3_step(st) == SQLITE_ROW) {
-			const char *v = (const char *)sqlite3_column_text(st, 0);
-			const char *as = v ? strstr(v, " AS ") : NULL;
-
-			if (as)
-				view = sqlite3_mprintf("%s", as + 4);
-		}
-		sqlite3_finalize(st);
-		sqlite3_free(sql);
-		if (!view)
-			return fail_db(r, "filtered_accesses");
-		sql = sqlite3_mprintf("DROP VIEW temp.filtered_accesses; "
-			"CREATE TEMP VIEW filtered_accesses AS SELECT * FROM "
-			"(%s) WHERE icount >= %lld AND icount < %lld", view,
-			(long long)r->o->icount_lo, (long long)r->o->icount_hi);
-		sqlite3_free(view);
-	}
+	if (!body)
+		return fail_db(r, "filtered_accesses");
+	sql = sqlite3_mprintf("DROP VIEW temp.filtered_accesses; "
+		"CREATE TEMP VIEW filtered_accesses AS SELECT * FROM (%s) "
+		"WHERE icount >= %lld AND icount < %lld", body,
+		(long long)r->o->icount_lo, (long long)r->o->icount_hi);
+	sqlite3_free(body);
 	rc = exec(r, sql);
 	sqlite3_free(sql);
 	if (rc < 0)
@@ -352,8 +355,10 @@ static int top_section(struct rep *r, const struct top *tp)
 
 static const char header_sql[] =
 	"SELECT 'program' AS fact, " META("exe") " AS value "
-	"UNION ALL SELECT 'command line', (SELECT group_concat(value, ' ') "
-	"  FROM json_each(" META("argv") ")) "
+	"UNION ALL SELECT 'command line', CASE WHEN json_valid(" META("argv")
+	  ") THEN (SELECT group_concat(value, ' ') FROM json_each(CASE WHEN "
+	  "json_valid(" META("argv") ") THEN " META("argv") " ELSE '[]' END)) "
+	  "ELSE " META("argv") " END "
 	"UNION ALL SELECT 'threads', (SELECT count(*) FROM threads) "
 	"UNION ALL SELECT 'instructions', CAST(" META("icount") " AS INTEGER) "
 	"UNION ALL SELECT 'accesses', (SELECT sum(reads + writes) FROM dgr_fn) "
