@@ -556,15 +556,9 @@ static int write_image(struct plot *p, FILE *f)
    noenhanced, so ^ _ @ & ~ { } print as themselves. */
 void dgplot_quote(FILE *f, const char *s)
 {
-	char *e = dgesc_text(s, strlen(s), 0), *c;
+	char *e = dgesc_as(DGESC_GNUPLOT, s, strlen(s));
 
-	fputc('\'', f);
-	for (c = e; c && *c; c++) {
-		if (*c == '\'')
-			fputc('\'', f);
-		fputc(*c, f);
-	}
-	fputc('\'', f);
+	fprintf(f, "'%s'", e ? e : "");
 	free(e);
 }
 
