@@ -276,7 +276,6 @@ struct importer {
 	uint64_t fld_lo, fld_span;  /* the variables' span: imp_field_wanted */
 	uint32_t fld_ranges;        /* live tracked ranges with a type name */
 	uint32_t fld_gen;           /* bumped when variables are added */
-	uint32_t run_thread;        /* thread of the run being counted */
 	char *fld_warn;             /* lines for the user, or NULL */
 
 	/* version 1 side records held back (imp_import.c) */
