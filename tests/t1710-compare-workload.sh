@@ -8,7 +8,8 @@
 # the list walk ll_walk): --compare must show +100.0% for each and fail on
 # 'accesses>+5%'; the same 1-round run traced twice compares equal: exit 0
 # under every condition.  The Markdown, JSON and plots are made as a CI
-# job makes them.
+# job makes them, and so is the report page of the 2-round run (its
+# header's counts equal the database's; every chart it links is there).
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -67,5 +68,32 @@ if command -v gnuplot >/dev/null 2>&1; then
 		"$(png_info both.png | awk '{ print $1, $2 }')"
 	check_eq "plots: the change per function names stencil_step" 1 \
 		"$(grep -c '<text>stencil_step</text>' change.svg)"
+fi
+# the report a CI job publishes for the run (t1570/t1575 check its
+# contents on the demo; here that it holds on the benchmark program)
+if command -v gnuplot >/dev/null 2>&1; then
+	check_run "report of the 2-round run" "$DGSQL" head.db --report report \
+		--folded head.folded
+	python3 - report/report.json >hdr.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = [s for s in d['sections'] if s['id'] == 'header'][0]['items'][0]['rows']
+h = dict((r[0], r[1]) for r in h)
+print(h['accesses'], h['reads'], h['writes'])
+PY
+	check_eq "report: accesses, reads, writes equal the database's" \
+		"$(dq head.db "SELECT sum(reads + writes), sum(reads), sum(writes) FROM threads" | tr '|' ' ')" \
+		"$(cat hdr.txt)"
+	missing=0
+	for img in $(grep -o '](\([^)]*\.svg\))' report/report.md | sed 's/^](//; s/)$//'); do
+		[ -s "report/$img" ] || missing=$((missing + 1))
+	done
+	check_eq "report: every chart report.md links is there" 0 "$missing"
+	check_ge "report: report.md links the charts" 8 \
+		"$(grep -c '](\([^)]*\.svg\))' report/report.md)"
+	check_ge "report: index.html draws them inline" 8 "$(grep -c '<svg' report/index.html)"
+	check_eq "report: folded stacks sum to every access" \
+		"$(dq head.db "SELECT sum(reads + writes) FROM threads")" \
+		"$(awk '{ n += $NF } END { print n }' head.folded)"
 fi
 finish
