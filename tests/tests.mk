@@ -68,3 +68,16 @@ $(SYM_DIR)/symprog: tests/progs/sym/symprog.c $(SYM_DIR)/libsymlib.so
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(SYM_FLAGS) -fPIE -pie -o $@ $< -L$(SYM_DIR) -lsymlib -ldl
+
+# The struct-field oracle (tests/progs/fields/), built twice: -O0 (every
+# pointer through a stack slot: the instruction tracker's case) and -O2
+# (pointers in registers, named by location lists).
+FIELDS_DIR   := $(TESTS_PROG_DIR)/fields
+FIELDS_PROGS := $(FIELDS_DIR)/fields-O0 $(FIELDS_DIR)/fields-O2
+
+tests-progs: $(FIELDS_PROGS)
+
+$(FIELDS_DIR)/fields-O%: tests/progs/fields/fields.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 -O$* -g -fno-stack-protector -Wall -Wextra -o $@ $<

@@ -60,3 +60,15 @@ $(UNIT_B)/test_dgvtab: tests/unit/test_dgvtab.c lib/dgvtab.c lib/dgchunk.c $(UNI
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^) -lsqlite3 -lm
+
+# test_dgpctype: the accessing instruction's type, sanitized, on the field
+# oracle's -O0 and -O2 builds (tests/t0106-pctype-unit.sh runs it).
+DGPCTYPE_SRCS := lib/dgpctype.c lib/dghash.c $(DGSYM_SRCS)
+
+unit-tests: $(UNIT_B)/test_dgpctype
+
+$(UNIT_B)/test_dgpctype: tests/unit/test_dgpctype.c $(DGPCTYPE_SRCS) $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgpctype.c $(DGPCTYPE_SRCS) \
+		-lcapstone $(DGSYM_LIBS)
