@@ -62,7 +62,7 @@ $(UNIT_B)/test_dgvtab: tests/unit/test_dgvtab.c lib/dgvtab.c lib/dgchunk.c $(UNI
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^) -lsqlite3 -lm
 
 # test_dgpctype: the accessing instruction's type, sanitized, on the field
-# oracle's -O0 and -O2 builds (tests/t0106-pctype-unit.sh runs it).
+# oracle's -O0 and -O2 builds (tests/t0107-pctype-unit.sh runs it).
 DGPCTYPE_SRCS := lib/dgpctype.c lib/dghash.c $(DGSYM_SRCS)
 
 unit-tests: $(UNIT_B)/test_dgpctype

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0106-pctype-unit: the C unit test of the accessing instruction's type
+# t0107-pctype-unit: the C unit test of the accessing instruction's type
 # (lib/dgpctype.c), under ASan+UBSan, on the field oracle
 # tests/progs/fields/fields.c built -O0 (the instruction tracker through
 # stack slots) and -O2 (location lists): read_a reads struct rec.a,
