@@ -1553,3 +1553,20 @@ const char *dgsym_module_problem(struct dgsym *s, int m)
 	mod_load(s, &s->mod[m]);
 	return s->mod[m].problem;
 }
+
+void *dgsym_module_dwarf(struct dgsym *s, int m, uint64_t *bias)
+{
+	struct mod *md;
+	Dwarf_Addr dwbias;
+	Dwarf *dw;
+
+	if (!mod_at(s, m))
+		return NULL;
+	md = &s->mod[m];
+	mod_load(s, md);
+	if (md->state != DGSYM_DWARF || !md->dm || !(dw = dwfl_module_getdwarf(md->dm, &dwbias)))
+		return NULL;
+	/* DWARF address + dwbias = session address = ELF + dwfl_bias */
+	*bias = md->bias + dwbias - md->dwfl_bias;
+	return dw;
+}

@@ -161,4 +161,9 @@ const char *dgsym_module_symbols_from(struct dgsym *s, int m);
  * within 10 s", "debug file ...: not an ELF file"), or NULL. */
 const char *dgsym_module_problem(struct dgsym *s, int m);
 
+/* The module's DWARF (a libdw `Dwarf *`, owned by the symbolizer, valid
+ * until dgsym_free), opening the file if no lookup did yet, and in *bias
+ * the run-time address minus the DWARF address; NULL if it has none. */
+void *dgsym_module_dwarf(struct dgsym *s, int m, uint64_t *bias);
+
 #endif /* DGSYM_H */

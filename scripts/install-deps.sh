@@ -19,6 +19,7 @@ g++                  the C++ test program
 debuginfod           the symbol tests serve debug files with a real debuginfod server
 iproute2             brings up loopback in the network namespace that keeps the test debuginfod off other interfaces
 xz-utils             the symbol benchmarks trace Debian's stripped xz (and its liblzma)
+dwarves              pahole: the field tests compare the layouts dg-import reads from DWARF with pahole's
 "
 
 missing=""

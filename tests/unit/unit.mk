@@ -61,6 +61,20 @@ $(UNIT_B)/test_dgvtab: tests/unit/test_dgvtab.c lib/dgvtab.c lib/dgchunk.c $(UNI
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^) -lsqlite3 -lm
 
+# test_dgtypes: types and variables from DWARF, plain and sanitized (t0106
+# runs them).  It compiles its own small C and C++ programs at run time.
+unit-tests: $(UNIT_B)/test_dgtypes $(UNIT_B)/test_dgtypes-asan
+
+$(UNIT_B)/test_dgtypes: tests/unit/test_dgtypes.c lib/dgtypes.c lib/dghash.c $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) -ldw -lelf
+
+$(UNIT_B)/test_dgtypes-asan: tests/unit/test_dgtypes.c lib/dgtypes.c lib/dghash.c $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^) -ldw -lelf
+
 # test_dgpctype: the accessing instruction's type, sanitized, on the field
 # oracle's -O0 and -O2 builds (tests/t0107-pctype-unit.sh runs it).
 DGPCTYPE_SRCS := lib/dgpctype.c lib/dghash.c $(DGSYM_SRCS)
