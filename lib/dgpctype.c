@@ -77,9 +77,6 @@ struct dgpctype {
 	struct dghash ret_at;   /* call target ^ module -> index in rets */
 	Dwarf_Off *rets;
 	size_t nrets, caprets;
-	char **str;             /* interned strings */
-	size_t nstr, capstr;
-	struct dghash str_at;   /* hash of a string -> index in str */
 };
 
 /* ---------------------------------------------------------------- setup */
@@ -137,8 +134,7 @@ struct dgpctype *dgpctype_new(char *err, size_t errlen)
 	}
 	cs_option(t->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	t->insn = cs_malloc(t->cs);
-	if (!t->insn || dghash_init(&t->fs_at, 256) < 0 || dghash_init(&t->ret_at, 256) < 0
-	    || dghash_init(&t->str_at, 256) < 0) {
+	if (!t->insn || dghash_init(&t->fs_at, 256) < 0 || dghash_init(&t->ret_at, 256) < 0) {
 		snprintf(err, errlen, "out of memory");
 		dgpctype_free(t);
 		return NULL;
@@ -157,47 +153,15 @@ void dgpctype_free(struct dgpctype *t)
 		free(t->fs[i].in);
 		free(t->fs[i].var);
 	}
-	for (i = 0; i < t->nstr; i++)
-		free(t->str[i]);
 	free(t->fs);
 	free(t->mods);
 	free(t->rets);
-	free(t->str);
 	dghash_free(&t->fs_at);
 	dghash_free(&t->ret_at);
-	dghash_free(&t->str_at);
 	if (t->insn)
 		cs_free(t->insn, 1);
 	cs_close(&t->cs);
 	free(t);
-}
-
-/* ---------------------------------------------------------------- strings */
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h;
-}
-
-/* s interned; a hash collision only costs a second copy. */
-static const char *intern(struct dgpctype *t, const char *s)
-{
-	uint64_t h = str_hash(s);
-	uint32_t i = dghash_get(&t->str_at, h);
-	int added;
-
-	if (i != DGHASH_NONE && strcmp(t->str[i], s) == 0)
-		return t->str[i];
-	if (dg_grow(&t->str, &t->capstr, t->nstr + 1, sizeof *t->str) < 0
-	    || !(t->str[t->nstr] = strdup(s)))
-		return NULL;
-	if (i == DGHASH_NONE && dghash_put(&t->str_at, h, (uint32_t)t->nstr, &added) < 0)
-		return NULL;
-	return t->str[t->nstr++];
 }
 
 /* ---------------------------------------------------------------- types */
@@ -232,54 +196,6 @@ static uint64_t size_of(Dwarf_Die *type)
 	Dwarf_Word n;
 
 	return dwarf_aggregate_size(type, &n) == 0 ? n : 0;
-}
-
-static const char *type_name(struct dgpctype *t, Dwarf_Die *die, int depth);
-
-/* "struct item", "int", "char *": how a person writes the type. */
-static int name_into(struct dgpctype *t, Dwarf_Die *die, int depth, char *buf, size_t len)
-{
-	static const struct { int tag; const char *kw; } kw[] = {
-		{ DW_TAG_structure_type, "struct " }, { DW_TAG_union_type, "union " },
-		{ DW_TAG_class_type, "class " }, { DW_TAG_enumeration_type, "enum " },
-	};
-	const char *name = dwarf_diename(die), *inner;
-	Dwarf_Die sub, peeled;
-	int tag = dwarf_tag(die);
-	size_t k;
-
-	if (depth > MAX_DEPTH)
-		return snprintf(buf, len, "?");
-	for (k = 0; k < sizeof kw / sizeof kw[0]; k++)
-		if (kw[k].tag == tag)
-			return snprintf(buf, len, "%s%s", kw[k].kw, name ? name : "<anonymous>");
-	switch (tag) {
-	case DW_TAG_typedef:    /* the typedef's name only for what has none */
-		if (name && peel(die, &peeled) && !dwarf_diename(&peeled))
-			return snprintf(buf, len, "%s", name);
-		/* fall through */
-	case DW_TAG_const_type: case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type: case DW_TAG_atomic_type:
-		inner = type_of(die, &sub) ? type_name(t, &sub, depth + 1) : "void";
-		return snprintf(buf, len, "%s", inner ? inner : "?");
-	case DW_TAG_pointer_type: case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-		inner = type_of(die, &sub) ? type_name(t, &sub, depth + 1) : "void";
-		return snprintf(buf, len, "%s *", inner ? inner : "?");
-	case DW_TAG_array_type:
-		inner = type_of(die, &sub) ? type_name(t, &sub, depth + 1) : NULL;
-		return snprintf(buf, len, "%s[]", inner ? inner : "?");
-	default:
-		return snprintf(buf, len, "%s", name ? name : "?");
-	}
-}
-
-static const char *type_name(struct dgpctype *t, Dwarf_Die *die, int depth)
-{
-	char buf[512];
-
-	name_into(t, die, depth, buf, sizeof buf);
-	return intern(t, buf);
 }
 
 /* Byte offset of member m in its aggregate (bit-fields: the byte holding
@@ -317,45 +233,6 @@ static int64_t member_at(Dwarf_Die *agg, uint64_t off, Dwarf_Die *m, Dwarf_Die *
 			return mo;
 	} while (dwarf_siblingof(m, m) == 0);
 	return -1;
-}
-
-const char *dgpctype_field_at(struct dgpctype *t, Dwarf_Die *type, uint64_t off)
-{
-	char path[512];
-	size_t len = 0;
-	Dwarf_Die cur, m, mt;
-	int depth;
-
-	path[0] = 0;
-	if (!peel(type, &cur))
-		return NULL;
-	for (depth = 0; depth < MAX_DEPTH; depth++) {
-		int tag = dwarf_tag(&cur);
-		int64_t mo;
-		uint64_t es;
-		const char *name;
-
-		if (is_aggregate(tag)) {
-			if ((mo = member_at(&cur, off, &m, &mt)) < 0)
-				break;
-			name = dwarf_tag(&m) == DW_TAG_inheritance ? type_name(t, &mt, 0)
-			       : dwarf_diename(&m);
-			if (name)       /* anonymous members add no name */
-				len += (size_t)snprintf(path + len, sizeof path - len, "%s%s",
-							len ? "." : "", name);
-			off -= (uint64_t)mo;
-		} else if (tag == DW_TAG_array_type) {
-			if (!type_of(&cur, &mt) || !(es = size_of(&mt)))
-				break;
-			len += (size_t)snprintf(path + len, sizeof path - len, "[]");
-			off %= es;
-		} else {
-			break;
-		}
-		if (len >= sizeof path || !peel(&mt, &cur))
-			break;
-	}
-	return len && len < sizeof path ? intern(t, path) : NULL;
 }
 
 /* The type of the size-byte member starting at off inside type (peeled
@@ -862,20 +739,17 @@ static const struct minsn *minsn_find(const struct fstate *f, uint64_t addr)
 /* ---------------------------------------------------------------- answer */
 
 /* r for an access at byte off of the type at DIE offset type. */
-static int answer(struct dgpctype *t, const struct fstate *f, Dwarf_Off type, int64_t off,
-		  int how, struct dgpctype_res *r)
+static int answer(const struct fstate *f, Dwarf_Off type, int64_t off, int how,
+		  struct dgpctype_res *r)
 {
 	Dwarf_Die ty;
 	uint64_t size;
 
 	if (!die_at(f->dw, type, &ty) || !(size = size_of(&ty)))
 		return DGPCTYPE_NONE;
-	r->type = type_name(t, &ty, 0);
-	if (!r->type)
-		return -1;
+	r->type = type;
 	r->size = size;
 	r->offset = (uint64_t)(off % (int64_t)size + (int64_t)size) % size;
-	r->field = dgpctype_field_at(t, &ty, r->offset);
 	r->how = how;
 	return how;
 }
@@ -898,10 +772,10 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t add
 		return DGPCTYPE_NONE;
 	pc = addr - f->cubias;
 	if ((bt = var_in_reg(f, m->base, pc)) && pointee(f->dw, bt, &pt))
-		return answer(t, f, dwarf_dieoffset(&pt), m->disp, DGPCTYPE_REGISTER, r);
+		return answer(f, dwarf_dieoffset(&pt), m->disp, DGPCTYPE_REGISTER, r);
 	if (m->index == REG_NONE && (at = frame_slot(f, m->base, m->disp, pc, &vt)) >= 0)
-		return answer(t, f, vt, at, DGPCTYPE_STACK, r);
+		return answer(f, vt, at, DGPCTYPE_STACK, r);
 	if (m->base_type && pointee(f->dw, m->base_type, &pt))
-		return answer(t, f, dwarf_dieoffset(&pt), m->disp, DGPCTYPE_TRACKED, r);
+		return answer(f, dwarf_dieoffset(&pt), m->disp, DGPCTYPE_TRACKED, r);
 	return DGPCTYPE_NONE;
 }

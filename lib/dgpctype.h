@@ -24,10 +24,12 @@
  * (no CFI, no type, a location list that does not parse, an address
  * outside the file's sections) give unknown, never a crash.
  *
- * Ownership: struct dgpctype owns every string it returns (type names and
- * field paths, interned: equal strings are one pointer) until
- * dgpctype_free.  It keeps pointers to the Dwfl_Modules it is given: they
- * must outlive it (dgsym's do, until dgsym_free).  Not thread-safe.
+ * The answer is a type DIE and an offset; naming the type and the field
+ * there is lib/dgtypes' job (dgtypes_add_offset, dgtypes_field_at).
+ *
+ * Ownership: struct dgpctype owns its tables.  It keeps pointers to the
+ * Dwfl_Modules it is given: they must outlive it (dgsym's do, until
+ * dgsym_free).  Not thread-safe.
  *
  * Link: -lcapstone -ldw -lelf.
  *
@@ -51,12 +53,12 @@ enum dgpctype_how {
 };
 
 struct dgpctype_res {
-	const char *type;    /* "struct item", "int", "char *"; NULL: unknown */
-	uint64_t size;       /* its size in bytes (> 0 when type is set) */
+	uint64_t type;       /* DIE offset (the module's .debug_info) of the
+				type accessed, as declared (typedefs and
+				qualifiers kept: lib/dgtypes looks through
+				them); 0: unknown */
+	uint64_t size;       /* its size in bytes */
 	uint64_t offset;     /* of the access inside it, < size */
-	const char *field;   /* member path at offset ("hdr.len", "slots[].key",
-				"[]" for an array of scalars), NULL if none
-				(padding, or a scalar type) */
 	int how;             /* enum dgpctype_how */
 };
 
@@ -71,9 +73,5 @@ void dgpctype_free(struct dgpctype *t);
  * when out of memory. */
 int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn,
 		uint64_t addr, struct dgpctype_res *r);
-
-/* The member path at byte offset off of type die (typedefs and qualifiers
- * looked through), interned; NULL if off is in no member or out of memory. */
-const char *dgpctype_field_at(struct dgpctype *t, Dwarf_Die *type, uint64_t off);
 
 #endif /* DGPCTYPE_H */

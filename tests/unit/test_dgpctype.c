@@ -19,6 +19,7 @@
 
 #include "dgpctype.h"
 #include "dgsym.h"
+#include "dgtypes.h"
 #include "tu.h"
 
 #define BIAS 0x555555554000ull
@@ -45,10 +46,28 @@ static int fn_extent(const char *file, const char *fn, uint64_t *lo, uint64_t *s
 	return found;
 }
 
+static struct dgtypes *ty;    /* the types of the program under test */
+
+/* The type and field lib/dgtypes names for r. */
+static void name_of(const struct dgpctype_res *r, const char **type, const char **field)
+{
+	uint32_t i, f;
+
+	*type = *field = "?";
+	if (!ty || (i = dgtypes_add_offset(ty, 0, r->type)) == DGTYPES_NONE)
+		return;
+	*type = dgtypes_type(ty, i)->name;
+	f = dgtypes_field_at(ty, i, r->offset);
+	*field = f == DGTYPES_NONE ? "-" : dgtypes_field(ty, f)->path;
+	if (!**field)
+		*field = "-";
+}
+
 /* Every typed access of fn: "how type +offset field" lines into out. */
 static int typed_in(struct dgsym *s, struct dgpctype *t, const char *file, const char *fn,
 		    char *out, size_t len)
 {
+	const char *type, *field;
 	uint64_t lo, size, a, addr;
 	Dwfl_Module *dm;
 	Dwarf_Die die;
@@ -63,9 +82,9 @@ static int typed_in(struct dgsym *s, struct dgpctype *t, const char *file, const
 		if (!dgsym_function_at(s, a + BIAS, &dm, &addr, &die)
 		    || dgpctype_at(t, dm, &die, addr, &r) <= 0)
 			continue;
+		name_of(&r, &type, &field);
 		used += (size_t)snprintf(out + used, len - used, "%s %s +%" PRIu64 " %s; ",
-					 how_name[r.how], r.type, r.offset,
-					 r.field ? r.field : "-");
+					 how_name[r.how], type, r.offset, field);
 		n++;
 		if (used >= len)
 			break;
@@ -92,13 +111,16 @@ static void check_prog(const char *file)
 	char want[64], got[2048];
 	Dwfl_Module *dm;
 	Dwarf_Die die;
-	uint64_t addr;
+	uint64_t addr, bias;
+	void *dw;
 
 	if (!s || !t) {
 		tu_check(0, "%s: new: %s", file, err);
 		return;
 	}
 	dgsym_add_mapping(s, BIAS, 0x200000, 0, BIAS, 5, NULL, 0, file);
+	if ((ty = dgtypes_new(err, sizeof err)) && (dw = dgsym_module_dwarf(s, 0, &bias)))
+		dgtypes_add_module(ty, 0, dw, bias);
 	snprintf(want, sizeof want, "%s struct rec +0 a;", via);
 	expect(s, t, file, tag, "read_a", want);
 	snprintf(want, sizeof want, "%s struct rec +4 b;", via);
@@ -110,6 +132,8 @@ static void check_prog(const char *file)
 		expect(s, t, file, tag, "init_arr", "tracked struct rec +0 a;");
 	tu_check(!dgsym_function_at(s, BIAS + 0x1fffff, &dm, &addr, &die),
 		 "%s: no function past the code", tag);
+	dgtypes_free(ty);
+	ty = NULL;
 	dgpctype_free(t);
 	dgsym_free(s);
 }

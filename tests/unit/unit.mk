@@ -77,7 +77,7 @@ $(UNIT_B)/test_dgtypes-asan: tests/unit/test_dgtypes.c lib/dgtypes.c lib/dghash.
 
 # test_dgpctype: the accessing instruction's type, sanitized, on the field
 # oracle's -O0 and -O2 builds (tests/t0107-pctype-unit.sh runs it).
-DGPCTYPE_SRCS := lib/dgpctype.c lib/dghash.c $(DGSYM_SRCS)
+DGPCTYPE_SRCS := lib/dgpctype.c lib/dgtypes.c lib/dghash.c $(DGSYM_SRCS)
 
 unit-tests: $(UNIT_B)/test_dgpctype
 
