@@ -11,6 +11,8 @@
  *                their cells, regions, contexts, sum_lines and sum_pages
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
+ *   imp_pctype.c struct fields from the accessing instruction and the heap
+ *                block (pc_types, block_types, block_fields)
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
  * imp_sym -> imp_db; nothing calls back up (sum_fn_block rows are written
@@ -51,6 +53,7 @@ struct imp_desc {
 	                              block id is fb_block */
 	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
 	uint8_t  bf_i;
+	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -91,6 +94,7 @@ struct imp_block {
 	uint32_t *hist;            /* 2 counters a bucket, allocated on use */
 	uint32_t hist_n;
 	uint8_t  hist_shift, live, freed;
+	uint32_t vtype, votes;     /* imp_pctype: leading pcts index + 1, margin */
 };
 
 struct imp_range {
@@ -164,7 +168,8 @@ struct imp_chunkw;           /* imp_chunk.c */
 enum {
 	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME,
 	ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
-	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_N
+	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK,
+	ST_PCTYPE, ST_BLOCKTYPE, ST_BLOCKFIELD, ST_N
 };
 
 struct importer {
@@ -247,6 +252,11 @@ struct importer {
 	char *sym_info, *sym_warn; /* per-module lines for the user, or NULL */
 	uint8_t *mod_used;         /* dgsym module -> has a symbolized pc */
 	size_t cap_mod_used;
+
+	/* struct fields, ways 3 and 4 (imp_pctype.c) */
+	struct imp_pctype *pct;
+	struct imp_pct *pcts;      /* typed pcs; imp_desc.pct and votes index it */
+	size_t n_pcts;
 
 	/* version 1 side records held back (imp_import.c) */
 	struct imp_held *held;

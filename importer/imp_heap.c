@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp.h"
+#include "imp_pctype.h"
 #include "dgmem.h"
 
 #define PAGE_SHIFT   12
@@ -216,6 +217,7 @@ int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 		if (k < x->hist_n)
 			x->hist[2 * k + d->is_write]++;
 	}
+	imp_pctype_vote(imp, x, d, addr);
 	return fn_count(x, d);
 }
 
@@ -275,7 +277,7 @@ static int block_write(struct importer *imp, uint32_t b)
 		if (enc)
 			sqlite3_bind_blob(st, 17, enc, (int)len, free);
 	}
-	if (imp_db_step(imp, st) < 0)
+	if (imp_db_step(imp, st) < 0 || imp_pctype_block(imp, x) < 0)
 		return -1;
 	free(x->hist);
 	x->hist = NULL;

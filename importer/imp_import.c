@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "imp.h"
+#include "imp_pctype.h"
 #include "dgsym.h"
 
 #define DG_IMPORT_VERSION "0.1.0"
@@ -501,7 +502,8 @@ static int import(struct importer *imp)
 	if (log_open(imp, &pid, &fd) < 0)
 		return -1;
 	if ((!imp->check_only && (imp_db_open(imp) < 0 || imp_run_init(imp) < 0
-	                          || imp_heap_init(imp) < 0 || imp_sym_init(imp) < 0))
+	                          || imp_heap_init(imp) < 0 || imp_sym_init(imp) < 0
+	                          || imp_pctype_init(imp) < 0))
 	    || read_all(imp, &truncated) < 0) {
 		if (pid > 0)
 			decompressor_finish(imp, pid, fd, 1, &truncated);
@@ -536,6 +538,7 @@ static void importer_free(struct importer *imp)
 	imp_run_free(imp);         /* first: it stops the chunk writer */
 	imp_db_abort(imp);
 	imp_heap_free_all(imp);
+	imp_pctype_free(imp);
 	imp_sym_free(imp);
 	dglog_close(&imp->log);
 }

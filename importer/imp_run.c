@@ -10,6 +10,7 @@
 #include <string.h>
 #include "imp.h"
 #include "imp_chunk.h"
+#include "imp_pctype.h"
 #include "imp_sum.h"
 #include "dgmem.h"
 
@@ -114,7 +115,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->block = IMP_NONE;
 		x->fb_block = IMP_NONE;
 		kinds[i] = (x->is_write ? IMP_K_WRITE : 0) | (x->guarded ? IMP_K_GUARDED : 0);
-		if (imp_sym_pc(imp, x->pc, &x->function) < 0)
+		if (imp_sym_pc(imp, x->pc, &x->function) < 0 || imp_pctype_desc(imp, x) < 0)
 			return -1;
 	}
 	imp->n_descs += d->n_accesses;

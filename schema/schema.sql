@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -412,6 +412,62 @@ CREATE TABLE sum_windows (
 	pages         INTEGER NOT NULL
 );
 
+-- Struct fields from the accessing instruction and the heap block (issue 8,
+-- ways 3 and 4; types are named as lib/dgtypes names them: "struct rec",
+-- "int", a typedef's name for an anonymous struct; fields by path, as in
+-- "hdr.len", "slots[].key", "" for a type that is no aggregate, NULL for
+-- padding).
+--
+-- pc_types: way 3, once per distinct accessing pc.  dg-import decodes the
+-- instruction (capstone) and takes its memory operand's base register and
+-- displacement; the type is the pointee of the variable or parameter that
+-- DWARF locates in that register at that pc (via 'register'), the local
+-- variable whose frame slot the operand addresses (via 'stack', rbp/rsp
+-- against the frame base and the CFI), or the type that register was
+-- followed to from the function's entry (via 'tracked': a load of a typed
+-- stack slot or of a pointer member, a call's return type).  offset is the
+-- displacement, modulo type_size.  Per-field counts of way 3 are sum_pc
+-- joined on pc (view pc_fields).  rip-relative (globals), %fs-relative and
+-- implicit operands (push, call, rep movs) are not typed here.
+CREATE TABLE pc_types (
+	pc         INTEGER PRIMARY KEY,
+	type       TEXT NOT NULL,
+	type_size  INTEGER NOT NULL,
+	offset     INTEGER NOT NULL,
+	field      TEXT,
+	via        TEXT NOT NULL
+);
+
+-- block_types: way 4, heap blocks typed.  Each access to a block by a pc
+-- of pc_types whose offset equals the access's offset in the block modulo
+-- the type's size is a vote for that type (a majority vote, Boyer-Moore:
+-- votes is the winner's margin).  A block with no votes of its own takes
+-- the type its allocation site (alloc_stack_id) had won when it was freed
+-- (via 'site'; else 'votes').  elements is size / type_size when the
+-- block holds exactly that many (an array of the type), else NULL.
+CREATE TABLE block_types (
+	block_id   INTEGER PRIMARY KEY,
+	type       TEXT NOT NULL,
+	type_size  INTEGER NOT NULL,
+	elements   INTEGER,
+	votes      INTEGER NOT NULL,
+	via        TEXT NOT NULL
+);
+
+-- block_fields: every access to a typed block by field (the field at the
+-- access's offset in the block modulo the type's size), from the block's
+-- offset histogram: reads and writes that start in the field.  Only
+-- blocks whose histogram has 1-byte buckets (blocks of up to 1024 bytes)
+-- have rows: a coarser bucket can straddle fields.
+CREATE TABLE block_fields (
+	block_id   INTEGER NOT NULL,
+	field      TEXT,
+	offset     INTEGER,
+	reads      INTEGER NOT NULL,
+	writes     INTEGER NOT NULL
+);
+CREATE INDEX block_fields_block ON block_fields(block_id);
+
 -- Views over the summaries.
 
 -- sum_fn: accesses and bytes by function and direction.
@@ -426,3 +482,10 @@ CREATE VIEW sum_site AS
 	       sum(writes) AS writes, sum(read_bytes) AS read_bytes,
 	       sum(write_bytes) AS write_bytes
 	FROM blocks GROUP BY alloc_stack_id;
+
+-- pc_fields: way 3's accesses by type and field (sum_pc x pc_types).
+CREATE VIEW pc_fields AS
+	SELECT t.type, t.field, t.via, s.is_write, sum(s.accesses) AS accesses,
+	       sum(s.bytes) AS bytes
+	FROM sum_pc s JOIN pc_types t ON t.pc = s.pc
+	GROUP BY t.type, t.field, t.via, s.is_write;

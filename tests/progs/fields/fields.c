@@ -7,8 +7,9 @@
  *     read_a (struct rec * parameter), N/2 writes of one->b by write_b;
  *   - three 12-byte blocks from one allocation site in a loop (`more`):
  *     each gets 5 writes at byte 4 (field b) by poke_void, which only sees
- *     a void * and adds 4: no type of its own (the `void *` case), typed
- *     by its allocation site;
+ *     a void * and adds 4: no type of its own (the `void *` case); the
+ *     first also gets one write_b, so it is typed by its own accesses and
+ *     the other two by their allocation site;
  *   - one 8-element array block `arr` (96 bytes): sum_c reads arr[i].c,
  *     8 reads, once per call, called 3 times (24 reads of c).
  * Field c of `one` and the `more` blocks is never touched; nor is field a
@@ -83,6 +84,8 @@ int main(int argc, char **argv)
 		more[k] = malloc(sizeof(struct rec));
 		if (!more[k])
 			return 2;
+		if (k == 0)
+			write_b(more[k], -1);
 		for (i = 0; i < 5; i++)
 			poke_void(more[k], i);
 	}

@@ -1,0 +1,268 @@
+/* imp_pctype.c: struct fields from the accessing instruction and from the
+ * heap block (see imp_pctype.h).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "imp_pctype.h"
+#include "dgmem.h"
+#include "dgpctype.h"
+#include "dgsym.h"
+#include "dgtypes.h"
+
+/* A site's majority vote: the pct index (+1) leading, by how much. */
+struct site_vote { uint32_t pct, votes; };
+
+struct imp_pctype {
+	struct dgpctype *res;
+	struct dgtypes *types;
+	struct dghash pc_at;       /* pc -> index in pcts + 1, 0: untyped */
+	size_t cap_pcts;
+	uint8_t *mod_added;        /* dgsym module -> added to types */
+	size_t cap_mod_added;
+	struct dghash site_at;     /* alloc stack id -> index in sites */
+	struct site_vote *sites;
+	size_t n_sites, cap_sites;
+	uint64_t *fcount;          /* per field of a type: reads, writes */
+	size_t cap_fcount;
+};
+
+static const char *const via_name[] = {
+	[DGPCTYPE_REGISTER] = "register",
+	[DGPCTYPE_STACK] = "stack",
+	[DGPCTYPE_TRACKED] = "tracked",
+};
+
+int imp_pctype_init(struct importer *imp)
+{
+	char err[256];
+	struct imp_pctype *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return imp_fail(imp, "out of memory");
+	imp->pct = p;
+	if (!(p->res = dgpctype_new(err, sizeof err)) || !(p->types = dgtypes_new(err, sizeof err)))
+		return imp_fail(imp, "struct fields: %s", err);
+	if (dghash_init(&p->pc_at, 4096) < 0 || dghash_init(&p->site_at, 256) < 0)
+		return imp_fail(imp, "out of memory");
+	return 0;
+}
+
+void imp_pctype_free(struct importer *imp)
+{
+	struct imp_pctype *p = imp->pct;
+
+	if (!p)
+		return;
+	dgpctype_free(p->res);
+	dgtypes_free(p->types);
+	dghash_free(&p->pc_at);
+	dghash_free(&p->site_at);
+	free(p->mod_added);
+	free(p->sites);
+	free(p->fcount);
+	free(p);
+	free(imp->pcts);
+	imp->pcts = NULL;
+	imp->n_pcts = 0;
+	imp->pct = NULL;
+}
+
+/* dgsym module m in the type table (its DWARF), once: 0, or -1 (memory). */
+static int module_added(struct importer *imp, int m, int *ok)
+{
+	struct imp_pctype *p = imp->pct;
+	size_t old = p->cap_mod_added;
+	uint64_t bias;
+	void *dw;
+
+	if ((size_t)m >= old) {
+		if (dg_grow(&p->mod_added, &p->cap_mod_added, (size_t)m + 1, 1) < 0)
+			return imp_fail(imp, "out of memory");
+		memset(p->mod_added + old, 0, p->cap_mod_added - old);
+	}
+	if (!p->mod_added[m]) {
+		p->mod_added[m] = 2;           /* tried, no DWARF */
+		if ((dw = dgsym_module_dwarf(imp->sym, m, &bias))) {
+			if (dgtypes_add_module(p->types, m, dw, bias) < 0)
+				return imp_fail(imp, "struct fields: %s", dgtypes_errmsg(p->types));
+			p->mod_added[m] = 1;
+		}
+	}
+	*ok = p->mod_added[m] == 1;
+	return 0;
+}
+
+static int pc_row(struct importer *imp, uint64_t pc, const struct imp_pct *t, int via)
+{
+	const struct dgtypes_type *ty = dgtypes_type(imp->pct->types, t->type);
+	uint32_t f = dgtypes_field_at(imp->pct->types, t->type, t->offset);
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_PCTYPE,
+		"INSERT INTO pc_types VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)pc);
+	sqlite3_bind_text(st, 2, ty->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)ty->size);
+	sqlite3_bind_int64(st, 4, (int64_t)t->offset);
+	if (f != DGTYPES_NONE)
+		sqlite3_bind_text(st, 5, dgtypes_field(imp->pct->types, f)->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, via_name[via], -1, SQLITE_STATIC);
+	return imp_db_step(imp, st);
+}
+
+/* The answer for pc: index in pcts + 1, or 0 if untyped. */
+static int resolve(struct importer *imp, uint64_t pc, uint32_t *out)
+{
+	struct imp_pctype *p = imp->pct;
+	struct dgpctype_res r;
+	Dwfl_Module *dm;
+	Dwarf_Die fn;
+	uint64_t addr;
+	uint32_t ty;
+	int m = dgsym_module_at(imp->sym, pc), how, ok = 0;
+
+	*out = 0;
+	if (m < 0 || !dgsym_function_at(imp->sym, pc, &dm, &addr, &fn))
+		return 0;
+	if ((how = dgpctype_at(p->res, dm, &fn, addr, &r)) < 0)
+		return imp_fail(imp, "out of memory");
+	if (how == DGPCTYPE_NONE || module_added(imp, m, &ok) < 0 || !ok)
+		return imp->err[0] ? -1 : 0;
+	if ((ty = dgtypes_add_offset(p->types, m, r.type)) == DGTYPES_NONE)
+		return 0;      /* no usable type (or out of memory: fewer fields) */
+	if (dg_grow(&imp->pcts, &p->cap_pcts, imp->n_pcts + 1, sizeof *imp->pcts) < 0)
+		return imp_fail(imp, "out of memory");
+	imp->pcts[imp->n_pcts] = (struct imp_pct){ ty, dgtypes_type(p->types, ty)->size, r.offset };
+	if (imp->pcts[imp->n_pcts].size != r.size)   /* dgtypes sized it otherwise */
+		imp->pcts[imp->n_pcts].offset %= imp->pcts[imp->n_pcts].size;
+	*out = (uint32_t)++imp->n_pcts;
+	return pc_row(imp, pc, &imp->pcts[*out - 1], how);
+}
+
+int imp_pctype_desc(struct importer *imp, struct imp_desc *d)
+{
+	struct imp_pctype *p = imp->pct;
+	uint32_t v;
+	int added;
+
+	d->pct = 0;
+	if (!p)         /* --check: nothing is written */
+		return 0;
+	v = dghash_get(&p->pc_at, d->pc);
+	if (v == DGHASH_NONE) {
+		if (resolve(imp, d->pc, &v) < 0)
+			return -1;
+		if (dghash_put(&p->pc_at, d->pc, v, &added) < 0)
+			return imp_fail(imp, "out of memory");
+	}
+	d->pct = v;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+/* The site's vote record (made on first use), or NULL if out of memory. */
+static struct site_vote *site_of(struct importer *imp, int64_t stack)
+{
+	struct imp_pctype *p = imp->pct;
+	uint32_t i = dghash_get(&p->site_at, (uint64_t)stack);
+	int added;
+
+	if (i != DGHASH_NONE)
+		return &p->sites[i];
+	if (dg_grow(&p->sites, &p->cap_sites, p->n_sites + 1, sizeof *p->sites) < 0
+	    || dghash_put(&p->site_at, (uint64_t)stack, (uint32_t)p->n_sites, &added) < 0)
+		return NULL;
+	p->sites[p->n_sites] = (struct site_vote){ 0, 0 };
+	return &p->sites[p->n_sites++];
+}
+
+/* The block's type as a pct index + 1 (0: none) and how it was found;
+   its own votes count for its site. */
+static uint32_t block_type(struct importer *imp, const struct imp_block *x, const char **via)
+{
+	struct site_vote *s = x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+
+	if (x->votes > 0) {
+		*via = "votes";
+		if (s && (s->votes == 0 || imp->pcts[s->pct - 1].type == imp->pcts[x->vtype - 1].type)) {
+			s->pct = x->vtype;
+			s->votes++;
+		} else if (s) {
+			s->votes--;
+		}
+		return x->vtype;
+	}
+	*via = "site";
+	return s && s->votes > 0 ? s->pct : 0;
+}
+
+/* block_fields: the histogram's counts by field of type ty. */
+static int field_rows(struct importer *imp, const struct imp_block *x, uint32_t ty, uint64_t size)
+{
+	struct imp_pctype *p = imp->pct;
+	const struct dgtypes_type *t = dgtypes_type(p->types, ty);
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_BLOCKFIELD,
+		"INSERT INTO block_fields VALUES (?1, ?2, ?3, ?4, ?5)");
+	size_t nf = (size_t)t->n_fields + 1, k;   /* the last: padding */
+	uint32_t i, f;
+
+	if (!st)
+		return -1;
+	if (dg_grow(&p->fcount, &p->cap_fcount, 2 * nf, sizeof *p->fcount) < 0)
+		return imp_fail(imp, "out of memory");
+	memset(p->fcount, 0, 2 * nf * sizeof *p->fcount);
+	for (i = 0; i < x->hist_n; i++) {
+		if (!x->hist[2 * i] && !x->hist[2 * i + 1])
+			continue;
+		f = dgtypes_field_at(p->types, ty, i % size);
+		k = f == DGTYPES_NONE ? nf - 1 : f - t->first_field;
+		p->fcount[2 * k] += x->hist[2 * i];
+		p->fcount[2 * k + 1] += x->hist[2 * i + 1];
+	}
+	for (k = 0; k < nf; k++) {
+		const struct dgtypes_field *fd = k + 1 < nf
+			? dgtypes_field(p->types, t->first_field + (uint32_t)k) : NULL;
+
+		if (!p->fcount[2 * k] && !p->fcount[2 * k + 1])
+			continue;
+		sqlite3_bind_int64(st, 1, x->id);
+		if (fd) {
+			sqlite3_bind_text(st, 2, fd->path, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 3, (int64_t)fd->offset);
+		}
+		sqlite3_bind_int64(st, 4, (int64_t)p->fcount[2 * k]);
+		sqlite3_bind_int64(st, 5, (int64_t)p->fcount[2 * k + 1]);
+		if (imp_db_step(imp, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int imp_pctype_block(struct importer *imp, const struct imp_block *x)
+{
+	const char *via;
+	uint32_t v = imp->pct ? block_type(imp, x, &via) : 0;
+	const struct imp_pct *t;
+	sqlite3_stmt *st;
+
+	if (!v || !imp->pct)
+		return 0;
+	t = &imp->pcts[v - 1];
+	st = imp_db_stmt(imp, ST_BLOCKTYPE, "INSERT INTO block_types VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, x->id);
+	sqlite3_bind_text(st, 2, dgtypes_type(imp->pct->types, t->type)->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)t->size);
+	if (x->size && x->size % t->size == 0)
+		sqlite3_bind_int64(st, 4, (int64_t)(x->size / t->size));
+	sqlite3_bind_int64(st, 5, x->votes);
+	sqlite3_bind_text(st, 6, via, -1, SQLITE_STATIC);
+	if (imp_db_step(imp, st) < 0)
+		return -1;
+	return x->hist && x->hist_shift == 0 ? field_rows(imp, x, t->type, t->size) : 0;
+}

@@ -1,0 +1,63 @@
+/* imp_pctype.h: struct fields from the accessing instruction (way 3:
+ * pc_types) and from the heap block (way 4: block_types, block_fields).
+ *
+ * Way 3 costs nothing per access: each distinct pc is resolved once, when
+ * its bbdef arrives (lib/dgpctype, named through lib/dgtypes), and its
+ * descriptor remembers the answer (imp_desc.pct).  Way 4 costs a compare
+ * per heap access by a typed pc and a division while a block is undecided:
+ * the access votes for the pc's type in its block when the offsets agree.
+ * A block's type and its fields (from its offset histogram) are written
+ * with its row; blocks with no votes of their own take their allocation
+ * site's type.
+ *
+ * Owns: struct imp_pctype (imp->pct): the resolver, the type table, the
+ * per-pc answers and the per-site votes.  Called by imp_run (a new
+ * descriptor), imp_heap (an access to a block, a block written) and
+ * imp_import (init, free).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef IMP_PCTYPE_H
+#define IMP_PCTYPE_H
+
+#include <stdint.h>
+#include "imp.h"
+
+/* A typed pc: the type (lib/dgtypes index) its operand touches and where. */
+struct imp_pct {
+	uint32_t type;
+	uint64_t size, offset;
+};
+
+int  imp_pctype_init(struct importer *imp);
+void imp_pctype_free(struct importer *imp);
+
+/* Resolve d's pc (once per pc; writes its pc_types row) and set d->pct. */
+int  imp_pctype_desc(struct importer *imp, struct imp_desc *d);
+
+/* A block stops voting once one type leads by this much. */
+#define IMP_PCT_DECIDED 64
+
+/* An access of d at addr in block x: a vote, if d's pc is typed. */
+static inline void imp_pctype_vote(const struct importer *imp, struct imp_block *x,
+				   const struct imp_desc *d, uint64_t addr)
+{
+	const struct imp_pct *p;
+
+	if (!d->pct || x->votes >= IMP_PCT_DECIDED)
+		return;
+	p = &imp->pcts[d->pct - 1];
+	if ((addr - x->addr) % p->size != p->offset)
+		return;
+	if (x->votes == 0)
+		x->vtype = d->pct;
+	if (imp->pcts[x->vtype - 1].type == p->type)
+		x->votes++;
+	else
+		x->votes--;
+}
+
+/* Block x is written: its block_types and block_fields rows, if typed. */
+int  imp_pctype_block(struct importer *imp, const struct imp_block *x);
+
+#endif
