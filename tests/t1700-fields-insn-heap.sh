@@ -1,0 +1,99 @@
+#!/bin/sh
+# t1700-fields-insn-heap: struct fields by the accessing instruction (way 3:
+# pc_types, pc_fields) and by the heap block (way 4: block_types,
+# block_fields) against the oracle tests/progs/fields/fields.c, built -O0
+# (pointers through stack slots: the tracker) and -O2 (location lists),
+# run with N = 1234.  What the program provably does to struct rec:
+#   read_a reads one->a N times, write_b writes .b N/2 + 1 times (once on
+#   the first `more` block), no instruction of theirs touches .c; poke_void
+#   (a void *) gets no type; local_c writes .c of a local once (a frame
+#   slot).  The counts at the typed pcs equal lackey's at the same pcs.
+#   Heap: `one` is struct rec by its own votes with a: N reads, b: N/2
+#   writes and nothing on c; the three `more` blocks (written only through
+#   void * but one) are struct rec, one by votes and two by their
+#   allocation site, with 6, 5 and 5 writes of b; at -O0 the 96-byte array
+#   is 8 struct recs: 8 writes of a, 24 reads of c (at -O2 its loops walk
+#   induction pointers no variable names: untyped, or else exact).
+. "$DG_TESTS/lib.sh"
+. "$DG_TESTS/lib-import.sh"
+need_tool
+need_import
+need_prog fields/fields-O0
+need_prog fields/fields-O2
+N=1234
+HALF=$((N / 2))
+
+# fn_field DB FUNCTION: "type|field|via|is_write|accesses" of its typed pcs.
+fn_field() {
+	q "$1" "SELECT t.type, ifnull(t.field, '-'), t.via, s.is_write, sum(s.accesses)
+		FROM pc_types t JOIN sum_pc s ON s.pc = t.pc JOIN pcs p ON p.pc = t.pc
+		JOIN functions f ON f.id = p.function_id
+		WHERE f.name = '$2' AND t.type = 'struct rec'
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
+}
+
+# block_of DB SIZE NTH: "type|via|elements|field:reads:writes ..." of the
+# NTH (from 1, by id) block of SIZE bytes.
+block_of() {
+	q "$1" "SELECT ifnull(t.type, 'untyped') || '|' || ifnull(t.via, '-') || '|'
+		|| ifnull(t.elements, '-') || '|' || ifnull((SELECT group_concat(
+		ifnull(f.field, 'pad') || ':' || f.reads || ':' || f.writes, ' ')
+		FROM (SELECT * FROM block_fields WHERE block_id = b.id ORDER BY offset) f), '')
+		FROM blocks b LEFT JOIN block_types t ON t.block_id = b.id
+		WHERE b.size = $2 ORDER BY b.id LIMIT 1 OFFSET $(($3 - 1))"
+}
+
+for o in O0 O2; do
+	P=$DG_PROGS/fields/fields-$o
+	[ $o = O0 ] && via=tracked || via=register
+	run_dg $o.log -- "$P" $N || continue
+	import_ok $o.log $o.db || continue
+
+	# ---- way 3
+	check_eq "$o read_a: N reads of struct rec.a, via $via" \
+		"struct rec|a|$via|0|$N" "$(fn_field $o.db read_a)"
+	check_eq "$o write_b: N/2 + 1 writes of struct rec.b, via $via" \
+		"struct rec|b|$via|1|$((HALF + 1))" "$(fn_field $o.db write_b)"
+	check_eq "$o poke_void: no struct type (void *)" "" "$(fn_field $o.db poke_void)"
+	check_eq "$o local_c: one write of a local struct rec.c (frame slot)" \
+		"struct rec|c|stack|1|1" "$(fn_field $o.db local_c)"
+	check_eq "$o: no instruction touches struct rec.c but sum_c's and local_c's" "" \
+		"$(q $o.db "SELECT f.name FROM pc_types t JOIN pcs p ON p.pc = t.pc
+			JOIN functions f ON f.id = p.function_id
+			WHERE t.type = 'struct rec' AND t.field = 'c'
+			AND f.name NOT IN ('sum_c', 'local_c')")"
+
+	# ---- the same pcs, counted by lackey
+	pcs=$(q $o.db "SELECT printf('%x', t.pc) FROM pc_types t JOIN pcs p ON p.pc = t.pc
+		JOIN functions f ON f.id = p.function_id
+		WHERE f.name IN ('read_a', 'write_b') AND t.type = 'struct rec'")
+	if valgrind --tool=lackey --trace-mem=yes --log-file=$o.lackey "$P" $N >/dev/null 2>&1; then
+		for pc in $pcs; do
+			lo=$(printf '%d' "0x$pc")
+			check_eq "$o pc $pc: sum_pc = lackey's count" \
+				"$(per_pc_lackey $o.lackey "$lo" "$((lo + 1))" | awk '{ print $2 + $3 }')" \
+				"$(q $o.db "SELECT sum(accesses) FROM sum_pc WHERE pc = $lo")"
+		done
+	else
+		not_ok "$o: lackey runs"
+	fi
+
+	# ---- way 4
+	check_eq "$o one: struct rec by its votes; a: N reads, b: N/2 writes, c: none" \
+		"struct rec|votes|1|a:$N:0 b:0:$HALF" "$(block_of $o.db 12 1)"
+	check_eq "$o more[0]: struct rec by its votes; b: 6 writes" \
+		"struct rec|votes|1|b:0:6" "$(block_of $o.db 12 2)"
+	check_eq "$o more[1]: struct rec by its site (void * only); b: 5 writes" \
+		"struct rec|site|1|b:0:5" "$(block_of $o.db 12 3)"
+	check_eq "$o more[2]: struct rec by its site (void * only); b: 5 writes" \
+		"struct rec|site|1|b:0:5" "$(block_of $o.db 12 4)"
+	arr=$(block_of $o.db 96 1)
+	if [ $o = O0 ] || [ "$arr" != "untyped|-|-|" ]; then
+		check_eq "$o arr: 8 struct recs; a: 8 writes, c: 24 reads" \
+			"struct rec|votes|8|a:0:8 c:24:0" "$arr"
+	fi
+	check_eq "$o: every pc_types row names a via" 0 \
+		"$(q $o.db "SELECT count(*) FROM pc_types WHERE via NOT IN ('register', 'stack', 'tracked')")"
+done
+
+finish
