@@ -353,7 +353,8 @@ static int write_meta(struct importer *imp, int incomplete)
 
 static int finish(struct importer *imp, int incomplete)
 {
-	if (imp_run_finish(imp) < 0 || imp_heap_finish(imp) < 0 || imp_sym_finish(imp) < 0
+	if (imp_run_finish(imp) < 0 || imp_heap_finish(imp) < 0 || imp_pctype_finish(imp) < 0
+	    || imp_sym_finish(imp) < 0
 	    || write_meta(imp, incomplete) < 0)
 		return -1;
 	return imp_db_finish(imp);

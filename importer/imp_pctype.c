@@ -14,6 +14,13 @@
 /* A site's majority vote: the pct index (+1) leading, by how much. */
 struct site_vote { uint32_t pct, votes; };
 
+/* A site_fields row: accesses to one field of the site's typed blocks. */
+struct site_field {
+	int64_t stack;
+	uint32_t type, field;      /* dgtypes; field DGTYPES_NONE: padding */
+	uint64_t blocks, reads, writes;
+};
+
 struct imp_pctype {
 	struct dgpctype *res;
 	struct dgtypes *types;
@@ -24,8 +31,11 @@ struct imp_pctype {
 	struct dghash site_at;     /* alloc stack id -> index in sites */
 	struct site_vote *sites;
 	size_t n_sites, cap_sites;
-	uint64_t *fcount;          /* per field of a type: reads, writes */
-	size_t cap_fcount;
+	struct dghash sf_at;       /* (site, field) -> index in sf */
+	struct site_field *sf;
+	size_t n_sf, cap_sf;
+	uint32_t *touched;         /* per field of the block's type: sf index + 1 */
+	size_t cap_touched;
 };
 
 static const char *const via_name[] = {
@@ -44,7 +54,8 @@ int imp_pctype_init(struct importer *imp)
 	imp->pct = p;
 	if (!(p->res = dgpctype_new(err, sizeof err)) || !(p->types = dgtypes_new(err, sizeof err)))
 		return imp_fail(imp, "struct fields: %s", err);
-	if (dghash_init(&p->pc_at, 4096) < 0 || dghash_init(&p->site_at, 256) < 0)
+	if (dghash_init(&p->pc_at, 4096) < 0 || dghash_init(&p->site_at, 256) < 0
+	    || dghash_init(&p->sf_at, 256) < 0)
 		return imp_fail(imp, "out of memory");
 	return 0;
 }
@@ -59,9 +70,11 @@ void imp_pctype_free(struct importer *imp)
 	dgtypes_free(p->types);
 	dghash_free(&p->pc_at);
 	dghash_free(&p->site_at);
+	dghash_free(&p->sf_at);
 	free(p->mod_added);
 	free(p->sites);
-	free(p->fcount);
+	free(p->sf);
+	free(p->touched);
 	free(p);
 	free(imp->pcts);
 	imp->pcts = NULL;
@@ -200,44 +213,53 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x, cons
 	return s && s->votes > 0 ? s->pct : 0;
 }
 
-/* block_fields: the histogram's counts by field of type ty. */
-static int field_rows(struct importer *imp, const struct imp_block *x, uint32_t ty, uint64_t size)
+/* The site_fields entry of (x's site, field f of type ty), made on first
+   use: its index, or -1 (out of memory). */
+static long site_field(struct importer *imp, const struct imp_block *x, uint32_t ty, uint32_t f)
+{
+	struct imp_pctype *p = imp->pct;
+	uint64_t key = dghash_mix((uint64_t)x->alloc_stack) ^ ((uint64_t)ty << 32 | f);
+	uint32_t i = dghash_get(&p->sf_at, key);
+	int added;
+
+	/* the key is a hash: check the entry is ours, else search on */
+	while (i != DGHASH_NONE && (p->sf[i].stack != x->alloc_stack || p->sf[i].type != ty
+				    || p->sf[i].field != f))
+		i = dghash_get(&p->sf_at, ++key);
+	if (i != DGHASH_NONE)
+		return i;
+	if (dg_grow(&p->sf, &p->cap_sf, p->n_sf + 1, sizeof *p->sf) < 0
+	    || dghash_put(&p->sf_at, key, (uint32_t)p->n_sf, &added) < 0)
+		return -1;
+	p->sf[p->n_sf] = (struct site_field){ x->alloc_stack, ty, f, 0, 0, 0 };
+	return (long)p->n_sf++;
+}
+
+/* The histogram's counts by field of type ty into the site's totals. */
+static int field_counts(struct importer *imp, const struct imp_block *x, uint32_t ty, uint64_t size)
 {
 	struct imp_pctype *p = imp->pct;
 	const struct dgtypes_type *t = dgtypes_type(p->types, ty);
-	sqlite3_stmt *st = imp_db_stmt(imp, ST_BLOCKFIELD,
-		"INSERT INTO block_fields VALUES (?1, ?2, ?3, ?4, ?5)");
 	size_t nf = (size_t)t->n_fields + 1, k;   /* the last: padding */
 	uint32_t i, f;
+	long e;
 
-	if (!st)
-		return -1;
-	if (dg_grow(&p->fcount, &p->cap_fcount, 2 * nf, sizeof *p->fcount) < 0)
+	if (dg_grow(&p->touched, &p->cap_touched, nf, sizeof *p->touched) < 0)
 		return imp_fail(imp, "out of memory");
-	memset(p->fcount, 0, 2 * nf * sizeof *p->fcount);
+	memset(p->touched, 0, nf * sizeof *p->touched);
 	for (i = 0; i < x->hist_n; i++) {
 		if (!x->hist[2 * i] && !x->hist[2 * i + 1])
 			continue;
 		f = dgtypes_field_at(p->types, ty, i % size);
 		k = f == DGTYPES_NONE ? nf - 1 : f - t->first_field;
-		p->fcount[2 * k] += x->hist[2 * i];
-		p->fcount[2 * k + 1] += x->hist[2 * i + 1];
-	}
-	for (k = 0; k < nf; k++) {
-		const struct dgtypes_field *fd = k + 1 < nf
-			? dgtypes_field(p->types, t->first_field + (uint32_t)k) : NULL;
-
-		if (!p->fcount[2 * k] && !p->fcount[2 * k + 1])
-			continue;
-		sqlite3_bind_int64(st, 1, x->id);
-		if (fd) {
-			sqlite3_bind_text(st, 2, fd->path, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 3, (int64_t)fd->offset);
+		if (!p->touched[k]) {
+			if ((e = site_field(imp, x, ty, f)) < 0)
+				return imp_fail(imp, "out of memory");
+			p->touched[k] = (uint32_t)e + 1;
+			p->sf[e].blocks++;
 		}
-		sqlite3_bind_int64(st, 4, (int64_t)p->fcount[2 * k]);
-		sqlite3_bind_int64(st, 5, (int64_t)p->fcount[2 * k + 1]);
-		if (imp_db_step(imp, st) < 0)
-			return -1;
+		p->sf[p->touched[k] - 1].reads += x->hist[2 * i];
+		p->sf[p->touched[k] - 1].writes += x->hist[2 * i + 1];
 	}
 	return 0;
 }
@@ -264,5 +286,37 @@ int imp_pctype_block(struct importer *imp, const struct imp_block *x)
 	sqlite3_bind_text(st, 6, via, -1, SQLITE_STATIC);
 	if (imp_db_step(imp, st) < 0)
 		return -1;
-	return x->hist && x->hist_shift == 0 ? field_rows(imp, x, t->type, t->size) : 0;
+	return x->hist && x->hist_shift == 0 ? field_counts(imp, x, t->type, t->size) : 0;
+}
+
+int imp_pctype_finish(struct importer *imp)
+{
+	struct imp_pctype *p = imp->pct;
+	sqlite3_stmt *st;
+	size_t i;
+
+	if (!p || !p->n_sf)
+		return 0;
+	if (!(st = imp_db_stmt(imp, ST_SITEFIELD,
+			       "INSERT INTO site_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")))
+		return -1;
+	for (i = 0; i < p->n_sf; i++) {
+		const struct site_field *e = &p->sf[i];
+		const struct dgtypes_field *fd = e->field == DGTYPES_NONE ? NULL
+						 : dgtypes_field(p->types, e->field);
+
+		if (e->stack >= 0)
+			sqlite3_bind_int64(st, 1, e->stack);
+		sqlite3_bind_text(st, 2, dgtypes_type(p->types, e->type)->name, -1, SQLITE_STATIC);
+		if (fd) {
+			sqlite3_bind_text(st, 3, fd->path, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 4, (int64_t)fd->offset);
+		}
+		sqlite3_bind_int64(st, 5, (int64_t)e->blocks);
+		sqlite3_bind_int64(st, 6, (int64_t)e->reads);
+		sqlite3_bind_int64(st, 7, (int64_t)e->writes);
+		if (imp_db_step(imp, st) < 0)
+			return -1;
+	}
+	return 0;
 }

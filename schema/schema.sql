@@ -454,19 +454,23 @@ CREATE TABLE block_types (
 	via        TEXT NOT NULL
 );
 
--- block_fields: every access to a typed block by field (the field at the
--- access's offset in the block modulo the type's size), from the block's
--- offset histogram: reads and writes that start in the field.  Only
--- blocks whose histogram has 1-byte buckets (blocks of up to 1024 bytes)
--- have rows: a coarser bucket can straddle fields.
-CREATE TABLE block_fields (
-	block_id   INTEGER NOT NULL,
+-- site_fields: the accesses to typed blocks by allocation site (stack_id,
+-- NULL: unknown) x type x field: the field at the access's offset in its
+-- block modulo the type's size (NULL field and offset: padding), taken from
+-- each block's offset histogram (reads and writes that start in the
+-- field), and how many blocks had any.  Only blocks whose histogram has
+-- 1-byte buckets (blocks of up to 1024 bytes) count: a coarser bucket can
+-- straddle fields.  One row per site and field, not per block: a program
+-- makes millions of small blocks.
+CREATE TABLE site_fields (
+	stack_id   INTEGER,
+	type       TEXT NOT NULL,
 	field      TEXT,
 	offset     INTEGER,
+	blocks     INTEGER NOT NULL,
 	reads      INTEGER NOT NULL,
 	writes     INTEGER NOT NULL
 );
-CREATE INDEX block_fields_block ON block_fields(block_id);
 
 -- Views over the summaries.
 

@@ -3,7 +3,7 @@
 # pc_types, pc_fields) and by the heap block (way 4: block_types,
 # block_fields) against the oracle tests/progs/fields/fields.c, built -O0
 # (pointers through stack slots: the tracker) and -O2 (location lists),
-# run with N = 1234.  What the program provably does to struct rec:
+# run with N = 1234 (way 4's counts are per allocation site: site_fields).  What the program provably does to struct rec:
 #   read_a reads one->a N times, write_b writes .b N/2 + 1 times (once on
 #   the first `more` block), no instruction of theirs touches .c; poke_void
 #   (a void *) gets no type; local_c writes .c of a local once (a frame
@@ -32,15 +32,22 @@ fn_field() {
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
 }
 
-# block_of DB SIZE NTH: "type|via|elements|field:reads:writes ..." of the
-# NTH (from 1, by id) block of SIZE bytes.
+# block_of DB SIZE NTH: "type|via|elements" of the NTH (from 1, by id)
+# block of SIZE bytes.
 block_of() {
 	q "$1" "SELECT ifnull(t.type, 'untyped') || '|' || ifnull(t.via, '-') || '|'
-		|| ifnull(t.elements, '-') || '|' || ifnull((SELECT group_concat(
-		ifnull(f.field, 'pad') || ':' || f.reads || ':' || f.writes, ' ')
-		FROM (SELECT * FROM block_fields WHERE block_id = b.id ORDER BY offset) f), '')
+		|| ifnull(t.elements, '-')
 		FROM blocks b LEFT JOIN block_types t ON t.block_id = b.id
 		WHERE b.size = $2 ORDER BY b.id LIMIT 1 OFFSET $(($3 - 1))"
+}
+
+# site_of DB SIZE NTH: "field:blocks:reads:writes ..." of the site_fields
+# of that block's allocation site, in offset order.
+site_of() {
+	q "$1" "SELECT group_concat(ifnull(field, 'pad') || ':' || blocks || ':' || reads
+		|| ':' || writes, ' ') FROM (SELECT * FROM site_fields WHERE stack_id =
+		(SELECT alloc_stack_id FROM blocks WHERE size = $2 ORDER BY id
+		 LIMIT 1 OFFSET $(($3 - 1))) ORDER BY offset)"
 }
 
 for o in O0 O2; do
@@ -79,18 +86,21 @@ for o in O0 O2; do
 	fi
 
 	# ---- way 4
-	check_eq "$o one: struct rec by its votes; a: N reads, b: N/2 writes, c: none" \
-		"struct rec|votes|1|a:$N:0 b:0:$HALF" "$(block_of $o.db 12 1)"
-	check_eq "$o more[0]: struct rec by its votes; b: 6 writes" \
-		"struct rec|votes|1|b:0:6" "$(block_of $o.db 12 2)"
-	check_eq "$o more[1]: struct rec by its site (void * only); b: 5 writes" \
-		"struct rec|site|1|b:0:5" "$(block_of $o.db 12 3)"
-	check_eq "$o more[2]: struct rec by its site (void * only); b: 5 writes" \
-		"struct rec|site|1|b:0:5" "$(block_of $o.db 12 4)"
+	check_eq "$o one: struct rec by its votes" "struct rec|votes|1" "$(block_of $o.db 12 1)"
+	check_eq "$o one's site: a: N reads, b: N/2 writes, c: none" \
+		"a:1:$N:0 b:1:0:$HALF" "$(site_of $o.db 12 1)"
+	check_eq "$o more[0]: struct rec by its votes" "struct rec|votes|1" "$(block_of $o.db 12 2)"
+	check_eq "$o more[1]: struct rec by its site (void * only)" \
+		"struct rec|site|1" "$(block_of $o.db 12 3)"
+	check_eq "$o more[2]: struct rec by its site (void * only)" \
+		"struct rec|site|1" "$(block_of $o.db 12 4)"
+	check_eq "$o more's site: b: 16 writes in 3 blocks, a and c: none" \
+		"b:3:0:16" "$(site_of $o.db 12 2)"
 	arr=$(block_of $o.db 96 1)
-	if [ $o = O0 ] || [ "$arr" != "untyped|-|-|" ]; then
-		check_eq "$o arr: 8 struct recs; a: 8 writes, c: 24 reads" \
-			"struct rec|votes|8|a:0:8 c:24:0" "$arr"
+	if [ $o = O0 ] || [ "$arr" != "untyped|-|-" ]; then
+		check_eq "$o arr: 8 struct recs" "struct rec|votes|8" "$arr"
+		check_eq "$o arr's site: a: 8 writes, c: 24 reads" \
+			"a:1:0:8 c:1:24:0" "$(site_of $o.db 96 1)"
 	fi
 	check_eq "$o: every pc_types row names a via" 0 \
 		"$(q $o.db "SELECT count(*) FROM pc_types WHERE via NOT IN ('register', 'stack', 'tracked')")"
