@@ -12,7 +12,7 @@
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *   imp_pctype.c struct fields from the accessing instruction and the heap
- *                block (pc_types, block_types, site_fields)
+ *                block (pc_types, site_types, site_fields)
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
  * imp_sym -> imp_db; nothing calls back up (sum_fn_block rows are written
@@ -169,7 +169,7 @@ enum {
 	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME,
 	ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
 	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK,
-	ST_PCTYPE, ST_BLOCKTYPE, ST_SITEFIELD, ST_N
+	ST_PCTYPE, ST_SITETYPE, ST_SITEFIELD, ST_N
 };
 
 struct importer {

@@ -11,8 +11,15 @@
 #include "dgsym.h"
 #include "dgtypes.h"
 
-/* A site's majority vote: the pct index (+1) leading, by how much. */
-struct site_vote { uint32_t pct, votes; };
+/* An allocation site: the majority vote of its blocks (the pct index + 1
+   leading, by how much) and what its blocks were typed by. */
+struct site_vote {
+	int64_t stack;
+	uint32_t pct, votes;
+	uint64_t voted, by_site, other;   /* blocks: site_types */
+	uint64_t elements;                /* of every typed block, or 0 */
+	int mixed;                        /* blocks of different element counts */
+};
 
 /* A site_fields row: accesses to one field of the site's typed blocks. */
 struct site_field {
@@ -189,28 +196,43 @@ static struct site_vote *site_of(struct importer *imp, int64_t stack)
 	if (dg_grow(&p->sites, &p->cap_sites, p->n_sites + 1, sizeof *p->sites) < 0
 	    || dghash_put(&p->site_at, (uint64_t)stack, (uint32_t)p->n_sites, &added) < 0)
 		return NULL;
-	p->sites[p->n_sites] = (struct site_vote){ 0, 0 };
+	memset(&p->sites[p->n_sites], 0, sizeof *p->sites);
+	p->sites[p->n_sites].stack = stack;
 	return &p->sites[p->n_sites++];
 }
 
-/* The block's type as a pct index + 1 (0: none) and how it was found;
-   its own votes count for its site. */
-static uint32_t block_type(struct importer *imp, const struct imp_block *x, const char **via)
+/* The block's type as a pct index + 1 (0: none): its own votes' winner,
+   else its site's; counted for its site. */
+static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 {
 	struct site_vote *s = x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+	uint32_t v;
+	uint64_t k;
 
+	if (!s)                 /* no site known (or out of memory) */
+		return x->votes > 0 ? x->vtype : 0;
 	if (x->votes > 0) {
-		*via = "votes";
-		if (s && (s->votes == 0 || imp->pcts[s->pct - 1].type == imp->pcts[x->vtype - 1].type)) {
-			s->pct = x->vtype;
+		v = x->vtype;
+		if (s->votes == 0 || imp->pcts[s->pct - 1].type == imp->pcts[v - 1].type) {
+			s->pct = v;
 			s->votes++;
-		} else if (s) {
+			s->voted++;
+		} else {
 			s->votes--;
+			s->other++;
 		}
-		return x->vtype;
+	} else if (s->votes > 0) {
+		v = s->pct;
+		s->by_site++;
+	} else {
+		return 0;
 	}
-	*via = "site";
-	return s && s->votes > 0 ? s->pct : 0;
+	k = x->size % imp->pcts[v - 1].size == 0 ? x->size / imp->pcts[v - 1].size : 0;
+	if (s->voted + s->by_site + s->other == 1)
+		s->elements = k;
+	else if (s->elements != k)
+		s->mixed = 1;
+	return v;
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first
@@ -266,39 +288,52 @@ static int field_counts(struct importer *imp, const struct imp_block *x, uint32_
 
 int imp_pctype_block(struct importer *imp, const struct imp_block *x)
 {
-	const char *via;
-	uint32_t v = imp->pct ? block_type(imp, x, &via) : 0;
+	uint32_t v = imp->pct ? block_type(imp, x) : 0;
 	const struct imp_pct *t;
-	sqlite3_stmt *st;
 
-	if (!v || !imp->pct)
+	if (!v)
 		return 0;
 	t = &imp->pcts[v - 1];
-	st = imp_db_stmt(imp, ST_BLOCKTYPE, "INSERT INTO block_types VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, x->id);
-	sqlite3_bind_text(st, 2, dgtypes_type(imp->pct->types, t->type)->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (int64_t)t->size);
-	if (x->size && x->size % t->size == 0)
-		sqlite3_bind_int64(st, 4, (int64_t)(x->size / t->size));
-	sqlite3_bind_int64(st, 5, x->votes);
-	sqlite3_bind_text(st, 6, via, -1, SQLITE_STATIC);
-	if (imp_db_step(imp, st) < 0)
-		return -1;
 	return x->hist && x->hist_shift == 0 ? field_counts(imp, x, t->type, t->size) : 0;
 }
 
-int imp_pctype_finish(struct importer *imp)
+static int site_rows(struct importer *imp)
 {
 	struct imp_pctype *p = imp->pct;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_SITETYPE,
+		"INSERT INTO site_types VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	size_t i;
 
-	if (!p || !p->n_sf)
-		return 0;
-	if (!(st = imp_db_stmt(imp, ST_SITEFIELD,
-			       "INSERT INTO site_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")))
+	if (!st)
+		return -1;
+	for (i = 0; i < p->n_sites; i++) {
+		const struct site_vote *s = &p->sites[i];
+		const struct imp_pct *t = s->pct ? &imp->pcts[s->pct - 1] : NULL;
+
+		if (!t)
+			continue;
+		sqlite3_bind_int64(st, 1, s->stack);
+		sqlite3_bind_text(st, 2, dgtypes_type(p->types, t->type)->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (int64_t)t->size);
+		if (!s->mixed && s->elements)
+			sqlite3_bind_int64(st, 4, (int64_t)s->elements);
+		sqlite3_bind_int64(st, 5, (int64_t)s->voted);
+		sqlite3_bind_int64(st, 6, (int64_t)s->by_site);
+		sqlite3_bind_int64(st, 7, (int64_t)s->other);
+		if (imp_db_step(imp, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int field_rows(struct importer *imp)
+{
+	struct imp_pctype *p = imp->pct;
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_SITEFIELD,
+		"INSERT INTO site_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	size_t i;
+
+	if (!st)
 		return -1;
 	for (i = 0; i < p->n_sf; i++) {
 		const struct site_field *e = &p->sf[i];
@@ -319,4 +354,11 @@ int imp_pctype_finish(struct importer *imp)
 			return -1;
 	}
 	return 0;
+}
+
+int imp_pctype_finish(struct importer *imp)
+{
+	if (!imp->pct)
+		return 0;
+	return site_rows(imp) < 0 || field_rows(imp) < 0 ? -1 : 0;
 }

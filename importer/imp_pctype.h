@@ -1,14 +1,15 @@
 /* imp_pctype.h: struct fields from the accessing instruction (way 3:
- * pc_types) and from the heap block (way 4: block_types, site_fields).
+ * pc_types) and from the heap block (way 4: site_types, site_fields).
  *
  * Way 3 costs nothing per access: each distinct pc is resolved once, when
  * its bbdef arrives (lib/dgpctype, named through lib/dgtypes), and its
  * descriptor remembers the answer (imp_desc.pct).  Way 4 costs a compare
  * per heap access by a typed pc and a division while a block is undecided:
  * the access votes for the pc's type in its block when the offsets agree.
- * A block's type is written with its row, and its accesses by field (from
- * its offset histogram) are added to its allocation site's totals, written
- * at the end; blocks with no votes of their own take their site's type.
+ * When a block is written its type (its votes' winner, else its site's)
+ * and its accesses by field (from its offset histogram) are added to its
+ * allocation site's totals, written at the end: a row per site, not per
+ * block (a program makes millions of blocks).
  *
  * Owns: struct imp_pctype (imp->pct): the resolver, the type table, the
  * per-pc answers and the per-site votes.  Called by imp_run (a new
@@ -57,11 +58,11 @@ static inline void imp_pctype_vote(const struct importer *imp, struct imp_block 
 		x->votes--;
 }
 
-/* Block x is written: its block_types row, if typed, and its accesses by
-   field into its site's totals. */
+/* Block x is written: its type and its accesses by field into its site's
+   totals. */
 int  imp_pctype_block(struct importer *imp, const struct imp_block *x);
 
-/* After the last block: the site_fields rows. */
+/* After the last block: the site_types and site_fields rows. */
 int  imp_pctype_finish(struct importer *imp);
 
 #endif

@@ -47,10 +47,17 @@ struct minsn {
 	Dwarf_Off base_type;    /* tracked type of base before it, 0 unknown */
 };
 
+/* A variable with a location.  Most locations are one expression for the
+   whole scope (-O0's frame slots): decoded once into op; a location list
+   is asked at each pc. */
 struct var {
 	Dwarf_Attribute loc;
 	Dwarf_Off type;
+	Dwarf_Op op;
+	uint8_t kind;           /* VAR_FIXED (op), VAR_LIST, VAR_NEVER */
 };
+
+enum { VAR_FIXED, VAR_LIST, VAR_NEVER };
 
 /* A decoded function range. */
 struct fstate {
@@ -287,6 +294,21 @@ static int pointee(Dwarf *dw, Dwarf_Off ptr, Dwarf_Die *out)
 
 /* ---------------------------------------------------------------- variables */
 
+static void var_kind(struct var *v)
+{
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (dwarf_getlocation(&v->loc, &expr, &len) != 0) {
+		v->kind = VAR_LIST;
+	} else if (len == 1) {
+		v->kind = VAR_FIXED;
+		v->op = expr[0];
+	} else {
+		v->kind = VAR_NEVER;    /* a computed location: not a register or slot */
+	}
+}
+
 static int var_collect(struct fstate *f, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die c, ty;
@@ -300,6 +322,7 @@ static int var_collect(struct fstate *f, Dwarf_Die *parent, int depth)
 			if (!dwarf_attr(&c, DW_AT_location, &v.loc) || !type_of(&c, &ty))
 				break;
 			v.type = dwarf_dieoffset(&ty);
+			var_kind(&v);
 			if (dg_grow(&f->var, &f->capvar, f->nvar + 1, sizeof *f->var) < 0)
 				return -1;
 			f->var[f->nvar++] = v;
@@ -324,6 +347,16 @@ static Dwarf_Op *loc_op(Dwarf_Attribute *attr, Dwarf_Addr pc)
 	if (dwarf_getlocation_addr(attr, pc, &expr, &len, 1) != 1 || len != 1)
 		return NULL;
 	return expr;
+}
+
+/* The one operation of v's location at DWARF address pc, or NULL. */
+static const Dwarf_Op *var_op(const struct var *v, Dwarf_Addr pc)
+{
+	Dwarf_Attribute a = v->loc;
+
+	if (v->kind == VAR_FIXED)
+		return &v->op;
+	return v->kind == VAR_LIST ? loc_op(&a, pc) : NULL;
 }
 
 /* DWARF register that op names (DW_OP_regN, DW_OP_regx), or REG_NONE. */
@@ -358,8 +391,7 @@ static Dwarf_Off var_in_reg(const struct fstate *f, int r, Dwarf_Addr pc)
 	size_t i;
 
 	for (i = 0; i < f->nvar; i++) {
-		Dwarf_Attribute a = f->var[i].loc;
-		Dwarf_Op *op = loc_op(&a, pc);
+		const Dwarf_Op *op = var_op(&f->var[i], pc);
 
 		if (op && op_reg(op) == r)
 			return f->var[i].type;
@@ -415,8 +447,7 @@ static int64_t frame_slot(const struct fstate *f, int base, int64_t disp, Dwarf_
 		return -1;
 	rel = disp - fboff;
 	for (i = 0; i < f->nvar; i++) {
-		Dwarf_Attribute a = f->var[i].loc;
-		Dwarf_Op *op = loc_op(&a, pc);
+		const Dwarf_Op *op = var_op(&f->var[i], pc);
 		Dwarf_Die ty;
 		int64_t at;
 

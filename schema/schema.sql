@@ -438,24 +438,30 @@ CREATE TABLE pc_types (
 	via        TEXT NOT NULL
 );
 
--- block_types: way 4, heap blocks typed.  Each access to a block by a pc
--- of pc_types whose offset equals the access's offset in the block modulo
--- the type's size is a vote for that type (a majority vote, Boyer-Moore:
--- votes is the winner's margin).  A block with no votes of its own takes
--- the type its allocation site (alloc_stack_id) had won when it was freed
--- (via 'site'; else 'votes').  elements is size / type_size when the
--- block holds exactly that many (an array of the type), else NULL.
-CREATE TABLE block_types (
-	block_id   INTEGER PRIMARY KEY,
-	type       TEXT NOT NULL,
-	type_size  INTEGER NOT NULL,
-	elements   INTEGER,
-	votes      INTEGER NOT NULL,
-	via        TEXT NOT NULL
+-- site_types: way 4, heap blocks typed by allocation site (stack_id).
+-- Each access to a block by a pc of pc_types whose offset equals the
+-- access's offset in the block modulo the type's size is a vote for that
+-- type in the block (a majority vote, Boyer-Moore); when the block is
+-- freed (or at the end) its winner votes in its site.  A block with no
+-- votes of its own takes its site's type at that time.  type is the site's
+-- winner; blocks_voted counts the blocks whose own votes chose it,
+-- blocks_by_site those typed by the site alone (the `void *` and
+-- container_of accesses: no typed pc touched them), blocks_other those
+-- whose votes chose another type.  elements is block size / type_size when
+-- every typed block of the site holds exactly that many (an array of the
+-- type), else NULL.
+CREATE TABLE site_types (
+	stack_id        INTEGER PRIMARY KEY,
+	type            TEXT NOT NULL,
+	type_size       INTEGER NOT NULL,
+	elements        INTEGER,
+	blocks_voted    INTEGER NOT NULL,
+	blocks_by_site  INTEGER NOT NULL,
+	blocks_other    INTEGER NOT NULL
 );
 
 -- site_fields: the accesses to typed blocks by allocation site (stack_id,
--- NULL: unknown) x type x field: the field at the access's offset in its
+-- NULL: unknown) x type (the block's, as site_types says) x field: the field at the access's offset in its
 -- block modulo the type's size (NULL field and offset: padding), taken from
 -- each block's offset histogram (reads and writes that start in the
 -- field), and how many blocks had any.  Only blocks whose histogram has

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t1700-fields-insn-heap: struct fields by the accessing instruction (way 3:
-# pc_types, pc_fields) and by the heap block (way 4: block_types,
+# pc_types, pc_fields) and by the heap block (way 4: site_types,
 # block_fields) against the oracle tests/progs/fields/fields.c, built -O0
 # (pointers through stack slots: the tracker) and -O2 (location lists),
 # run with N = 1234 (way 4's counts are per allocation site: site_fields).  What the program provably does to struct rec:
@@ -11,7 +11,7 @@
 #   Heap: `one` is struct rec by its own votes with a: N reads, b: N/2
 #   writes and nothing on c; the three `more` blocks (written only through
 #   void * but one) are struct rec, one by votes and two by their
-#   allocation site, with 6, 5 and 5 writes of b; at -O0 the 96-byte array
+#   allocation site, with 16 writes of b in all; at -O0 the 96-byte array
 #   is 8 struct recs: 8 writes of a, 24 reads of c (at -O2 its loops walk
 #   induction pointers no variable names: untyped, or else exact).
 . "$DG_TESTS/lib.sh"
@@ -32,12 +32,12 @@ fn_field() {
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
 }
 
-# block_of DB SIZE NTH: "type|via|elements" of the NTH (from 1, by id)
-# block of SIZE bytes.
+# block_of DB SIZE NTH: "type|elements|voted|by_site|other" of the
+# site_types row of the NTH (from 1, by id) block of SIZE bytes' site.
 block_of() {
-	q "$1" "SELECT ifnull(t.type, 'untyped') || '|' || ifnull(t.via, '-') || '|'
-		|| ifnull(t.elements, '-')
-		FROM blocks b LEFT JOIN block_types t ON t.block_id = b.id
+	q "$1" "SELECT ifnull(t.type, 'untyped') || '|' || ifnull(t.elements, '-') || '|'
+		|| t.blocks_voted || '|' || t.blocks_by_site || '|' || t.blocks_other
+		FROM blocks b LEFT JOIN site_types t ON t.stack_id = b.alloc_stack_id
 		WHERE b.size = $2 ORDER BY b.id LIMIT 1 OFFSET $(($3 - 1))"
 }
 
@@ -86,19 +86,18 @@ for o in O0 O2; do
 	fi
 
 	# ---- way 4
-	check_eq "$o one: struct rec by its votes" "struct rec|votes|1" "$(block_of $o.db 12 1)"
+	check_eq "$o one's site: struct rec, 1 block typed by its votes" \
+		"struct rec|1|1|0|0" "$(block_of $o.db 12 1)"
 	check_eq "$o one's site: a: N reads, b: N/2 writes, c: none" \
 		"a:1:$N:0 b:1:0:$HALF" "$(site_of $o.db 12 1)"
-	check_eq "$o more[0]: struct rec by its votes" "struct rec|votes|1" "$(block_of $o.db 12 2)"
-	check_eq "$o more[1]: struct rec by its site (void * only)" \
-		"struct rec|site|1" "$(block_of $o.db 12 3)"
-	check_eq "$o more[2]: struct rec by its site (void * only)" \
-		"struct rec|site|1" "$(block_of $o.db 12 4)"
+	check_eq "$o more's site: struct rec, 1 block by its votes, 2 by the site (void * only)" \
+		"struct rec|1|1|2|0" "$(block_of $o.db 12 2)"
+	check_eq "$o more's site is more[2]'s" "$(block_of $o.db 12 2)" "$(block_of $o.db 12 4)"
 	check_eq "$o more's site: b: 16 writes in 3 blocks, a and c: none" \
 		"b:3:0:16" "$(site_of $o.db 12 2)"
 	arr=$(block_of $o.db 96 1)
-	if [ $o = O0 ] || [ "$arr" != "untyped|-|-" ]; then
-		check_eq "$o arr: 8 struct recs" "struct rec|votes|8" "$arr"
+	if [ $o = O0 ] || [ -n "$arr" ]; then
+		check_eq "$o arr's site: 8 struct recs a block" "struct rec|8|1|0|0" "$arr"
 		check_eq "$o arr's site: a: 8 writes, c: 24 reads" \
 			"a:1:0:8 c:1:24:0" "$(site_of $o.db 96 1)"
 	fi
