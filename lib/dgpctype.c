@@ -47,17 +47,16 @@ struct minsn {
 	Dwarf_Off base_type;    /* tracked type of base before it, 0 unknown */
 };
 
-/* A variable with a location.  Most locations are one expression for the
-   whole scope (-O0's frame slots): decoded once into op; a location list
-   is asked at each pc. */
-struct var {
-	Dwarf_Attribute loc;
-	Dwarf_Off type;
+/* Where a variable is over [lo, hi) (DWARF addresses): in a register
+   (DW_OP_regN, DW_OP_regx) or a frame slot (DW_OP_fbreg).  Location
+   lists are read into these once per function: asking libdw at every pc
+   parses the list again. */
+struct vloc {
+	Dwarf_Addr lo, hi;
 	Dwarf_Op op;
-	uint8_t kind;           /* VAR_FIXED (op), VAR_LIST, VAR_NEVER */
+	Dwarf_Off type;
+	uint64_t size;          /* of the type: a frame slot's extent */
 };
-
-enum { VAR_FIXED, VAR_LIST, VAR_NEVER };
 
 /* A decoded function range. */
 struct fstate {
@@ -67,7 +66,7 @@ struct fstate {
 	Dwarf_Die fn;
 	struct minsn *in;       /* by address */
 	size_t nin;
-	struct var *var;
+	struct vloc *var;
 	size_t nvar, capvar;
 };
 
@@ -294,38 +293,54 @@ static int pointee(Dwarf *dw, Dwarf_Off ptr, Dwarf_Die *out)
 
 /* ---------------------------------------------------------------- variables */
 
-static void var_kind(struct var *v)
+static int op_reg(const Dwarf_Op *op);
+
+/* op says where the variable is (not what it computes), so it is kept. */
+static int op_useful(const Dwarf_Op *op)
 {
+	return op->atom == DW_OP_fbreg || op_reg(op) >= 0;
+}
+
+static int vloc_add(struct fstate *f, Dwarf_Addr lo, Dwarf_Addr hi, const Dwarf_Op *op,
+		    Dwarf_Die *type)
+{
+	if (!op_useful(op))
+		return 0;
+	if (dg_grow(&f->var, &f->capvar, f->nvar + 1, sizeof *f->var) < 0)
+		return -1;
+	f->var[f->nvar++] = (struct vloc){ lo, hi, *op, dwarf_dieoffset(type), size_of(type) };
+	return 0;
+}
+
+/* The variable's locations (one expression, or each entry of its list). */
+static int var_locs(struct fstate *f, Dwarf_Attribute *attr, Dwarf_Die *type)
+{
+	Dwarf_Addr base, lo, hi;
 	Dwarf_Op *expr;
 	size_t len;
+	ptrdiff_t off = 0;
 
-	if (dwarf_getlocation(&v->loc, &expr, &len) != 0) {
-		v->kind = VAR_LIST;
-	} else if (len == 1) {
-		v->kind = VAR_FIXED;
-		v->op = expr[0];
-	} else {
-		v->kind = VAR_NEVER;    /* a computed location: not a register or slot */
-	}
+	if (dwarf_getlocation(attr, &expr, &len) == 0)
+		return len == 1 ? vloc_add(f, 0, (Dwarf_Addr)-1, expr, type) : 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &expr, &len)) > 0)
+		if (len == 1 && vloc_add(f, lo, hi, expr, type) < 0)
+			return -1;
+	return 0;
 }
 
 static int var_collect(struct fstate *f, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die c, ty;
-	struct var v;
+	Dwarf_Attribute loc;
 
 	if (depth > MAX_DEPTH || dwarf_child(parent, &c) != 0)
 		return 0;
 	do {
 		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable: case DW_TAG_formal_parameter:
-			if (!dwarf_attr(&c, DW_AT_location, &v.loc) || !type_of(&c, &ty))
-				break;
-			v.type = dwarf_dieoffset(&ty);
-			var_kind(&v);
-			if (dg_grow(&f->var, &f->capvar, f->nvar + 1, sizeof *f->var) < 0)
+			if (dwarf_attr(&c, DW_AT_location, &loc) && type_of(&c, &ty)
+			    && var_locs(f, &loc, &ty) < 0)
 				return -1;
-			f->var[f->nvar++] = v;
 			break;
 		case DW_TAG_lexical_block: case DW_TAG_inlined_subroutine:
 			if (var_collect(f, &c, depth + 1) < 0)
@@ -349,14 +364,10 @@ static Dwarf_Op *loc_op(Dwarf_Attribute *attr, Dwarf_Addr pc)
 	return expr;
 }
 
-/* The one operation of v's location at DWARF address pc, or NULL. */
-static const Dwarf_Op *var_op(const struct var *v, Dwarf_Addr pc)
+/* v's operation if it holds at DWARF address pc, else NULL. */
+static const Dwarf_Op *var_op(const struct vloc *v, Dwarf_Addr pc)
 {
-	Dwarf_Attribute a = v->loc;
-
-	if (v->kind == VAR_FIXED)
-		return &v->op;
-	return v->kind == VAR_LIST ? loc_op(&a, pc) : NULL;
+	return v->lo <= pc && pc < v->hi ? &v->op : NULL;
 }
 
 /* DWARF register that op names (DW_OP_regN, DW_OP_regx), or REG_NONE. */
@@ -448,13 +459,12 @@ static int64_t frame_slot(const struct fstate *f, int base, int64_t disp, Dwarf_
 	rel = disp - fboff;
 	for (i = 0; i < f->nvar; i++) {
 		const Dwarf_Op *op = var_op(&f->var[i], pc);
-		Dwarf_Die ty;
 		int64_t at;
 
-		if (!op || op->atom != DW_OP_fbreg || !die_at(f->dw, f->var[i].type, &ty))
+		if (!op || op->atom != DW_OP_fbreg)
 			continue;
 		at = (int64_t)op->number;
-		if (at <= rel && rel < at + (int64_t)size_of(&ty)) {
+		if (at <= rel && rel < at + (int64_t)f->var[i].size) {
 			*type = f->var[i].type;
 			return rel - at;
 		}

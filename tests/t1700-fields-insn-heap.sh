@@ -1,7 +1,7 @@
 #!/bin/sh
 # t1700-fields-insn-heap: struct fields by the accessing instruction (way 3:
 # pc_types, pc_fields) and by the heap block (way 4: site_types,
-# block_fields) against the oracle tests/progs/fields/fields.c, built -O0
+# site_fields) against the oracle tests/progs/fields/fields.c, built -O0
 # (pointers through stack slots: the tracker) and -O2 (location lists),
 # run with N = 1234 (way 4's counts are per allocation site: site_fields).  What the program provably does to struct rec:
 #   read_a reads one->a N times, write_b writes .b N/2 + 1 times (once on
