@@ -45,7 +45,7 @@ TOOL_CFLAGS := -m64 -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter \
 	-fno-stack-protector -fno-strict-aliasing -fno-builtin -fomit-frame-pointer \
 	-fno-pic -fno-pie \
 	-I$(VG_INC) -Ilib -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
-	-DVGPV_amd64_linux_vanilla=1 -DDG_VG_VERSION='"$(VG_VERSION)"'
+	-DVGPV_amd64_linux_vanilla=1 -DDG_VG_VERSION='"$(VG_VERSION)"' -DDG_IMPORTER='"$(PREFIX)/bin/dg-import"'
 TOOL_LDFLAGS := -m64 -static -nodefaultlibs -nostartfiles -u _start \
 	-Wl,-Ttext-segment=$(VG_LOAD) -no-pie
 TOOL_LIBS  := -L$(VG_LIBDIR) -lcoregrind-$(VG_PLAT) -lvex-$(VG_PLAT) -lgcc

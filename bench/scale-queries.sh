@@ -51,12 +51,12 @@ trap 'rm -rf "$OUT"' EXIT
 q1() { "$DGSQL" "$DB" "$1" 2>/dev/null; }
 
 # Filter values: the hottest named function, file and module of the trace.
-FN=${FN:-$(q1 "SELECT f.name FROM sum_pc s JOIN pcs p ON p.pc = s.pc
+FN=${FN:-$(q1 "SELECT f.name FROM sum_pc s JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id
 	JOIN functions f ON f.id = p.function_id WHERE f.name NOT LIKE '0x%'
 	GROUP BY f.id ORDER BY sum(s.accesses) DESC LIMIT 1")}
-FILE=${FILE:-$(q1 "SELECT p.file FROM sum_pc s JOIN pcs p ON p.pc = s.pc
+FILE=${FILE:-$(q1 "SELECT p.file FROM sum_pc s JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id
 	WHERE p.file IS NOT NULL GROUP BY p.file ORDER BY sum(s.accesses) DESC LIMIT 1")}
-DSO=${DSO:-$(q1 "SELECT m.path FROM sum_pc s JOIN pcs p ON p.pc = s.pc
+DSO=${DSO:-$(q1 "SELECT m.path FROM sum_pc s JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id
 	JOIN modules m ON m.id = p.module_id GROUP BY m.id
 	ORDER BY sum(s.accesses) DESC LIMIT 1")}
 LABEL=${LABEL:-$(q1 "SELECT coalesce((SELECT label FROM events LIMIT 1), 'none')")}

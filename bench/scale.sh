@@ -12,7 +12,13 @@
 #     access (target <= 3), with the biggest tables;
 #   - the import's CPU time (its two threads: cores busy on average) and
 #     the machine's load before and after, since other work shares the
-#     cores: compare figures only within one run.
+#     cores: compare figures only within one run;
+#   - recording straight into a database (`datagrind --db`, issue 9 §2):
+#     the same xz run traced into a pipe that dg-import reads; its speed
+#     in accesses/s against the plain log's and against log-then-import
+#     (trace + import), its peak RSS (the tool's or the importer's, the
+#     larger), and its database's accesses against the log's.  The plain
+#     log's time is known only when this run traced it (else "reused").
 # The log is reused when DIR/text.txt equals the generated text and the log
 # is newer than it (tracing takes minutes).  The database is DIR/scale.db,
 # removed at the end unless --keep.  Asserts nothing about time.
@@ -42,6 +48,7 @@ for t in xz sqlite3 /usr/bin/time; do
 done
 mkdir -p "$DIR" || exit 1
 LOG=$DIR/xz.dg
+traced=reused
 DB=$DIR/scale.db
 umask 077
 
@@ -61,6 +68,7 @@ else
 		--datagrind-out-file="$LOG" xz -9 -T1 -c "$DIR/text.txt" >/dev/null ||
 		{ echo "scale.sh: tracing failed" >&2; rm -f "$LOG"; exit 1; }
 	echo "scale.sh: traced in $(cat "$DIR/trace.time") s"
+	traced=$(cat "$DIR/trace.time")
 fi
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -97,10 +105,35 @@ awk -v acc="$acc" -v d1="$dec1" -v d2="$dec2" -v imp="$imp" -v rss="$rss" -v dbb
 sqlite3 "$DB" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" 2>/dev/null |
 	awk -F'|' -v acc="$acc" '{ printf "  %-28s %8.1f MB %6.3f B/access\n", $1, $2 / 1048576, $2 / acc }'
 
+# ---------------------------------------------------------------- record into a database
+RDB=$DIR/rec.db
+rm -f "$RDB"
+/usr/bin/time -f '%e %M' -o "$DIR/rec.time" "$B/bin/datagrind" -q --db="$RDB" \
+	xz -9 -T1 -c "$DIR/text.txt" >/dev/null 2>"$DIR/rec.err" ||
+	{ echo "scale.sh: datagrind --db failed:" >&2; cat "$DIR/rec.err" >&2; exit 1; }
+[ -s "$DIR/rec.err" ] && { echo "scale.sh: datagrind --db said:" >&2; cat "$DIR/rec.err" >&2; }
+set -- $(cat "$DIR/rec.time"); rec=$1 rrss=$2
+racc=$(sqlite3 "$RDB" "SELECT value FROM meta WHERE key = 'accesses'")
+rcomplete=$(sqlite3 "$RDB" "SELECT value FROM meta WHERE key = 'complete'")
+awk -v acc="$acc" -v racc="$racc" -v rec="$rec" -v rrss="$rrss" -v tr="$traced" \
+    -v imp="$imp" -v rc="$rcomplete" -v l="$(load)" 'BEGIN {
+	printf "%-30s %s\n", "load average, after --db", l
+	if (tr == "reused")
+		printf "%-30s reused (run with a fresh --dir to time it)\n", "plain log (datagrind)"
+	else
+		printf "%-30s %.2f s (%.1f M accesses/s)\n", "plain log (datagrind)", tr, acc / tr / 1e6
+	if (tr != "reused")
+		printf "%-30s %.2f s (%.1f M accesses/s)\n", "log, then import", tr + imp, acc / (tr + imp) / 1e6
+	printf "%-30s %.2f s (%.1f M accesses/s), peak RSS %.1f MB\n", "record into a database (--db)", rec, racc / rec / 1e6, rrss / 1024
+	if (tr != "reused")
+		printf "%-30s %.2f of log-then-import, %.2f of the plain log\n", "--db / other speeds", (tr + imp) / rec, tr / rec
+	printf "%-30s %s (the log: %s), complete %s\n", "--db database accesses", racc, acc, rc
+}'
+
 # ---------------------------------------------------------------- queries
 # The first questions on $DB (issue 9 §3: canned queries unfiltered and
 # with each filter kind, a filtered plot, a full-scan aggregate against the
 # vtab ceiling) go here.
 
-[ "$KEEP" = yes ] || rm -f "$DB"
-rm -f "$DIR/dump.out" "$DIR/dump.time" "$DIR/import.time" "$DIR/import.err"
+[ "$KEEP" = yes ] || rm -f "$DB" "$RDB"
+rm -f "$DIR/rec.time" "$DIR/rec.err" "$DIR/dump.out" "$DIR/dump.time" "$DIR/import.time" "$DIR/import.err"

@@ -102,7 +102,7 @@ static uint64_t start_addr(int kind)
 static void make_defs(sqlite3 *db, struct dgchunk_codec *c)
 {
 	sqlite3_stmt *bi = prep(db, "INSERT INTO bbdefs VALUES (?1, ?2, ?3, ?4, 0)");
-	sqlite3_stmt *ai = prep(db, "INSERT INTO access_descs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	sqlite3_stmt *ai = prep(db, "INSERT INTO access_descs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)");
 	sqlite3_stmt *ci = prep(db, "INSERT INTO contexts VALUES (?1, ?2, 0)");
 	int b, i, k;
 

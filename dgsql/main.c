@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compare.h"
 #include "queries.h"
 #include "shell.h"
 
@@ -38,7 +39,8 @@ static const char usage_text[] =
 "arguments stop at the first error.\n"
 "\n"
 "Accesses are the virtual table `accesses` (icount, addr, size, is_write,\n"
-"pc, thread, context_id, block_id, aseq, chunk_id); the view\n"
+"pc, thread, context_id, block_id, aseq, chunk_id, module_id: the module\n"
+"mapped at pc then; join pcs and sum_pc on pc and module_id); the view\n"
 "`filtered_accesses` holds those that pass the filter (all without one).\n"
 "Tables and their meaning: schema/schema.sql, or '.schema'.\n"
 "\n"
@@ -56,7 +58,9 @@ static const char usage_text[] =
 "                       inside a START/END_EVENT interval\n"
 "  -r, --ranges LIST    the memory: malloc (a live heap block), range (a\n"
 "                       tracked range), user:LABEL (a range so labelled),\n"
-"                       fn:/file:/dso: on the block's allocation stack\n"
+"                       fn:/file:/dso: on the block's allocation stack,\n"
+"                       field:TYPE.PATH (field PATH, a glob too, of TYPE\n"
+"                       where a typed range or a variable put it)\n"
 "                       An access passes when it matches one condition of\n"
 "                       each given list.  NAME may be qualified\n"
 "                       (ns::C::m), without arguments, or a glob (qsort*);\n"
@@ -67,7 +71,13 @@ static const char usage_text[] =
 "                       address (unused pages squeezed out) across,\n"
 "                       instruction count down; reads green, writes red,\n"
 "                       both yellow\n"
-"      --plot-data FILE write the binned cells (x y reads writes)\n"
+"      --plot-fields TYPE FILE\n"
+"                       draw the fields of TYPE (\"struct item\" or \"item\")\n"
+"                       to FILE: one row per field in offset order,\n"
+"                       instruction count across; the accesses are those\n"
+"                       --ranges field:TYPE.* selects (with --events)\n"
+"      --plot-data FILE write the binned cells (x y reads writes; with\n"
+"                       --plot-fields: row icount reads writes)\n"
 "      --size WxH       image size in pixels [1024x768]\n"
 "      --addr-range LO:HI, --icount-range LO:HI   zoom (hex or decimal)\n"
 "      --page-size N, --line-size N   boundaries drawn when zoomed [4096, 64]\n"
@@ -81,7 +91,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 success; 1 a statement, command or plot failed; 2 bad\n"
 "usage (options, filter); 3 the database cannot be opened, or is not a\n"
-"Datagrind trace database (empty, not SQLite, a newer schema version).\n"
+"Datagrind trace database this dgsql reads (empty, not SQLite, a newer\n"
+"schema version, or an older one: import the log again).\n"
 "\n"
 "Examples:\n"
 "  dgsql trace.db                                     interactive\n"
@@ -92,11 +103,13 @@ static const char usage_text[] =
 
 struct args {
 	const char *events, *ranges;
+	const char *fields_type;        /* --plot-fields TYPE */
+	char *fields_ranges;            /* --ranges with field:TYPE.* added */
 	int writable, mode, headers, plot;
 };
 
 enum {
-	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_SIZE, O_ADDR,
+	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
 	O_ICOUNT, O_PAGE, O_LINE
 };
 
@@ -112,6 +125,7 @@ static const struct option longopts[] = {
 	{ "ranges", required_argument, NULL, 'r' },
 	{ "plot", required_argument, NULL, 'p' },
 	{ "plot-data", required_argument, NULL, O_PLOTDATA },
+	{ "plot-fields", required_argument, NULL, O_PFIELDS },
 	{ "size", required_argument, NULL, O_SIZE },
 	{ "addr-range", required_argument, NULL, O_ADDR },
 	{ "icount-range", required_argument, NULL, O_ICOUNT },
@@ -155,6 +169,7 @@ static int option(int c, struct args *a, struct shell *sh)
 	case 'r': a->ranges = optarg; return -1;
 	case 'p': sh->plot.out = optarg; a->plot = 1; return -1;
 	case O_PLOTDATA: sh->plot.data_out = optarg; a->plot = 1; return -1;
+	case O_PFIELDS: a->fields_type = optarg; a->plot = 1; return -1;
 	case 'h': fputs(usage_text, stdout); return 0;
 	case 'V':
 		printf("dgsql %s (SQLite %s)\n", DG_VERSION, sqlite3_libversion());
@@ -212,7 +227,8 @@ static int plot(struct shell *sh, const struct args *a)
 				a->ranges ? a->ranges : "");
 	sh->plot.title = title;
 	sh->plot.unfiltered = !sh->events && !sh->ranges;
-	rc = dgplot_draw(sh->db, &sh->plot, &err);
+	rc = a->fields_type ? dgplot_fields(sh->db, &sh->plot, a->fields_type, &err)
+			    : dgplot_draw(sh->db, &sh->plot, &err);
 	sh->plot.title = NULL;
 	sqlite3_free(title);
 	if (rc == 0)
@@ -231,8 +247,9 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 		sqlite3_free(err);
 		return EXIT_OPEN;
 	}
-	if ((a->events || a->ranges) &&
-	    shell_set_filter(sh, a->events, a->ranges, &err) < 0) {
+	if ((a->events || a->ranges || a->fields_ranges) &&
+	    shell_set_filter(sh, a->events, a->fields_ranges ? a->fields_ranges : a->ranges,
+			     &err) < 0) {
 		shell_error("filter: ", err ? err : "failed");
 		sqlite3_free(err);
 		return EXIT_USAGE;
@@ -254,13 +271,23 @@ int main(int argc, char **argv)
 	struct args a = { .mode = -1, .headers = -1 };
 	int c, rc;
 
+	if (compare_wanted(argc, argv))
+		return compare_main(argc, argv);
 	dgplot_defaults(&sh.plot);
 	while ((c = getopt_long(argc, argv, "m:cwe:r:p:hV", longopts,
 				NULL)) != -1)
 		if ((rc = option(c, &a, &sh)) >= 0)
 			return rc;
+		else if (c == O_PFIELDS) {  /* TYPE FILE: FILE is the next word */
+			if (optind >= argc)
+				return usage_error("--plot-fields TYPE FILE: ", "no FILE");
+			sh.plot.out = argv[optind++];
+		}
 	if (optind >= argc)
 		return usage_error("no database given", NULL);
+	if (a.fields_type && !(a.fields_ranges = sqlite3_mprintf("%s%sfield:%s.*",
+			a.ranges ? a.ranges : "", a.ranges ? "," : "", a.fields_type)))
+		return usage_error("out of memory", NULL);
 	sh.interactive = optind + 1 == argc && !a.plot && isatty(0);
 	sh.bail = !sh.interactive;
 	sh.mode = a.mode >= 0 ? a.mode
@@ -269,6 +296,7 @@ int main(int argc, char **argv)
 		sh.mode == RENDER_TABLE || sh.mode == RENDER_COLUMN;
 	sh.queries_dir = queries_find_dir();
 	rc = run(&sh, &a, argv + optind, argc - optind);
+	sqlite3_free(a.fields_ranges);
 	shell_free(&sh);
 	return rc;
 }

@@ -155,7 +155,7 @@ static inline int ob_room(struct obuf *b, size_t more)
 
 static inline void ob_put(struct obuf *b, const void *s, size_t n)
 {
-	if (ob_room(b, n)) {
+	if (n && ob_room(b, n)) {      /* n 0: the buffer may not exist yet */
 		memcpy(b->p + b->n, s, n);
 		b->n += n;
 	}
@@ -234,38 +234,14 @@ static void put_csv(struct obuf *b, const char *s, size_t n)
 	ob_putc(b, '"');
 }
 
-/* JSON keeps the data too, as valid JSON in valid UTF-8: controls (C0,
-   DEL, C1) and U+2028/2029 as \u00XX; a byte that is not part of valid
-   UTF-8 as the lone surrogate \udcXX (Python's surrogateescape, PEP 383:
-   json.loads then .encode('utf-8', 'surrogateescape') gives the bytes
-   back; strict parsers read U+FFFD). */
+/* JSON keeps the data too: dgesc_json's encoding (valid UTF-8 kept,
+   controls as \u00XX, other bytes as \udcXX). */
 static void put_json_string(struct obuf *b, const char *str, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	char esc[8];
-	size_t i = 0;
+	char *j = dgesc_json(str, n);
 
-	ob_putc(b, '"');
-	while (i < n) {
-		uint32_t cp;
-		int len = dgesc_utf8_len(s + i, n - i, &cp);
-
-		if (len == 0)
-			snprintf(esc, sizeof esc, "\\udc%02x", s[i]), ob_puts(b, esc);
-		else if (cp == '"' || cp == '\\')
-			ob_putc(b, '\\'), ob_putc(b, (char)cp);
-		else if (cp == '\n')
-			ob_puts(b, "\\n");
-		else if (cp == '\t')
-			ob_puts(b, "\\t");
-		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028
-			 || cp == 0x2029)
-			snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp), ob_puts(b, esc);
-		else
-			ob_put(b, s + i, (size_t)len);
-		i += len ? (size_t)len : 1;
-	}
-	ob_putc(b, '"');
+	ob_puts(b, j ? j : "null");
+	free(j);
 }
 
 /* ---------------------------------------------------------- streaming */

@@ -21,13 +21,16 @@
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 
-/* The newest schema this dgsql reads: schema/schema.sql's PRAGMA
-   user_version, passed in by dgsql.mk so the two cannot drift apart.
-   Older ones (1, 2) lack some tables; .stats says "?". */
+/* The schema this dgsql reads: schema/schema.sql's PRAGMA user_version,
+   passed in by dgsql.mk so the two cannot drift apart.  Older ones name
+   code by pc alone (before 6), which every join on (pc, module_id) of the
+   queries, filters and `accesses` needs: they are refused with a word on
+   what to do rather than answered wrongly. */
 #ifndef DG_SCHEMA_VERSION
 #error "DG_SCHEMA_VERSION must come from schema/schema.sql (dgsql.mk)"
 #endif
 #define SCHEMA_NEWEST DG_SCHEMA_VERSION
+#define SCHEMA_OLDEST 6
 
 #define HISTORY_FILE ".dgsql_history"
 #define HISTORY_MAX 2000
@@ -55,6 +58,11 @@ static int check_trace_db(sqlite3 *db, const char *path, char **err)
 		*err = sqlite3_mprintf("'%s' is an SQLite database but not a "
 			"Datagrind trace (no meta table or schema version %lld)",
 			path, (long long)version);
+	else if (version < SCHEMA_OLDEST)
+		*err = sqlite3_mprintf("'%s' has schema version %lld, from an "
+			"older dg-import; this dgsql reads versions %d to %d "
+			"(import the log again)", path, (long long)version,
+			SCHEMA_OLDEST, SCHEMA_NEWEST);
 	else if (version > SCHEMA_NEWEST)
 		*err = sqlite3_mprintf("'%s' has schema version %lld; this "
 			"dgsql reads versions up to %d (use the dgsql of the "

@@ -11,12 +11,14 @@
  *                their cells, regions, contexts, sum_lines and sum_pages
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
+ *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *   imp_pctype.c struct fields from the accessing instruction and the heap
  *                block (pc_types, site_types, site_fields)
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
- * imp_sym -> imp_db; nothing calls back up (sum_fn_block rows are written
- * by imp_heap's imp_fn_block_row, for the blocks and for imp_run's table).
+ * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block
+ * rows are written by imp_heap's imp_fn_block_row, for the blocks and for
+ * imp_run's table; imp_sym tells imp_field of a module whose code runs).
  *
  * One struct importer owns everything; imp_free releases it.  Every
  * function that can fail returns -1 and leaves a message in imp->err
@@ -47,12 +49,19 @@ struct imp_desc {
 	uint64_t pc;
 	uint64_t count;            /* accesses made: sum_pc */
 	uint32_t function;         /* functions.id, 0 if unknown */
+	uint32_t module;           /* modules.id mapped at pc when defined, 0: none */
 	uint8_t  is_write, size, iseq, guarded;
 	uint32_t block;            /* last block hit */
 	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
 	                              block id is fb_block */
 	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
 	uint8_t  bf_i;
+	/* imp_field: the sum_field row (+1; 0 none) of its last typed access,
+	   for that type, field, variable, way and thread */
+	uint8_t  fld_how;
+	uint32_t fld_row1, fld_type, fld_field, fld_var, fld_thread;
+	uint64_t fld_gap_lo, fld_gap_hi;   /* no variable there (0, 0: unknown) */
+	uint32_t fld_gen;          /* imp->fld_gen when the gap was found */
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
 };
 
@@ -102,6 +111,7 @@ struct imp_range {
 	struct imp_rw rw;
 	uint32_t thread;
 	char *type_name, *label;
+	uint32_t type_id;          /* types.id its type name gave, or 0 */
 	int live;
 };
 
@@ -236,13 +246,14 @@ struct importer {
 
 	/* symbols and stacks (imp_sym.c) */
 	struct dgsym *sym;
-	struct dghash pc_fn;       /* pc_key -> function id (0: no function) */
-	struct dghash pc_row;      /* pc -> 1 once its `pcs` row is written */
+	struct dghash pc_fn;       /* pc_key -> function id (0: no function),
+	                              once its `pcs` row is written */
 	struct dghash stacks;      /* hash of frames -> stack id */
 	uint64_t n_stacks;
 	struct imp_fn *fns;        /* by function id - 1 */
 	size_t cap_fns;
-	uint64_t *stack_words;     /* frames of every stack, back to back */
+	uint64_t *stack_words;     /* frames of every stack, back to back:
+	                              pc, module a frame (imp_sym_stack) */
 	size_t n_stack_words, cap_stack_words;
 	struct imp_stack_at *stack_at;   /* by stack id - 1 */
 	size_t cap_stack_at;
@@ -252,6 +263,14 @@ struct importer {
 	char *sym_info, *sym_warn; /* per-module lines for the user, or NULL */
 	uint8_t *mod_used;         /* dgsym module -> has a symbolized pc */
 	size_t cap_mod_used;
+
+	/* fields of types (imp_field.c) */
+	struct imp_field *fld;
+	uint64_t fld_lo, fld_span;  /* the variables' span: imp_field_wanted */
+	uint32_t fld_ranges;        /* live tracked ranges with a type name */
+	uint32_t fld_gen;           /* bumped when variables are added */
+	uint32_t run_thread;        /* thread of the run being counted */
+	char *fld_warn;             /* lines for the user, or NULL */
 
 	/* struct fields, ways 3 and 4 (imp_pctype.c) */
 	struct imp_pctype *pct;
@@ -322,8 +341,9 @@ int  imp_sym_init(struct importer *imp);
 int  imp_sym_mmap(struct importer *imp, const struct dglog_record *rec);
 int  imp_sym_munmap(struct importer *imp, const struct dglog_record *rec);
 int  imp_sym_text_avma(struct importer *imp, const struct dglog_record *rec);
-/* Function id of pc (symbolizing it and filling pcs the first time). */
-int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function);
+/* Function id of pc and the id of the module mapped there now (0: none),
+   symbolizing it and filling pcs the first time the pair is seen. */
+int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function, uint32_t *module);
 /* Stack id of frames (interned; symbolizes every frame). */
 int  imp_sym_stack(struct importer *imp, const uint64_t *frames, uint64_t n,
                    int64_t *id);

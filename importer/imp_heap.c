@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp.h"
+#include "imp_field.h"
 #include "imp_pctype.h"
 #include "dgmem.h"
 
@@ -378,6 +379,7 @@ int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 	x->live = 1;
 	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->alloc_stack) < 0)
 		return -1;
+	imp_pctype_block_new(imp, x);
 	if (imp->n_blocks == 1 || x->addr < imp->heap_lo)
 		imp->heap_lo = x->addr;
 	if (x->addr + x->size > imp->heap_hi)
@@ -436,6 +438,7 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 				x->live = 0;
 				x->end_icount = rec->icount;
 				live_remove(imp->live_ranges, &imp->n_live_ranges, k);
+				imp_field_untrack(imp, r->addr, r->len);
 				break;
 			}
 		}
@@ -456,7 +459,7 @@ int imp_heap_range(struct importer *imp, const struct dglog_record *rec)
 	    || live_add(&imp->live_ranges, &imp->n_live_ranges, &imp->cap_live_ranges,
 	                (uint32_t)(imp->n_ranges - 1)) < 0)
 		return imp_fail(imp, "out of memory");
-	return 0;
+	return imp_field_track(imp, x->addr, x->len, x->type_name, &x->type_id);
 }
 
 void imp_heap_ranges_touch(struct importer *imp, uint64_t a, const struct imp_desc *d)
@@ -523,7 +526,7 @@ static int write_ranges(struct importer *imp)
 	size_t k;
 
 	if (sqlite3_prepare_v2(imp->db, "INSERT INTO ranges VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-	                       " ?7, ?8, ?9, ?10, ?11, ?12)", -1, &st, NULL) != SQLITE_OK)
+	                       " ?7, ?8, ?9, ?10, ?11, ?12, ?13)", -1, &st, NULL) != SQLITE_OK)
 		return imp_db_fail(imp, "prepare");
 	for (k = 0; k < imp->n_ranges; k++) {
 		const struct imp_range *x = &imp->ranges[k];
@@ -537,6 +540,10 @@ static int write_ranges(struct importer *imp)
 		if (!x->live)
 			sqlite3_bind_int64(st, 8, (int64_t)x->end_icount);
 		imp_rw_bind(st, 9, &x->rw);
+		if (x->type_id)
+			sqlite3_bind_int64(st, 13, x->type_id);
+		else
+			sqlite3_bind_null(st, 13);
 		if (imp_db_step(imp, st) < 0)
 			goto fail;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp_pctype.h"
+#include "imp_field.h"
 #include "dgmem.h"
 #include "dgpctype.h"
 #include "dgsym.h"
@@ -30,11 +31,9 @@ struct site_field {
 
 struct imp_pctype {
 	struct dgpctype *res;
-	struct dgtypes *types;
-	struct dghash pc_at;       /* pc -> index in pcts + 1, 0: untyped */
+	struct dgtypes *types;     /* imp_field's: one table of types */
+	struct dghash pc_at;       /* (pc, module) -> index in pcts + 1, 0: untyped */
 	size_t cap_pcts;
-	uint8_t *mod_added;        /* dgsym module -> added to types */
-	size_t cap_mod_added;
 	struct dghash site_at;     /* alloc stack id -> index in sites */
 	struct site_vote *sites;
 	size_t n_sites, cap_sites;
@@ -59,7 +58,8 @@ int imp_pctype_init(struct importer *imp)
 	if (!p)
 		return imp_fail(imp, "out of memory");
 	imp->pct = p;
-	if (!(p->res = dgpctype_new(err, sizeof err)) || !(p->types = dgtypes_new(err, sizeof err)))
+	p->types = imp_field_types(imp);
+	if (!(p->res = dgpctype_new(err, sizeof err)))
 		return imp_fail(imp, "struct fields: %s", err);
 	if (dghash_init(&p->pc_at, 4096) < 0 || dghash_init(&p->site_at, 256) < 0
 	    || dghash_init(&p->sf_at, 256) < 0)
@@ -74,11 +74,9 @@ void imp_pctype_free(struct importer *imp)
 	if (!p)
 		return;
 	dgpctype_free(p->res);
-	dgtypes_free(p->types);
 	dghash_free(&p->pc_at);
 	dghash_free(&p->site_at);
 	dghash_free(&p->sf_at);
-	free(p->mod_added);
 	free(p->sites);
 	free(p->sf);
 	free(p->touched);
@@ -89,93 +87,74 @@ void imp_pctype_free(struct importer *imp)
 	imp->pct = NULL;
 }
 
-/* dgsym module m in the type table (its DWARF), once: 0, or -1 (memory). */
-static int module_added(struct importer *imp, int m, int *ok)
-{
-	struct imp_pctype *p = imp->pct;
-	size_t old = p->cap_mod_added;
-	uint64_t bias;
-	void *dw;
-
-	if ((size_t)m >= old) {
-		if (dg_grow(&p->mod_added, &p->cap_mod_added, (size_t)m + 1, 1) < 0)
-			return imp_fail(imp, "out of memory");
-		memset(p->mod_added + old, 0, p->cap_mod_added - old);
-	}
-	if (!p->mod_added[m]) {
-		p->mod_added[m] = 2;           /* tried, no DWARF */
-		if ((dw = dgsym_module_dwarf(imp->sym, m, &bias))) {
-			if (dgtypes_add_module(p->types, m, dw, bias) < 0)
-				return imp_fail(imp, "struct fields: %s", dgtypes_errmsg(p->types));
-			p->mod_added[m] = 1;
-		}
-	}
-	*ok = p->mod_added[m] == 1;
-	return 0;
-}
-
-static int pc_row(struct importer *imp, uint64_t pc, const struct imp_pct *t, int via)
+static int pc_row(struct importer *imp, const struct imp_desc *d, const struct imp_pct *t,
+		  int via)
 {
 	const struct dgtypes_type *ty = dgtypes_type(imp->pct->types, t->type);
-	uint32_t f = dgtypes_field_at(imp->pct->types, t->type, t->offset);
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_PCTYPE,
-		"INSERT INTO pc_types VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+		"INSERT INTO pc_types VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, (int64_t)pc);
-	sqlite3_bind_text(st, 2, ty->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (int64_t)ty->size);
-	sqlite3_bind_int64(st, 4, (int64_t)t->offset);
-	if (f != DGTYPES_NONE)
-		sqlite3_bind_text(st, 5, dgtypes_field(imp->pct->types, f)->path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, via_name[via], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 1, (int64_t)d->pc);
+	sqlite3_bind_int64(st, 2, d->module);
+	sqlite3_bind_text(st, 3, ty->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)ty->size);
+	sqlite3_bind_int64(st, 5, (int64_t)t->offset);
+	if (t->field != DGTYPES_NONE)
+		sqlite3_bind_text(st, 6, dgtypes_field(imp->pct->types, t->field)->path, -1,
+				  SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, via_name[via], -1, SQLITE_STATIC);
 	return imp_db_step(imp, st);
 }
 
-/* The answer for pc: index in pcts + 1, or 0 if untyped. */
-static int resolve(struct importer *imp, uint64_t pc, uint32_t *out)
+/* The answer for d's pc: index in pcts + 1, or 0 if untyped. */
+static int resolve(struct importer *imp, const struct imp_desc *d, uint32_t *out)
 {
 	struct imp_pctype *p = imp->pct;
 	struct dgpctype_res r;
+	struct imp_pct *t;
 	Dwfl_Module *dm;
 	Dwarf_Die fn;
 	uint64_t addr;
 	uint32_t ty;
-	int m = dgsym_module_at(imp->sym, pc), how, ok = 0;
+	int m = dgsym_module_at(imp->sym, d->pc), how;
 
 	*out = 0;
-	if (m < 0 || !dgsym_function_at(imp->sym, pc, &dm, &addr, &fn))
+	if (m < 0 || !p->types || !dgsym_function_at(imp->sym, d->pc, &dm, &addr, &fn))
 		return 0;
 	if ((how = dgpctype_at(p->res, dm, &fn, addr, &r)) < 0)
 		return imp_fail(imp, "out of memory");
-	if (how == DGPCTYPE_NONE || module_added(imp, m, &ok) < 0 || !ok)
-		return imp->err[0] ? -1 : 0;
-	if ((ty = dgtypes_add_offset(p->types, m, r.type)) == DGTYPES_NONE)
+	/* imp_sym added module m to the types when its code first ran */
+	if (how == DGPCTYPE_NONE || (ty = dgtypes_add_offset(p->types, m, r.type)) == DGTYPES_NONE)
 		return 0;      /* no usable type (or out of memory: fewer fields) */
 	if (dg_grow(&imp->pcts, &p->cap_pcts, imp->n_pcts + 1, sizeof *imp->pcts) < 0)
 		return imp_fail(imp, "out of memory");
-	imp->pcts[imp->n_pcts] = (struct imp_pct){ ty, dgtypes_type(p->types, ty)->size, r.offset };
-	if (imp->pcts[imp->n_pcts].size != r.size)   /* dgtypes sized it otherwise */
-		imp->pcts[imp->n_pcts].offset %= imp->pcts[imp->n_pcts].size;
+	t = &imp->pcts[imp->n_pcts];
+	t->type = ty;
+	t->size = dgtypes_type(p->types, ty)->size;
+	t->offset = r.offset % t->size;    /* dgtypes may size it otherwise */
+	t->field = dgtypes_field_at(p->types, ty, t->offset);
 	*out = (uint32_t)++imp->n_pcts;
-	return pc_row(imp, pc, &imp->pcts[*out - 1], how);
+	return pc_row(imp, d, t, how);
 }
 
 int imp_pctype_desc(struct importer *imp, struct imp_desc *d)
 {
 	struct imp_pctype *p = imp->pct;
+	uint64_t key;
 	uint32_t v;
 	int added;
 
 	d->pct = 0;
 	if (!p)         /* --check: nothing is written */
 		return 0;
-	v = dghash_get(&p->pc_at, d->pc);
+	key = d->pc ^ (uint64_t)d->module << 48;   /* user pcs are below 2^48 */
+	v = dghash_get(&p->pc_at, key);
 	if (v == DGHASH_NONE) {
-		if (resolve(imp, d->pc, &v) < 0)
+		if (resolve(imp, d, &v) < 0)
 			return -1;
-		if (dghash_put(&p->pc_at, d->pc, v, &added) < 0)
+		if (dghash_put(&p->pc_at, key, v, &added) < 0)
 			return imp_fail(imp, "out of memory");
 	}
 	d->pct = v;
@@ -201,6 +180,28 @@ static struct site_vote *site_of(struct importer *imp, int64_t stack)
 	return &p->sites[p->n_sites++];
 }
 
+void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x)
+{
+	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+
+	if (!s)                 /* no site known (or out of memory) */
+		return;
+	if (s->votes == 0 || imp->pcts[s->pct - 1].type == imp->pcts[x->vtype - 1].type) {
+		s->pct = x->vtype;
+		s->votes++;
+	} else {
+		s->votes--;
+	}
+}
+
+void imp_pctype_block_new(struct importer *imp, struct imp_block *x)
+{
+	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+
+	x->votes = 0;
+	x->vtype = s && s->votes > 0 ? s->pct : 0;
+}
+
 /* The block's type as a pct index + 1 (0: none): its own votes' winner,
    else its site's; counted for its site. */
 static uint32_t block_type(struct importer *imp, const struct imp_block *x)
@@ -209,18 +210,14 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 	uint32_t v;
 	uint64_t k;
 
-	if (!s)                 /* no site known (or out of memory) */
+	if (!s)
 		return x->votes > 0 ? x->vtype : 0;
 	if (x->votes > 0) {
 		v = x->vtype;
-		if (s->votes == 0 || imp->pcts[s->pct - 1].type == imp->pcts[v - 1].type) {
-			s->pct = v;
-			s->votes++;
+		if (s->votes > 0 && imp->pcts[s->pct - 1].type == imp->pcts[v - 1].type)
 			s->voted++;
-		} else {
-			s->votes--;
+		else
 			s->other++;
-		}
 	} else if (s->votes > 0) {
 		v = s->pct;
 		s->by_site++;
@@ -233,6 +230,24 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 	else if (s->elements != k)
 		s->mixed = 1;
 	return v;
+}
+
+int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
+		      uint64_t icount)
+{
+	const struct imp_block *x;
+	const struct imp_pct *t;
+
+	if (d->pct) {
+		t = &imp->pcts[d->pct - 1];
+		return imp_field_add(imp, d, IMP_HOW_INSN, t->type, t->field, DGTYPES_NONE, icount);
+	}
+	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
+		return 0;
+	t = &imp->pcts[x->vtype - 1];
+	return imp_field_add(imp, d, IMP_HOW_HEAP, t->type,
+			     dgtypes_field_at(imp->pct->types, t->type, a - x->addr), DGTYPES_NONE,
+			     icount);
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first

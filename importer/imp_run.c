@@ -10,6 +10,7 @@
 #include <string.h>
 #include "imp.h"
 #include "imp_chunk.h"
+#include "imp_field.h"
 #include "imp_pctype.h"
 #include "imp_sum.h"
 #include "dgmem.h"
@@ -40,14 +41,16 @@ void imp_run_free(struct importer *imp)
 
 /* ------------------------------------------------------------ definitions */
 
+/* The rows of bbdef idx; its descriptors (with their modules) are made. */
 static int bbdef_rows(struct importer *imp, uint64_t idx, const struct dglog_bbdef *d)
 {
+	const struct imp_desc *x = &imp->descs[imp->bbdef_desc[idx]];
 	sqlite3_stmt *b = imp_db_stmt(imp, ST_BBDEF,
 		"INSERT INTO bbdefs VALUES (?1, ?2, ?3, ?4, ?5)");
 	sqlite3_stmt *in = imp_db_stmt(imp, ST_INSTR,
 		"INSERT INTO instrs VALUES (?1, ?2, ?3, ?4)");
 	sqlite3_stmt *ac = imp_db_stmt(imp, ST_DESC,
-		"INSERT INTO access_descs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+		"INSERT INTO access_descs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
 	uint32_t i;
 
 	if (!b || !in || !ac)
@@ -76,6 +79,7 @@ static int bbdef_rows(struct importer *imp, uint64_t idx, const struct dglog_bbd
 		sqlite3_bind_int(ac, 5, a->dir == DG_ACC_WRITE);
 		sqlite3_bind_int(ac, 6, a->size);
 		sqlite3_bind_int(ac, 7, a->flags);
+		sqlite3_bind_int64(ac, 8, x[i].module);
 		if (imp_db_step(imp, ac) < 0)
 			return -1;
 	}
@@ -115,7 +119,8 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->block = IMP_NONE;
 		x->fb_block = IMP_NONE;
 		kinds[i] = (x->is_write ? IMP_K_WRITE : 0) | (x->guarded ? IMP_K_GUARDED : 0);
-		if (imp_sym_pc(imp, x->pc, &x->function) < 0 || imp_pctype_desc(imp, x) < 0)
+		if (imp_sym_pc(imp, x->pc, &x->function, &x->module) < 0
+		    || imp_pctype_desc(imp, x) < 0)
 			return -1;
 	}
 	imp->n_descs += d->n_accesses;
@@ -214,6 +219,7 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
                         uint64_t icount)
 {
 	uint32_t b = d->block;
+	int typed;
 
 	d->count++;
 	if (!block_has(imp, b, a)) {
@@ -222,6 +228,11 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 	}
 	if (imp->n_live_ranges)
 		imp_heap_ranges_touch(imp, a, d);
+	typed = imp_field_wanted(imp, d, a) ? imp_field_access(imp, d, a, icount) : 0;
+	if (typed < 0)
+		return -1;
+	if (!typed && (d->pct || b != IMP_NONE) && imp_pctype_access(imp, d, b, a, icount) < 0)
+		return -1;
 	if (b != IMP_NONE && imp_heap_touch(imp, b, a, icount, d) == 0)
 		return 0;
 	return count_fn_block(imp, d, b);
@@ -248,6 +259,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		chunk_start(imp, run);
 	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef]) < 0)
 		return -1;
+	imp->run_thread = run->thread;
 	for (i = 0; i < run->n_addrs; i++) {
 		uint64_t a = run->addrs[i];
 		if (a == 0 && d[i].guarded)
@@ -305,8 +317,8 @@ static int write_sum_pc(struct importer *imp)
 	sqlite3_stmt *st;
 	size_t i;
 
-	if (imp_db_exec(imp, "CREATE TEMP TABLE desc_counts (pc, is_write, n, bytes)") < 0
-	    || sqlite3_prepare_v2(imp->db, "INSERT INTO desc_counts VALUES (?1, ?2, ?3, ?4)",
+	if (imp_db_exec(imp, "CREATE TEMP TABLE desc_counts (pc, module_id, is_write, n, bytes)") < 0
+	    || sqlite3_prepare_v2(imp->db, "INSERT INTO desc_counts VALUES (?1, ?2, ?3, ?4, ?5)",
 	                          -1, &st, NULL) != SQLITE_OK)
 		return imp_db_fail(imp, "prepare");
 	for (i = 0; i < imp->n_descs; i++) {
@@ -314,17 +326,19 @@ static int write_sum_pc(struct importer *imp)
 		if (!d->count)
 			continue;
 		sqlite3_bind_int64(st, 1, (int64_t)d->pc);
-		sqlite3_bind_int(st, 2, d->is_write);
-		sqlite3_bind_int64(st, 3, (int64_t)d->count);
-		sqlite3_bind_int64(st, 4, (int64_t)(d->count * d->size));
+		sqlite3_bind_int64(st, 2, d->module);
+		sqlite3_bind_int(st, 3, d->is_write);
+		sqlite3_bind_int64(st, 4, (int64_t)d->count);
+		sqlite3_bind_int64(st, 5, (int64_t)(d->count * d->size));
 		if (imp_db_step(imp, st) < 0) {
 			sqlite3_finalize(st);
 			return -1;
 		}
 	}
 	sqlite3_finalize(st);
-	return imp_db_exec(imp, "INSERT INTO sum_pc SELECT pc, is_write, sum(n), sum(bytes) "
-	                        "FROM desc_counts GROUP BY pc, is_write; DROP TABLE desc_counts");
+	return imp_db_exec(imp, "INSERT INTO sum_pc SELECT pc, module_id, is_write, sum(n), "
+	                        "sum(bytes) FROM desc_counts GROUP BY pc, module_id, is_write; "
+	                        "DROP TABLE desc_counts");
 }
 
 int imp_run_finish(struct importer *imp)

@@ -2,9 +2,12 @@
  *
  * Every distinct code address the database mentions (the pc of an access,
  * every frame of a stack) is symbolized once with lib/dgsym, filling `pcs`,
- * `pc_inlines` and `functions`.  Functions are interned by identity (name,
- * linkage name, declaration, module); dgsym interns its strings, so
- * comparing pointers compares names.  Stacks are interned by content.
+ * `pc_inlines` and `functions`.  A code address is a pc and the module
+ * mapped there at the time (schema.sql: a library dlclose'd and another
+ * mapped at its address have different code at one pc).  Functions are
+ * interned by identity (name, linkage name, declaration, module); dgsym
+ * interns its strings, so comparing pointers compares names.  Stacks are
+ * interned by content.
  * Code that no symbol names gets dgsym's entry-address name ("0x10ee88",
  * with its module), so no module lumps its unnamed code into one bucket.
  *
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "imp.h"
+#include "imp_field.h"
 #include "dgsym.h"
 #include "dgmem.h"
 
@@ -46,7 +50,7 @@ int imp_sym_init(struct importer *imp)
 	if (imp->debug_dirs && dgsym_set_debug_dirs(imp->sym, imp->debug_dirs) < 0)
 		return imp_fail(imp, "symbolizer: %s", dgsym_errmsg(imp->sym));
 	debuginfod_defaults();
-	if (dghash_init(&imp->pc_fn, 4096) < 0 || dghash_init(&imp->pc_row, 4096) < 0
+	if (dghash_init(&imp->pc_fn, 4096) < 0
 	    || dghash_init(&imp->stacks, 1024) < 0
 	    || dghash_init(&imp->fn_ids, 1024) < 0)
 		return imp_fail(imp, "out of memory");
@@ -60,7 +64,6 @@ void imp_sym_free(struct importer *imp)
 		dgsym_free(imp->sym);
 	imp->sym = NULL;
 	dghash_free(&imp->pc_fn);
-	dghash_free(&imp->pc_row);
 	dghash_free(&imp->stacks);
 	dghash_free(&imp->fn_ids);
 	free(imp->fns);
@@ -246,19 +249,19 @@ static int fn_intern(struct importer *imp, const struct dgsym_frame *fr, int mod
 	return fn_row(imp, *id, &f);
 }
 
-static int pc_rows(struct importer *imp, uint64_t pc, int module,
+/* The rows of code address (pc, module id mid) in pcs and pc_inlines. */
+static int pc_rows(struct importer *imp, uint64_t pc, uint32_t mid,
                    const struct dgsym_frame *fr, const uint32_t *ids, int n)
 {
 	sqlite3_stmt *p = imp_db_stmt(imp, ST_PC, "INSERT INTO pcs VALUES (?1, ?2, ?3, ?4, ?5)");
 	sqlite3_stmt *in = imp_db_stmt(imp, ST_INLINE,
-		"INSERT INTO pc_inlines VALUES (?1, ?2, ?3, ?4, ?5)");
+		"INSERT INTO pc_inlines VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
 	int k;
 
 	if (!p || !in)
 		return -1;
 	sqlite3_bind_int64(p, 1, (int64_t)pc);
-	if (module >= 0)
-		sqlite3_bind_int64(p, 2, module + 1);
+	sqlite3_bind_int64(p, 2, mid);
 	if (n > 0 && ids[0])
 		sqlite3_bind_int64(p, 3, ids[0]);
 	if (n > 0 && fr[0].file)
@@ -271,12 +274,13 @@ static int pc_rows(struct importer *imp, uint64_t pc, int module,
 		if (!ids[k])
 			continue;
 		sqlite3_bind_int64(in, 1, (int64_t)pc);
-		sqlite3_bind_int(in, 2, k);
-		sqlite3_bind_int64(in, 3, ids[k]);
+		sqlite3_bind_int64(in, 2, mid);
+		sqlite3_bind_int(in, 3, k);
+		sqlite3_bind_int64(in, 4, ids[k]);
 		if (fr[k].file)
-			sqlite3_bind_text(in, 4, fr[k].file, -1, SQLITE_STATIC);
+			sqlite3_bind_text(in, 5, fr[k].file, -1, SQLITE_STATIC);
 		if (fr[k].line)
-			sqlite3_bind_int(in, 5, fr[k].line);
+			sqlite3_bind_int(in, 6, fr[k].line);
 		if (imp_db_step(imp, in) < 0)
 			return -1;
 	}
@@ -295,8 +299,10 @@ static int mark_used(struct importer *imp, int m)
 			return imp_fail(imp, "out of memory");
 		memset(imp->mod_used + old, 0, imp->cap_mod_used - old);
 	}
+	if (imp->mod_used[m])
+		return 0;
 	imp->mod_used[m] = 1;
-	return 0;
+	return imp_field_module(imp, m);      /* its variables, from now on */
 }
 
 /* A code address as the module mapped there now: a library mapped where
@@ -307,56 +313,59 @@ static uint64_t pc_key(uint64_t pc, int module)
 	return pc ^ (uint64_t)(module + 1) << 48;
 }
 
-int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function)
+int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function, uint32_t *mid)
 {
 	struct dgsym_frame fr[MAX_INLINE];
 	uint32_t ids[MAX_INLINE];
-	int module = dgsym_module_at(imp->sym, pc), n, k, added;
+	int module = dgsym_module_at(imp->sym, pc), same, n, k, added;
 	uint64_t key = pc_key(pc, module);
 	uint32_t v = dghash_get(&imp->pc_fn, key);
 
+	*mid = (uint32_t)(module + 1);
 	if (v != DGHASH_NONE) {
 		*function = v;
 		return 0;
 	}
-	n = dgsym_lookup(imp->sym, pc, &module, fr, MAX_INLINE);
+	n = dgsym_lookup(imp->sym, pc, &same, fr, MAX_INLINE);   /* same == module */
 	if (module >= 0 && mark_used(imp, module) < 0)
 		return -1;
 	for (k = 0; k < n; k++)
 		if (fn_intern(imp, &fr[k], module, &ids[k]) < 0)
 			return -1;
 	*function = n > 0 ? ids[0] : 0;
-	if (dghash_put(&imp->pc_fn, key, *function, &added) < 0
-	    || dghash_put(&imp->pc_row, pc, 1, &added) < 0)
+	if (dghash_put(&imp->pc_fn, key, *function, &added) < 0)
 		return imp_fail(imp, "out of memory");
-	/* `pcs` is keyed by pc: the first module seen there keeps the row */
-	return added ? pc_rows(imp, pc, module, fr, ids, n) : 0;
+	return pc_rows(imp, pc, *mid, fr, ids, n);
 }
 
 /* ------------------------------------------------------------ stacks */
 
-static uint64_t stack_key(const uint64_t *f, uint64_t n)
+/* A stack is interned as its frames' code addresses: 2 words a frame, the
+   pc and the module mapped there now (as pcs), so the same pcs in a module
+   mapped later at the same address make another stack. */
+static uint64_t stack_key(const uint64_t *w, uint64_t n_words)
 {
-	uint64_t h = n * 0x9E3779B97F4A7C15ULL, i;
+	uint64_t h = n_words * 0x9E3779B97F4A7C15ULL, i;
 
-	for (i = 0; i < n; i++)
-		h = dghash_mix(h ^ f[i]);
+	for (i = 0; i < n_words; i++)
+		h = dghash_mix(h ^ w[i]);
 	return h;
 }
 
-static int stack_same(const struct importer *imp, uint32_t id, const uint64_t *f, uint64_t n)
+static int stack_same(const struct importer *imp, uint32_t id, const uint64_t *w, uint64_t n)
 {
 	const struct imp_stack_at *at = &imp->stack_at[id - 1];
 
-	return at->n == n && memcmp(imp->stack_words + at->off, f, n * sizeof *f) == 0;
+	return at->n == n && memcmp(imp->stack_words + at->off, w, 2 * n * sizeof *w) == 0;
 }
 
 static int stack_rows(struct importer *imp, int64_t id, const uint64_t *f, uint64_t n)
 {
 	sqlite3_stmt *s = imp_db_stmt(imp, ST_STACK, "INSERT INTO stacks VALUES (?1, ?2)");
-	sqlite3_stmt *fr = imp_db_stmt(imp, ST_FRAME, "INSERT INTO stack_frames VALUES (?1, ?2, ?3)");
+	sqlite3_stmt *fr = imp_db_stmt(imp, ST_FRAME,
+		"INSERT INTO stack_frames VALUES (?1, ?2, ?3, ?4)");
 	uint64_t i;
-	uint32_t fn;
+	uint32_t fn, mid;
 
 	if (!s || !fr)
 		return -1;
@@ -365,10 +374,13 @@ static int stack_rows(struct importer *imp, int64_t id, const uint64_t *f, uint6
 	if (imp_db_step(imp, s) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
+		if (imp_sym_pc(imp, f[i], &fn, &mid) < 0)
+			return -1;
 		sqlite3_bind_int64(fr, 1, id);
 		sqlite3_bind_int64(fr, 2, (int64_t)i);
 		sqlite3_bind_int64(fr, 3, (int64_t)f[i]);
-		if (imp_db_step(imp, fr) < 0 || imp_sym_pc(imp, f[i], &fn) < 0)
+		sqlite3_bind_int64(fr, 4, mid);
+		if (imp_db_step(imp, fr) < 0)
 			return -1;
 	}
 	return 0;
@@ -376,30 +388,34 @@ static int stack_rows(struct importer *imp, int64_t id, const uint64_t *f, uint6
 
 int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *id)
 {
-	uint64_t key;
+	uint64_t key, i, *w;
 	int added;
 	long s;
 
-	for (key = stack_key(f, n);; key++) {
+	/* the candidate's words at the end of stack_words, kept if it is new */
+	if (dg_grow((void **)&imp->stack_at, &imp->cap_stack_at, imp->n_stacks + 1,
+	            sizeof *imp->stack_at) < 0
+	    || dg_grow((void **)&imp->stack_words, &imp->cap_stack_words,
+	               imp->n_stack_words + 2 * n + 1, sizeof *imp->stack_words) < 0)
+		return imp_fail(imp, "out of memory");
+	w = imp->stack_words + imp->n_stack_words;
+	for (i = 0; i < n; i++) {
+		w[2 * i] = f[i];
+		w[2 * i + 1] = (uint64_t)(dgsym_module_at(imp->sym, f[i]) + 1);
+	}
+	for (key = stack_key(w, 2 * n);; key++) {
 		s = dghash_put(&imp->stacks, key, (uint32_t)imp->n_stacks + 1, &added);
 		if (s < 0)
 			return imp_fail(imp, "out of memory");
-		if (added || stack_same(imp, imp->stacks.vals[s], f, n))
+		if (added || stack_same(imp, imp->stacks.vals[s], w, n))
 			break;
 	}
 	*id = imp->stacks.vals[s];
 	if (!added)
 		return 0;
-	if (dg_grow((void **)&imp->stack_at, &imp->cap_stack_at, imp->n_stacks + 1,
-	            sizeof *imp->stack_at) < 0
-	    || dg_grow((void **)&imp->stack_words, &imp->cap_stack_words,
-	               imp->n_stack_words + n + 1, sizeof *imp->stack_words) < 0)
-		return imp_fail(imp, "out of memory");
 	imp->stack_at[imp->n_stacks].off = imp->n_stack_words;
 	imp->stack_at[imp->n_stacks].n = (uint32_t)n;
-	if (n)
-		memcpy(imp->stack_words + imp->n_stack_words, f, n * sizeof *f);
-	imp->n_stack_words += n;
+	imp->n_stack_words += 2 * n;
 	imp->n_stacks++;
 	return stack_rows(imp, *id, f, n);
 }

@@ -8,7 +8,9 @@
  */
 #include "dgesc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int dgesc_utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -84,7 +86,9 @@ static void escape(struct out *o, const char *str, size_t n, unsigned flags)
 			i += (size_t)m;
 			continue;
 		}
-		if (cp == '\\' || (cp == '"' && (flags & DGESC_DQUOTE)))
+		if (cp == '\\' || (cp == '"' && (flags & DGESC_DQUOTE)) ||
+		    ((flags & DGESC_MARKDOWN) && cp && cp < 0x80 &&
+		     strchr("`*_{}[]<>#|~&!", (int)cp)))
 			put(o, '\\');
 		while (len--)
 			put(o, (char)s[i++]);
@@ -114,5 +118,59 @@ char *dgesc_text(const char *s, size_t n, unsigned flags)
 
 	if (d)
 		dgesc_into(d, s, n, flags);
+	return d;
+}
+
+/* JSON keeps the data, as valid JSON in valid UTF-8: controls (C0, DEL,
+   C1) and U+2028/2029 as \u00XX; a byte that is not part of valid UTF-8 as
+   the lone surrogate \udcXX (Python's surrogateescape, PEP 383: json.loads
+   then .encode('utf-8', 'surrogateescape') gives the bytes back; strict
+   parsers read U+FFFD).  Counts (dst NULL) or stores, like escape. */
+static void json(struct out *o, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char esc[8];
+	size_t i = 0, k;
+
+	put(o, '"');
+	while (i < n) {
+		uint32_t cp;
+		int len = dgesc_utf8_len(s + i, n - i, &cp);
+
+		esc[0] = 0;
+		if (len == 0)
+			snprintf(esc, sizeof esc, "\\udc%02x", s[i]);
+		else if (cp == '"' || cp == '\\')
+			snprintf(esc, sizeof esc, "\\%c", (char)cp);
+		else if (cp == '\n')
+			snprintf(esc, sizeof esc, "\\n");
+		else if (cp == '\t')
+			snprintf(esc, sizeof esc, "\\t");
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+			 cp == 0x2028 || cp == 0x2029)
+			snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp);
+		for (k = 0; esc[k]; k++)
+			put(o, esc[k]);
+		if (!esc[0])
+			for (k = 0; k < (size_t)len; k++)
+				put(o, (char)s[i + k]);
+		i += len ? (size_t)len : 1;
+	}
+	put(o, '"');
+}
+
+char *dgesc_json(const char *s, size_t n)
+{
+	struct out o = { NULL, 0 };
+	char *d;
+
+	json(&o, s, n);
+	d = malloc(o.n + 1);
+	if (!d)
+		return NULL;
+	o.dst = d;
+	o.n = 0;
+	json(&o, s, n);
+	d[o.n] = 0;
 	return d;
 }

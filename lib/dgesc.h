@@ -14,8 +14,9 @@
  * DGESC_KEEP_LAYOUT keeps line feeds and tabs, for multi-line text the
  * reader expects as such (.schema's CREATE statements).
  *
- * dgesc_utf8_len is the UTF-8 decoder behind it, for the JSON writer,
- * which must keep valid characters and encode the rest.
+ * dgesc_json is the JSON flavour (dgsql's json mode, --compare's JSON):
+ * it keeps valid characters and encodes the rest; dgesc_utf8_len is the
+ * UTF-8 decoder behind both.
  *
  * Ownership: dgesc_text's result is malloc'd and the caller's (free).
  *
@@ -30,6 +31,9 @@
 enum {
 	DGESC_DQUOTE = 1,       /* '"' as \" */
 	DGESC_KEEP_LAYOUT = 2,  /* '\n' and '\t' unchanged */
+	DGESC_MARKDOWN = 4,     /* ` * _ { } [ ] < > # | ~ & ! backslashed:
+				   literal text in a GitHub Markdown table
+				   cell (CommonMark backslash escapes) */
 };
 
 /* The escaped copy of s[0..n), NUL-terminated, or NULL when out of
@@ -43,6 +47,11 @@ size_t dgesc_len(const char *s, size_t n, unsigned flags);
 /* Escapes s[0..n) into dst, which holds at least dgesc_len + 1 bytes;
    returns the length written (dst is NUL-terminated). */
 size_t dgesc_into(char *dst, const char *s, size_t n, unsigned flags);
+
+/* s[0..n) as a JSON string with its quotes, malloc'd (NULL when out of
+   memory): valid UTF-8 kept, controls as \u00XX, bytes outside valid
+   UTF-8 as \udcXX (Python's surrogateescape gives them back). */
+char *dgesc_json(const char *s, size_t n);
 
 /* 1..4: the length of the valid UTF-8 sequence at s[0..n) and its code
    point in *cp; 0 when s[0] starts none. */

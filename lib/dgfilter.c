@@ -1,12 +1,14 @@
 /* dgfilter.c: the filter compiler (see dgfilter.h).
  *
  * Layout of what dgfilter_install builds in the temp schema:
- *   dgf_ev_pcs(pc)            code addresses matching --events fn/file/dso
+ *   dgf_ev_pcs(pc, module_id) code addresses matching --events fn/file/dso
+ *                             (a pc names code only with its module, as in
+ *                             pcs: every join below is on both)
  *   dgf_ev_ctx(id, whole)     contexts with a matching caller frame
  *                             (whole = 1: all their accesses match) or a
  *                             matching access pc in their bbdef (whole = 0)
  *   dgf_ev_iv(lo, hi)         merged icount intervals of --events user:
- *   dgf_rg_pcs(pc)            code addresses matching --ranges fn/file/dso
+ *   dgf_rg_pcs(pc, module_id) code addresses matching --ranges fn/file/dso
  *   dgf_rg_blk(id)            heap blocks allocated from such a stack
  *   dgf_rg_box(lo, hi, t0, t1)  tracked ranges of --ranges range / user:
  *   filtered_accesses         the view
@@ -24,7 +26,7 @@
 #define MAX_CONDS 64
 #define FOREVER "9223372036854775807"
 
-enum kind { K_FN, K_FILE, K_DSO, K_USER, K_RANGE, K_MALLOC };
+enum kind { K_FN, K_FILE, K_DSO, K_USER, K_RANGE, K_MALLOC, K_FIELD };
 
 struct cond {
 	enum kind kind;
@@ -47,7 +49,7 @@ static const struct {
 } kinds[] = {
 	{ "fn", K_FN, 1, 1 }, { "file", K_FILE, 1, 1 }, { "dso", K_DSO, 1, 1 },
 	{ "user", K_USER, 1, 1 }, { "range", K_RANGE, 0, 0 },
-	{ "malloc", K_MALLOC, 0, 0 },
+	{ "malloc", K_MALLOC, 0, 0 }, { "field", K_FIELD, 1, 0 },
 };
 
 /* ---------------------------------------------------------- parsing */
@@ -90,7 +92,7 @@ static int parse_cond(const char *s, size_t len, int events, struct cond *c,
 	else if (i == sizeof kinds / sizeof kinds[0])
 		*err = sqlite3_mprintf("%s: unknown condition '%.*s' (fn:, "
 			"file:, dso:, user:%s)", opt, (int)len, s,
-			events ? "" : ", range, malloc");
+			events ? "" : ", range, malloc, field:");
 	else if (!kinds[i].events_ok && events)
 		*err = sqlite3_mprintf("--events: '%s' is a --ranges "
 				       "condition", kinds[i].name);
@@ -100,6 +102,9 @@ static int parse_cond(const char *s, size_t len, int events, struct cond *c,
 	else if (!kinds[i].has_arg && nl != len)
 		*err = sqlite3_mprintf("%s: '%s' takes no value", opt,
 				       kinds[i].name);
+	else if (kinds[i].kind == K_FIELD && !memchr(s + nl + 1, '.', len - nl - 1))
+		*err = sqlite3_mprintf("--ranges: '%.*s': field: wants TYPE.PATH "
+				       "(field:struct item.hdr.len)", (int)len, s);
 	else {
 		c->kind = kinds[i].kind;
 		c->arg = kinds[i].has_arg ? strndup(s + nl + 1, len - nl - 1)
@@ -192,27 +197,31 @@ static int exec(sqlite3 *db, const char *sql, const char *arg, char **err)
 	return 0;
 }
 
-/* The SQL selecting the pcs that a fn/file/dso condition (?1) matches. */
+/* The SQL selecting the code addresses (pc, module_id) that a
+   fn/file/dso condition (?1) matches. */
 static const char *pcs_sql(enum kind k)
 {
 	switch (k) {
 	case K_FN:
 		return "WITH f AS (SELECT id FROM functions WHERE "
 			"dg_match_fn(name, ?1) OR linkage_name = ?1) "
-			"SELECT pc FROM pc_inlines WHERE function_id IN f "
-			"UNION SELECT pc FROM pcs WHERE function_id IN f";
+			"SELECT pc, module_id FROM pc_inlines WHERE function_id "
+			"IN f UNION SELECT pc, module_id FROM pcs WHERE "
+			"function_id IN f";
 	case K_FILE:
 		return "WITH f AS (SELECT id FROM functions WHERE "
 			"dg_match_path(file, ?1)) "
-			"SELECT pc FROM pc_inlines WHERE function_id IN f OR "
-			"dg_match_path(file, ?1) UNION SELECT pc FROM pcs "
-			"WHERE function_id IN f OR dg_match_path(file, ?1)";
+			"SELECT pc, module_id FROM pc_inlines WHERE function_id "
+			"IN f OR dg_match_path(file, ?1) UNION SELECT pc, "
+			"module_id FROM pcs WHERE function_id IN f OR "
+			"dg_match_path(file, ?1)";
 	default:
 		return "WITH m AS (SELECT id, lo, hi FROM modules WHERE "
 			"dg_match_path(path, ?1)) "
-			"SELECT pc FROM pcs WHERE module_id IN (SELECT id FROM m) "
-			"UNION SELECT p.pc FROM pcs p, m WHERE p.module_id IS "
-			"NULL AND p.pc >= m.lo AND p.pc < m.hi";
+			"SELECT pc, module_id FROM pcs WHERE module_id IN "
+			"(SELECT id FROM m) UNION SELECT p.pc, p.module_id FROM "
+			"pcs p, m WHERE p.module_id = 0 AND p.pc >= m.lo AND "
+			"p.pc < m.hi";
 	}
 }
 
@@ -226,8 +235,8 @@ static const char *kind_name(enum kind k)
 	return "?";
 }
 
-/* Fills TABLE(pc) with the pcs of every stack condition of sd.  Returns
-   the number of stack conditions, or -1. */
+/* Fills TABLE(pc, module_id) with the code addresses of every stack
+   condition of sd.  Returns the number of stack conditions, or -1. */
 static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 		    char **err)
 {
@@ -241,8 +250,10 @@ static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 		if (c->kind != K_FN && c->kind != K_FILE && c->kind != K_DSO)
 			continue;
 		if (n++ == 0) {
-			sql = sqlite3_mprintf("CREATE TEMP TABLE %s(pc INTEGER "
-					      "PRIMARY KEY)", table);
+			sql = sqlite3_mprintf("CREATE TEMP TABLE %s(pc INTEGER, "
+					      "module_id INTEGER, PRIMARY KEY "
+					      "(pc, module_id)) WITHOUT ROWID",
+					      table);
 			if (exec(db, sql, NULL, err) < 0) {
 				sqlite3_free(sql);
 				return -1;
@@ -297,16 +308,17 @@ static int ev_stack(sqlite3 *db, const struct dgfilter *f, sqlite3_str *e,
 		 "whole INTEGER NOT NULL)", NULL, err) < 0 ||
 	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 1 "
 		 "FROM contexts c WHERE c.stack_id IN (SELECT sf.stack_id FROM "
-		 "stack_frames sf WHERE sf.depth >= 1 AND sf.pc IN "
-		 "(SELECT pc FROM temp.dgf_ev_pcs))", NULL, err) < 0 ||
+		 "stack_frames sf WHERE sf.depth >= 1 AND (sf.pc, sf.module_id) "
+		 "IN (SELECT pc, module_id FROM temp.dgf_ev_pcs))", NULL, err) < 0 ||
 	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 0 "
 		 "FROM contexts c WHERE c.bbdef_id IN (SELECT bbdef_id FROM "
-		 "access_descs WHERE pc IN (SELECT pc FROM temp.dgf_ev_pcs))",
+		 "access_descs WHERE (pc, module_id) IN (SELECT pc, module_id "
+		 "FROM temp.dgf_ev_pcs))",
 		 NULL, err) < 0)
 		return -1;
 	sqlite3_str_appendall(e, "(context_id IN (SELECT id FROM "
-		"temp.dgf_ev_ctx WHERE whole) OR pc IN (SELECT pc FROM "
-		"temp.dgf_ev_pcs))");
+		"temp.dgf_ev_ctx WHERE whole) OR (pc, module_id) IN (SELECT pc, "
+		"module_id FROM temp.dgf_ev_pcs))");
 	return 1;
 }
 
@@ -510,13 +522,64 @@ static int rg_boxes(sqlite3 *db, const struct dgfilter *f, struct where *w,
 	return 1;
 }
 
+/* field:TYPE.PATH: the places where TYPE lies, from the typed tracked
+   ranges and the variables (the types' and fields' tables, schema 6),
+   with the field's offsets in them; an access matches when its offset
+   modulo the type's size falls in the field (in a folded array: in the
+   array, and modulo the element size in the field).  TYPE and PATH are
+   bound, never pasted; PATH may be a glob. */
+#define FIELD_MATCH(b, addr, icount) \
+	b ".lo <= " addr " AND " addr " < " b ".hi AND " b ".t0 <= " icount " AND " \
+	icount " < " b ".t1 AND (" addr " - " b ".lo) % " b ".size >= " b ".off AND (" \
+	addr " - " b ".lo) % " b ".size < " b ".aend AND ((" addr " - " b ".lo) % " \
+	b ".size - " b ".off) % coalesce(nullif(" b ".stride, 0), " b ".size) < " b ".fsize"
+#define FIELD_PLACES(src, lo, len, t0, t1) \
+	"INSERT INTO temp.dgf_rg_fld SELECT " lo ", " lo " + " len ", " t0 ", " t1 \
+	", t.size, f.offset, f.size, coalesce(f.stride, 0), " \
+	"coalesce(f.array_end, f.offset + f.size), f.id FROM " src " JOIN types t ON " \
+	"t.id = x.type_id JOIN fields f ON f.type_id = t.id, (SELECT " \
+	"substr(?1, 1, instr(?1, '.') - 1) AS ty, substr(?1, instr(?1, '.') + 1) AS pa) " \
+	"WHERE (t.name = ty OR t.name IN ('struct ' || ty, 'union ' || ty, " \
+	"'class ' || ty)) AND (f.path = pa OR f.path GLOB pa);"
+
+static int rg_fields(sqlite3 *db, const struct dgfilter *f, struct where *w, char **err)
+{
+	int i, any = 0;
+
+	for (i = 0; i < f->rg.n; i++)
+		any |= f->rg.c[i].kind == K_FIELD;
+	if (!any)
+		return 0;
+	if (dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN "
+			"('types', 'fields', 'variables')") != 3) {
+		*err = sqlite3_mprintf("--ranges: field: this database has no "
+				       "fields (imported by an older dg-import)");
+		return -1;
+	}
+	if (exec(db, "CREATE TEMP TABLE dgf_rg_fld(lo, hi, t0, t1, size, off, "
+		 "fsize, stride, aend, fid)", NULL, err) < 0)
+		return -1;
+	for (i = 0; i < f->rg.n; i++)
+		if (f->rg.c[i].kind == K_FIELD &&
+		    exec(db, FIELD_PLACES("ranges x", "x.addr", "x.len", "x.start_icount",
+					  "coalesce(x.end_icount, " FOREVER ")")
+			 FIELD_PLACES("variables x", "x.addr", "x.size", "0", FOREVER),
+			 f->rg.c[i].arg, err) < 0)
+			return -1;
+	sqlite3_str_appendall(w->expr, " OR EXISTS (SELECT 1 FROM temp.dgf_rg_fld b "
+		"WHERE " FIELD_MATCH("b", "addr", "icount") ")");
+	return 1;
+}
+
 static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 			struct where *w, char **err)
 {
-	int i, nstack, nbox, nmalloc = 0;
+	int i, nstack, nbox, nmalloc = 0, nfield = 0;
 
-	for (i = 0; i < f->rg.n; i++)
+	for (i = 0; i < f->rg.n; i++) {
 		nmalloc += f->rg.c[i].kind == K_MALLOC;
+		nfield += f->rg.c[i].kind == K_FIELD;
+	}
 	nstack = fill_pcs(db, &f->rg, "dgf_rg_pcs", err);
 	if (nstack < 0)
 		return -1;
@@ -527,14 +590,14 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 		if (exec(db, "CREATE TEMP TABLE dgf_rg_blk(id INTEGER PRIMARY "
 			 "KEY); INSERT INTO temp.dgf_rg_blk SELECT id FROM "
 			 "blocks WHERE alloc_stack_id IN (SELECT stack_id FROM "
-			 "stack_frames WHERE pc IN (SELECT pc FROM "
-			 "temp.dgf_rg_pcs))", NULL, err) < 0)
+			 "stack_frames WHERE (pc, module_id) IN (SELECT pc, "
+			 "module_id FROM temp.dgf_rg_pcs))", NULL, err) < 0)
 			return -1;
 		sqlite3_str_appendall(w->expr, " OR block_id IN (SELECT id "
 				      "FROM temp.dgf_rg_blk)");
 	}
-	nbox = rg_boxes(db, f, w, nstack + nmalloc == 0, err);
-	if (nbox < 0)
+	nbox = rg_boxes(db, f, w, nstack + nmalloc + nfield == 0, err);
+	if (nbox < 0 || rg_fields(db, f, w, err) < 0)
 		return -1;
 	sqlite3_str_appendall(w->expr, ")");
 	return 0;
@@ -544,14 +607,15 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 
 static const char *const temp_tables[] = {
 	"dgf_ev_pcs", "dgf_ev_ctx", "dgf_ev_iv", "dgf_rg_pcs", "dgf_rg_blk",
-	"dgf_rg_box"
+	"dgf_rg_box", "dgf_rg_fld"
 };
 
 static int drop_all(sqlite3 *db, char **err)
 {
 	size_t i;
 
-	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_accesses; "
+	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_fields; "
+		 "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
 		 "DROP VIEW IF EXISTS temp.filtered_span; "
 		 "DROP VIEW IF EXISTS temp.filtered_windows", NULL, err) < 0)
@@ -593,6 +657,12 @@ out:
 		rc = exec(db, sql, NULL, err);
 		sqlite3_free(sql);
 	}
+	if (rc == 0 && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_temp_schema "
+				   "WHERE name = 'dgf_rg_fld'") == 1)
+		rc = exec(db, "CREATE TEMP VIEW filtered_fields AS SELECT * FROM "
+			  "(SELECT a.*, (SELECT min(b.fid) FROM temp.dgf_rg_fld b WHERE "
+			  FIELD_MATCH("b", "a.addr", "a.icount") ") AS field_id FROM "
+			  "filtered_accesses a) WHERE field_id IS NOT NULL", NULL, err);
 	sqlite3_free(expr);
 	sqlite3_free(bounds);
 	return rc;
@@ -618,30 +688,31 @@ static int summed(sqlite3 *db, const struct dgfilter *f)
 	return f->rg.n == 0;
 }
 
-/* The TEMP VIEW filtered_sum(thread, pc, is_write, accesses, bytes): the
-   counts of filtered_accesses by thread, pc and direction, from sum_ctx,
-   when summed(); else empty. */
+/* The TEMP VIEW filtered_sum(thread, pc, module_id, is_write, accesses,
+   bytes): the counts of filtered_accesses by thread, code address (pc,
+   module_id) and direction, from sum_ctx, when summed(); else empty. */
 static char *sum_sql(const struct dgfilter *f, int on)
 {
 	int ctx = f && f->ev.n;
 
 	if (!on)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
-		       "0 AS thread, 0 AS pc, 0 AS is_write, 0 AS accesses, "
-		       "0 AS bytes WHERE 0");
+		       "0 AS thread, 0 AS pc, 0 AS module_id, 0 AS is_write, "
+		       "0 AS accesses, 0 AS bytes WHERE 0");
 	/* with a filter, the condition of filtered_accesses on the rows */
 	return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
-	       "s.thread, d.pc, d.is_write, "
+	       "s.thread, d.pc, d.module_id, d.is_write, "
 	       "sum(s.runs - coalesce(m.missed, 0)) AS accesses, "
 	       "sum((s.runs - coalesce(m.missed, 0)) * d.size) AS bytes "
 	       "FROM %s sum_ctx s JOIN contexts c ON c.id = s.context_id "
 	       "JOIN access_descs d ON d.bbdef_id = c.bbdef_id "
 	       "LEFT JOIN sum_ctx_miss m ON m.context_id = s.context_id "
 	       "AND m.thread = s.thread AND m.aseq = d.aseq %s "
-	       "GROUP BY s.thread, d.pc, d.is_write",
+	       "GROUP BY s.thread, d.pc, d.module_id, d.is_write",
 	       ctx ? "temp.dgf_ev_ctx x JOIN" : "",
-	       ctx ? "WHERE s.context_id = x.id AND (x.whole OR d.pc IN "
-		     "(SELECT pc FROM temp.dgf_ev_pcs))" : "");
+	       ctx ? "WHERE s.context_id = x.id AND (x.whole OR (d.pc, "
+		     "d.module_id) IN (SELECT pc, module_id FROM "
+		     "temp.dgf_ev_pcs))" : "");
 }
 
 /* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the

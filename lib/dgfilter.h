@@ -17,6 +17,13 @@
  *              access's icount
  *   range      --ranges only: inside any tracked range, while tracked
  *   malloc     --ranges only: inside a live heap block
+ *   field:TYPE.PATH  --ranges only: inside field PATH (a glob too) of
+ *              TYPE ("struct item" or "item") where the trace placed it:
+ *              a tracked range typed TYPE (offsets modulo its size), a
+ *              variable of TYPE (schema 6 tables types, fields, variables);
+ *              with it, the TEMP VIEW filtered_fields is filtered_accesses
+ *              with the field_id of each (in overlapping fields, a
+ *              union's or bit-fields', the first declared, as sum_field)
  *
  * The stack conditions are evaluated once per install into TEMP tables
  * (dgf_ev_pcs, dgf_ev_ctx, dgf_rg_blk ...); when --events holds only
@@ -31,8 +38,9 @@
  * read the summary tables instead).
  *
  * And dg_summed(): 1 when the TEMP VIEW filtered_sum(thread, pc,
- * is_write, accesses, bytes) holds the counts of filtered_accesses by
- * thread, pc and direction, computed from the summary sum_ctx (schema.sql)
+ * module_id, is_write, accesses, bytes) holds the counts of
+ * filtered_accesses by thread, code address (pc, module_id: join pcs on
+ * both) and direction, computed from the summary sum_ctx (schema.sql)
  * without decoding: with no filter, or with only fn:/file:/dso: in
  * --events, on a database that has sum_ctx.  Else filtered_sum is empty.
  * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)

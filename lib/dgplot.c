@@ -39,6 +39,10 @@ struct plot {
 	int summary;            /* gathered from chunk_cells, not accesses */
 	int64_t memo_page;      /* page_rank's last answer (memo_rank < 0: none) */
 	int64_t memo_rank;
+	const char *type;       /* dgplot_fields: the type, and its */
+	char **labels;          /* fields' paths, one per row (ph of them) */
+	/* what write_files writes: the address plot's or the fields' */
+	void (*script)(struct plot *p, FILE *f, const char *term, const char *img);
 };
 
 /* ---------------------------------------------------------- arithmetic */
@@ -427,6 +431,15 @@ static int bin_summary(struct plot *p, double ys)
 }
 
 /* Pass 2: the accesses into the grid. */
+
+/* One access into cell k. */
+static void count_cell(struct plot *p, size_t k, int is_write)
+{
+	if (is_write)
+		p->writes[k]++;
+	else
+		p->reads[k]++;
+}
 static int bin(struct plot *p)
 {
 	sqlite3_stmt *st;
@@ -451,10 +464,7 @@ static int bin(struct plot *p)
 		if (row < 0 || row >= p->ph)
 			continue;
 		k = (size_t)row * p->pw + col_of(p, sqlite3_column_int64(st, 0));
-		if (sqlite3_column_int(st, 2))
-			p->writes[k]++;
-		else
-			p->reads[k]++;
+		count_cell(p, k, sqlite3_column_int(st, 2));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(p);
@@ -535,7 +545,7 @@ static int write_image(struct plot *p, FILE *f)
    dgesc_text (controls and invalid UTF-8 become \xHH, visible and
    harmless), then its quotes doubled.  Titles and labels are also set
    noenhanced, so ^ _ @ & ~ { } print as themselves. */
-static void put_quoted(FILE *f, const char *s)
+void dgplot_quote(FILE *f, const char *s)
 {
 	char *e = dgesc_text(s, strlen(s), 0), *c;
 
@@ -549,9 +559,9 @@ static void put_quoted(FILE *f, const char *s)
 	free(e);
 }
 
-/* Paths gnuplot opens (the output, the image in its directory) go through put_quoted too,
+/* Paths gnuplot opens (the output, the image in its directory) go through dgplot_quote too,
    so one with a byte it would escape is refused instead of changed. */
-static int path_ok(struct plot *p, const char *what, const char *path)
+int dgplot_path_ok(const char *what, const char *path, char **err)
 {
 	size_t n = strlen(path);
 	char *shown;
@@ -559,14 +569,14 @@ static int path_ok(struct plot *p, const char *what, const char *path)
 	if (dgesc_len(path, n, 0) == n)
 		return 0;
 	shown = dgesc_text(path, n, 0);
-	*p->err = sqlite3_mprintf("%s '%s': gnuplot cannot be given a file "
+	*err = sqlite3_mprintf("%s '%s': gnuplot cannot be given a file "
 		"name with control characters, backslashes or invalid UTF-8",
 		what, shown ? shown : "?");
 	free(shown);
 	return -1;
 }
 
-static const char *terminal(const char *out)
+const char *dgplot_terminal(const char *out)
 {
 	const char *dot = strrchr(out, '.');
 
@@ -611,13 +621,13 @@ static void script_frame(struct plot *p, FILE *f, const char *term)
 			"rgb 'black' font 'sans,9'\n", term, o->width,
 			o->height);
 	fputs("set output ", f);
-	put_quoted(f, o->out);
+	dgplot_quote(f, o->out);
 	fprintf(f, "\nset lmargin at screen %f\nset rmargin at screen %f\n"
 		"set tmargin at screen %f\nset bmargin at screen %f\n",
 		(double)M_LEFT / o->width, 1.0 - (double)M_RIGHT / o->width,
 		1.0 - (double)M_TOP / o->height, (double)M_BOTTOM / o->height);
 	fputs("set title ", f);
-	put_quoted(f, title);
+	dgplot_quote(f, title);
 	fprintf(f, " noenhanced textcolor rgb 'white'\nunset key\n"
 		"set border lc rgb 'grey60'\n"
 		"set xlabel 'address (unused pages left out)' tc rgb 'grey80'\n"
@@ -700,7 +710,7 @@ static void script_segments(struct plot *p, FILE *f)
 
 			if (name && px - 3.5 * strlen(name) >= next_free) {
 				fprintf(f, "set label ");
-				put_quoted(f, name);
+				dgplot_quote(f, name);
 				fprintf(f, " at %.1f, graph 1 offset 0,0.6 "
 					"center noenhanced tc rgb 'grey80'\n",
 					mid);
@@ -737,15 +747,24 @@ static void script_plot(struct plot *p, FILE *f, const char *img)
 	double dy = (double)(p->yhi - p->ylo) / p->ph;
 
 	fprintf(f, "plot ");
-	put_quoted(f, img);
+	dgplot_quote(f, img);
 	fprintf(f, " binary array=(%d,%d) format='%%uchar%%uchar%%uchar' "
 		"dx=%.17g dy=%.17g origin=(%.17g,%.17g) with rgbimage\n",
 		p->pw, p->ph, dx, dy, dx / 2, p->ylo + dy / 2);
 }
 
+static void script_address(struct plot *p, FILE *f, const char *term, const char *img)
+{
+	script_frame(p, f, term);
+	script_xtics(p, f);
+	script_segments(p, f);
+	script_grid(p, f);
+	script_plot(p, f, img);
+}
+
 /* ---------------------------------------------------------- gnuplot */
 
-static const char *find_gnuplot(void)
+const char *dgplot_find_gnuplot(void)
 {
 	static const char *const names[] = { "gnuplot-nox", "gnuplot" };
 	static char found[4096];
@@ -770,14 +789,14 @@ static const char *find_gnuplot(void)
 	return NULL;
 }
 
-static int run_gnuplot(struct plot *p, const char *gp, const char *script,
-		       const char *errfile)
+int dgplot_run_gnuplot(const char *gp, const char *script,
+		       const char *errfile, char **err)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid < 0) {
-		*p->err = sqlite3_mprintf("fork: %s", strerror(errno));
+		*err = sqlite3_mprintf("fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -798,7 +817,7 @@ static int run_gnuplot(struct plot *p, const char *gp, const char *script,
 			fclose(e);
 		}
 		line[strcspn(line, "\n")] = 0;
-		*p->err = sqlite3_mprintf("%s failed%s%s", gp,
+		*err = sqlite3_mprintf("%s failed%s%s", gp,
 					  *line ? ": " : "", line);
 		return -1;
 	}
@@ -813,11 +832,7 @@ static int write_files(struct plot *p, const char *term, const char *dir,
 	int rc = -1;
 
 	if (fi && fs && write_image(p, fi) == 0) {
-		script_frame(p, fs, term);
-		script_xtics(p, fs);
-		script_segments(p, fs);
-		script_grid(p, fs);
-		script_plot(p, fs, img);
+		p->script(p, fs, term, img);
 		rc = 0;
 	}
 	if (fi && fclose(fi) != 0)
@@ -835,7 +850,7 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	const char *dir = p->o->script_dir ? p->o->script_dir : tmp;
 	int rc;
 
-	if (p->o->script_dir && path_ok(p, "script directory", dir) < 0)
+	if (p->o->script_dir && dgplot_path_ok("script directory", dir, p->err) < 0)
 		return -1;
 	if (!p->o->script_dir && !mkdtemp(tmp)) {
 		*p->err = sqlite3_mprintf("mkdtemp: %s", strerror(errno));
@@ -848,7 +863,7 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	if (p->o->script_dir)
 		return rc;
 	if (rc == 0)
-		rc = run_gnuplot(p, gp, scr, errf);
+		rc = dgplot_run_gnuplot(gp, scr, errf, p->err);
 	unlink(img);
 	unlink(scr);
 	unlink(errf);
@@ -856,24 +871,43 @@ static int draw(struct plot *p, const char *gp, const char *term)
 	return rc;
 }
 
-int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
+int dgplot_output(const char *out, int run, const char **term,
+		  const char **gp, char **err)
 {
-	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1 };
-	const char *gp = NULL, *term = NULL;
-	int rc = -1;
-
-	if (o->out && path_ok(&p, "plot", o->out) < 0)
+	if (dgplot_path_ok("plot", out, err) < 0)
 		return -1;
-	if (o->out && !(term = terminal(o->out))) {
+	if (!(*term = dgplot_terminal(out))) {
 		*err = sqlite3_mprintf("'%s': the plot's name must end in "
-				       ".png, .svg or .pdf", o->out);
+				       ".png, .svg or .pdf", out);
 		return -1;
 	}
-	if (o->out && !o->script_dir && !(gp = find_gnuplot())) {
+	if (run && !(*gp = dgplot_find_gnuplot())) {
 		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
 				       "package gnuplot-nox");
 		return -1;
 	}
+	return 0;
+}
+
+/* The output's terminal and gnuplot, checked before any work. */
+static int out_check(struct plot *p, const char **gp, const char **term)
+{
+	const struct dgplot_opts *o = p->o;
+
+	if (!o->out)
+		return 0;
+	return dgplot_output(o->out, !o->script_dir, term, gp, p->err);
+}
+
+int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
+{
+	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1,
+			  .script = script_address };
+	const char *gp = NULL, *term = NULL;
+	int rc = -1;
+
+	if (out_check(&p, &gp, &term) < 0)
+		return -1;
 	p.pw = o->width - M_LEFT - M_RIGHT;
 	p.ph = o->height - M_TOP - M_BOTTOM;
 	p.zoom = sqlite3_mprintf("%s%s", "", "");
@@ -895,6 +929,187 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 		rc = o->out ? draw(&p, gp, term) : 0;
 	sqlite3_free(p.zoom);
 	free(p.pages);
+	free(p.reads);
+	free(p.writes);
+	return rc;
+}
+
+/* ---------------------------------------------------------- fields */
+
+/* The rows: the fields of the types named `type`, by path, in offset
+   order (a type of several modules is one picture). */
+#define FIELD_ROWS \
+	"WITH t AS (SELECT id FROM types WHERE name = ?1 OR name IN " \
+	"('struct ' || ?1, 'union ' || ?1, 'class ' || ?1)), " \
+	"r AS (SELECT path, row_number() OVER (ORDER BY min(offset), path) - 1 AS rn " \
+	"FROM fields WHERE type_id IN (SELECT id FROM t) GROUP BY path) "
+
+static int field_rows(struct plot *p)
+{
+	sqlite3_stmt *st;
+	int n = 0, rc;
+
+	if (prepare(p, &st, "%s", FIELD_ROWS "SELECT path FROM r ORDER BY rn") < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, p->type, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char **l = realloc(p->labels, (n + 1) * sizeof *l);
+		if (!l)
+			break;
+		p->labels = l;
+		l[n++] = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	p->ph = n;
+	if (rc != SQLITE_DONE)
+		return sql_fail(p);
+	if (n == 0) {
+		char *shown = dgesc_text(p->type, strlen(p->type), 0);
+		*p->err = sqlite3_mprintf("no type named '%s' has fields in this trace "
+			"(see SELECT name FROM types)", shown ? shown : "?");
+		free(shown);
+		return -1;
+	}
+	return 0;
+}
+
+/* Icount span of the type's accesses (or the zoom), then the bins. */
+static int field_bins(struct plot *p)
+{
+	const char *q = FIELD_ROWS "SELECT a.icount, a.is_write, r.rn FROM "
+		"temp.filtered_fields a JOIN fields f ON f.id = a.field_id "
+		"JOIN r ON r.path = f.path WHERE f.type_id IN (SELECT id FROM t)";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (p->o->has_icount) {
+		p->ylo = p->o->icount_lo;
+		p->yhi = p->o->icount_hi;
+	} else {
+		if (prepare(p, &st, FIELD_ROWS "SELECT min(a.icount), max(a.icount) "
+			    "FROM (%s) a", q + strlen(FIELD_ROWS)) < 0)
+			return -1;
+		sqlite3_bind_text(st, 1, p->type, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			p->ylo = sqlite3_column_int64(st, 0);
+			p->yhi = wrap_add(sqlite3_column_int64(st, 1), 1);
+		}
+		sqlite3_finalize(st);
+	}
+	if (p->yhi <= p->ylo)
+		p->yhi = wrap_add(p->ylo, 1);
+	p->reads = calloc((size_t)p->pw * p->ph, sizeof *p->reads);
+	p->writes = calloc((size_t)p->pw * p->ph, sizeof *p->writes);
+	if (!p->reads || !p->writes) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	if (prepare(p, &st, "%s", q) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, p->type, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t ic = sqlite3_column_int64(st, 0), row = sqlite3_column_int64(st, 2);
+		int col;
+
+		if (ic < p->ylo || ic >= p->yhi || row < 0 || row >= p->ph)
+			continue;
+		col = clamp_int(((double)ic - (double)p->ylo) * p->pw /
+				((double)p->yhi - (double)p->ylo), 0, p->pw - 1);
+		count_cell(p, (size_t)row * p->pw + col, sqlite3_column_int(st, 1));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(p);
+}
+
+/* Fields down (one row each, in offset order), instruction count across. */
+static void script_fields(struct plot *p, FILE *f, const char *term, const char *img)
+{
+	const struct dgplot_opts *o = p->o;
+	char *exe = meta_exe(p->db);
+	char *title = sqlite3_mprintf("%s  fields of %s%s%s", exe ? exe : "trace", p->type,
+				      o->title && *o->title ? "  " : "", o->title ? o->title : "");
+	double dx = ((double)p->yhi - (double)p->ylo) / p->pw;
+	int i, every = p->ph / 60 + 1;
+
+	if (!strcmp(term, "pdfcairo"))
+		fprintf(f, "set terminal pdfcairo noenhanced size %.2fin,%.2fin "
+			"background rgb 'black' font 'sans,6'\n", o->width / 100.0,
+			o->height / 100.0);
+	else
+		fprintf(f, "set terminal %s noenhanced size %d,%d background rgb 'black' "
+			"font 'sans,9'\n", term, o->width, o->height);
+	fputs("set output ", f);
+	dgplot_quote(f, o->out);
+	fprintf(f, "\nset lmargin at screen %f\nset rmargin at screen %f\n"
+		"set tmargin at screen %f\nset bmargin at screen %f\n",
+		(double)2 * M_LEFT / o->width, 1.0 - (double)M_RIGHT / o->width,
+		1.0 - (double)M_TOP / o->height, (double)M_BOTTOM / o->height);
+	fputs("set title ", f);
+	dgplot_quote(f, title);
+	fprintf(f, " noenhanced textcolor rgb 'white'\nunset key\n"
+		"set border lc rgb 'grey60'\n"
+		"set xlabel 'instruction count' tc rgb 'grey80'\n"
+		"set xtics textcolor rgb 'grey80' format '%%.0f'\n"
+		"set xrange [%lld:%lld]\nset yrange [%f:-0.5]\n",
+		(long long)p->ylo, (long long)p->yhi, p->ph - 0.5);
+	fputs("set ytics textcolor rgb 'grey80' (", f);
+	for (i = 0; i < p->ph; i += every) {
+		fputs(i ? ", " : "", f);
+		dgplot_quote(f, p->labels[i] && *p->labels[i] ? p->labels[i] : "(whole)");
+		fprintf(f, " %d", i);
+	}
+	fputs(")\nplot ", f);
+	dgplot_quote(f, img);
+	fprintf(f, " binary array=(%d,%d) format='%%uchar%%uchar%%uchar' dx=%.17g dy=1 "
+		"origin=(%.17g,0) with rgbimage\n", p->pw, p->ph, dx, p->ylo + dx / 2);
+	sqlite3_free(exe);
+	sqlite3_free(title);
+}
+
+static int write_field_data(struct plot *p, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int r, c;
+
+	if (!f) {
+		*p->err = sqlite3_mprintf("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# row (field, offset order); icount at the cell's left edge; "
+		"reads; writes (cells %d x %d)\n", p->pw, p->ph);
+	for (r = 0; r < p->ph; r++)
+		for (c = 0; c < p->pw; c++) {
+			size_t k = (size_t)r * p->pw + c;
+			if (p->reads[k] || p->writes[k])
+				fprintf(f, "%d %lld %u %u\n", r, (long long)sat_i64(p->ylo +
+					(double)c * ((double)p->yhi - (double)p->ylo) / p->pw),
+					p->reads[k], p->writes[k]);
+		}
+	if (fclose(f) != 0) {
+		*p->err = sqlite3_mprintf("writing '%s' failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+int dgplot_fields(sqlite3 *db, const struct dgplot_opts *o, const char *type, char **err)
+{
+	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1, .type = type,
+			  .script = script_fields };
+	const char *gp = NULL, *term = NULL;
+	int rc = -1, i;
+
+	if (out_check(&p, &gp, &term) < 0)
+		return -1;
+	p.pw = o->width - 2 * M_LEFT - M_RIGHT;
+	if (p.pw < 1)
+		p.pw = 1;
+	if (field_rows(&p) == 0 && field_bins(&p) == 0 &&
+	    (!o->data_out || write_field_data(&p, o->data_out) == 0))
+		rc = o->out ? draw(&p, gp, term) : 0;
+	for (i = 0; i < p.ph; i++)
+		sqlite3_free(p.labels[i]);
+	free(p.labels);
 	free(p.reads);
 	free(p.writes);
 	return rc;

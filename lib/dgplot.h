@@ -28,6 +28,7 @@
 #define DGPLOT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sqlite3.h>
 
 struct dgplot_opts {
@@ -57,5 +58,32 @@ int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
 
 /* Draws; 0, or -1 with *err (sqlite3_free). */
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
+
+/* The pieces of drawing that other plots (dgsql --compare's) share, so
+   that gnuplot is found, run and given text one way only. */
+
+/* Writes s to a script as an inert single-quoted gnuplot string. */
+void dgplot_quote(FILE *f, const char *s);
+/* 0 when PATH can be quoted unchanged, else -1 with *err naming WHAT. */
+int dgplot_path_ok(const char *what, const char *path, char **err);
+/* The terminal for OUT's extension (.png .svg .pdf), or NULL. */
+const char *dgplot_terminal(const char *out);
+/* The gnuplot to run ($DG_GNUPLOT, gnuplot-nox, gnuplot), or NULL. */
+const char *dgplot_find_gnuplot(void);
+/* Checks an image file name OUT (quotable, a known extension) and finds
+   its terminal, and gnuplot when RUN; 0, or -1 with *err. */
+int dgplot_output(const char *out, int run, const char **term,
+		  const char **gp, char **err);
+/* Runs GP on SCRIPT, its output to ERRFILE; 0, or -1 with *err. */
+int dgplot_run_gnuplot(const char *gp, const char *script,
+		       const char *errfile, char **err);
+
+/* The fields picture of type `type` ("struct item" or "item"): its fields
+ * down, in offset order, one row each (cold ones empty), the instruction
+ * count across (the span of the type's accesses, or --icount-range);
+ * colours as above.  Reads the TEMP VIEW filtered_fields, so a --ranges
+ * filter with field:TYPE.* must be installed (dgfilter.h).  data_out gets
+ * "row icount reads writes" cells.  0, or -1 with *err. */
+int dgplot_fields(sqlite3 *db, const struct dgplot_opts *o, const char *type, char **err);
 
 #endif

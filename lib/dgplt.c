@@ -128,17 +128,19 @@ static uint64_t entry_slot(const unsigned char *bytes, size_t len, uint64_t at)
 }
 
 /* Name the stub [lo, hi) after the slot it jumps through: its symbol, or
- * as objdump does for an IRELATIVE slot, "*ABS*+0x9f550" (the resolver). */
+ * as objdump does for an IRELATIVE slot, "*ABS*+0x9f550" (the resolver);
+ * no slot: the PLT header, without a name. */
 static int add_stub(struct dgplt *p, uint64_t lo, uint64_t hi,
 		    const struct slot *sl)
 {
-	char abs[32], *name;
+	char abs[32], *name = NULL;
 
-	if (!sl->name)
+	if (sl && !sl->name)
 		snprintf(abs, sizeof abs, "*ABS*+0x%" PRIx64, sl->resolver);
-	name = strdup(sl->name ? sl->name : abs);
+	if (sl)
+		name = strdup(sl->name ? sl->name : abs);
 
-	if (!name || dg_grow(&p->v, &p->cap, p->n + 1, sizeof *p->v) < 0) {
+	if ((sl && !name) || dg_grow(&p->v, &p->cap, p->n + 1, sizeof *p->v) < 0) {
 		free(name);
 		return -1;
 	}
@@ -152,22 +154,24 @@ static int is_plt(const char *name)
 			!strcmp(name, ".plt.got"));
 }
 
-/* Name the entries of one PLT section. */
+/* Name the entries of one PLT section; header: it is .plt, whose first
+ * entry is the PLT header when its jump's slot has no relocation. */
 static int stubs_of(struct dgplt *p, Elf_Scn *scn, const GElf_Shdr *sh,
-		    const struct slots *s)
+		    const struct slots *s, int header)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t ent = sh->sh_entsize >= 8 ? sh->sh_entsize : 16, off;
 	const struct slot *sl;
+	uint64_t got;
 
 	if (!d || !d->d_buf || sh->sh_type != SHT_PROGBITS)
 		return 0;
 	for (off = 0; off + ent <= d->d_size; off += ent) {
 		uint64_t at = sh->sh_addr + off;
 
-		sl = slot_find(s, entry_slot((const unsigned char *)d->d_buf + off,
-					     ent, at));
-		if (sl && add_stub(p, at, at + ent, sl) < 0)
+		got = entry_slot((const unsigned char *)d->d_buf + off, ent, at);
+		sl = slot_find(s, got);
+		if ((sl || (header && off == 0 && got)) && add_stub(p, at, at + ent, sl) < 0)
 			return -1;
 	}
 	return 0;
@@ -211,11 +215,11 @@ struct plt_arg {
 static int plt_cb(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, void *arg)
 {
 	struct plt_arg *a = arg;
+	const char *name = elf_strptr(e, a->shstrndx, sh->sh_name);
 
-	if (!(sh->sh_flags & SHF_EXECINSTR) ||
-	    !is_plt(elf_strptr(e, a->shstrndx, sh->sh_name)))
+	if (!(sh->sh_flags & SHF_EXECINSTR) || !is_plt(name))
 		return 0;
-	return stubs_of(a->p, scn, sh, a->s);
+	return stubs_of(a->p, scn, sh, a->s, strcmp(name, ".plt") == 0);
 }
 
 int dgplt_load(struct dgplt *p, Elf *e)
@@ -240,7 +244,7 @@ int dgplt_load(struct dgplt *p, Elf *e)
 	return rc;
 }
 
-const char *dgplt_find(const struct dgplt *p, uint64_t a)
+const struct dgplt_stub *dgplt_find(const struct dgplt *p, uint64_t a)
 {
 	size_t lo = 0, hi = p->n;
 
@@ -252,7 +256,7 @@ const char *dgplt_find(const struct dgplt *p, uint64_t a)
 		else if (a >= p->v[mid].hi)
 			lo = mid + 1;
 		else
-			return p->v[mid].name;
+			return &p->v[mid];
 	}
 	return NULL;
 }

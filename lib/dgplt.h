@@ -7,8 +7,11 @@
  * filled by an IRELATIVE relocation (an IFUNC the file resolves for itself,
  * as libc does for memcpy & co.) has no symbol: its stub is named, as
  * objdump names it, after the resolver's ELF address: "*ABS*+0x9f550" (the
- * stub "*ABS*+0x9f550@plt").  A stub whose slot has no relocation (the PLT
- * header) stays unnamed.  Other
+ * stub "*ABS*+0x9f550@plt").  The PLT header (PLT0: the first entry of
+ * .plt, which jumps through a GOT slot no relocation fills, to the dynamic
+ * linker's lazy resolver) is a stub without a name, for the caller to name
+ * after its module; any other stub whose slot has no relocation stays
+ * unknown.  Other
  * machines, and files without those sections, give an empty table.  Every
  * length is checked against its section: a truncated or malformed file
  * gives fewer names, never a read out of bounds.
@@ -27,7 +30,7 @@
 struct dgplt_stub {
 	uint64_t lo, hi;        /* ELF addresses, hi exclusive */
 	char *name;             /* the symbol ("memcpy"; the stub is "memcpy@plt"),
-				   or "*ABS*+0x9f550" */
+				   or "*ABS*+0x9f550"; NULL: the PLT header */
 };
 
 struct dgplt {
@@ -38,8 +41,8 @@ struct dgplt {
 /* Fill p (zeroed by the caller) from e; 0, or -1 when out of memory. */
 int dgplt_load(struct dgplt *p, Elf *e);
 
-/* The symbol of the stub holding ELF address a, or NULL. */
-const char *dgplt_find(const struct dgplt *p, uint64_t a);
+/* The stub holding ELF address a, or NULL. */
+const struct dgplt_stub *dgplt_find(const struct dgplt *p, uint64_t a);
 
 void dgplt_free(struct dgplt *p);
 

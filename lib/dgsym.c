@@ -1379,24 +1379,42 @@ static int symtab_frame(struct dgsym *s, struct mod *m, Dwarf_Addr addr,
 	return 1;
 }
 
-/* A PLT stub's frame ("memcpy@plt", demangled as c++filt does), or 0. */
+/* The PLT header's name, after its module (every module has one, and
+ * lazy binding runs through it): "PLT0@libc.so.6". */
+static const char *plt0_name(struct dgsym *s, const struct mod *m)
+{
+	const char *path = s->str.v[m->path].s, *base = strrchr(path, '/');
+	char buf[1024];
+
+	snprintf(buf, sizeof buf, "PLT0@%s", base ? base + 1 : path);
+	return intern(s, buf);
+}
+
+/* A PLT stub's frame ("memcpy@plt", demangled as c++filt does; the PLT
+ * header "PLT0@libc.so.6"), or 0. */
 static int plt_frame(struct dgsym *s, struct mod *m, uint64_t a,
 		     struct dgsym_frame *f)
 {
+	const struct dgplt_stub *stub;
 	const char *sym, *nice;
 	char buf[1024];
 
 	mod_tables(m);
-	sym = dgplt_find(&m->plt, a);
-	if (!sym)
+	stub = dgplt_find(&m->plt, a);
+	if (!stub)
 		return 0;
 	memset(f, 0, sizeof *f);
+	f->origin = DGSYM_BY_SYMTAB;
+	if (!stub->name) {
+		f->function = f->linkage_name = plt0_name(s, m);
+		return f->function != NULL;
+	}
+	sym = stub->name;
 	nice = printable(s, sym);
 	snprintf(buf, sizeof buf, "%s@plt", nice ? nice : sym);
 	f->function = intern(s, buf);
 	snprintf(buf, sizeof buf, "%s@plt", sym);
 	f->linkage_name = intern(s, buf);
-	f->origin = DGSYM_BY_SYMTAB;
 	return f->function != NULL;
 }
 

@@ -12,7 +12,8 @@
  * of dgsym_set_debug_dirs, in the debuginfod cache, or downloaded by libdw's
  * debuginfod client when DEBUGINFOD_URLS is set (lib/dgdebugf.h).  Without
  * DWARF the ELF symbol table (.symtab, else .gnu_debugdata, else .dynsym;
- * PLT stubs as "name@plt") still gives a function name; code no symbol
+ * PLT stubs as "name@plt", the PLT header as "PLT0@<file name>") still
+ * gives a function name; code no symbol
  * names is named by the entry address of the function holding it, as
  * callgrind does: "0x10ee88", the ELF address (as nm prints it) of the
  * start of its unwind (.eh_frame) record, which is the function's entry.

@@ -70,8 +70,10 @@ struct dgtypes {
 	size_t n_levels, cap_levels;
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
-	struct var *vars;
+	struct var *vars;          /* in the order found: numbers are stable */
 	size_t n_vars, cap_vars;
+	uint32_t *order;           /* disjoint ones, by address */
+	size_t n_order, cap_order;
 	struct dghash by_die;      /* (tmod, unit kind, DIE offset) -> type */
 	struct dghash by_name;     /* hash of the identity of a named type */
 	char **strs;               /* strings we own */
@@ -142,6 +144,7 @@ void dgtypes_free(struct dgtypes *t)
 	free(t->levels);
 	free(t->mods);
 	free(t->vars);
+	free(t->order);
 	dghash_free(&t->by_die);
 	dghash_free(&t->by_name);
 	free(t);
@@ -187,6 +190,24 @@ static int strip(Dwarf_Die *die, Dwarf_Die *out, const char **tdname)
 			return -1;
 	}
 	return k < MAX_DEPTH ? 0 : -1;
+}
+
+/* The file die is declared in.  Not dwarf_decl_file: on a DIE of a split
+   unit (-gsplit-dwarf) elfutils 0.188 fails an assertion there, because it
+   asks for the file table of the skeleton and reads the split unit's. */
+static const char *decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t n;
+
+	if (!dwarf_attr(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) != 0
+	    || !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &n) != 0
+	    || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
 static int die_size(Dwarf_Die *die, uint64_t *size)
@@ -337,6 +358,7 @@ static uint32_t add_field(struct dgtypes *t, struct build *b, const char *path,
 	f->bit_offset = bitoff;
 	f->bit_size = bitsize;
 	f->stride = stride;
+	f->array_end = 0;
 	t->types[b->type].n_fields++;
 	return (uint32_t)t->n_fields++;
 }
@@ -466,6 +488,7 @@ static int add_object(struct dgtypes *t, struct build *b, struct ilist *l, Dwarf
 	Dwarf_Die st, et, es;
 	uint64_t size, esize;
 	struct item it;
+	size_t k;
 	char p[NAME_MAX_LEN];
 
 	if (depth > MAX_DEPTH) {
@@ -490,6 +513,8 @@ static int add_object(struct dgtypes *t, struct build *b, struct ilist *l, Dwarf
 		it.sub = build_level(t, b, &et, p, abs, esize, depth + 1);
 		if (it.sub == DGTYPES_NONE)
 			return -1;
+		for (k = it.field; k < t->n_fields; k++)   /* outer arrays last */
+			t->fields[k].array_end = abs + size;
 	} else {
 		it.field = add_field(t, b, path, type, abs, size, 0, 0, stride);
 		if (it.field == DGTYPES_NONE)
@@ -631,7 +656,7 @@ uint32_t dgtypes_add_die(struct dgtypes *t, int module, Dwarf_Die *die)
 		snprintf(name, sizeof name, "%s", td);     /* typedef struct {..} x */
 	else
 		type_name(&st, name, sizeof name, 0);
-	file = dwarf_decl_file(&st);
+	file = decl_file(&st);
 	dwarf_decl_line(&st, &line);
 	nkey = dghash_mix(fnv(fnv(0xcbf29ce484222325ULL, name), file) ^ size
 	                  ^ (uint64_t)module << 40 ^ (uint64_t)(unsigned)line << 20);
@@ -810,8 +835,23 @@ static const char *bare(const char *name)
 
 uint32_t dgtypes_add_named(struct dgtypes *t, const char *name)
 {
+	char buf[NAME_MAX_LEN];
 	const char *b = bare(name);
-	size_t i, lo, hi;
+	size_t i, lo, hi, n;
+
+	/* "int[64]", "struct item [4]": an array of the type, which is what
+	   the field offsets are taken modulo anyway */
+	snprintf(buf, sizeof buf, "%s", b);
+	while ((n = strlen(buf)) > 0 && (buf[n - 1] == ' ' || buf[n - 1] == ']')) {
+		char *open = strrchr(buf, '[');
+		if (buf[n - 1] == ' ')
+			buf[n - 1] = 0;
+		else if (open)
+			*open = 0;
+		else
+			break;
+	}
+	b = buf;
 
 	for (i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
@@ -910,28 +950,34 @@ static int vars_walk(struct dgtypes *t, size_t tm, Dwarf_Die *die, int depth)
 	return 0;
 }
 
+static const struct var *cmp_vars;   /* qsort has no argument */
+
 static int var_cmp(const void *x, const void *y)
 {
-	const struct var *a = x, *b = y;
+	const struct var *a = &cmp_vars[*(const uint32_t *)x], *b = &cmp_vars[*(const uint32_t *)y];
 
 	if (a->v.lo != b->v.lo)
 		return a->v.lo < b->v.lo ? -1 : 1;
 	return a->v.hi > b->v.hi ? -1 : a->v.hi < b->v.hi;   /* larger first */
 }
 
-/* Sorted and disjoint: a variable overlapping an earlier one (an alias, a
-   second definition of the same storage) is dropped. */
-static void vars_sort(struct dgtypes *t)
+/* The address order, disjoint: a variable overlapping an earlier one (an
+   alias, a second definition of the same storage) is left out of it. */
+static int vars_sort(struct dgtypes *t)
 {
 	size_t i, k = 0;
 
-	if (!t->n_vars)
-		return;
-	qsort(t->vars, t->n_vars, sizeof *t->vars, var_cmp);
+	if (dg_grow((void **)&t->order, &t->cap_order, t->n_vars + 1, sizeof *t->order) < 0)
+		return -1;
 	for (i = 0; i < t->n_vars; i++)
-		if (k == 0 || t->vars[i].v.lo >= t->vars[k - 1].v.hi)
-			t->vars[k++] = t->vars[i];
-	t->n_vars = k;
+		t->order[i] = (uint32_t)i;
+	cmp_vars = t->vars;
+	qsort(t->order, t->n_vars, sizeof *t->order, var_cmp);
+	for (i = 0; i < t->n_vars; i++)
+		if (k == 0 || t->vars[t->order[i]].v.lo >= t->vars[t->order[k - 1]].v.hi)
+			t->order[k++] = t->order[i];
+	t->n_order = k;
+	return 0;
 }
 
 int dgtypes_add_module(struct dgtypes *t, int module, Dwarf *dw, uint64_t bias)
@@ -957,30 +1003,42 @@ int dgtypes_add_module(struct dgtypes *t, int module, Dwarf *dw, uint64_t bias)
 		if (vars_walk(t, tm, ut == DW_UT_skeleton ? &sub : &cudie, 0) < 0)
 			return fail(t, "types: out of memory"), -1;
 	}
-	vars_sort(t);
+	if (vars_sort(t) < 0)
+		return fail(t, "types: out of memory"), -1;
 	return 0;
 }
 
 uint32_t dgtypes_var_at(const struct dgtypes *t, uint64_t a)
 {
-	size_t lo = 0, hi = t->n_vars;
+	uint64_t glo, ghi;
+
+	return dgtypes_var_gap(t, a, &glo, &ghi);
+}
+
+uint32_t dgtypes_var_gap(const struct dgtypes *t, uint64_t a, uint64_t *gap_lo,
+                         uint64_t *gap_hi)
+{
+	size_t lo = 0, hi = t->n_order;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (t->vars[mid].v.lo <= a)
+		if (t->vars[t->order[mid]].v.lo <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == 0 || a >= t->vars[lo - 1].v.hi)
+	if (lo == 0 || a >= t->vars[t->order[lo - 1]].v.hi) {
+		*gap_lo = lo ? t->vars[t->order[lo - 1]].v.hi : 0;
+		*gap_hi = lo < t->n_order ? t->vars[t->order[lo]].v.lo : UINT64_MAX;
 		return DGTYPES_NONE;
-	return (uint32_t)(lo - 1);
+	}
+	return t->order[lo - 1];
 }
 
 void dgtypes_var_span(const struct dgtypes *t, uint64_t *lo, uint64_t *hi)
 {
-	*lo = t->n_vars ? t->vars[0].v.lo : 0;
-	*hi = t->n_vars ? t->vars[t->n_vars - 1].v.hi : 0;
+	*lo = t->n_order ? t->vars[t->order[0]].v.lo : 0;
+	*hi = t->n_order ? t->vars[t->order[t->n_order - 1]].v.hi : 0;
 }
 
 int dgtypes_var_field(struct dgtypes *t, uint32_t i, uint64_t a, uint32_t *type,

@@ -17,8 +17,10 @@
  *
  * Variables: dgtypes_add_module lists a module's variables with a fixed
  * address (globals, file and function statics; DW_OP_addr or DW_OP_addrx
- * locations, not thread-locals), at run-time addresses, disjoint and
- * sorted; dgtypes_var_at finds one by binary search; its type is made at
+ * locations, not thread-locals), at run-time addresses, numbered in the
+ * order found (numbers never change); dgtypes_var_at finds one by binary
+ * search in the address order (where two overlap, the one starting first,
+ * else the larger, holds the bytes); its type is made at
  * the first dgtypes_var_field.  Names of types are looked up (for
  * DATAGRIND_TRACK_RANGE) in the modules added, first added first, by an
  * index of each module's named types made at the first look-up.
@@ -66,6 +68,8 @@ struct dgtypes_field {
 	uint32_t bit_size;       /* and the width; 0: not a bit-field */
 	uint64_t stride;         /* inside a folded array: the element size
 	                            of the innermost one; else 0 */
+	uint64_t array_end;      /* inside a folded array: the end of the
+	                            outermost one (for holes); else 0 */
 };
 
 struct dgtypes_var {
@@ -93,7 +97,7 @@ uint32_t dgtypes_add_die(struct dgtypes *t, int module, Dwarf_Die *die);
  * none is there, .debug_types). */
 uint32_t dgtypes_add_offset(struct dgtypes *t, int module, uint64_t off);
 /* The type named name ("struct item", "item", "union u", "ns::C", a
- * typedef name), searched in the modules in the order they were added;
+ * typedef name; "T[N]" is taken as T), searched in the modules in the order they were added;
  * DGTYPES_NONE if no module defines it. */
 uint32_t dgtypes_add_named(struct dgtypes *t, const char *name);
 
@@ -113,6 +117,11 @@ const struct dgtypes_field *dgtypes_field(const struct dgtypes *t, uint32_t i);
  * type, the offset taken in the element) and the field at a, making the
  * type the first time: 0, or -1 if its type is unknown or unusable. */
 uint32_t dgtypes_var_at(const struct dgtypes *t, uint64_t a);
+/* The same; when no variable holds a, [*gap_lo, *gap_hi) is the gap
+ * between variables around it, where no other address has one either (a
+ * caller may remember it: the gaps change only when a module is added). */
+uint32_t dgtypes_var_gap(const struct dgtypes *t, uint64_t a, uint64_t *gap_lo,
+                         uint64_t *gap_hi);
 uint32_t dgtypes_n_vars(const struct dgtypes *t);
 const struct dgtypes_var *dgtypes_var(const struct dgtypes *t, uint32_t i);
 int dgtypes_var_field(struct dgtypes *t, uint32_t var, uint64_t a,

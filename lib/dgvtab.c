@@ -33,20 +33,21 @@ SQLITE_EXTENSION_INIT3
 
 enum {
 	COL_ICOUNT, COL_ADDR, COL_SIZE, COL_IS_WRITE, COL_PC, COL_THREAD,
-	COL_CONTEXT, COL_BLOCK, COL_ASEQ, COL_CHUNK, COL_STACK, N_COLS
+	COL_CONTEXT, COL_BLOCK, COL_ASEQ, COL_CHUNK, COL_MODULE, COL_STACK, N_COLS
 };
 
 static const char vt_decl[] =
 	"CREATE TABLE x(icount INTEGER, addr INTEGER, size INTEGER,"
 	" is_write INTEGER, pc INTEGER, thread INTEGER, context_id INTEGER,"
-	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER, stack_filter HIDDEN)";
+	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER, module_id INTEGER,"
+	" stack_filter HIDDEN)";
 
 /* Regions (64 KiB) an address range may span and still go through
    chunk_regions. */
 #define MAX_REGIONS 4096
 
 struct desc {
-	int64_t pc;
+	int64_t pc, module;     /* the code address, as pcs keys it */
 	uint32_t iseq;
 	uint16_t size;
 	uint8_t is_write, guarded;
@@ -346,12 +347,12 @@ static int load_bbdefs(struct vt *t, struct bbtab *b)
 
 static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
 {
-	int64_t bb, aseq, iseq, size, pc, is_write, flags;
+	int64_t bb, aseq, iseq, size, pc, is_write, flags, module;
 	struct desc *d;
 
 	if (int_col(st, 0, &bb) || int_col(st, 1, &aseq) || int_col(st, 2, &iseq)
 	    || int_col(st, 3, &pc) || int_col(st, 4, &is_write) || int_col(st, 5, &size)
-	    || int_col(st, 6, &flags))
+	    || int_col(st, 6, &flags) || int_col(st, 7, &module))
 		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): a column is not an integer",
 		                (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
 	if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX
@@ -367,6 +368,7 @@ static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
 		                (long long)bb, (long long)aseq);
 	d->present = 1;
 	d->pc = pc;
+	d->module = module;
 	d->iseq = (uint32_t)iseq;
 	d->is_write = is_write != 0;
 	d->size = (uint16_t)size;
@@ -379,7 +381,8 @@ static int load_descs(struct vt *t, struct bbtab *b)
 {
 	sqlite3_stmt *st;
 	size_t i;
-	int rc = vt_prepare(t, &st, "SELECT bbdef_id, aseq, iseq, pc, is_write, size, flags FROM \"%w\".access_descs");
+	int rc = vt_prepare(t, &st, "SELECT bbdef_id, aseq, iseq, pc, is_write, size, flags, "
+	                        "module_id FROM \"%w\".access_descs");
 
 	if (rc != SQLITE_OK)
 		return rc;
@@ -928,11 +931,16 @@ static int filter_arg(struct cur *c, const struct model *m, int col, char op, sq
 
 /* ------------------------------------------------------------ stack_filter */
 
-static int i64_cmp(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+/* A code address of stack_filter's P_pcs(pc, module_id). */
+struct code { int64_t pc, module; };
 
-	return a < b ? -1 : a > b;
+static int code_cmp(const void *pa, const void *pb)
+{
+	const struct code *a = pa, *b = pb;
+
+	if (a->pc != b->pc)
+		return a->pc < b->pc ? -1 : 1;
+	return a->module < b->module ? -1 : a->module > b->module;
 }
 
 /* A statement over one of stack_filter's tables: fmt with P for %w. */
@@ -949,12 +957,13 @@ static int stack_prepare(struct vt *t, const char *fmt, const char *p,
 	return rc == SQLITE_OK ? rc : vt_sql_error(t, "reading stack_filter's tables");
 }
 
-/* The pcs of table temp.P_pcs, sorted, into *out (sqlite3_free). */
-static int stack_pcs(struct vt *t, const char *p, int64_t **out, size_t *n)
+/* The code addresses of table temp.P_pcs, sorted, into *out
+   (sqlite3_free). */
+static int stack_pcs(struct vt *t, const char *p, struct code **out, size_t *n)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
-	int rc = stack_prepare(t, "SELECT pc FROM temp.\"%w_pcs\"", p, &st);
+	int rc = stack_prepare(t, "SELECT pc, module_id FROM temp.\"%w_pcs\"", p, &st);
 
 	*out = NULL;
 	*n = 0;
@@ -965,7 +974,8 @@ static int stack_pcs(struct vt *t, const char *p, int64_t **out, size_t *n)
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		(*out)[(*n)++] = sqlite3_column_int64(st, 0);
+		(*out)[*n].pc = sqlite3_column_int64(st, 0);
+		(*out)[(*n)++].module = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -974,7 +984,7 @@ static int stack_pcs(struct vt *t, const char *p, int64_t **out, size_t *n)
 		return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "reading stack_filter's pcs");
 	}
 	if (*n)
-		qsort(*out, *n, sizeof **out, i64_cmp);
+		qsort(*out, *n, sizeof **out, code_cmp);
 	return SQLITE_OK;
 }
 
@@ -1002,14 +1012,14 @@ static int stack_ctx(struct vt *t, const char *p, uint8_t *set, uint8_t *whole)
 }
 
 /* stack_filter = P: only the contexts of temp.P_ctx, and in those not
-   marked whole only the accesses whose pc is in temp.P_pcs. */
+   marked whole only the accesses whose (pc, module_id) is in temp.P_pcs. */
 static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
 {
 	struct filter *f = &c->f;
 	const char *p = (const char *)sqlite3_value_text(v);
 	size_t bytes = t->m.n_ctx / 8 + 1, i, n;
 	uint8_t *set;
-	int64_t *pcs;
+	struct code *pcs, key;
 	int rc;
 
 	if (!p || f->has_stack)
@@ -1031,8 +1041,11 @@ static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
 		sqlite3_free(set);
 		return rc;
 	}
-	for (i = 0; i < t->m.n_descs; i++)
-		f->desc_ok[i] = n && bsearch(&t->m.descs[i].pc, pcs, n, sizeof *pcs, i64_cmp);
+	for (i = 0; i < t->m.n_descs; i++) {
+		key.pc = t->m.descs[i].pc;
+		key.module = t->m.descs[i].module;
+		f->desc_ok[i] = n && bsearch(&key, pcs, n, sizeof *pcs, code_cmp);
+	}
 	sqlite3_free(pcs);
 	if (f->has_ctx)         /* with a context_id constraint: both */
 		for (i = 0; i < bytes; i++)
@@ -1523,6 +1536,7 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 	case COL_SIZE: sqlite3_result_int(ctx, d->size); break;
 	case COL_IS_WRITE: sqlite3_result_int(ctx, d->is_write); break;
 	case COL_PC: sqlite3_result_int64(ctx, d->pc); break;
+	case COL_MODULE: sqlite3_result_int64(ctx, d->module); break;
 	case COL_THREAD: sqlite3_result_int64(ctx, c->thread); break;
 	case COL_CONTEXT: sqlite3_result_int64(ctx, (int64_t)c->run.context); break;
 	case COL_BLOCK:

@@ -22,11 +22,15 @@
  *               latest allocated
  *   aseq        index of the access in its bbdef (access_descs.aseq)
  *   chunk_id    chunks.id holding it
+ *   module_id   the module mapped at pc when the access was made
+ *               (access_descs.module_id; 0: none): join pcs and sum_pc on
+ *               (pc, module_id), as a library dlclose'd and another mapped
+ *               at its address share pcs
  *   stack_filter  HIDDEN (not in SELECT *), always NULL; only for the
  *               constraint stack_filter = 'P': the rows whose context is
  *               in the TEMP table P_ctx(id, whole) and, for contexts
- *               whose whole is 0, whose pc is in the TEMP table
- *               P_pcs(pc).  Evaluated in C per access (dgfilter.c's
+ *               whose whole is 0, whose (pc, module_id) is in the TEMP
+ *               table P_pcs(pc, module_id).  Evaluated in C per access (dgfilter.c's
  *               call-stack filters use it, with P = dgf_ev), and only the
  *               chunks holding those contexts are decoded
  *

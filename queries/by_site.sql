@@ -5,7 +5,7 @@ SELECT s.stack_id AS site, s.blocks, s.bytes_allocated,
        (SELECT group_concat(name, ' < ') FROM (
 		SELECT coalesce(f.name, dg_hex(sf.pc)) AS name
 		FROM stack_frames sf
-		LEFT JOIN pcs p ON p.pc = sf.pc
+		LEFT JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id
 		LEFT JOIN functions f ON f.id = p.function_id
 		WHERE sf.stack_id = s.stack_id ORDER BY sf.depth)) AS stack
 FROM sum_site s

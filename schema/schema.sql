@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -32,6 +32,20 @@ PRAGMA user_version = 6;
 --   runs, accesses  runs and accesses imported
 --   unknown_records record types skipped because this importer does not
 --                   know them
+--   fields_range, fields_global, fields_insn, fields_heap, fields_unknown
+--                   accesses given a field each way (sum_field.how), and
+--   fields_untyped  the accesses no way covers
+--
+-- Code addresses and modules.  One address can hold the code of two
+-- modules at different times: a library dlclose'd, then another mapped
+-- where it was.  So a code address is named by the pair (pc, module_id):
+-- the module mapped there when the code ran (0: no module was).  `pcs`,
+-- `pc_inlines` and `sum_pc` are keyed by the pair, and every pc of
+-- `access_descs`, `stack_frames` and the `accesses` table carries its
+-- module_id; join them on both columns.  The pair rather than a mapping: a module mapped twice (the
+-- same library opened again) is one module with one set of functions, and
+-- the pair is what a reader already has at hand (an access's module_id
+-- comes with its pc, from its bbdef, made while that module was mapped).
 CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
 	value
@@ -114,7 +128,10 @@ CREATE TABLE instrs (
 
 -- access_descs: the data accesses of each bbdef in program order (aseq
 -- from 0): the instruction making it (iseq, and its address pc), direction,
--- size in bytes, flags (1 guarded, 2 size clamped at 255).
+-- size in bytes, flags (1 guarded, 2 size clamped at 255), and module_id,
+-- the module mapped at pc when the block was translated (0: none): every
+-- run of a bbdef ran that module's code, as a new mapping at the address
+-- makes the tool translate anew.
 CREATE TABLE access_descs (
 	bbdef_id  INTEGER NOT NULL,
 	aseq      INTEGER NOT NULL,
@@ -123,24 +140,28 @@ CREATE TABLE access_descs (
 	is_write  INTEGER NOT NULL,
 	size      INTEGER NOT NULL,
 	flags     INTEGER NOT NULL,
+	module_id INTEGER NOT NULL,
 	PRIMARY KEY (bbdef_id, aseq)
 ) WITHOUT ROWID;
 
 -- stacks, stack_frames: interned call stacks (heap allocation and free
 -- stacks, and the stacks of contexts).  Frame 0 is innermost.  Each frame
 -- is an address inside a call instruction (or, for a context, frame 0 is
--- the block's first instruction): symbolize it as is.
+-- the block's first instruction): symbolize it as is, in module_id, the
+-- module mapped at pc when the stack was recorded (0: none).  Two stacks
+-- with the same pcs in different modules are two stacks.
 CREATE TABLE stacks (
 	id     INTEGER PRIMARY KEY,
 	depth  INTEGER NOT NULL
 );
 CREATE TABLE stack_frames (
-	stack_id  INTEGER NOT NULL,
-	depth     INTEGER NOT NULL,
-	pc        INTEGER NOT NULL,
+	stack_id   INTEGER NOT NULL,
+	depth      INTEGER NOT NULL,
+	pc         INTEGER NOT NULL,
+	module_id  INTEGER NOT NULL,
 	PRIMARY KEY (stack_id, depth)
 ) WITHOUT ROWID;
-CREATE INDEX stack_frames_pc ON stack_frames(pc);
+CREATE INDEX stack_frames_pc ON stack_frames(pc, module_id);
 
 -- contexts: a bbdef reached with a call stack (index = the log's context
 -- index; for 2010 logs likewise).  stack_id's frame 0 is the block's address.
@@ -153,7 +174,8 @@ CREATE TABLE contexts (
 -- functions: every function (including inlined ones) that some symbolized
 -- address lies in: printable name (demangled for C++), linkage name, module,
 -- and where it is declared; origin says what named it: 'dwarf' (debug
--- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt"), or
+-- information), 'symtab' (an ELF symbol table; PLT stubs are "name@plt",
+-- the PLT header, through which lazy binding goes, "PLT0@libc.so.6"), or
 -- 'entry': code that no symbol names is one function per entry address,
 -- named as callgrind does by the ELF address of its entry ("0x10ee88", as
 -- nm and objdump number the file; module_id says which file), the start of
@@ -171,19 +193,20 @@ CREATE TABLE functions (
 CREATE INDEX functions_name ON functions(name);
 
 -- pcs: every distinct code address of the trace (instructions and stack
--- frames), symbolized with libdw: module, innermost function (an inlined
--- one if the address is in inlined code), source file and line.  NULL where
--- there is no debug information.  A pc that two modules held at different
--- times (a library dlclose'd, another mapped at its address) has the row of
--- the first; sum_fn_block counts each access under the function of the
--- module mapped when it happened.
+-- frames) with the module mapped there when its code ran (0: none),
+-- symbolized with libdw: innermost function (an inlined one if the address
+-- is in inlined code), source file and line.  NULL where there is no debug
+-- information.  A pc that two modules held at different times (a library
+-- dlclose'd, another mapped at its address) has a row for each; join on
+-- (pc, module_id).
 CREATE TABLE pcs (
-	pc           INTEGER PRIMARY KEY,
-	module_id    INTEGER,
+	pc           INTEGER NOT NULL,
+	module_id    INTEGER NOT NULL,
 	function_id  INTEGER,
 	file         TEXT,
-	line         INTEGER
-);
+	line         INTEGER,
+	PRIMARY KEY (pc, module_id)
+) WITHOUT ROWID;
 CREATE INDEX pcs_function ON pcs(function_id);
 
 -- pc_inlines: the inline chain at each pc: depth 0 is the innermost
@@ -191,14 +214,15 @@ CREATE INDEX pcs_function ON pcs(function_id);
 -- the real (out-of-line) function.  file/line is the position in that
 -- function: at depth 0 the pc's own line, above it the line of the inlined
 -- call.  Only pcs in inlined code have more than one row; every symbolized
--- pc has the depth-0 row.
+-- pc has the depth-0 row.  Keyed like pcs, by (pc, module_id).
 CREATE TABLE pc_inlines (
 	pc           INTEGER NOT NULL,
+	module_id    INTEGER NOT NULL,
 	depth        INTEGER NOT NULL,
 	function_id  INTEGER NOT NULL,
 	file         TEXT,
 	line         INTEGER,
-	PRIMARY KEY (pc, depth)
+	PRIMARY KEY (pc, module_id, depth)
 ) WITHOUT ROWID;
 
 -- blocks: heap blocks (malloc & co, and VALGRIND_MALLOCLIKE_BLOCK): address,
@@ -235,7 +259,8 @@ CREATE INDEX blocks_site ON blocks(alloc_stack_id);
 
 -- ranges: DATAGRIND_TRACK_RANGE requests, with the icount of the request
 -- and of the matching UNTRACK_RANGE (NULL: never untracked), and the
--- accesses made inside the range while it was tracked.
+-- accesses made inside the range while it was tracked.  type_id: the type
+-- (`types`) its type_name names, NULL if no module defines it.
 CREATE TABLE ranges (
 	id            INTEGER PRIMARY KEY,
 	addr          INTEGER NOT NULL,
@@ -248,7 +273,8 @@ CREATE TABLE ranges (
 	reads         INTEGER NOT NULL DEFAULT 0,
 	writes        INTEGER NOT NULL DEFAULT 0,
 	read_bytes    INTEGER NOT NULL DEFAULT 0,
-	write_bytes   INTEGER NOT NULL DEFAULT 0
+	write_bytes   INTEGER NOT NULL DEFAULT 0,
+	type_id       INTEGER
 );
 CREATE INDEX ranges_label ON ranges(label);
 
@@ -345,13 +371,16 @@ CREATE TABLE sum_fn_block (
 CREATE INDEX sum_fn_block_fn ON sum_fn_block(function_id);
 CREATE INDEX sum_fn_block_block ON sum_fn_block(block_id);
 
--- sum_pc: accesses and bytes by pc × direction (every access counted once).
+-- sum_pc: accesses and bytes by code address (pc, module_id, as in pcs) ×
+-- direction (every access counted once, under the module mapped at pc when
+-- it happened).
 CREATE TABLE sum_pc (
-	pc        INTEGER NOT NULL,
-	is_write  INTEGER NOT NULL,
-	accesses  INTEGER NOT NULL,
-	bytes     INTEGER NOT NULL,
-	PRIMARY KEY (pc, is_write)
+	pc         INTEGER NOT NULL,
+	module_id  INTEGER NOT NULL,
+	is_write   INTEGER NOT NULL,
+	accesses   INTEGER NOT NULL,
+	bytes      INTEGER NOT NULL,
+	PRIMARY KEY (pc, module_id, is_write)
 ) WITHOUT ROWID;
 
 -- sum_pages, sum_lines: accesses by 4 KiB page (addr >> 12) and by 64-byte
@@ -412,13 +441,98 @@ CREATE TABLE sum_windows (
 	pages         INTEGER NOT NULL
 );
 
+-- Fields of data types.  An access is given a field by the most certain
+-- way that knows one (sum_field.how):
+--   'range'   it lies in a live DATAGRIND_TRACK_RANGE whose type name
+--             names a type: the field at (address - range start) modulo
+--             the type's size;
+--   'global'  it lies in a variable with a fixed address (a global or a
+--             static, from DWARF): the field at its offset in the variable
+--             (in the element, for an array; variable_id says which);
+--   'insn'    the type of the accessing instruction's memory operand;
+--   'heap'    the type of the heap block, from its allocation site;
+--   'unknown' a way knew where it was but not the type: a type name no
+--             module defines (dg-import warns once per name), a variable
+--             DWARF gives no usable type; type_id and field_id are NULL.
+-- Accesses no way covers are not in sum_field (meta fields_untyped).
+
+-- types: the data types accesses were attributed to (and only those, with
+-- the types nested in them): printed name ("struct item", "union u",
+-- "class C", a typedef's name for an anonymous struct, "int"), size in
+-- bytes, module and where it is declared.
+CREATE TABLE types (
+	id         INTEGER PRIMARY KEY,
+	name       TEXT NOT NULL,
+	size       INTEGER NOT NULL,
+	module_id  INTEGER,
+	file       TEXT,
+	line       INTEGER
+);
+CREATE INDEX types_name ON types(name);
+
+-- fields: each type's members flattened, in declaration order: path
+-- ("len", "hdr.len" for a nested struct, "slots[].key" for a member of
+-- the elements of an array of structs, folded: offset is the first
+-- element's and stride the element size, "Base::id" for a C++ base
+-- class's member, "" for the one field of a type that is no aggregate),
+-- its type as C writes it ("char[16]", "struct node *"), byte offset from
+-- the start of the type and size (an array of scalars is one field, the
+-- whole array); bit-fields have bit_offset (from the byte at offset, 0-7)
+-- and bit_size, else NULL.  Members of a union overlap.  In a folded
+-- array, stride is the element size of the innermost array and array_end
+-- the end offset of the outermost one (NULL elsewhere).
+CREATE TABLE fields (
+	id          INTEGER PRIMARY KEY,
+	type_id     INTEGER NOT NULL REFERENCES types(id),
+	path        TEXT NOT NULL,
+	type_name   TEXT,
+	offset      INTEGER NOT NULL,
+	size        INTEGER NOT NULL,
+	bit_offset  INTEGER,
+	bit_size    INTEGER,
+	stride      INTEGER,
+	array_end   INTEGER
+);
+CREATE INDEX fields_type ON fields(type_id, offset);
+
+-- variables: the globals and statics accesses were attributed to: name,
+-- module, run-time address and size, type (of the element, for arrays).
+CREATE TABLE variables (
+	id         INTEGER PRIMARY KEY,
+	name       TEXT,
+	module_id  INTEGER,
+	addr       INTEGER NOT NULL,
+	size       INTEGER NOT NULL,
+	type_id    INTEGER
+);
+
+-- sum_field: accesses by type x field x variable x function x thread x
+-- way (how, above): counts and bytes by direction, icounts of the first
+-- and last.  field_id NULL with a type_id: padding.  No size cap: a row
+-- per combination that happened.
+CREATE TABLE sum_field (
+	type_id       INTEGER,
+	field_id      INTEGER,
+	variable_id   INTEGER,
+	function_id   INTEGER,
+	thread        INTEGER NOT NULL,
+	how           TEXT NOT NULL,
+	reads         INTEGER NOT NULL,
+	writes        INTEGER NOT NULL,
+	read_bytes    INTEGER NOT NULL,
+	write_bytes   INTEGER NOT NULL,
+	first_icount  INTEGER NOT NULL,
+	last_icount   INTEGER NOT NULL
+);
+CREATE INDEX sum_field_type ON sum_field(type_id, field_id);
 -- Struct fields from the accessing instruction and the heap block (issue 8,
 -- ways 3 and 4; types are named as lib/dgtypes names them: "struct rec",
 -- "int", a typedef's name for an anonymous struct; fields by path, as in
 -- "hdr.len", "slots[].key", "" for a type that is no aggregate, NULL for
 -- padding).
 --
--- pc_types: way 3, once per distinct accessing pc.  dg-import decodes the
+-- pc_types: way 3, once per distinct accessing pc (pc, module_id as in
+-- pcs).  dg-import decodes the
 -- instruction (capstone) and takes its memory operand's base register and
 -- displacement; the type is the pointee of the variable or parameter that
 -- DWARF locates in that register at that pc (via 'register'), the local
@@ -427,16 +541,19 @@ CREATE TABLE sum_windows (
 -- followed to from the function's entry (via 'tracked': a load of a typed
 -- stack slot or of a pointer member, a call's return type).  offset is the
 -- displacement, modulo type_size.  Per-field counts of way 3 are sum_pc
--- joined on pc (view pc_fields).  rip-relative (globals), %fs-relative and
+-- joined on (pc, module_id) (view pc_fields), and sum_field's how 'insn'
+-- (less the accesses a range or a variable gave a field first).  rip-relative (globals), %fs-relative and
 -- implicit operands (push, call, rep movs) are not typed here.
 CREATE TABLE pc_types (
-	pc         INTEGER PRIMARY KEY,
+	pc         INTEGER NOT NULL,
+	module_id  INTEGER NOT NULL,
 	type       TEXT NOT NULL,
 	type_size  INTEGER NOT NULL,
 	offset     INTEGER NOT NULL,
 	field      TEXT,
-	via        TEXT NOT NULL
-);
+	via        TEXT NOT NULL,
+	PRIMARY KEY (pc, module_id)
+) WITHOUT ROWID;
 
 -- site_types: way 4, heap blocks typed by allocation site (stack_id).
 -- Each access to a block by a pc of pc_types whose offset equals the
@@ -497,5 +614,5 @@ CREATE VIEW sum_site AS
 CREATE VIEW pc_fields AS
 	SELECT t.type, t.field, t.via, s.is_write, sum(s.accesses) AS accesses,
 	       sum(s.bytes) AS bytes
-	FROM sum_pc s JOIN pc_types t ON t.pc = s.pc
+	FROM sum_pc s JOIN pc_types t ON t.pc = s.pc AND t.module_id = s.module_id
 	GROUP BY t.type, t.field, t.via, s.is_write;

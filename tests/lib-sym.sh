@@ -57,7 +57,7 @@ sym_import() {
 
 fn_acc() {
 	sqlite3 -batch "$1" "SELECT coalesce(sum(s.accesses), 0) FROM sum_pc s
-		JOIN pcs p ON p.pc = s.pc JOIN functions f ON f.id = p.function_id
+		JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id JOIN functions f ON f.id = p.function_id
 		JOIN modules m ON m.id = p.module_id
 		WHERE f.name = '$3' AND m.path LIKE '%/$2'" 2>&1
 }

@@ -22,7 +22,7 @@ need_prog throws
 # function FN, as "f0 < f1 < ..." lines, sorted.
 stacks_of() {
 	q "$1" "WITH fr AS (SELECT sf.stack_id, sf.depth, coalesce(f.name, '?') AS name
-	              FROM stack_frames sf LEFT JOIN pcs p ON p.pc = sf.pc
+	              FROM stack_frames sf LEFT JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id
 	              LEFT JOIN functions f ON f.id = p.function_id)
 	 SELECT DISTINCT (SELECT group_concat(name, ' < ') FROM
 	                  (SELECT name FROM fr f2 WHERE f2.stack_id = c.stack_id ORDER BY depth))

@@ -62,7 +62,7 @@ check_eq "sum_fn_block: nothing else touches the block" "200" \
 check_eq "alloc stack frame 0 symbolizes to main in writes.c" "main|writes.c" \
 	"$(q $DB "SELECT f.name, replace(p.file, rtrim(p.file, replace(p.file, '/', '')), '')
 	          FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0
-	          JOIN pcs p ON p.pc = sf.pc JOIN functions f ON f.id = p.function_id WHERE b.id = '$bid'")"
+	          JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id JOIN functions f ON f.id = p.function_id WHERE b.id = '$bid'")"
 m=$(sym_range "$W" main)
 f0=$(q $DB "SELECT sf.pc FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0 WHERE b.id = '$bid'")
 check_eq "alloc stack frame 0 lies in main (nm)" yes \

@@ -41,7 +41,7 @@ check_eq "sum_fn_block: total<int> x block = 10 reads, 40 bytes" "0|10|40" \
 	          WHERE f.name = 'int dgt::total<int>(int const*, int)' AND s.block_id = '$bid'")"
 check_eq "~Counter: no access in a heap block; one 4-byte write (n = 0) at one pc" "0|1" \
 	"$(q $DB "SELECT count(*) FROM sum_fn_block s JOIN functions f ON f.id = s.function_id
-	          WHERE f.name = 'dgt::Counter::~Counter()' AND s.block_id IS NOT NULL")|$(q $DB "SELECT count(*) FROM sum_pc s JOIN pcs p ON p.pc = s.pc
+	          WHERE f.name = 'dgt::Counter::~Counter()' AND s.block_id IS NOT NULL")|$(q $DB "SELECT count(*) FROM sum_pc s JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id
 	          JOIN functions f ON f.id = p.function_id WHERE f.name = 'dgt::Counter::~Counter()' AND s.is_write AND s.bytes = 4 AND s.accesses = 1")"
 r=$(sym_range "$P" _ZN3dgt7Counter4bumpEPi)
 check_eq "every pc symbolized to bump lies in bump (nm)" 0 \
@@ -56,8 +56,8 @@ run_dg x.log -- "$X" 1 || finish
 import_ok x.log x.db || finish
 check_eq "cxx: blocks allocated from main: 24 33 64 77 200 bytes, all freed" "24 33 64 77 200|0" \
 	"$(q x.db "SELECT group_concat(size, ' ') FROM (SELECT b.size FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0
-	             JOIN pcs p ON p.pc = sf.pc JOIN functions f ON f.id = p.function_id WHERE f.name = 'main' ORDER BY b.size)")|$(q x.db "SELECT count(*) FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0
-	             JOIN pcs p ON p.pc = sf.pc JOIN functions f ON f.id = p.function_id WHERE f.name = 'main' AND b.free_icount IS NULL")"
+	             JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id JOIN functions f ON f.id = p.function_id WHERE f.name = 'main' ORDER BY b.size)")|$(q x.db "SELECT count(*) FROM blocks b JOIN stack_frames sf ON sf.stack_id = b.alloc_stack_id AND sf.depth = 0
+	             JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id JOIN functions f ON f.id = p.function_id WHERE f.name = 'main' AND b.free_icount IS NULL")"
 for db in n.db x.db; do
 	q $db "SELECT linkage_name FROM functions WHERE linkage_name LIKE '\_Z%' ESCAPE '\\' ORDER BY id" >$db.mangled
 	q $db "SELECT name FROM functions WHERE linkage_name LIKE '\_Z%' ESCAPE '\\' ORDER BY id" >$db.names

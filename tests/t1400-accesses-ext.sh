@@ -51,7 +51,7 @@ rm -f hand.db
 sqlite3 hand.db <"$DG_TOP/schema/schema.sql" || bail "schema.sql makes a database"
 sqlite3 hand.db "
 INSERT INTO bbdefs VALUES (0, 4198400, 2, 2, 0);
-INSERT INTO access_descs VALUES (0, 0, 0, 4198400, 0, 4, 0), (0, 1, 1, 4198404, 1, 8, 1);
+INSERT INTO access_descs VALUES (0, 0, 0, 4198400, 0, 4, 0, 0), (0, 1, 1, 4198404, 1, 8, 1, 0);
 INSERT INTO contexts VALUES (0, 0, 0);
 INSERT INTO chunks VALUES (1, 1, 10, 14, 20480, 24576, 2, 4, x'0080c0028080030008ffff02');
 INSERT INTO chunks VALUES (2, 2, 20, 22, 28672, 28680, 1, 2, x'0080c00390c003');

@@ -96,7 +96,7 @@ check_eq "stack_filter = the same condition in SQL" \
 	"$(dq w.db --events fn:fill "SELECT count(*), sum(pc), sum(icount) FROM accesses
 	    WHERE context_id IN (SELECT id FROM temp.dgf_ev_ctx WHERE whole)
 	    OR (context_id IN (SELECT id FROM temp.dgf_ev_ctx)
-	        AND pc IN (SELECT pc FROM temp.dgf_ev_pcs))")" \
+	        AND (pc, module_id) IN (SELECT pc, module_id FROM temp.dgf_ev_pcs))")" \
 	"$(dq w.db --events fn:fill "SELECT count(*), sum(pc), sum(icount) FROM filtered_accesses")"
 check_eq "push-down: user: ranges become addr bounds" 1 \
 	"$(dq r.db --ranges user:arr '.schema filtered_accesses' | grep -c 'AND addr >= ')"

@@ -41,7 +41,7 @@ check_eq "by_site: main's site holds the block" 1 \
 check_eq "useless_allocs: the stdio buffer, written never read" 1 \
 	"$(dq w.db '.q useless_allocs' | grep -c '|written, never read|1|4096|')"
 check_eq "by_function: fill's accesses" \
-	"$(dq w.db --events fn:fill 'SELECT count(*) FROM filtered_accesses WHERE pc IN (SELECT pc FROM pcs WHERE function_id IN (SELECT id FROM functions WHERE name = '"'fill'"'))')" \
+	"$(dq w.db --events fn:fill 'SELECT count(*) FROM filtered_accesses WHERE (pc, module_id) IN (SELECT pc, module_id FROM pcs WHERE function_id IN (SELECT id FROM functions WHERE name = '"'fill'"'))')" \
 	"$(dq w.db '.q by_function 1000' | awk -F'|' '$1 == "fill" { print $2 + $3 }')"
 check_eq "by_function follows the filter" "fill|0|100|400|$DG_PROGS/writes" \
 	"$(dq w.db --events fn:fill --ranges malloc '.q by_function')" ||

@@ -28,7 +28,7 @@ check_eq "hot_lines = accesses grouped by line (accesses, reads, writes)" \
 	"$(dq w.db ".q hot_lines 100000" | cut -d'|' -f1-4 | sort -t'|' -k2,2nr -k1,1)"
 check_eq "by_function = accesses grouped by the function of their pc" \
 	"$(dq w.db "SELECT coalesce(f.name, '?'), sum(a.is_write = 0), sum(a.is_write), sum(a.size)
-	            FROM accesses a LEFT JOIN pcs p ON p.pc = a.pc
+	            FROM accesses a LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id
 	            LEFT JOIN functions f ON f.id = p.function_id
 	            GROUP BY f.id, p.module_id" | sort)" \
 	"$(dq w.db ".q by_function 100000" | cut -d'|' -f1-4 | sort)"
@@ -52,7 +52,7 @@ summed() {
 	check_eq "$1 --events $2: by_function = decoded" \
 		"$(dq $1 --events "$2" "SELECT coalesce(f.name, '?'), sum(a.is_write = 0),
 		    sum(a.is_write), sum(a.size) FROM filtered_accesses a
-		    LEFT JOIN pcs p ON p.pc = a.pc LEFT JOIN functions f ON f.id = p.function_id
+		    LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id LEFT JOIN functions f ON f.id = p.function_id
 		    GROUP BY f.id, p.module_id" | sort)" \
 		"$(dq $1 --events "$2" ".q by_function 100000" | cut -d'|' -f1-4 | sort)"
 	check_eq "$1 --events $2: by_thread = decoded" \

@@ -3,7 +3,8 @@
 # (tests/progs/hostile.c: a line feed then `system "touch pwned"`, quotes,
 # backquotes, $(...), terminal escapes, a C1 CSI, invalid UTF-8), run from
 # a directory of that name and mapping a file of that name, traced and
-# imported.  Then: the names really are in the database; plots (png, svg,
+# imported (dg-import's warning about the range's type name escaped).
+# Then: the names really are in the database; plots (png, svg,
 # pdf, .plot from a script, a filter typed with a line feed in the title)
 # run nothing (no file `pwned` appears); every canned query, .stats and
 # plain SELECTs of the hostile tables in list, table, column, line and tsv
@@ -28,6 +29,11 @@ DG_NATIVE=no run_dg h.log -- "./$H/hostile" "./$H/$H.map" || finish
 check_eq "hostile: exit status 0" 0 "$DG_STATUS" || diag_file dg.err
 rm -f h.db
 check_run "dg-import of the hostile trace" "$DG_IMPORT" -q h.log h.db || finish
+# the range's hostile type name is named no type: warned about, made inert
+check_eq "dg-import: the unknown hostile type name warned about once" 1 \
+	"$(grep -c "TRACK_RANGE type .*its fields are unknown" check_run.out)"
+check_eq "dg-import: its output has no control character but line feeds" 0 \
+	"$(tr -d '\n' <check_run.out | LC_ALL=C grep -c '[[:cntrl:]]')"
 
 # The attack is in the database (else this test proves nothing).
 check_eq "meta.exe holds the line feeds and ESC" 1 \

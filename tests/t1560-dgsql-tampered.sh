@@ -6,7 +6,8 @@
 # FROM accesses` is an SQL error naming the table and row (exit 1), in
 # dgsql and in stock sqlite3 with the extension, never a crash.  A 0-byte
 # file, a file that is not SQLite, an SQLite database that is not a trace
-# and one of a newer schema version: .stats is a clear error, exit 3.
+# and one of a newer schema version, or of an older one (5: code keyed by
+# pc alone): .stats is a clear error, exit 3.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -56,7 +57,8 @@ fi
 echo 'not a database at all, just text' >text.db
 sqlite3 other.db 'CREATE TABLE t(x)'
 tamper newer.db 'PRAGMA user_version = 99'
-for db in empty text other newer; do
+tamper older.db 'PRAGMA user_version = 5'
+for db in empty text other newer older; do
 	dq "$db.db" .stats >stats.out
 	check_eq "$db.db: .stats exits 3" 3 "$?"
 	check_eq "$db.db: nothing on stdout" 0 "$(wc -c <stats.out | tr -d ' ')"
@@ -65,4 +67,6 @@ check_eq "empty.db: said so" 1 "$( (dq empty.db .stats; cat dq.err) 2>/dev/null 
 check_eq "text.db: said so" 1 "$( (dq text.db .stats; cat dq.err) 2>/dev/null | grep -c 'not a database')"
 check_eq "other.db: said so" 1 "$( (dq other.db .stats; cat dq.err) 2>/dev/null | grep -c 'not a Datagrind trace')"
 check_eq "newer.db: said so" 1 "$( (dq newer.db .stats; cat dq.err) 2>/dev/null | grep -c 'schema version 99')"
+check_eq "older.db: said so, and what to do" 1 \
+	"$( (dq older.db .stats; cat dq.err) 2>/dev/null | grep -c 'schema version 5, from an older dg-import.*import the log again')"
 finish

@@ -32,13 +32,23 @@ for pair in symprog:prog_fill symprog:prog_sum symprog:main libsymlib.so:lib_fil
 		"$(sqlite3 none.db "SELECT DISTINCT origin FROM functions WHERE name = '$addr'")"
 done
 check_eq "symprog: prog_fill's accesses are its 300 writes and loop counter" 1 \
-	"$(sqlite3 dbg.db "SELECT sum(s.accesses) >= 300 FROM sum_pc s JOIN pcs p USING (pc)
+	"$(sqlite3 dbg.db "SELECT sum(s.accesses) >= 300 FROM sum_pc s JOIN pcs p USING (pc, module_id)
 	   JOIN functions f ON f.id = p.function_id WHERE f.name = 'prog_fill' AND s.is_write")"
 for fn in lib_sum lib_touch; do
 	check_eq "libsymlib.so: $fn named by .dynsym without debug info, same accesses" \
 		"$(fn_acc dbg.db libsymlib.so $fn)" "$(fn_acc none.db libsymlib.so $fn)"
 done
 check_gt "symprog: lib_sum@plt (its GOT read) is named" 0 "$(fn_acc none.db symprog lib_sum@plt)"
+# symprog calls 6 functions through its PLT (printf, lib_touch, lib_sum,
+# dlopen, dlsym, dlclose), each bound lazily at its first call through the
+# PLT header: push GOT[1] (a read and a write), jmp *GOT[2] (a read)
+for db in none.db dbg.db; do
+	check_eq "$db: symprog's PLT header is PLT0@symprog: 6 bindings, 2 reads and a write each" \
+		"12|6" "$(sqlite3 $db "SELECT sum(s.accesses * (1 - s.is_write)) || '|' ||
+		   sum(s.accesses * s.is_write) FROM sum_pc s JOIN pcs p USING (pc, module_id)
+		   JOIN functions f ON f.id = p.function_id JOIN modules m ON m.id = s.module_id
+		   WHERE f.name = 'PLT0@symprog' AND m.path LIKE '%/symprog'")"
+done
 check_eq "no code of symprog or libsymlib.so is unnamed" 0 \
 	"$(sqlite3 none.db "SELECT count(*) FROM pcs p JOIN modules m ON m.id = p.module_id
 	   WHERE p.function_id IS NULL AND (m.path LIKE '%/symprog' OR m.path LIKE '%/libsymlib.so')")"
@@ -51,10 +61,10 @@ addr=$(nm_addr symprog prog_fill)
 check_eq "dgsql fn:$addr selects prog_fill's accesses" "$(fn_acc dbg.db symprog prog_fill)" \
 	"$("$DGSQL" none.db --events "fn:$addr" 'SELECT count(*) FROM filtered_accesses' 2>&1)"
 check_eq "dgsql fn:0x* (a glob) selects the accesses of every address-named function" \
-	"$(sqlite3 none.db "SELECT sum(s.accesses) FROM sum_pc s JOIN pcs p USING (pc)
+	"$(sqlite3 none.db "SELECT sum(s.accesses) FROM sum_pc s JOIN pcs p USING (pc, module_id)
 	   JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*'")" \
-	"$("$DGSQL" none.db --events 'fn:0x*' "SELECT count(*) FROM filtered_accesses WHERE pc IN
-	   (SELECT pc FROM pcs p JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*')" 2>&1)"
+	"$("$DGSQL" none.db --events 'fn:0x*' "SELECT count(*) FROM filtered_accesses WHERE (pc, module_id) IN
+	   (SELECT p.pc, p.module_id FROM pcs p JOIN functions f ON f.id = p.function_id WHERE f.name GLOB '0x*')" 2>&1)"
 check_eq ".q by_function lists $addr with symprog" 1 \
 	"$("$DGSQL" none.db '.q by_function' 2>&1 | grep -c "^$addr|.*/symprog")"
 
@@ -86,6 +96,46 @@ for db in none.db dbg.db; do
 			   JOIN functions f ON f.id = b.function_id JOIN modules m ON m.id = f.module_id
 			   WHERE f.name = 'plug' AND b.is_write AND m.path LIKE '%/libsym${x%:*}.so'")"
 	done
+done
+
+# Every reader of code addresses keys them by (pc, module_id), so each plugin
+# keeps its own accesses at the shared pcs.  plug also makes 5N + 3 reads (N
+# times i twice, s and i for i++; N + 1 loop tests; the frame pointer
+# popped; the return address).  Keyed by pc alone (schema 5), pcs had one
+# row there, libsyma.so's, and libsymb.so had no plug in by_function.
+check_gt "pcs: plug's pcs have a row for each plugin" 0 \
+	"$(sqlite3 none.db "SELECT count(*) FROM (SELECT pc FROM pcs GROUP BY pc
+	   HAVING count(DISTINCT module_id) = 2)")"
+for db in none.db dbg.db; do
+	"$DGSQL" $db '.q by_function 1000' >$db.byfn 2>&1
+	"$DGSQL" $db --events fn:plug '.q by_function 1000' >$db.byfn-plug 2>&1
+	for x in a:70 b:90; do
+		lib=libsym${x%:*}.so
+		n=${x#*:}
+		want="$((5 * n + 3))|$((2 * n + 3))"
+		check_eq "$db: .q by_function: plug of $lib, its own reads|writes" "$want" \
+			"$(awk -F'|' -v m="$PWD/bin/$lib" '$1 == "plug" && $5 == m { print $2 "|" $3 }' $db.byfn)"
+		check_eq "$db: .q by_function under fn:plug (filtered_sum): plug of $lib" "$want" \
+			"$(awk -F'|' -v m="$PWD/bin/$lib" '$1 == "plug" && $5 == m { print $2 "|" $3 }' $db.byfn-plug)"
+		check_eq "$db: sum_pc joined on (pc, module_id): plug of $lib" "$want" \
+			"$(sqlite3 $db "SELECT sum(s.accesses * (1 - s.is_write)) || '|' ||
+			   sum(s.accesses * s.is_write) FROM sum_pc s JOIN pcs p USING (pc, module_id)
+			   JOIN functions f ON f.id = p.function_id JOIN modules m ON m.id = s.module_id
+			   WHERE f.name = 'plug' AND m.path LIKE '%/$lib'")"
+		check_eq "$db: fn:plug decoded, by the accesses' module_id: $lib" "$want" \
+			"$("$DGSQL" $db --events fn:plug "SELECT sum(NOT is_write) || '|' || sum(is_write)
+			   FROM filtered_accesses a JOIN modules m ON m.id = a.module_id
+			   WHERE m.path LIKE '%/$lib'" 2>&1)"
+	done
+	check_eq "$db: fn:plug selects both plugins' plug and nothing else" $((7 * 160 + 12)) \
+		"$("$DGSQL" $db --events fn:plug 'SELECT count(*) FROM filtered_accesses' 2>&1)"
+	# the module of each access against the mappings alone: the one mapped
+	# over its pc at its icount
+	check_eq "$db: every access's module_id is the module mapped at its pc at its icount" 0 \
+		"$("$DGSQL" $db "SELECT count(*) FROM accesses a WHERE a.module_id IS NOT
+		   coalesce((SELECT mp.module_id FROM mappings mp WHERE a.pc >= mp.start
+		   AND a.pc < mp.end AND a.icount >= mp.map_icount AND (mp.unmap_icount IS NULL
+		   OR a.icount < mp.unmap_icount) ORDER BY mp.id DESC LIMIT 1), 0)" 2>&1)"
 done
 
 # --- bad input: a truncated library, a vanished one

@@ -44,6 +44,15 @@ $(TESTS_PROG_DIR)/%: tests/progs/%.cc $(B)/include/datagrind.h
 	$(if $(Q),@echo "  CXX   $@")
 	$(Q)$(CXX) -std=gnu++17 $(TESTS_PROG_FLAGS) -o $@ $<
 
+# regress.c's worse build (-DWORSE: one block read twice), for t1700's
+# dgsql --compare: another build of the same program, other addresses.
+tests-progs: $(TESTS_PROG_DIR)/regress-worse
+
+$(TESTS_PROG_DIR)/regress-worse: tests/progs/regress.c $(B)/include/datagrind.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 $(TESTS_PROG_FLAGS) -DWORSE -o $@ $<
+
 # The symbol tests' program and libraries (tests/progs/sym/): a PIE linked to
 # libsymlib.so, and two builds of one plugin that it dlopens in turn.  -g: the
 # tests split the debug info off and strip them themselves.
@@ -69,15 +78,15 @@ $(SYM_DIR)/symprog: tests/progs/sym/symprog.c $(SYM_DIR)/libsymlib.so
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(SYM_FLAGS) -fPIE -pie -o $@ $< -L$(SYM_DIR) -lsymlib -ldl
 
-# The struct-field oracle (tests/progs/fields/), built twice: -O0 (every
+# The struct-field oracle (tests/progs/pctype/), built twice: -O0 (every
 # pointer through a stack slot: the instruction tracker's case) and -O2
 # (pointers in registers, named by location lists).
-FIELDS_DIR   := $(TESTS_PROG_DIR)/fields
-FIELDS_PROGS := $(FIELDS_DIR)/fields-O0 $(FIELDS_DIR)/fields-O2
+PCTYPE_DIR   := $(TESTS_PROG_DIR)/pctype
+PCTYPE_PROGS := $(PCTYPE_DIR)/fields-O0 $(PCTYPE_DIR)/fields-O2
 
-tests-progs: $(FIELDS_PROGS)
+tests-progs: $(PCTYPE_PROGS)
 
-$(FIELDS_DIR)/fields-O%: tests/progs/fields/fields.c
+$(PCTYPE_DIR)/fields-O%: tests/progs/pctype/fields.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) -std=gnu11 -O$* -g -fno-stack-protector -Wall -Wextra -o $@ $<

@@ -14,22 +14,10 @@
 #include "dg_out.h"
 #include "dg_hand.h"
 #include "dg_enc.h"
+#include "dg_proc.h"
 
-/* Core functions a tool may call but that no pub_tool header declares
-   (valgrind 3.19, coregrind/pub_core_*.h). */
-extern SysRes VG_(do_syscall)(UWord, UWord, UWord, UWord, UWord, UWord,
-                              UWord, UWord, UWord);
 extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);
-extern Int VG_(safe_fd)(Int);
-extern Int VG_(fcntl)(Int, Int, Addr);
-extern Int VG_(fd_soft_limit);
-
-#define SYS1(n, a)          VG_(do_syscall)((n), (a), 0, 0, 0, 0, 0, 0, 0)
-#define SYS2(n, a, b)       VG_(do_syscall)((n), (a), (b), 0, 0, 0, 0, 0, 0)
-#define SYS3(n, a, b, c)    VG_(do_syscall)((n), (a), (b), (c), 0, 0, 0, 0, 0)
-#define NR_CLOSE_RANGE   436
 #define MFD_CLOEXEC      1
-#define WCLONE           0x80000000
 
 #define SLOT_SIZE   DG_OUT_BUF_SIZE
 #define WAKE        1     /* bytes on the wake pipe */
@@ -68,21 +56,6 @@ const struct dg_wr_state *dg_hand_state(void)
 
 /* ------------------------------------------------------------ the helper */
 
-static void helper_quiet(void)
-{
-	vki_sigset_t all;
-
-	VG_(memset)(&all, 0xFF, sizeof all);   /* every signal */
-	VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
-	/* keep none of the program's files open (a pipe's reader would wait
-	   for us); ours are above fd_soft_limit */
-	if (sr_isError(SYS3(NR_CLOSE_RANGE, 0, VG_(fd_soft_limit) - 1, 0))) {
-		Int fd;
-		for (fd = 0; fd < VG_(fd_soft_limit) && fd < 65536; fd++)
-			VG_(close)(fd);
-	}
-}
-
 static void helper_tell(void)
 {
 	fence();
@@ -106,13 +79,13 @@ static void helper_drain(void)
 	}
 }
 
-static void helper_main(Int fd)
+static void helper_main(Int fd, Int tee)
 {
 	UChar b[256];
 
 	in_helper = True;
-	helper_quiet();
-	dg_wr_init(fd, log_path, &ctl->wr);
+	dg_proc_quiet();
+	dg_wr_init(fd, tee, log_path, &ctl->wr);
 	for (;;) {
 		Int n;
 		helper_drain();
@@ -139,13 +112,13 @@ static void helper_main(Int fd)
 static Bool shared_map(void)
 {
 	SizeT size = CTL_SIZE + (SizeT)DG_HAND_SLOTS * SLOT_SIZE;
-	SysRes r = SYS2(__NR_memfd_create, (UWord)"datagrind", MFD_CLOEXEC);
+	SysRes r = DG_SYS2(__NR_memfd_create, (UWord)"datagrind", MFD_CLOEXEC);
 	Int fd;
 
 	if (sr_isError(r))
 		return False;
 	fd = sr_Res(r);
-	r = SYS2(__NR_ftruncate, fd, size);
+	r = DG_SYS2(__NR_ftruncate, fd, size);
 	if (!sr_isError(r))
 		r = VG_(am_shared_mmap_file_float_valgrind)(size,
 		        VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
@@ -157,43 +130,34 @@ static Bool shared_map(void)
 	return True;
 }
 
-static Bool safe_pipe(Int p[2])
-{
-	if (VG_(pipe)(p) != 0)
-		return False;
-	p[0] = VG_(safe_fd)(p[0]);
-	p[1] = VG_(safe_fd)(p[1]);
-	return p[0] >= 0 && p[1] >= 0;
-}
-
 /* Child in between: fork the helper and go.  clone without an exit
    signal, so the program sees neither it nor a SIGCHLD. */
-static Bool spawn(Int fd, Int kick[2], Int wake[2])
+static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
 {
-	SysRes r = SYS2(__NR_clone, 0, 0);
-	Int st;
+	Int r = dg_proc_clone(), st;
 
-	if (sr_isError(r))
+	if (r < 0)
 		return False;
-	if (sr_Res(r) == 0) {
+	if (r == 0) {
 		Int pid = VG_(fork)();
 		if (pid == 0) {
 			VG_(close)(kick[1]);
 			VG_(close)(wake[0]);
 			kick_r = kick[0];
 			wake_r = wake[1];
-			helper_main(fd);
+			helper_main(fd, tee);
 		}
 		ctl->wr.err = pid < 0 ? 1 : 0;   /* only read below */
 		ctl->len[0] = pid;
 		VG_(exit)(0);
 	}
-	VG_(waitpid)(sr_Res(r), &st, WCLONE);
+	VG_(waitpid)(r, &st, DG_WCLONE);
 	helper_pid = (Int)ctl->len[0];
 	return ctl->wr.err == 0 && helper_pid > 0;
 }
 
-UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf)
+UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
+                     UChar *buf)
 {
 	Int kick[2], wake[2];
 
@@ -202,10 +166,10 @@ UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf)
 	dead = False;
 	if (!use_helper || !shared_map())
 		goto no_helper;
-	if (!safe_pipe(kick) || !safe_pipe(wake))
+	if (!dg_proc_pipe(kick) || !dg_proc_pipe(wake))
 		goto no_helper;     /* (fds of a failed start are not reclaimed) */
 	VG_(memset)(ctl, 0, sizeof *ctl);
-	if (!spawn(fd, kick, wake)) {
+	if (!spawn(fd, tee, kick, wake)) {
 		VG_(close)(kick[0]); VG_(close)(kick[1]);
 		VG_(close)(wake[0]); VG_(close)(wake[1]);
 		goto no_helper;
@@ -220,7 +184,7 @@ UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf)
 	return slot(0);
 no_helper:
 	ctl = NULL;
-	dg_wr_init(fd, path, &inline_state);
+	dg_wr_init(fd, tee, path, &inline_state);
 	return buf;
 }
 

@@ -29,10 +29,12 @@
 
 #define DG_HAND_SLOTS  8
 
-/* The writer writes fd (the log at path); a helper is started unless
+/* The writer writes fd (the log at path; and tee unless -1: dg_wr.h); a
+   helper is started unless
    use_helper is False or it cannot be.  buf is the tool's own buffer,
    used when there is no helper.  Returns the buffer to fill. */
-UChar *dg_hand_start(Int fd, const HChar *path, Bool use_helper, UChar *buf);
+UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
+                     UChar *buf);
 /* Hand over [0, n) of the buffer being filled (whole records); returns
    the next buffer to fill, which may be the same. */
 UChar *dg_hand_put(UChar *buf, SizeT n);

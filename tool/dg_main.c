@@ -47,6 +47,7 @@
 #include "dg_enc.h"
 #include "dg_stream.h"
 #include "dg_hand.h"
+#include "dg_imp.h"
 #include "dg_heap.h"
 #include "dg_maps.h"
 #include "dg_instr.h"
@@ -61,6 +62,9 @@ static Bool         clo_trace_at_start = True;
 static const HChar *clo_trace_fn;
 static ULong        clo_icount_from = 0, clo_icount_to = ~0ULL;
 static Bool         clo_helper = True;
+static const HChar *clo_db;             /* --db: record into a database */
+static const HChar *clo_importer;       /* --db-importer */
+static Bool         clo_out_given;      /* keep the log beside the database */
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
 static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
@@ -103,7 +107,10 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 {
 	const HChar *tmp;
 
-	if VG_STR_CLO(arg, "--datagrind-out-file", clo_out_file) {}
+	if VG_STR_CLO(arg, "--datagrind-out-file", clo_out_file)
+		clo_out_given = True;
+	else if VG_STR_CLO(arg, "--db", clo_db) {}
+	else if VG_STR_CLO(arg, "--db-importer", clo_importer) {}
 	else if VG_BOOL_CLO(arg, "--trace-at-start", clo_trace_at_start) {}
 	else if VG_STR_CLO(arg, "--trace-fn", clo_trace_fn) {}
 	else if VG_BOOL_CLO(arg, "--log-helper", clo_helper) {}
@@ -138,6 +145,19 @@ static void dg_print_usage(void)
 "                                 heap blocks [12]\n"
 "    --log-helper=yes|no          encode and write the log in a helper process,\n"
 "                                 on another core [yes]; the log is the same\n"
+"    --db=<file>                  record straight into a database: the log goes\n"
+"                                 into a pipe that dg-import reads on another\n"
+"                                 core, and <file> is complete when the run\n"
+"                                 ends (%%p, %%q{VAR} as above; a forked child\n"
+"                                 gets its own); an existing <file> is\n"
+"                                 replaced, by rename, only at the end; no log\n"
+"                                 is kept unless --datagrind-out-file is given;\n"
+"                                 if the import fails, the program still runs\n"
+"                                 to its end with its own exit status, and the\n"
+"                                 failure is reported\n"
+"    --db-importer=<path>         the dg-import to run [the one beside this\n"
+"                                 tool's build, else the installed one, else\n"
+"                                 the first in $PATH]\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -253,10 +273,14 @@ static void dg_post_deliver_signal(ThreadId tid, Int sig)
 
 /* Valgrind calls no tool hook on execve: the new program replaces this
    process, buffer and all.  So the log is finished before the call, and
-   taken back if the call fails (it returns only then). */
+   taken back if the call fails (it returns only then).  A database is
+   finished too, and waited for (the exec'd program, if traced, may write
+   one at the same path); it cannot be taken back: after a failed exec the
+   process is not recorded any more. */
 static UChar end_how = DG_END_OTHER;   /* until an exit_group is seen */
 static UInt  end_status;
 static ULong exec_fini_at;             /* where the exec's FINI starts */
+static Bool  db_done;                  /* finished for an exec that failed */
 
 static void exec_pre(void)
 {
@@ -264,11 +288,22 @@ static void exec_pre(void)
 	exec_fini_at = dg_out_offset();
 	dg_stream_ctl(DG_CTL_FINI, DG_END_EXEC, 0, 0);
 	dg_out_sync();          /* all in the file before the exec */
+	if (dg_out_db()) {
+		dg_out_close();
+		dg_imp_finish();
+		dg_out_stop();
+		db_done = True;
+	}
 }
 
 static void exec_failed(void)
 {
-	dg_out_drop_last(exec_fini_at);
+	if (dg_out_db())
+		VG_(umsg)("datagrind: an exec failed after the database '%s' was "
+		          "finished for it: the rest of process %d is not "
+		          "recorded\n", dg_out_db(), VG_(getpid)());
+	else
+		dg_out_drop_last(exec_fini_at);
 }
 
 static void dg_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
@@ -322,12 +357,34 @@ static void write_process(void)
 	dg_out_end();
 }
 
+/* The log's name, or NULL when only a database is written. */
 static HChar *expand_out_name(void)
 {
+	if (clo_db && !clo_out_given)
+		return NULL;
 	return VG_(expand_file_name)("--datagrind-out-file", clo_out_file);
 }
 
-/* A forked child writes its own log; if the name has no %p it gets one. */
+static HChar *expand_db_name(void)
+{
+	return clo_db ? VG_(expand_file_name)("--db", clo_db) : NULL;
+}
+
+/* A forked child's name: pattern expanded, with .PID unless it has %p. */
+static HChar *child_name(HChar *name, const HChar *pattern)
+{
+	HChar *n2;
+
+	if (!name || VG_(strstr)(pattern, "%p"))
+		return name;
+	n2 = VG_(malloc)("dg.main.name", VG_(strlen)(name) + 24);
+	VG_(sprintf)(n2, "%s.%d", name, VG_(getpid)());
+	VG_(free)(name);
+	return n2;
+}
+
+/* A forked child writes its own log (and database); if the name has no
+   %p it gets one. */
 /* The child's encoder starts from the parent's state: a helper's is
    fetched into the tool, which the child inherits. */
 static void dg_atfork_pre(ThreadId tid)
@@ -345,16 +402,15 @@ static void dg_atfork_pre(ThreadId tid)
 
 static void dg_atfork_child(ThreadId tid)
 {
-	HChar *name = expand_out_name();
+	HChar *name = child_name(expand_out_name(), clo_out_file);
+	HChar *db = child_name(expand_db_name(), clo_db);
 
-	if (!VG_(strstr)(clo_out_file, "%p")) {
-		HChar *n2 = VG_(malloc)("dg.main.name", VG_(strlen)(name) + 24);
-		VG_(sprintf)(n2, "%s.%d", name, VG_(getpid)());
+	db_done = False;          /* (the parent's database, not ours) */
+	dg_out_reopen(name, db);
+	if (name)
 		VG_(free)(name);
-		name = n2;
-	}
-	dg_out_reopen(name);
-	VG_(free)(name);
+	if (db)
+		VG_(free)(db);
 	write_header();
 	write_process();
 	dg_maps_replay();
@@ -387,7 +443,7 @@ static void check_preload(void)
 static void dg_post_clo_init(void)
 {
 	struct dg_enc_options o;
-	HChar *name;
+	HChar *name, *db;
 	UWord err;
 
 	/* Blocks must not span calls: see the top of this file. */
@@ -399,9 +455,22 @@ static void dg_post_clo_init(void)
 	o.icount_from = clo_icount_from;
 	o.icount_to = clo_icount_to;
 	dg_enc_init(&o);          /* before the helper starts: it has it */
+	if (clo_db && !dg_imp_setup(clo_importer)) {
+		VG_(umsg)("datagrind: --db: cannot find dg-import%s%s (give "
+		          "--db-importer=PATH)\n", clo_importer ? " at " : "",
+		          clo_importer ? clo_importer : "");
+		VG_(umsg)("datagrind: the program was not run\n");
+		VG_(exit)(1);
+	}
 	name = expand_out_name();
-	err = dg_out_init(name, clo_helper);
-	if (err) {
+	db = expand_db_name();
+	err = dg_out_init(name, db, clo_helper);
+	if (err && dg_out_failed_db()) {
+		VG_(umsg)("datagrind: cannot start the import into '%s': %s\n",
+		          db, dg_out_strerror(err));
+		VG_(umsg)("datagrind: the program was not run\n");
+		VG_(exit)(1);
+	} else if (err) {
 		/* Tracing nothing is not what anybody asked for: stop before
 		   the program runs, so that the mistake costs nothing. */
 		if (err == VKI_ELOOP)
@@ -414,28 +483,44 @@ static void dg_post_clo_init(void)
 		VG_(umsg)("datagrind: the program was not run\n");
 		VG_(exit)(1);
 	}
-	VG_(free)(name);
+	if (name)
+		VG_(free)(name);
+	if (db)
+		VG_(free)(db);
 	write_header();
 	write_process();
 	dg_stream_ctl(DG_CTL_START, 0, 0, 0);
 	VG_(atfork)(dg_atfork_pre, NULL, dg_atfork_child);
 }
 
-/* The closing line says what reached the file, not what was meant to. */
+/* The closing line says what reached the file, not what was meant to.
+   With --db the importer is waited for: the database is complete (or its
+   failure said) when valgrind exits; the exit status stays the program's. */
 static void dg_fini(Int exitcode)
 {
+	const HChar *db = dg_out_db(), *log = dg_out_path();
+	Bool imported;
+
+	if (db_done)
+		return;
 	dg_stream_ctl(DG_CTL_FINI, end_how, end_status, 0);
 	dg_out_close();
-	if (dg_out_error())
+	imported = dg_imp_finish();
+	if (dg_out_error() && db)
+		VG_(umsg)("datagrind: the database '%s' is truncated: %llu bytes "
+		          "of log reached its importer (%s)\n", db,
+		          dg_out_disk_bytes(), dg_out_strerror(dg_out_error()));
+	else if (dg_out_error())
 		VG_(umsg)("datagrind: the log '%s' is truncated: %llu bytes "
-		          "reached it (%s)\n", dg_out_path(), dg_out_disk_bytes(),
+		          "reached it (%s)\n", log, dg_out_disk_bytes(),
 		          dg_out_strerror(dg_out_error()));
-	else if (VG_(clo_verbosity) >= 1)
+	else if (VG_(clo_verbosity) >= 1 && (imported || !db))
 		VG_(umsg)("datagrind: %llu instructions, %llu accesses, %llu heap "
-		          "blocks; %llu bytes written to %s\n",
+		          "blocks; %llu bytes %s %s%s%s\n",
 		          dg_hand_state()->icount, dg_hand_state()->accesses,
-		          dg_heap_allocs(),
-		          dg_out_disk_bytes(), dg_out_path());
+		          dg_heap_allocs(), dg_out_disk_bytes(),
+		          db ? "of log imported into" : "written to", db ? db : log,
+		          db && log ? " and written to " : "", db && log ? log : "");
 }
 
 static void dg_pre_clo_init(void)

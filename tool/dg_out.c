@@ -12,6 +12,7 @@
 #include "dg_hand.h"
 #include "dg_stream.h"
 #include "dg_enc.h"
+#include "dg_imp.h"
 
 extern Int VG_(safe_fd)(Int);   /* core; no pub_tool header declares it */
 
@@ -28,13 +29,16 @@ static SizeT   raw_from;         /* where its PAD (if any) starts */
 
 static void flush_closed(void);
 static UChar  *priv_buf;         /* the buffer while there is no helper */
-static Int     out_fd = -1;
-static HChar  *out_path;
+static Int     out_fd = -1;     /* the log, or the pipe to the importer */
+static Int     tee_fd = -1;     /* the log kept beside that pipe */
+static HChar  *out_path;        /* the log; NULL if only a database */
+static HChar  *out_db;          /* the database (--db), or NULL */
 static Bool    use_helper = True;
 static SizeT   rec_start = (SizeT)-1;   /* offset of the open record */
 static SizeT   rec_hdr;                  /* 2 (short) or 10 (long) */
 static UWord   out_err;          /* errno of a failed create; 0 if none */
 static Bool    out_failed;       /* the create failed: nothing goes to a file */
+static Bool    failed_db;        /* it was the importer that failed to start */
 
 /* Not in every vki header Valgrind ships; the values are Linux's. */
 #ifndef VKI_O_NOFOLLOW
@@ -56,7 +60,7 @@ static SysRes open_new(void)
    perhaps world-readable); a device or fifo (/dev/null, a pipe) is used
    as it is.  O_EXCL makes the final create fail on anything that appeared
    at the path meanwhile. */
-static UWord open_log(void)
+static UWord open_log(Int *fd_out)
 {
 	struct vg_stat st;
 	SysRes sr = open_new();
@@ -77,13 +81,35 @@ static UWord open_log(void)
 done:
 	if (sr_isError(sr))
 		return sr_Err(sr);
-	out_fd = VG_(safe_fd)(sr_Res(sr));   /* out of the program's reach */
+	*fd_out = VG_(safe_fd)(sr_Res(sr));   /* out of the program's reach */
+	return 0;
+}
+
+/* The log, or the importer's pipe with or without a kept log. */
+static UWord open_outputs(void)
+{
+	Int log = -1, pipe;
+	UWord err = out_path ? open_log(&log) : 0;
+
+	if (err || !out_db) {
+		out_fd = log;
+		return err;
+	}
+	pipe = dg_imp_start(out_db);
+	failed_db = pipe < 0;
+	if (pipe < 0) {
+		if (log >= 0)
+			VG_(close)(log);
+		return -pipe;
+	}
+	out_fd = pipe;
+	tee_fd = log;
 	return 0;
 }
 
 static void out_open(void)
 {
-	UWord err = open_log();
+	UWord err = open_outputs();
 	UChar *next;
 
 	if (err) {
@@ -91,7 +117,8 @@ static void out_open(void)
 		out_failed = True;
 		return;
 	}
-	next = dg_hand_start(out_fd, out_path, use_helper, priv_buf);
+	next = dg_hand_start(out_fd, tee_fd, out_db ? out_db : out_path,
+	                     use_helper, priv_buf);
 	if (next != out_buf)            /* a forked child's first records */
 		VG_(memcpy)(next, out_buf, out_used);
 	out_buf = next;
@@ -143,9 +170,10 @@ VG_REGPARM(0) void dg_out_raw_full(void)
 	raw_begin();
 }
 
-static void out_reset(const HChar *path)
+static void out_reset(const HChar *path, const HChar *db)
 {
-	out_path = VG_(strdup)("dg.out.path", path);
+	out_path = path ? VG_(strdup)("dg.out.path", path) : NULL;
+	out_db = db ? VG_(strdup)("dg.out.db", db) : NULL;
 	if (!priv_buf)
 		priv_buf = VG_(malloc)("dg.out.buf", OUT_BUF_SIZE);
 	out_buf = priv_buf;
@@ -156,25 +184,35 @@ static void out_reset(const HChar *path)
 	raw_open = False;
 }
 
-UWord dg_out_init(const HChar *path, Bool helper)
+UWord dg_out_init(const HChar *path, const HChar *db, Bool helper)
 {
 	use_helper = helper;
-	out_reset(path);
+	out_reset(path, db);
 	out_open();   /* the parent opens at once, so errors show at start-up */
 	raw_begin();
 	return out_err;
 }
 
-void dg_out_reopen(const HChar *path)
+static void close_outputs(void)
 {
-	dg_hand_forget();     /* the parent's helper is the parent's */
-	dg_wr_reset();        /* (for a writer in this process) */
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
-	out_fd = -1;
+	if (tee_fd >= 0)
+		VG_(close)(tee_fd);
+	out_fd = tee_fd = -1;
+}
+
+void dg_out_reopen(const HChar *path, const HChar *db)
+{
+	dg_hand_forget();     /* the parent's helper is the parent's */
+	dg_imp_forget();      /* and so is its importer */
+	dg_wr_reset();        /* (for a writer in this process) */
+	close_outputs();
 	if (out_path)
 		VG_(free)(out_path);
-	out_reset(path);
+	if (out_db)
+		VG_(free)(out_db);
+	out_reset(path, db);
 	raw_begin();
 	/* opened on first flush */
 }
@@ -210,6 +248,8 @@ void dg_out_drop_last(ULong off)
 }
 
 const HChar *dg_out_path(void) { return out_path; }
+const HChar *dg_out_db(void) { return out_db; }
+Bool dg_out_failed_db(void) { return failed_db; }
 ULong dg_out_disk_bytes(void) { return dg_hand_state()->disk; }
 UWord dg_out_error(void)
 {
@@ -228,8 +268,10 @@ static void out_write_prefix(SizeT upto)
 	if (out_fd < 0 && !out_failed) {
 		out_open();
 		if (out_failed)
-			VG_(umsg)("datagrind: cannot create the log '%s' (pid %d): "
-			          "%s; this process is not traced\n", out_path,
+			VG_(umsg)("datagrind: cannot create the %s '%s' (pid %d): "
+			          "%s; this process is not traced\n",
+			          out_db ? "database" : "log",
+			          out_db ? out_db : out_path,
 			          VG_(getpid)(), dg_out_strerror(out_err));
 	}
 	if (!out_failed)       /* (after a failed write the encoder still
@@ -273,9 +315,14 @@ void dg_out_close(void)
 	tl_assert(rec_start == (SizeT)-1);
 	flush_closed();
 	dg_hand_finish();
-	if (out_fd >= 0)
-		VG_(close)(out_fd);
-	out_fd = -1;
+	close_outputs();
+}
+
+void dg_out_stop(void)
+{
+	out_err = VKI_EPIPE;
+	out_failed = True;
+	raw_begin();          /* generated code goes on filling the buffer */
 }
 
 static void begin(UChar type, SizeT hdr, SizeT room)

@@ -14,7 +14,9 @@
  * through dg_hand.c: in a helper process), which encodes the runs and
  * writes the file; and at dg_out_close.  The file is created
  * mode 0600 whatever the umask and never through a symbolic link; the
- * parent's at start-up, a forked child's at its first flush.
+ * parent's at start-up, a forked child's at its first flush.  With --db
+ * the bytes go into the pipe of an importer instead (dg_imp.h), started
+ * at the same moments, and to the log as well when one is kept.
  *
  * When a write fails this module says so once (how many bytes reached the
  * file, and why) and drops everything after: the records go on being
@@ -27,11 +29,17 @@
 #include "pub_tool_basics.h"
 
 /* Bytes guaranteed free after dg_out_reserve(n) returns. */
-/* Create the log at path; 0, or the errno of the failed create.  helper:
-   encode and write in a helper process (dg_hand.h). */
-UWord dg_out_init(const HChar *path, Bool helper);
-void  dg_out_reopen(const HChar *path);     /* after fork: forget parent fd */
+/* Create the log at path; 0, or the errno of the failed create.  With
+   db (--db) the log goes into an importer's pipe instead (dg_imp.h), and
+   to path too unless path is NULL.  helper: encode and write in a helper
+   process (dg_hand.h). */
+UWord dg_out_init(const HChar *path, const HChar *db, Bool helper);
+/* After fork: forget the parent's fds, helper and importer. */
+void  dg_out_reopen(const HChar *path, const HChar *db);
 void  dg_out_close(void);
+/* After dg_out_close: records still framed go nowhere (a failed exec
+   after the database was finished). */
+void  dg_out_stop(void);
 void  dg_out_flush(void);                    /* hand over the whole records */
 void  dg_out_sync(void);                     /* flush; all is in the file */
 ULong dg_out_offset(void);    /* sync; the file offset of the next record */
@@ -39,7 +47,9 @@ ULong dg_out_offset(void);    /* sync; the file offset of the next record */
    move the file offset back so that the next records overwrite it.  On a
    file that cannot seek (a pipe) the log stops there instead. */
 void  dg_out_drop_last(ULong off);
-const HChar *dg_out_path(void);
+const HChar *dg_out_path(void);           /* the log; NULL if none */
+const HChar *dg_out_db(void);             /* the database; NULL if none */
+Bool  dg_out_failed_db(void);    /* the create that failed was the importer's */
 ULong dg_out_disk_bytes(void);              /* bytes the file received */
 UWord dg_out_error(void);                   /* errno that stopped the log, or 0 */
 const HChar *dg_out_strerror(UWord err);    /* "No such file or directory" */

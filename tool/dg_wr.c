@@ -17,6 +17,7 @@
 #define NO_REC        ((SizeT)-1)
 
 static Int     wr_fd = -1;
+static Int     wr_tee = -1;         /* the kept log beside a pipe, or -1 */
 static const HChar *wr_path;
 static struct dg_wr_state *st;
 static UChar  *obuf;
@@ -83,9 +84,10 @@ const HChar *dg_wr_strerror(UWord err)
 	return other;
 }
 
-void dg_wr_init(Int fd, const HChar *path, struct dg_wr_state *state)
+void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *state)
 {
 	wr_fd = fd;
+	wr_tee = tee;
 	wr_path = path;
 	st = state;
 	if (!obuf)
@@ -146,13 +148,14 @@ static void learn_context(const UChar *pl)
 
 /* ------------------------------------------------------------ the file */
 
-/* Hand n bytes to write(2) until done or failed. */
-static void write_all(const UChar *p, SizeT n)
+/* Hand n bytes to write(2) until done or failed; disk counts the main
+   fd's bytes. */
+static void write_fd(Int fd, const UChar *p, SizeT n, Bool count)
 {
 	SizeT done = 0;
 
 	while (done < n && !st->err) {
-		Int w = VG_(write)(wr_fd, p + done, n - done);
+		Int w = VG_(write)(fd, p + done, n - done);
 		if (w == -VKI_EINTR)
 			continue;
 		if (w <= 0) {
@@ -163,8 +166,18 @@ static void write_all(const UChar *p, SizeT n)
 			return;
 		}
 		done += w;
-		st->disk += w;
+		if (count)
+			st->disk += w;
 	}
+}
+
+/* The kept log first: the pipe's reader may be slower, and the file then
+   has the bytes whatever happens to the importer. */
+static void write_all(const UChar *p, SizeT n)
+{
+	if (wr_tee >= 0)
+		write_fd(wr_tee, p, n, False);
+	write_fd(wr_fd, p, n, True);
 }
 
 static void obuf_flush(void)

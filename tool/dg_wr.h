@@ -28,8 +28,10 @@ struct dg_wr_state {
 	volatile ULong icount, accesses;   /* the encoder's, at FINI */
 };
 
-/* Start writing to fd (the log at path, for messages); st starts zeroed. */
-void dg_wr_init(Int fd, const HChar *path, struct dg_wr_state *st);
+/* Start writing to fd (the log at path, for messages), and the same bytes
+   to tee unless it is -1 (the log kept beside an importer's pipe: a
+   failed write to either stops both); st starts zeroed. */
+void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *st);
 struct dg_wr_state *dg_wr_state(void);
 /* Put everything framed into the file (or fail); _maybe only once a
    good write's worth is waiting.  Never while runs are open. */

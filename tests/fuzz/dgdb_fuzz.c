@@ -391,6 +391,7 @@ static const char *const filters[][2] = {
 	{ NULL, "range" }, { "user:loop", NULL }, { "fn:main", "malloc" },
 	{ "dso:libc*", "range,malloc" }, { "file:writes.c", "fn:main" },
 	{ NULL, "user:arr" }, { "fn:worker", NULL },
+	{ NULL, "field:int.*" }, { "fn:main", "field:*.*,malloc" },
 };
 #define N_FILTERS (sizeof filters / sizeof filters[0])
 
@@ -405,7 +406,7 @@ static void op_version(struct target *t, struct recipe *r)
 {
 	char sql[64];
 
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 6));
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 8));
 	sqlite3_exec(t->db, sql, NULL, NULL, NULL);
 }
 
@@ -420,7 +421,8 @@ static const char *const canned[] = {
 	".stats", ".tables", ".q by_function", ".q by_site", ".q by_block",
 	".q by_range", ".q by_event", ".q by_thread", ".q hot_lines",
 	".q hot_pages", ".q useless_allocs", ".q working_set",
-	".q block_hist 1", ".q block_hist 2",
+	".q block_hist 1", ".q block_hist 2", ".q by_field int",
+	".q field_layout int", ".q false_sharing",
 };
 
 static const char *const aggregates[] = {
@@ -457,6 +459,22 @@ static void plot(struct shell *sh, int unfiltered)
 	drain(&err);
 }
 
+/* --plot-fields int (the seeds' tracked int[64]), when a field filter
+   made filtered_fields. */
+static void fields_plot(struct shell *sh)
+{
+	struct dgplot_opts o;
+	char *err = NULL;
+
+	dgplot_defaults(&o);
+	o.out = "fuzz.png";
+	o.script_dir = plot_dir;
+	o.width = 300;
+	o.height = 200;
+	dgplot_fields(sh->db, &o, "int", &err);
+	drain(&err);
+}
+
 static void read_all(struct shell *sh)
 {
 	char *err = NULL;
@@ -480,6 +498,7 @@ static void read_all(struct shell *sh)
 		commands_run(sh, ".q by_function", &err);
 		drain(&err);
 		plot(sh, 0);
+		fields_plot(sh);
 	}
 	drain(&err);
 }

@@ -1,5 +1,5 @@
 /* test_dgpctype.c: unit test of the accessing instruction's type
- * (lib/dgpctype.c) on the field oracle tests/progs/fields/fields.c, built
+ * (lib/dgpctype.c) on the field oracle tests/progs/pctype/fields.c, built
  * -O0 and -O2 (paths in $DGPCTYPE_PROGS, colon-separated).
  *
  * Every byte address of each oracle function (nm -S gives its extent) is

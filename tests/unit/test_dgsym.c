@@ -92,31 +92,6 @@ static const char ifunc_c[] =
 
 /* ---------------------------------------------------------------- helpers */
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-static void put_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* The value of symbol name in file (nm; -D for the dynamic table). */
 static uint64_t sym_addr(const char *file, const char *name, int dynamic)
 {
@@ -574,12 +549,12 @@ static void bench_file(const char *path, uint64_t bias)
 
 static int build(void)
 {
-	put_file("prog.c", prog_c);
-	put_file("cxx.cc", prog_cc);
-	put_file("lib.c", lib_c);
-	put_file("ifunc.c", ifunc_c);
-	put_file("empty", "");
-	return run("cd %s && cc -g -O2 -fPIE -pie -o pie prog.c && "
+	tu_put(dir, "prog.c", prog_c);
+	tu_put(dir, "cxx.cc", prog_cc);
+	tu_put(dir, "lib.c", lib_c);
+	tu_put(dir, "ifunc.c", ifunc_c);
+	tu_put(dir, "empty", "");
+	return tu_sh("cd %s && cc -g -O2 -fPIE -pie -o pie prog.c && "
 		   "cc -g -O2 -fno-pie -no-pie -o nopie prog.c && "
 		   "c++ -g -O2 -fPIE -pie -o cxx cxx.cc && "
 		   "cc -g -O2 -fPIC -shared -o lib.so.g lib.c && "
@@ -617,7 +592,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(keep, sizeof keep, "rm -rf %s", dir);
 	if (!tu_failed)
-		run("%s", keep);
+		tu_sh("%s", keep);
 	else
 		tu_note("test files kept in %s", dir);
 	return tu_failed;

@@ -2,7 +2,7 @@
  * DWARF).
  *
  * Compiles a small C program and a C++ one with the system compiler (-g,
- * DWARF 5 and DWARF 4), runs each: it prints, with offsetof and sizeof,
+ * DWARF 5, DWARF 4, DWARF 4 type units, -gz, -gsplit-dwarf), runs each: it prints, with offsetof and sizeof,
  * the layout the compiler chose ("path offset size" a line).  The same
  * types read from the DWARF must give exactly those fields; an offset
  * inside each field (and inside a later element of a folded array) must
@@ -76,31 +76,6 @@ static const char prog_cc[] =
 	"\treturn 0;\n"
 	"}\n";
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-static void put(const char *name, const char *text)
-{
-	char p[128];
-	FILE *f;
-
-	snprintf(p, sizeof p, "%s/%s", dir, name);
-	f = fopen(p, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		perror(p);
-		exit(2);
-	}
-}
-
 /* The field of type ty whose path is path, or NONE. */
 static uint32_t by_path(struct dgtypes *t, uint32_t ty, const char *path)
 {
@@ -161,7 +136,7 @@ static void test_c(const char *flags)
 	unsigned long sz, items = 0, origin = 0, counter = 0, a;
 
 	snprintf(what, sizeof what, "C %s", flags);
-	if (sh("cc -O0 -no-pie -fno-pie %s -o %s/progc %s/prog.c", flags, dir, dir) != 0) {
+	if (tu_sh("cc -O0 -no-pie -fno-pie %s -o %s/progc %s/prog.c", flags, dir, dir) != 0) {
 		tu_check(0, "%s: compiles", what);
 		return;
 	}
@@ -229,7 +204,7 @@ static void test_cc(void)
 	int fd;
 	uint32_t ty;
 
-	if (sh("c++ -g -O0 -Wno-invalid-offsetof -o %s/progcc %s/prog.cc", dir, dir) != 0) {
+	if (tu_sh("c++ -g -O0 -Wno-invalid-offsetof -o %s/progcc %s/prog.cc", dir, dir) != 0) {
 		tu_check(0, "C++: compiles");
 		return;
 	}
@@ -258,12 +233,16 @@ int main(void)
 		perror("mkdtemp");
 		return 2;
 	}
-	put("prog.c", prog_c);
-	put("prog.cc", prog_cc);
+	if (tu_put(dir, "prog.c", prog_c) < 0 || tu_put(dir, "prog.cc", prog_cc) < 0) {
+		perror(dir);
+		return 2;
+	}
 	test_c("-gdwarf-5");
 	test_c("-gdwarf-4");
 	test_c("-gdwarf-4 -fdebug-types-section");
+	test_c("-gdwarf-5 -gz");               /* compressed sections */
+	test_c("-gdwarf-5 -gsplit-dwarf");     /* a skeleton unit and its .dwo */
 	test_cc();
-	sh("rm -rf %s", dir);
+	tu_sh("rm -rf %s", dir);
 	return tu_failed;
 }

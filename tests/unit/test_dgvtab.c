@@ -126,7 +126,7 @@ static int mk_bbdef(struct mk *m, int n_instrs, int n_acc, const struct desc *d)
 	sqlf(m, "INSERT INTO bbdefs VALUES (%d, %d, %d, %d, 0)", id, 0x400000 + 64 * id, n_instrs, n_acc);
 	for (i = 0; i < n_acc; i++) {
 		b->d[i] = d[i];
-		sqlf(m, "INSERT INTO access_descs VALUES (%d, %d, %d, %lld, %d, %d, %d)", id, i,
+		sqlf(m, "INSERT INTO access_descs VALUES (%d, %d, %d, %lld, %d, %d, %d, 0)", id, i,
 		     d[i].iseq, (long long)d[i].pc, d[i].is_write, d[i].size, d[i].flags);
 	}
 	return id;
@@ -715,7 +715,7 @@ static void test_bad_definitions(void)
 	char *got;
 
 	mk_open(&m);
-	exec(m.db, "INSERT INTO bbdefs VALUES (0, 0, 1, 2, 0); INSERT INTO access_descs VALUES (0, 0, 0, 0, 0, 4, 0);"
+	exec(m.db, "INSERT INTO bbdefs VALUES (0, 0, 1, 2, 0); INSERT INTO access_descs VALUES (0, 0, 0, 0, 0, 4, 0, 0);"
 	     "INSERT INTO contexts VALUES (0, 0, 0)");
 	got = query1(m.db, "SELECT count(*) FROM accesses");
 	tu_check(strstr(got, "bbdef 0") != NULL, "missing access_descs: %s", got);

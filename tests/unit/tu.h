@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int tu_failed;
 
@@ -40,6 +41,34 @@ static void tu_note(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
+}
+
+/* system() of a formatted command line; its status. */
+static int tu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2), unused));
+static int tu_sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* Write text to dir/name; 0, or -1 if it could not be written. */
+static int tu_put(const char *dir, const char *name, const char *text) __attribute__((unused));
+static int tu_put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f) == 0 ? 0 : -1;
 }
 
 #endif /* TU_H */

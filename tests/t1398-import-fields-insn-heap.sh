@@ -1,7 +1,7 @@
 #!/bin/sh
-# t1700-fields-insn-heap: struct fields by the accessing instruction (way 3:
+# t1398-import-fields-insn-heap: struct fields by the accessing instruction (way 3:
 # pc_types, pc_fields) and by the heap block (way 4: site_types,
-# site_fields) against the oracle tests/progs/fields/fields.c, built -O0
+# site_fields) against the oracle tests/progs/pctype/fields.c, built -O0
 # (pointers through stack slots: the tracker) and -O2 (location lists),
 # run with N = 1234 (way 4's counts are per allocation site: site_fields).  What the program provably does to struct rec:
 #   read_a reads one->a N times, write_b writes .b N/2 + 1 times (once on
@@ -14,12 +14,15 @@
 #   allocation site, with 16 writes of b in all; at -O0 the 96-byte array
 #   is 8 struct recs: 8 writes of a, 24 reads of c (at -O2 its loops walk
 #   induction pointers no variable names: untyped, or else exact).
+#   Per access (sum_field): a: N reads (and at -O0 init_arr's 8 writes),
+#   b: N/2 + 1 writes by 'insn' and poke_void's 15 by 'heap', c: sum_c's
+#   24 reads at -O0 and local_c's write, all 'insn'.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
 need_tool
 need_import
-need_prog fields/fields-O0
-need_prog fields/fields-O2
+need_prog pctype/fields-O0
+need_prog pctype/fields-O2
 N=1234
 HALF=$((N / 2))
 
@@ -51,7 +54,7 @@ site_of() {
 }
 
 for o in O0 O2; do
-	P=$DG_PROGS/fields/fields-$o
+	P=$DG_PROGS/pctype/fields-$o
 	[ $o = O0 ] && via=tracked || via=register
 	run_dg $o.log -- "$P" $N || continue
 	import_ok $o.log $o.db || continue
@@ -101,6 +104,18 @@ for o in O0 O2; do
 		check_eq "$o arr's site: a: 8 writes, c: 24 reads" \
 			"a:1:0:8 c:1:24:0" "$(site_of $o.db 96 1)"
 	fi
+	# ---- per access, in sum_field: how 'insn' (way 3), 'heap' (way 4, the
+	# accesses of untyped pcs: poke_void's 15 writes of b)
+	if [ $o = O0 ]; then
+		want="a|insn|$N|8 b|heap|0|15 b|insn|0|$((HALF + 1)) c|insn|24|1"
+	else
+		want="a|insn|$N|0 b|heap|0|15 b|insn|0|$((HALF + 1)) c|insn|0|1"
+	fi
+	check_eq "$o sum_field: struct rec by field and way" "$want" \
+		"$(q $o.db "SELECT f.path || '|' || s.how || '|' || sum(s.reads) || '|' || sum(s.writes)
+			FROM sum_field s JOIN types t ON t.id = s.type_id
+			LEFT JOIN fields f ON f.id = s.field_id WHERE t.name = 'struct rec'
+			GROUP BY f.path, s.how ORDER BY f.path, s.how" | tr '\n' ' ' | sed 's/ $//')"
 	check_eq "$o: every pc_types row names a via" 0 \
 		"$(q $o.db "SELECT count(*) FROM pc_types WHERE via NOT IN ('register', 'stack', 'tracked')")"
 done

@@ -1,5 +1,5 @@
 /* fields.c: the struct-field oracle (issue 8, ways 3 and 4), built -O0 and
- * -O2 (build/tests/progs/fields/fields-O0, fields-O2).
+ * -O2 (build/tests/progs/pctype/fields-O0, fields-O2).
  *
  * struct rec { int a; int b; int c; } is 12 bytes.  What it provably does
  * to struct rec memory on the heap, with argv[1] = N (default 1000):
