@@ -52,7 +52,7 @@ TOOL_LIBS  := -L$(VG_LIBDIR) -lcoregrind-$(VG_PLAT) -lvex-$(VG_PLAT) -lgcc
 
 TOOL_SRCS  := $(wildcard tool/dg_*.c)
 TOOL_OBJS  := $(patsubst tool/%.c,$(B)/obj/tool/%.o,$(TOOL_SRCS))
-TOOL_HDRS  := $(wildcard tool/*.h) lib/dg_format.h
+TOOL_HDRS  := $(wildcard tool/*.h) lib/dg_format.h lib/dgcodec.h
 VGLIB      := $(B)/lib/valgrind
 TOOL_EXES  := $(foreach t,$(TOOL_NAMES),$(VGLIB)/$(t)-$(VG_PLAT))
 TOOL_PRELOADS := $(foreach t,$(TOOL_NAMES),$(VGLIB)/vgpreload_$(t)-$(VG_PLAT).so)

@@ -15,8 +15,13 @@
 # `--tool=memcheck` and under Datagrind (log on local disk, build/bench/real/),
 # interleaved round by round, RUNS times each; the minimum wall time counts.
 # Every run's output must equal the native one.  Printed per program: the
-# times, datagrind/none, memcheck/none, datagrind/memcheck, accesses, log
-# bytes per access, peak RSS of the Datagrind run; then the geometric means.
+# times, datagrind/none, memcheck/none, datagrind/memcheck, the same two
+# ratios in CPU time (user + sys of the whole process tree, from perf stat;
+# the helper is not a waited-for child, so time(1) would miss it), accesses, log
+# bytes per access, peak RSS of the Datagrind run; then the geometric means;
+# then the CPU of Datagrind's tool process and of its helper apart, and the
+# larger of the two over none's CPU: the wall ratio the run could reach with
+# two free cores (an estimate from CPU times, not a measurement).
 # The same figures go to build/bench/real/results.txt as `key value` lines.
 #
 # It asserts nothing about time.  Exit status: 0 done, 1 a run failed or
@@ -139,7 +144,16 @@ stdin_of() {
 	esac
 }
 
-# run_one NAME CONFIG: one timed run; prints "SECONDS MAXRSS_KB".
+# CPU seconds (user + sys) of the whole process tree, the Datagrind helper
+# included (it is not a waited-for child, so time(1) misses it): perf stat's
+# task-clock, which follows every fork.  Without perf the column says 0.
+PERF=
+command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock -o /dev/null true 2>/dev/null \
+	&& PERF=perf
+
+# run_one NAME CONFIG: one timed run; prints "SECONDS MAXRSS_KB USER SYS
+# CPU_SECONDS": USER and SYS of the program's process (Valgrind's; not the
+# helper), CPU of the whole tree.
 run_one() {
 	_n=$1 _c=$2
 	# shellcheck disable=SC2046
@@ -150,7 +164,9 @@ run_one() {
 	memcheck) set -- valgrind --tool=memcheck -q "$@" ;;
 	datagrind) set -- "$DATAGRIND" -q --datagrind-out-file="$OUT/$_n.dg" "$@" ;;
 	esac
-	/usr/bin/time -f '%e %M' -o "$OUT/time.$$" "$@" <"$(stdin_of "$_n")" \
+	[ -n "$PERF" ] && set -- perf stat -x, -e task-clock -o "$OUT/cpu.$$" "$@"
+	rm -f "$OUT/cpu.$$"
+	/usr/bin/time -f '%e %M %U %S' -o "$OUT/time.$$" "$@" <"$(stdin_of "$_n")" \
 		>"$OUT/$_n.$_c.out" 2>"$OUT/$_n.$_c.err"
 	_rc=$?
 	if [ "$_rc" -ne 0 ]; then
@@ -161,8 +177,9 @@ run_one() {
 		echo "real.sh: $_n under $_c: output differs from the native run" >&2
 		: >"$OUT/failed"
 	fi
-	tail -n 1 "$OUT/time.$$"
-	rm -f "$OUT/time.$$"
+	_cpu=$(awk -F, '$3 == "task-clock" { printf "%.3f", $1 / 1000 }' "$OUT/cpu.$$" 2>/dev/null)
+	echo "$(tail -n 1 "$OUT/time.$$") ${_cpu:-0}"
+	rm -f "$OUT/time.$$" "$OUT/cpu.$$"
 }
 
 min() { sort -g | head -n 1; }
@@ -189,7 +206,11 @@ for p in $PROGRAMS; do
 	done
 	for c in $CONFIGS; do
 		echo "$p.$c.seconds $(cut -d' ' -f1 "$OUT/$p.$c.times" | min)" >>"$RES"
+		echo "$p.$c.cpu $(cut -d' ' -f5 "$OUT/$p.$c.times" | min)" >>"$RES"
 	done
+	# the Datagrind run of least CPU: its tool process and helper apart
+	sort -g -k5,5 "$OUT/$p.datagrind.times" | head -n 1 |
+		awk -v p="$p" '{ printf "%s.datagrind.tool_cpu %.3f\n", p, $3 + $4 }' >>"$RES"
 	echo "$p.datagrind.rss_kb $(cut -d' ' -f2 "$OUT/$p.datagrind.times" | sort -n | tail -n 1)" >>"$RES"
 	"$DGDUMP" --stats "$OUT/$p.dg" >"$OUT/$p.stats" 2>&1
 	echo "$p.accesses $(awk '$1 == "accesses" { print $2 }' "$OUT/$p.stats")" >>"$RES"
@@ -201,21 +222,37 @@ awk -v progs="$PROGRAMS" '
 	{ v[$1] = $2 }
 	END {
 		n = split(progs, P, " ")
-		printf "\n%-8s %8s %8s %8s %9s  %8s %8s %8s  %10s %6s %8s\n", "program", "native", "none",
-			"memcheck", "datagrind", "dg/none", "mc/none", "dg/mc", "accesses", "B/acc", "dg RSS"
-		gd = gm = gx = 0
+		printf "\n%-8s %8s %8s %8s %9s  %8s %8s %8s  %8s %8s  %10s %6s %8s\n", "program", "native", "none",
+			"memcheck", "datagrind", "dg/none", "mc/none", "dg/mc", "cpu dg/n", "cpu dg/mc",
+			"accesses", "B/acc", "dg RSS"
+		gd = gm = gx = gc = 0
 		for (i = 1; i <= n; i++) {
 			p = P[i]
 			nt = v[p ".none.seconds"]; dg = v[p ".datagrind.seconds"]; mc = v[p ".memcheck.seconds"]
 			r1 = dg / nt; r2 = mc / nt; r3 = dg / mc
-			gd += log(r1); gm += log(r2); gx += log(r3)
+			cn = v[p ".none.cpu"]; cd = v[p ".datagrind.cpu"]; cm = v[p ".memcheck.cpu"]
+			c1 = cn > 0 ? cd / cn : 0; c2 = cm > 0 ? cd / cm : 0
+			gd += log(r1); gm += log(r2); gx += log(r3); if (c1 > 0) gc += log(c1)
 			if (r1 > worst) worst = r1
-			printf "%-8s %8.2f %8.2f %8.2f %9.2f  %7.2fx %7.2fx %7.2fx  %10d %6.2f %6d MB\n", p,
-				v[p ".native.seconds"], nt, mc, dg, r1, r2, r3, v[p ".accesses"],
+			printf "%-8s %8.2f %8.2f %8.2f %9.2f  %7.2fx %7.2fx %7.2fx  %7.2fx %8.2fx  %10d %6.2f %6d MB\n", p,
+				v[p ".native.seconds"], nt, mc, dg, r1, r2, r3, c1, c2, v[p ".accesses"],
 				v[p ".log_bytes"] / v[p ".accesses"], v[p ".datagrind.rss_kb"] / 1024
 		}
 		printf "geometric mean: datagrind/none %.2fx, memcheck/none %.2fx, datagrind/memcheck %.2f; worst datagrind/none %.2fx\n",
 			exp(gd / n), exp(gm / n), exp(gx / n), worst
+		printf "cpu (user+sys of the process tree, helper included): geometric mean datagrind/none %.2fx\n", exp(gc / n)
+		printf "\n%-8s %9s %9s %9s  %s\n", "program", "cpu none", "dg tool", "dg helper",
+			"max(tool, helper)/none: the wall ratio two free cores allow"
+		gw = 0
+		for (i = 1; i <= n; i++) {
+			p = P[i]
+			cn = v[p ".none.cpu"]; ct = v[p ".datagrind.tool_cpu"]; ch = v[p ".datagrind.cpu"] - ct
+			mx = ct > ch ? ct : ch
+			rw = cn > 0 ? mx / cn : 0
+			if (rw > 0) gw += log(rw)
+			printf "%-8s %9.2f %9.2f %9.2f  %6.2fx\n", p, cn, ct, ch, rw
+		}
+		printf "geometric mean of max(tool, helper)/none: %.2fx\n", exp(gw / n)
 	}' "$RES" | tee "$OUT/table.txt"
 echo "real.sh: load at the end $(cut -d' ' -f1 /proc/loadavg); figures in ${RES#$ROOT/}"
 [ -e "$OUT/failed" ] && exit 1

@@ -8,8 +8,10 @@
 #
 # Usage: sh bench/scale-queries.sh TRACE.db
 #
-# Prints one line per measurement, "name  seconds  note", real time of one
-# run (a cold first run after import; run twice to see the warm figure):
+# Prints one line per measurement, "name  seconds  cpu  note": real time
+# of one run and its user+sys CPU seconds (the figure to compare when
+# other work shares the cores), a cold first run after import; run twice
+# to see the warm figure:
 #
 #   q:NAME [FILTER]  every canned query (queries/*.sql), without a filter
 #                    and with one filter of each kind: --events fn:, file:,
@@ -45,6 +47,7 @@ EXPORT_ROWS=${EXPORT_ROWS:-20000000}
 SCAN_ROWS=${SCAN_ROWS:-100000000}
 EXT=build/lib/dgaccess
 [ -x "$DGSQL" ] || { echo "scale-queries.sh: build $DGSQL first (make)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "scale-queries.sh: /usr/bin/time is missing (Debian package time)" >&2; exit 2; }
 OUT=$(mktemp -d) || exit 2
 trap 'rm -rf "$OUT"' EXIT
 
@@ -71,7 +74,7 @@ t() {
 	name=$1 rows=$2
 	shift 3
 	s=$(date +%s.%N)
-	timeout "$TIMEOUT" "$@" >"$OUT/out" 2>"$OUT/err"
+	timeout "$TIMEOUT" /usr/bin/time -f '%U %S' -o "$OUT/cpu" "$@" >"$OUT/out" 2>"$OUT/err"
 	st=$?
 	e=$(date +%s.%N)
 	if [ $st -eq 124 ]; then
@@ -79,14 +82,16 @@ t() {
 	elif [ $st -ne 0 ]; then
 		printf '%-40s %9s  %s\n' "$name" failed "$(head -c 200 "$OUT/err")"
 	else
-		awk -v n="$name" -v s="$s" -v e="$e" -v r="$rows" 'BEGIN {
-			d = e - s; note = r ? sprintf("%.2f M rows/s", r / d / 1e6) : ""
-			printf "%-40s %9.3f  %s\n", n, d, note }'
+		awk -v n="$name" -v s="$s" -v e="$e" -v r="$rows" -v cpu="$(tail -n 1 "$OUT/cpu")" 'BEGIN {
+			d = e - s; split(cpu, c, " "); u = c[1] + c[2]
+			note = r ? sprintf("%.2f M rows/s (%.2f per CPU s)", r / d / 1e6, r / (u > 0 ? u : d) / 1e6) : ""
+			printf "%-40s %9.3f %9.3f  %s\n", n, d, u, note }'
 	fi
 }
 
 echo "database $DB: $N accesses, $IC instructions"
 echo "filters: fn:$FN file:$FILE dso:$DSO user:$LABEL; block $BLOCK ($BLOCK_N accesses)"
+printf '%-40s %9s %9s\n' measurement seconds cpu
 for q in $QUERIES; do
 	arg=
 	[ "$q" = block_hist ] && arg=$BLOCK

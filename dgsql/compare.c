@@ -508,10 +508,19 @@ static void fmt_pct(char *buf, size_t len, const struct ent *e, int m)
 
 /* ---------------------------------------------------------- text */
 
+/* Trace text for the two text outputs: a terminal's (flags 0: dgesc_text)
+   or a Markdown table's (ESC_MD: dgesc.h's DGESC_MD flavour). */
+enum { ESC_MD = 1 };
+
+static char *esc(const char *s, size_t n, unsigned flags)
+{
+	return flags & ESC_MD ? dgesc_as(DGESC_MD, s, n) : dgesc_text(s, n, 0);
+}
+
 /* The name escaped for a terminal, cut at NAME_WIDTH characters. */
 static char *short_name(const struct ent *e, unsigned flags, size_t width)
 {
-	char *s = dgesc_text(e->key, e->keylen, flags);
+	char *s = esc(e->key, e->keylen, flags);
 	size_t i = 0, chars = 0;
 
 	if (!s || !width)
@@ -612,8 +621,8 @@ static void header_lines(FILE *f, const struct cmp *c, const char *pre,
 
 	for (s = 1; s >= 0; s--) {
 		const struct side *d = &c->s[s];
-		char *p = dgesc_text(d->path, strlen(d->path), flags);
-		char *x = d->exe ? dgesc_text(d->exe, strlen(d->exe), flags)
+		char *p = esc(d->path, strlen(d->path), flags);
+		char *x = d->exe ? esc(d->exe, strlen(d->exe), flags)
 				 : NULL;
 
 		fprintf(f, "%s%s %s: %s\n", pre, side_name[s], p ? p : "?",
@@ -627,7 +636,7 @@ static void header_lines(FILE *f, const struct cmp *c, const char *pre,
 
 		if (d->complete)
 			continue;
-		r = d->reason ? dgesc_text(d->reason, strlen(d->reason), flags)
+		r = d->reason ? esc(d->reason, strlen(d->reason), flags)
 			      : NULL;
 		fprintf(f, "%swarning: %s is not a complete trace "
 			"(meta.complete = 0%s%s): its numbers stop early\n",
@@ -685,7 +694,7 @@ static void write_markdown(FILE *f, const struct cmp *c)
 	struct cells r;
 
 	fprintf(f, "## Memory behaviour: HEAD against BASE\n\n");
-	header_lines(f, c, "- ", DGESC_MARKDOWN);
+	header_lines(f, c, "- ", ESC_MD);
 	fprintf(f, "\n| kind | name |");
 	for (k = 0; k < 4 + NDELTA; k++)
 		fprintf(f, " %s |", col_titles[k]);
@@ -695,7 +704,7 @@ static void write_markdown(FILE *f, const struct cmp *c)
 	fprintf(f, "\n");
 	for (i = 0; i < n; i++) {
 		const struct ent *e = &c->e[i];
-		char *name = short_name(e, DGESC_MARKDOWN, 0);
+		char *name = short_name(e, ESC_MD, 0);
 
 		row_cells(e, &r);
 		fprintf(f, "| %s | %s |", failif_kind_names[e->kind],
@@ -707,8 +716,7 @@ static void write_markdown(FILE *f, const struct cmp *c)
 	}
 	hidden_note(f, c, n, "\n");
 	for (i = 0; i < (size_t)c->nfails; i++) {
-		char *t = dgesc_text(c->fails[i], strlen(c->fails[i]),
-				     DGESC_MARKDOWN);
+		char *t = esc(c->fails[i], strlen(c->fails[i]), ESC_MD);
 
 		fprintf(f, "%s- **regression**: %s\n", i ? "" : "\n",
 			t ? t : "?");
@@ -720,9 +728,12 @@ static void write_markdown(FILE *f, const struct cmp *c)
 
 static void json_str(FILE *f, const char *s, size_t n)
 {
-	char *j = dgesc_json(s, n);
+	char *j = dgesc_as(DGESC_JSON, s, n);
 
-	fputs(j ? j : "null", f);
+	if (j)
+		fprintf(f, "\"%s\"", j);
+	else
+		fputs("null", f);
 	free(j);
 }
 

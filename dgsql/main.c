@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "queries.h"
+#include "report.h"
 #include "shell.h"
 
 #ifndef DG_VERSION
@@ -82,6 +83,25 @@ static const char usage_text[] =
 "      --addr-range LO:HI, --icount-range LO:HI   zoom (hex or decimal)\n"
 "      --page-size N, --line-size N   boundaries drawn when zoomed [4096, 64]\n"
 "\n"
+"Report (a directory a CI job keeps; gnuplot draws the charts):\n"
+"      --report DIR     write DIR/index.html (one page, charts inline SVG,\n"
+"                       no script, nothing fetched), DIR/report.md (GitHub\n"
+"                       Markdown, the charts as .svg files beside it) and\n"
+"                       DIR/report.json (the same tables as numbers): the\n"
+"                       trace's header; address x time; top functions,\n"
+"                       heap blocks, allocation sites, pages, cache lines\n"
+"                       (tables and bar charts); working set; offset\n"
+"                       histograms of the top blocks; flame graphs of\n"
+"                       accesses and bytes by call stack; heap over time\n"
+"                       and its peak; leaks, short-lived and useless\n"
+"                       allocations; a section per event and range label.\n"
+"                       --events, --ranges and --icount-range apply to all\n"
+"                       of it.  DIR is built aside and renamed into place\n"
+"                       (an existing DIR is replaced only on success)\n"
+"      --folded FILE    with --report: the call stacks, folded (\"a;b;c N\"\n"
+"                       per line, N accesses), for flame-graph tools\n"
+"      --top N          rows of each top table [20]\n"
+"\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -89,7 +109,7 @@ static const char usage_text[] =
 "read from $DGSQL_QUERIES, else the build tree's queries/, else\n"
 "PREFIX/share/datagrind/queries.\n"
 "\n"
-"Exit status: 0 success; 1 a statement, command or plot failed; 2 bad\n"
+"Exit status: 0 success; 1 a statement, command, plot or report failed; 2 bad\n"
 "usage (options, filter); 3 the database cannot be opened, or is not a\n"
 "Datagrind trace database this dgsql reads (empty, not SQLite, a newer\n"
 "schema version, or an older one: import the log again).\n"
@@ -99,6 +119,7 @@ static const char usage_text[] =
 "  dgsql trace.db .stats\n"
 "  dgsql -c trace.db 'SELECT * FROM sum_fn' > fn.csv\n"
 "  dgsql trace.db --events fn:main --ranges malloc --plot main.png\n"
+"  dgsql trace.db --report report --folded stacks.folded\n"
 "  dgsql trace.db < report.sql\n";
 
 struct args {
@@ -106,11 +127,12 @@ struct args {
 	const char *fields_type;        /* --plot-fields TYPE */
 	char *fields_ranges;            /* --ranges with field:TYPE.* added */
 	int writable, mode, headers, plot;
+	struct report_opts report;
 };
 
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
-	O_ICOUNT, O_PAGE, O_LINE
+	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP
 };
 
 static const struct option longopts[] = {
@@ -131,6 +153,9 @@ static const struct option longopts[] = {
 	{ "icount-range", required_argument, NULL, O_ICOUNT },
 	{ "page-size", required_argument, NULL, O_PAGE },
 	{ "line-size", required_argument, NULL, O_LINE },
+	{ "report", required_argument, NULL, O_REPORT },
+	{ "folded", required_argument, NULL, O_FOLDED },
+	{ "top", required_argument, NULL, O_TOP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -170,6 +195,15 @@ static int option(int c, struct args *a, struct shell *sh)
 	case 'p': sh->plot.out = optarg; a->plot = 1; return -1;
 	case O_PLOTDATA: sh->plot.data_out = optarg; a->plot = 1; return -1;
 	case O_PFIELDS: a->fields_type = optarg; a->plot = 1; return -1;
+	case O_REPORT: a->report.dir = optarg; return -1;
+	case O_FOLDED: a->report.folded = optarg; return -1;
+	case O_TOP:
+		a->report.top = atoi(optarg);
+		if (a->report.top < 1 || a->report.top > 1000 ||
+		    strspn(optarg, "0123456789") != strlen(optarg))
+			return usage_error("--top: expected 1 to 1000, not ",
+					   optarg);
+		return -1;
 	case 'h': fputs(usage_text, stdout); return 0;
 	case 'V':
 		printf("dgsql %s (SQLite %s)\n", DG_VERSION, sqlite3_libversion());
@@ -216,26 +250,62 @@ static int run_args(struct shell *sh, char **argv, int n)
 	return 0;
 }
 
+/* Prints what failed (err: sqlite3_free'd here); EXIT_FAILED. */
+static int failed(const char *what, char *err)
+{
+	shell_error(what, err ? err : "failed");
+	sqlite3_free(err);
+	return EXIT_FAILED;
+}
+
+/* The filter as typed, for a plot's title and the report's header
+   (sqlite3_free). */
+static char *filter_text(const struct args *a)
+{
+	return sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
+			       a->events ? a->events : "",
+			       a->ranges ? " --ranges " : "",
+			       a->ranges ? a->ranges : "");
+}
+
 static int plot(struct shell *sh, const struct args *a)
 {
-	char *err = NULL, *title;
+	char *err = NULL, *title = filter_text(a);
 	int rc;
 
-	title = sqlite3_mprintf("%s%s%s%s", a->events ? "--events " : "",
-				a->events ? a->events : "",
-				a->ranges ? " --ranges " : "",
-				a->ranges ? a->ranges : "");
 	sh->plot.title = title;
 	sh->plot.unfiltered = !sh->events && !sh->ranges;
 	rc = a->fields_type ? dgplot_fields(sh->db, &sh->plot, a->fields_type, &err)
 			    : dgplot_draw(sh->db, &sh->plot, &err);
 	sh->plot.title = NULL;
 	sqlite3_free(title);
-	if (rc == 0)
-		return 0;
-	shell_error("plot: ", err ? err : "failed");
-	sqlite3_free(err);
-	return EXIT_FAILED;
+	return rc == 0 ? 0 : failed("plot: ", err);
+}
+
+static int report(struct shell *sh, struct args *a)
+{
+	struct report_opts *o = &a->report;
+	char *err = NULL, *filter = filter_text(a);
+	int rc;
+
+	if (filter && sh->plot.has_icount) {
+		char *f = sqlite3_mprintf("%s%s--icount-range %lld:%lld",
+			filter, *filter ? " " : "",
+			(long long)sh->plot.icount_lo,
+			(long long)sh->plot.icount_hi);
+		sqlite3_free(filter);
+		filter = f;
+	}
+	o->filter = filter && *filter ? filter : NULL;
+	o->filtered = a->events || a->ranges;
+	o->has_icount = sh->plot.has_icount;
+	o->icount_lo = sh->plot.icount_lo;
+	o->icount_hi = sh->plot.icount_hi;
+	if (!o->top)
+		o->top = 20;
+	rc = report_write(sh->db, o, &err);
+	sqlite3_free(filter);
+	return rc == 0 ? 0 : failed("report: ", err);
 }
 
 static int run(struct shell *sh, struct args *a, char **rest, int nrest)
@@ -256,8 +326,14 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	}
 	if (nrest > 1 && run_args(sh, rest + 1, nrest - 1))
 		return EXIT_FAILED;
-	if (a->plot)
-		return plot(sh, a);
+	if (a->plot) {
+		int rc = plot(sh, a);
+
+		if (rc || !a->report.dir)
+			return rc;
+	}
+	if (a->report.dir)
+		return report(sh, a);
 	if (nrest > 1)
 		return 0;
 	if (sh->interactive)
@@ -288,7 +364,10 @@ int main(int argc, char **argv)
 	if (a.fields_type && !(a.fields_ranges = sqlite3_mprintf("%s%sfield:%s.*",
 			a.ranges ? a.ranges : "", a.ranges ? "," : "", a.fields_type)))
 		return usage_error("out of memory", NULL);
-	sh.interactive = optind + 1 == argc && !a.plot && isatty(0);
+	if (a.report.folded && !a.report.dir)
+		return usage_error("--folded needs --report", NULL);
+	sh.interactive = optind + 1 == argc && !a.plot && !a.report.dir &&
+			 isatty(0);
 	sh.bail = !sh.interactive;
 	sh.mode = a.mode >= 0 ? a.mode
 		: sh.interactive ? RENDER_TABLE : RENDER_LIST;

@@ -234,14 +234,15 @@ static void put_csv(struct obuf *b, const char *s, size_t n)
 	ob_putc(b, '"');
 }
 
-/* JSON keeps the data too: dgesc_json's encoding (valid UTF-8 kept,
-   controls as \u00XX, other bytes as \udcXX). */
+/* JSON keeps the data too (dgesc.h's DGESC_JSON flavour). */
 static void put_json_string(struct obuf *b, const char *str, size_t n)
 {
-	char *j = dgesc_json(str, n);
+	char *e = dgesc_as(DGESC_JSON, str, n);
 
-	ob_puts(b, j ? j : "null");
-	free(j);
+	ob_putc(b, '"');
+	ob_puts(b, e ? e : "");
+	ob_putc(b, '"');
+	free(e);
 }
 
 /* ---------------------------------------------------------- streaming */

@@ -10,6 +10,7 @@
  *   imp_chunk.c  the chunk writer thread: chunks encoded and written, with
  *                their cells, regions, contexts, sum_lines and sum_pages
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
+ *   imp_hsum.c   heap summaries: sum_heap, sum_heap_threads, sum_block_chunks
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *   imp_pctype.c struct fields from the accessing instruction and the heap
@@ -62,6 +63,9 @@ struct imp_desc {
 	uint32_t fld_row1, fld_type, fld_field, fld_var, fld_thread;
 	uint64_t fld_gap_lo, fld_gap_hi;   /* no variable there (0, 0: unknown) */
 	uint32_t fld_gen;          /* imp->fld_gen when the gap was found */
+	uint32_t heap_thread;      /* heap_n counts its heap accesses in this
+	                              thread (imp_hsum.c; 0: none yet) */
+	uint64_t heap_n;
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
 };
 
@@ -103,6 +107,9 @@ struct imp_block {
 	uint32_t *hist;            /* 2 counters a bucket, allocated on use */
 	uint32_t hist_n;
 	uint8_t  hist_shift, live, freed;
+	uint32_t bc_chunk, bc_n;   /* accesses in chunk bc_chunk (imp_hsum.c) */
+	struct imp_bc { uint32_t chunk, n; } *bc;   /* earlier chunks' */
+	size_t n_bc, cap_bc;
 	uint32_t vtype, votes;     /* imp_pctype: leading pcts index + 1, margin */
 };
 
@@ -128,6 +135,7 @@ struct imp_thread {
 	uint64_t first, last, runs, accesses;
 	struct imp_rw rw;
 	uint64_t first_access, last_access;   /* valid when rw has any */
+	uint64_t heap_n, heap_first, heap_last;   /* accesses in heap blocks */
 	int seen;                  /* has runs */
 	int known;                 /* named by a THREAD record */
 };
@@ -218,10 +226,14 @@ struct importer {
 	uint64_t chunk_icount_lo, chunk_icount_next;
 	uint64_t chunk_runs, chunk_accesses;
 	uint64_t runs, accesses;
+	uint32_t chunk_id;         /* chunks.id of the chunk being filled */
+	uint32_t run_thread;       /* the thread of the run being counted */
+	struct imp_thread *run_t;  /* and its record */
 
 	/* summaries */
 	struct dghash fnblock;
 	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss, sum_windows */
+	struct imp_hsum *hsum;     /* imp_hsum.c: sum_heap, sum_heap_threads, sum_block_chunks */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_fb;
 
@@ -269,7 +281,6 @@ struct importer {
 	uint64_t fld_lo, fld_span;  /* the variables' span: imp_field_wanted */
 	uint32_t fld_ranges;        /* live tracked ranges with a type name */
 	uint32_t fld_gen;           /* bumped when variables are added */
-	uint32_t run_thread;        /* thread of the run being counted */
 	char *fld_warn;             /* lines for the user, or NULL */
 
 	/* struct fields, ways 3 and 4 (imp_pctype.c) */

@@ -14,6 +14,7 @@
 #include "imp_field.h"
 #include "imp_pctype.h"
 #include "dgmem.h"
+#include "imp_hsum.h"
 
 #define PAGE_SHIFT   12
 #define SMALL_SHIFT  8
@@ -278,7 +279,8 @@ static int block_write(struct importer *imp, uint32_t b)
 		if (enc)
 			sqlite3_bind_blob(st, 17, enc, (int)len, free);
 	}
-	if (imp_db_step(imp, st) < 0 || imp_pctype_block(imp, x) < 0)
+	if (imp_db_step(imp, st) < 0 || imp_hsum_block(imp, x) < 0
+	    || imp_pctype_block(imp, x) < 0)
 		return -1;
 	free(x->hist);
 	x->hist = NULL;
@@ -620,15 +622,19 @@ int imp_heap_finish(struct importer *imp)
 	for (b = 0; b < imp->n_slots; b++)
 		if (!imp->blocks[b].freed && block_write(imp, (uint32_t)b) < 0)
 			return -1;
-	return write_ranges(imp) < 0 || write_events(imp) < 0 || write_threads(imp) < 0 ? -1 : 0;
+	return write_ranges(imp) < 0 || write_events(imp) < 0 || write_threads(imp) < 0
+	       || imp_hsum_finish(imp) < 0 ? -1 : 0;
 }
 
 void imp_heap_free_all(struct importer *imp)
 {
 	size_t k;
 
-	for (k = 0; k < imp->n_slots; k++)
+	for (k = 0; k < imp->n_slots; k++) {
 		free(imp->blocks[k].hist);
+		free(imp->blocks[k].bc);
+	}
+	imp_hsum_free(imp);
 	for (k = 0; k < imp->n_ranges; k++) {
 		free(imp->ranges[k].type_name);
 		free(imp->ranges[k].label);

@@ -11,6 +11,7 @@
 #include "imp.h"
 #include "imp_chunk.h"
 #include "imp_field.h"
+#include "imp_hsum.h"
 #include "imp_pctype.h"
 #include "imp_sum.h"
 #include "dgmem.h"
@@ -170,6 +171,7 @@ int imp_run_flush(struct importer *imp)
 static void chunk_start(struct importer *imp, const struct dglog_run *run)
 {
 	imp->chunk_thread = run->thread;
+	imp->chunk_id++;           /* as the writer numbers them: from 1 */
 	imp->chunk_icount_lo = run->icount_start;
 	imp->chunk_accesses = 0;
 }
@@ -233,6 +235,8 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 		return -1;
 	if (!typed && (d->pct || b != IMP_NONE) && imp_pctype_access(imp, d, b, a, icount) < 0)
 		return -1;
+	if (b != IMP_NONE && imp_hsum_touch(imp, &imp->blocks[b], d, icount) < 0)
+		return -1;
 	if (b != IMP_NONE && imp_heap_touch(imp, b, a, icount, d) == 0)
 		return 0;
 	return count_fn_block(imp, d, b);
@@ -250,6 +254,8 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 
 	if (!t)
 		return imp->err[0] ? -1 : imp_fail(imp, "out of memory");
+	imp->run_thread = run->thread;
+	imp->run_t = t;
 	if (imp->chunk_runs && (run->thread != imp->chunk_thread
 	    || run->icount_start != imp->chunk_icount_next
 	    || imp->chunk_accesses + run->n_addrs > IMP_CHUNK_MAX))

@@ -38,7 +38,9 @@ enum dg_record_type {
 	DG_R_ICOUNT        = 19,
 	DG_R_TRACE_STATE   = 20,
 	DG_R_FINI          = 21,
-	DG_R_MAX_KNOWN     = 21
+	DG_R_BBCHAINS      = 22,   /* BBRUNS with successor prediction */
+	DG_R_CTXREF        = 23,   /* CONTEXT by reference to an earlier one */
+	DG_R_MAX_KNOWN     = 23
 };
 
 /* Types 0..127 carry a length; 128..255 carry exactly one payload byte. */

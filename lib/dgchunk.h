@@ -1,10 +1,10 @@
-/* dgchunk.h: the run codec of BBRUNS records and database chunks.
+/* dgchunk.h: database chunks of runs.
  *
  * Promise: encodes and decodes sequences of runs exactly as docs/FORMAT.md
- * §2.10 describes (context delta with a partial bit, then each address as
- * the zigzag error of a per-context, per-access stride prediction), with the
- * state reset at every chunk start (schema/schema.sql, table chunks).  The
- * encoder is used by dg-import, the decoder by the `accesses` virtual table.
+ * §2.10 describes, through the one run codec (dgcodec.h), with the
+ * prediction state reset at every chunk start (schema/schema.sql, table
+ * chunks).  The encoder is used by dg-import, the decoder by the
+ * `accesses` virtual table.
  *
  * The caller registers every context, in index order, with the shape of
  * its bbdef (dgchunk_add_context); the codec owns the prediction state and

@@ -14,11 +14,21 @@
  * DGESC_KEEP_LAYOUT keeps line feeds and tabs, for multi-line text the
  * reader expects as such (.schema's CREATE statements).
  *
- * dgesc_json is the JSON flavour (dgsql's json mode, --compare's JSON):
- * it keeps valid characters and encodes the rest; dgesc_utf8_len is the
- * UTF-8 decoder behind both.
+ * dgesc_as is the same escaping for the other places trace text goes,
+ * one flavour each, every one built on dgesc_text's (controls and invalid
+ * UTF-8 as \xHH, a backslash as \\) except JSON, which keeps the bytes:
+ *   DGESC_HTML     & < > " ' as entities (text and attribute values)
+ *   DGESC_MD       GitHub Markdown inside a line: ` * _ [ ] < > | ~ & ! $
+ *                  backslash-escaped (no emphasis, code, link, tag, entity,
+ *                  cell border or math); not for the start of a line
+ *   DGESC_GNUPLOT  the inside of a gnuplot single-quoted string (' doubled;
+ *                  gnuplot interprets nothing else there)
+ *   DGESC_JSON     the inside of a JSON string: controls and U+2028/2029 as
+ *                  \u00XX, bytes outside valid UTF-8 as \udcXX (PEP 383)
  *
- * Ownership: dgesc_text's result is malloc'd and the caller's (free).
+ * dgesc_utf8_len is the UTF-8 decoder behind them.
+ *
+ * Ownership: dgesc_text's and dgesc_as's result is malloc'd and the caller's (free).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -31,14 +41,20 @@
 enum {
 	DGESC_DQUOTE = 1,       /* '"' as \" */
 	DGESC_KEEP_LAYOUT = 2,  /* '\n' and '\t' unchanged */
-	DGESC_MARKDOWN = 4,     /* ` * _ { } [ ] < > # | ~ & ! backslashed:
-				   literal text in a GitHub Markdown table
-				   cell (CommonMark backslash escapes) */
 };
 
 /* The escaped copy of s[0..n), NUL-terminated, or NULL when out of
    memory.  At most 4 n + 1 bytes. */
 char *dgesc_text(const char *s, size_t n, unsigned flags);
+
+enum dgesc_flavour {
+	DGESC_TEXT, DGESC_HTML, DGESC_MD, DGESC_GNUPLOT, DGESC_JSON,
+	DGESC_NFLAVOURS
+};
+
+/* s[0..n) escaped for FL (see above), NUL-terminated, or NULL when out
+   of memory. */
+char *dgesc_as(enum dgesc_flavour fl, const char *s, size_t n);
 
 /* The number of bytes dgesc_text would write for s[0..n) (without the
    NUL); equal to n exactly when s needs no escaping. */
@@ -47,11 +63,6 @@ size_t dgesc_len(const char *s, size_t n, unsigned flags);
 /* Escapes s[0..n) into dst, which holds at least dgesc_len + 1 bytes;
    returns the length written (dst is NUL-terminated). */
 size_t dgesc_into(char *dst, const char *s, size_t n, unsigned flags);
-
-/* s[0..n) as a JSON string with its quotes, malloc'd (NULL when out of
-   memory): valid UTF-8 kept, controls as \u00XX, bytes outside valid
-   UTF-8 as \udcXX (Python's surrogateescape gives them back). */
-char *dgesc_json(const char *s, size_t n);
 
 /* 1..4: the length of the valid UTF-8 sequence at s[0..n) and its code
    point in *cp; 0 when s[0] starts none. */

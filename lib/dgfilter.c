@@ -670,35 +670,66 @@ out:
 
 /* ---------------------------------------------------------- filtered_sum */
 
-/* 1 when the counts of filtered_accesses can come from sum_ctx: no filter,
-   or only call-stack conditions in --events (a set of contexts, and pcs
-   inside some of them), and the database has the summary. */
-static int summed(sqlite3 *db, const struct dgfilter *f)
+/* Where the counts of filtered_accesses come from without decoding. */
+enum sum_src {
+	SUM_NONE,       /* nowhere: filtered_sum is empty */
+	SUM_CTX,        /* sum_ctx: no filter, or only call-stack conditions
+	                   in --events (a set of contexts, and pcs inside
+	                   some of them) */
+	SUM_HEAP        /* sum_heap: only `malloc` in --ranges */
+};
+
+static int has_tables(sqlite3 *db, const char *a, const char *b)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM sqlite_schema WHERE "
+				    "name IN (%Q, %Q)", a, b);
+	int n = sql ? (int)dgsqlfn_int(db, sql) : 0;
+
+	sqlite3_free(sql);
+	return n == 2;
+}
+
+static int only_malloc(const struct side *s)
 {
 	int i;
 
-	if (dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
-			"name IN ('sum_ctx', 'sum_ctx_miss')") != 2)
-		return 0;
+	for (i = 0; i < s->n; i++)
+		if (s->c[i].kind != K_MALLOC)
+			return 0;
+	return s->n > 0;
+}
+
+static enum sum_src summed(sqlite3 *db, const struct dgfilter *f)
+{
+	int i;
+
+	if (f && !f->ev.n && only_malloc(&f->rg))
+		return has_tables(db, "sum_heap", "sum_heap_threads") ? SUM_HEAP : SUM_NONE;
+	if (!has_tables(db, "sum_ctx", "sum_ctx_miss"))
+		return SUM_NONE;
 	if (!f)
-		return 1;
+		return SUM_CTX;
 	for (i = 0; i < f->ev.n; i++)
 		if (f->ev.c[i].kind == K_USER)
-			return 0;
-	return f->rg.n == 0;
+			return SUM_NONE;
+	return f->rg.n == 0 ? SUM_CTX : SUM_NONE;
 }
 
 /* The TEMP VIEW filtered_sum(thread, pc, module_id, is_write, accesses,
    bytes): the counts of filtered_accesses by thread, code address (pc,
-   module_id) and direction, from sum_ctx, when summed(); else empty. */
-static char *sum_sql(const struct dgfilter *f, int on)
+   module_id) and direction, from sum_ctx or sum_heap; empty when summed()
+   says neither. */
+static char *sum_sql(const struct dgfilter *f, enum sum_src src)
 {
 	int ctx = f && f->ev.n;
 
-	if (!on)
+	if (src == SUM_NONE)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
 		       "0 AS thread, 0 AS pc, 0 AS module_id, 0 AS is_write, "
 		       "0 AS accesses, 0 AS bytes WHERE 0");
+	if (src == SUM_HEAP)
+		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
+		       "thread, pc, module_id, is_write, accesses, bytes FROM sum_heap");
 	/* with a filter, the condition of filtered_accesses on the rows */
 	return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
 	       "s.thread, d.pc, d.module_id, d.is_write, "
@@ -717,31 +748,47 @@ static char *sum_sql(const struct dgfilter *f, int on)
 
 /* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the
    icounts of each thread's first and last access in filtered_accesses,
-   when summed().  The first is the first row of the thread's matching
-   chunks.  The last is looked for in the thread's last chunk holding a
-   context of the filter (found walking down from the last chunk of any of
-   them, which the index of chunk_contexts gives in one seek a context),
-   then (when none of its accesses matched) everywhere. */
-static const char *span_sql(const struct dgfilter *f, int on)
+   when summed().  Without a filter and for `malloc` they are in the
+   summaries.  With call-stack conditions, the first is looked for up to
+   the thread's first chunk holding a context of the filter (found walking
+   up from the first chunk of any of them), the last in the thread's
+   last chunk holding a context of the filter (found walking down from the
+   last chunk of any of them, which the index of chunk_contexts gives in
+   one seek a context; a chunk is tested with a seek per context of the
+   filter, as chunk_contexts is keyed by context first); each, when none
+   of those chunks' accesses matched, then everywhere. */
+static const char *span_sql(const struct dgfilter *f, enum sum_src src)
 {
-	if (!on)
+	if (src == SUM_NONE)
 		return "CREATE TEMP VIEW filtered_span AS SELECT 0 AS thread, "
 		       "0 AS first_icount, 0 AS last_icount WHERE 0";
+	if (src == SUM_HEAP)
+		return "CREATE TEMP VIEW filtered_span AS SELECT thread, "
+		       "first_icount, last_icount FROM sum_heap_threads";
 	if (!f || !f->ev.n)
 		return "CREATE TEMP VIEW filtered_span AS SELECT id AS thread, "
 		       "first_access_icount AS first_icount, last_access_icount "
 		       "AS last_icount FROM threads";
 	return "CREATE TEMP VIEW filtered_span AS "
 	       "WITH top(id) AS (SELECT max((SELECT max(chunk_id) FROM "
+	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x), "
+	       "bottom(id) AS (SELECT min((SELECT min(chunk_id) FROM "
 	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x) "
 	       "SELECT t.id AS thread, "
+	       "coalesce((SELECT icount FROM filtered_accesses WHERE thread = t.id "
+	       "AND chunk_id <= (SELECT ch.id FROM chunks ch WHERE ch.thread = t.id "
+	       "AND ch.id >= (SELECT id FROM bottom) AND EXISTS (SELECT 1 FROM "
+	       "temp.dgf_ev_ctx x WHERE EXISTS (SELECT 1 FROM chunk_contexts cc "
+	       "WHERE cc.context_id = x.id AND cc.chunk_id = ch.id)) ORDER BY ch.id "
+	       "LIMIT 1) LIMIT 1), "
 	       "(SELECT icount FROM filtered_accesses WHERE thread = t.id "
-	       "LIMIT 1) AS first_icount, "
+	       "LIMIT 1)) AS first_icount, "
 	       "coalesce((SELECT max(icount) FROM filtered_accesses WHERE "
 	       "thread = t.id AND chunk_id >= (SELECT ch.id FROM chunks ch "
 	       "WHERE ch.thread = t.id AND ch.id <= (SELECT id FROM top) AND "
-	       "EXISTS (SELECT 1 FROM chunk_contexts cc WHERE cc.chunk_id = "
-	       "ch.id AND cc.context_id IN (SELECT id FROM temp.dgf_ev_ctx)) "
+	       "EXISTS (SELECT 1 FROM temp.dgf_ev_ctx x WHERE EXISTS (SELECT 1 "
+	       "FROM chunk_contexts cc WHERE cc.context_id = x.id AND "
+	       "cc.chunk_id = ch.id)) "
 	       "ORDER BY ch.id DESC LIMIT 1)), "
 	       "(SELECT max(icount) FROM filtered_accesses WHERE thread = t.id)) "
 	       "AS last_icount FROM threads t";
@@ -770,11 +817,11 @@ static const char *windows_sql(int on)
 		    "window_start, 0 AS accesses, 0 AS lines, 0 AS pages WHERE 0";
 }
 
-static int build_sum(sqlite3 *db, const struct dgfilter *f, int on, char **err)
+static int build_sum(sqlite3 *db, const struct dgfilter *f, enum sum_src src, char **err)
 {
-	char *sql = sum_sql(f, on);
+	char *sql = sum_sql(f, src);
 	int rc = exec(db, sql, NULL, err) < 0
-		 || exec(db, span_sql(f, on), NULL, err) < 0
+		 || exec(db, span_sql(f, src), NULL, err) < 0
 		 || exec(db, windows_sql(windowed(db, f)), NULL, err) < 0 ? -1 : 0;
 
 	sqlite3_free(sql);
@@ -797,7 +844,7 @@ static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 	if (sqlite3_create_function(db, "dg_filtered", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)on, fn_flag, NULL, NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_summed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-	                            (void *)(intptr_t)summed(db, f), fn_flag, NULL,
+	                            (void *)(intptr_t)(summed(db, f) != SUM_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)windowed(db, f), fn_flag, NULL,

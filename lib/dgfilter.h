@@ -40,12 +40,14 @@
  * And dg_summed(): 1 when the TEMP VIEW filtered_sum(thread, pc,
  * module_id, is_write, accesses, bytes) holds the counts of
  * filtered_accesses by thread, code address (pc, module_id: join pcs on
- * both) and direction, computed from the summary sum_ctx (schema.sql)
- * without decoding: with no filter, or with only fn:/file:/dso: in
- * --events, on a database that has sum_ctx.  Else filtered_sum is empty.
+ * both) and direction, computed from the summaries (schema.sql) without
+ * decoding: from sum_ctx with no filter, or with only fn:/file:/dso: in
+ * --events, on a database that has sum_ctx; from sum_heap with only
+ * `malloc` in --ranges, on one that has it.  Else filtered_sum is empty.
  * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)
- * gives each thread's first and last matching access, decoding only the
- * first and last chunks that can hold them.  dg_windowed(): 1 when the
+ * gives each thread's first and last matching access: from `threads` or
+ * sum_heap_threads, else (call-stack filters) decoding only the first and
+ * last chunks that can hold them.  dg_windowed(): 1 when the
  * TEMP VIEW filtered_windows(window_start, accesses, lines, pages) holds
  * the working set per 100 000 instructions (sum_windows): no filter, on a
  * database that has it; else the view is empty.

@@ -11,6 +11,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dglog.h"
+#include "dgcodec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,8 @@ static const char *const type_names[DG_R_MAX_KNOWN + 1] = {
 	[DG_R_BBRUN] = "bbrun",
 	[DG_R_CONTEXT] = "context",
 	[DG_R_BBRUNS] = "bbruns",
+	[DG_R_BBCHAINS] = "bbchains",
+	[DG_R_CTXREF] = "ctxref",
 	[DG_R_THREAD] = "thread",
 	[DG_R_MMAP] = "mmap",
 	[DG_R_MUNMAP] = "munmap",
@@ -237,36 +240,16 @@ static int cur_str(struct cur *c, const char **s, const char *what)
 	return 0;
 }
 
-static int cur_uleb(struct cur *c, uint64_t *v, const char *what)
+/* A run codec error (dgcodec.h) in field what, as a message. */
+static int codec_fail(struct dglog *r, int e, const char *what)
 {
-	uint64_t x = 0;
-	int shift;
+	static const char *const text[] = {
+		[-DGC_E_END] = "payload ends inside %s",
+		[-DGC_E_OVERFLOW] = "%s: leb128 overflows 64 bits",
+		[-DGC_E_LONG] = "%s: leb128 longer than 10 bytes",
+	};
 
-	for (shift = 0; shift < 70; shift += 7) {
-		if (c->p >= c->end)
-			return fail(c->r, "payload ends inside %s", what);
-		uint8_t b = *c->p++;
-		if (shift == 63 && (b & 0x7e))
-			return fail(c->r, "%s: leb128 overflows 64 bits", what);
-		x |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = x;
-			return 0;
-		}
-	}
-	return fail(c->r, "%s: leb128 longer than 10 bytes", what);
-}
-
-static uint64_t word_mask(const struct dglog *r)
-{
-	return r->word_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
-}
-
-/* Undo zigzag: 0,1,2,3 -> 0,-1,1,-2, as a word-sized two's complement. */
-static uint64_t unzigzag(const struct dglog *r, uint64_t z)
-{
-	z &= word_mask(r);
-	return ((z >> 1) ^ (0 - (z & 1))) & word_mask(r);
+	return fail(r, text[-e], what);
 }
 
 /* Read n words into the scratch array; n was checked against the payload. */
@@ -584,13 +567,40 @@ static int rd_bbdef(struct cur *c, struct dglog_record *rec)
 	return 1;
 }
 
+/* A new context of bbdef bb with the given stack, numbered next. */
+static int add_context(struct dglog *r, struct dglog_record *rec, uint64_t bb,
+		       unsigned depth, const uint64_t *stack)
+{
+	struct dglog_context *x;
+
+	if (bb >= r->n_bbdefs)
+		return fail(r, "refers to bbdef %llu, only %llu defined",
+			    (unsigned long long)bb, (unsigned long long)r->n_bbdefs);
+	x = calloc(1, sizeof *x + depth * sizeof *x->stack);
+	if (!x)
+		return fail(r, "out of memory");
+	x->bbdef = (uint32_t)bb;
+	x->depth = depth;
+	x->next = dgc_next_init(r->n_contexts);
+	x->stack = (uint64_t *)(x + 1);
+	if (depth)
+		memcpy(x->stack, stack, depth * sizeof *stack);
+	if (table_push((void ***)&r->contexts, &r->contexts_cap, r->n_contexts, x) < 0) {
+		free(x);
+		return fail(r, "out of memory");
+	}
+	rec->type = DG_R_CONTEXT;       /* a CTXREF reads as a CONTEXT */
+	rec->u.def.index = r->n_contexts++;
+	rec->u.def.context = x;
+	return 1;
+}
+
 static int rd_context(struct cur *c, struct dglog_record *rec)
 {
 	struct dglog *r = c->r;
 	uint64_t bb;
 	uint8_t depth;
 	const uint64_t *stack;
-	struct dglog_context *x;
 
 	if (cur_word(c, &bb, "bbdef_index") < 0 || cur_u8(c, &depth, "depth") < 0)
 		return -1;
@@ -599,21 +609,49 @@ static int rd_context(struct cur *c, struct dglog_record *rec)
 			    (unsigned long long)bb, (unsigned long long)r->n_bbdefs);
 	if (cur_words(c, depth, &stack, "stack") < 0)
 		return -1;
-	x = calloc(1, sizeof *x + depth * sizeof *x->stack);
-	if (!x)
-		return fail(r, "out of memory");
-	x->bbdef = (uint32_t)bb;
-	x->depth = depth;
-	x->stack = (uint64_t *)(x + 1);
-	if (depth)
-		memcpy(x->stack, stack, depth * sizeof *stack);
-	if (table_push((void ***)&r->contexts, &r->contexts_cap, r->n_contexts, x) < 0) {
-		free(x);
-		return fail(r, "out of memory");
+	return add_context(r, rec, bb, depth, stack);
+}
+
+/* A uleb field of a record, with the codec's error as a message. */
+static int cur_uleb(struct cur *c, uint64_t *v, const char *what)
+{
+	int e = dgc_get_uleb(&c->p, c->end, v);
+
+	return e < 0 ? codec_fail(c->r, e, what) : 0;
+}
+
+/* CTXREF: stack[0] and the new frames as deltas, then keep frames of the
+   reference context's stack from its stack[1]. */
+static int rd_ctxref(struct cur *c, struct dglog_record *rec)
+{
+	struct dglog *r = c->r;
+	const struct dglog_context *ref = NULL;
+	uint64_t bb, back, keep, z, stack[256];
+	uint8_t n_new;
+	unsigned i;
+
+	if (cur_uleb(c, &bb, "bbdef_index") < 0 || cur_uleb(c, &back, "back") < 0
+	    || cur_uleb(c, &keep, "keep") < 0 || cur_u8(c, &n_new, "n_new") < 0)
+		return -1;
+	if (back > r->n_contexts)
+		return fail(r, "refers back %llu contexts, only %llu defined",
+			    (unsigned long long)back, (unsigned long long)r->n_contexts);
+	if (back)
+		ref = r->contexts[r->n_contexts - back];
+	if (keep > (ref && ref->depth ? ref->depth - 1u : 0) || 1 + n_new + keep > 255)
+		return fail(r, "keeps %llu frames of a reference with %u and adds %u: "
+			    "more than the reference has or than 255",
+			    (unsigned long long)keep, ref ? ref->depth : 0, n_new);
+	for (i = 0; i <= n_new; i++) {
+		if (cur_uleb(c, &z, "frame") < 0)
+			return -1;
+		stack[i] = ((i ? stack[i - 1] : ref && ref->depth ? ref->stack[0] : 0)
+			    + (r->word_size == 8 ? dgc_unzigzag(z, 64) : dgc_unzigzag(z, 32)))
+			   & dgc_mask(8 * r->word_size);
 	}
-	rec->u.def.index = r->n_contexts++;
-	rec->u.def.context = x;
-	return 1;
+	for (i = 0; i < keep; i++)
+		stack[1 + n_new + i] = ref->stack[1 + i];
+	return add_context(r, rec, bb, 1 + n_new + (unsigned)keep, stack);
 }
 
 const struct dglog_bbdef *dglog_bbdef(const struct dglog *r, uint64_t idx)
@@ -737,22 +775,40 @@ static int rd_bbrun(struct cur *c, struct dglog_record *rec)
 	return 1;
 }
 
-static int rd_bbruns(struct cur *c, struct dglog_record *rec)
+/* Runs follow: from the payload, one at a time.  BBCHAINS keeps the
+   previous run's context from the last record, BBRUNS starts from 0; an
+   open chain never carries over. */
+static int runs_start(struct cur *c, int type)
 {
 	struct dglog *r = c->r;
-	(void)rec;
+
 	r->runs = c->p;
 	r->runs_end = c->end;
-	r->runs_prev = 0;
 	r->runs_n = 0;
+	r->runs_type = type;
+	r->chain_left = 0;
+	if (type == DG_R_BBRUNS)
+		r->runs_prev = 0;
 	return 2;
+}
+
+static int rd_bbruns(struct cur *c, struct dglog_record *rec)
+{
+	(void)rec;
+	return runs_start(c, DG_R_BBRUNS);
+}
+
+static int rd_bbchains(struct cur *c, struct dglog_record *rec)
+{
+	(void)rec;
+	return runs_start(c, DG_R_BBCHAINS);
 }
 
 /* Decode n addresses of context x through its predictor. */
 static int predict(struct dglog *r, struct cur *c, struct dglog_context *x,
 		   uint32_t n_acc, uint32_t n)
 {
-	uint64_t mask = word_mask(r), z;
+	int e;
 
 	if (n == 0)
 		return 0;
@@ -760,52 +816,103 @@ static int predict(struct dglog *r, struct cur *c, struct dglog_context *x,
 		return fail(r, "out of memory");
 	if (grow_scratch(r, n) < 0)
 		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t *last = &x->pred[2 * i], *stride = last + 1, addr;
-		if (c->p < c->end && *c->p < 0x80)
-			z = *c->p++;            /* the common one-byte delta */
-		else if (cur_uleb(c, &z, "addr_delta") < 0)
-			return -1;
-		z &= mask;
-		addr = (*last + *stride + ((z >> 1) ^ (0 - (z & 1)))) & mask;
-		*stride = *last == 0 ? 0 : (addr - *last) & mask;
-		*last = addr;
-		r->scratch[i] = addr;
-	}
+	/* two copies, each with a constant word size: the masks fold away */
+	if (r->word_size == 8)
+		e = dgc_get_addrs(&c->p, c->end, x->pred, r->scratch, n, 64);
+	else
+		e = dgc_get_addrs(&c->p, c->end, x->pred, r->scratch, n, 32);
+	return e < 0 ? codec_fail(r, e, "addr_delta") : 0;
+}
+
+/* A BBRUNS head: the run's context, and its counts when partial. */
+static int plain_head(struct dglog *r, struct cur *c, uint64_t *ctx,
+		      uint32_t *n_instrs, uint64_t *n_addrs, int *partial)
+{
+	const char *field;
+	int e;
+
+	if (r->word_size == 8)
+		e = dgc_get_head(&c->p, c->end, r->runs_prev, 64, ctx, partial);
+	else
+		e = dgc_get_head(&c->p, c->end, r->runs_prev, 32, ctx, partial);
+	if (e < 0)
+		return codec_fail(r, e, "run head");
+	if (*partial && (e = dgc_get_counts(&c->p, c->end, n_instrs, n_addrs, &field)) < 0)
+		return codec_fail(r, e, field);
 	return 0;
 }
 
-/* One run out of the current BBRUNS payload. */
+/* A BBCHAINS run: the next of an open chain, or a new head's first. */
+static int chained_head(struct dglog *r, struct cur *c, uint64_t *ctx,
+			uint32_t *n_instrs, uint64_t *n_addrs, int *partial)
+{
+	const struct dgc_next *nx;
+	const char *field;
+	uint64_t k;
+	int e;
+
+	if (!r->chain_left) {
+		if (r->word_size == 8)
+			e = dgc_get_chain_head(&c->p, c->end, r->runs_prev, 64, &k, ctx, partial);
+		else
+			e = dgc_get_chain_head(&c->p, c->end, r->runs_prev, 32, &k, ctx, partial);
+		if (e < 0)
+			return codec_fail(r, e, "run head");
+		if (!k) {
+			if (*partial && (e = dgc_get_counts(&c->p, c->end, n_instrs,
+							    n_addrs, &field)) < 0)
+				return codec_fail(r, e, field);
+			return 0;
+		}
+		if (k > DGC_CHAIN_MAX)  /* else 3 bytes could stand for 2^62 runs */
+			return fail(r, "a chain of %llu runs, at most %d",
+				    (unsigned long long)k, DGC_CHAIN_MAX);
+		r->chain_left = k;
+	}
+	if (!run_context(r, r->runs_prev))
+		return -1;
+	r->chain_left--;
+	nx = &r->contexts[r->runs_prev]->next;
+	*ctx = nx->ctx;
+	*partial = nx->info != 0;
+	*n_instrs = nx->info & 0xFF;
+	*n_addrs = nx->info >> 8 & 0x7FFFFF;
+	return 0;
+}
+
+/* One run out of the current BBRUNS or BBCHAINS payload. */
 static int next_run(struct dglog *r, struct dglog_record *rec)
 {
 	struct cur c = { r, r->runs, r->runs_end };
-	uint64_t head, ctx, n_addrs;
-	uint8_t n_instrs;
+	uint64_t ctx, n_addrs;
+	uint32_t n_instrs;
 	struct dglog_context *x;
 	const struct dglog_bbdef *d;
 	int partial;
 
 	r->run_off = r->base + (uint64_t)(r->runs - r->data);
-	if (cur_uleb(&c, &head, "run head") < 0)
+	if ((r->runs_type == DG_R_BBCHAINS ? chained_head : plain_head)
+	    (r, &c, &ctx, &n_instrs, &n_addrs, &partial) < 0)
 		return -1;
-	partial = (int)(head & 1);
-	ctx = (r->runs_prev + unzigzag(r, head >> 1)) & word_mask(r);
 	if (!run_context(r, ctx))
 		return -1;
 	x = r->contexts[ctx];
 	d = r->bbdefs[x->bbdef];
-	n_instrs = (uint8_t)d->n_instrs;
-	n_addrs = d->n_accesses;
-	if (partial && (cur_u8(&c, &n_instrs, "n_instrs") < 0
-			|| cur_uleb(&c, &n_addrs, "n_addrs") < 0
-			|| check_counts(r, d, n_instrs, n_addrs) < 0))
+	if (!partial) {
+		n_instrs = d->n_instrs;
+		n_addrs = d->n_accesses;
+	} else if (check_counts(r, d, n_instrs, n_addrs) < 0) {
 		return -1;
+	}
 	if (predict(r, &c, x, d->n_accesses, (uint32_t)n_addrs) < 0)
 		return -1;
+	if (r->runs_type == DG_R_BBCHAINS)
+		r->contexts[r->runs_prev]->next = (struct dgc_next){
+			(uint32_t)ctx, dgc_info(partial, n_instrs, n_addrs) };
 	r->runs = c.p;
 	r->runs_prev = ctx;
 	r->runs_n++;
-	rec->file_type = DG_R_BBRUNS;
+	rec->file_type = r->runs_type;
 	rec->offset = r->run_off;
 	rec->number = r->rec_number;
 	rec->thread = r->thread;
@@ -830,6 +937,8 @@ static const handler_fn handlers[DG_R_MAX_KNOWN + 1] = {
 	[DG_R_BBRUN] = rd_bbrun,
 	[DG_R_CONTEXT] = rd_context,
 	[DG_R_BBRUNS] = rd_bbruns,
+	[DG_R_BBCHAINS] = rd_bbchains,
+	[DG_R_CTXREF] = rd_ctxref,
 	[DG_R_THREAD] = rd_thread,
 	[DG_R_MMAP] = rd_mmap,
 	[DG_R_MUNMAP] = rd_mmap,
@@ -872,6 +981,8 @@ static const uint64_t max_payload[DG_R_MAX_KNOWN + 1] = {
 	[DG_R_BBRUN] = 1 * MIB,
 	[DG_R_CONTEXT] = 4 * KIB,
 	[DG_R_BBRUNS] = 16 * MIB,
+	[DG_R_BBCHAINS] = 16 * MIB,
+	[DG_R_CTXREF] = 4 * KIB,
 	[DG_R_THREAD] = 4 * KIB,
 	[DG_R_MMAP] = 64 * KIB,
 	[DG_R_MUNMAP] = 4 * KIB,
@@ -1080,7 +1191,7 @@ int dglog_next(struct dglog *r, struct dglog_record *rec)
 		return 1;
 	}
 	for (;;) {
-		if (r->runs && r->runs < r->runs_end) {
+		if (r->runs && (r->runs < r->runs_end || r->chain_left)) {
 			n = next_run(r, rec);
 			break;
 		}

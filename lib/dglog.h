@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dg_format.h"
+#include "dgcodec.h"
 
 /* rec->type is a DG_R_* record type, or DGLOG_RUN for one run of a BBRUN or
  * BBRUNS record (rec->file_type then tells which), or DGLOG_UNKNOWN for a
@@ -66,6 +67,7 @@ struct dglog_context {
 	uint64_t *stack;        /* stack[0] the block's first instruction */
 	uint64_t *pred;         /* BBRUNS state: last[i], stride[i] pairs;
 				   NULL until the context's first BBRUNS run */
+	struct dgc_next next;   /* BBCHAINS state: the run that last followed */
 };
 
 /* One run of a context's block.  addrs[i] belongs to accesses[i] of the
@@ -172,6 +174,8 @@ struct dglog {
 	uint64_t base;          /* file offset of data[0] */
 	const uint8_t *runs, *runs_end;     /* inside a BBRUNS payload */
 	uint64_t runs_prev, run_rec_off, runs_n;
+	int runs_type;          /* DG_R_BBRUNS or DG_R_BBCHAINS */
+	uint64_t chain_left;    /* runs of the open chain not yet delivered */
 	struct dglog_bbdef **bbdefs;     /* one allocation each */
 	struct dglog_context **contexts;
 	size_t bbdefs_cap, contexts_cap;

@@ -331,14 +331,23 @@ window:
 }
 
 /* Rows come in address order within a chunk, so the last page asked
-   is usually asked again: remembered. */
+   is usually asked again: remembered; and a later page is usually a few
+   ranks on: looked for forward from there in steps that double, then
+   halved (the same rank as a search of the whole array). */
 static int64_t page_rank(struct plot *p, int64_t page)
 {
-	size_t lo = 0, hi = p->npages;
+	size_t lo = 0, hi = p->npages, step = 1;
 
 	if (p->memo_rank >= 0 && p->memo_page == page)
 		return p->memo_rank;
-
+	if (p->memo_rank >= 0 && page > p->memo_page && p->pages[p->memo_rank] <= page) {
+		lo = (size_t)p->memo_rank;
+		while (lo + step < p->npages && p->pages[lo + step] <= page) {
+			lo += step;
+			step *= 2;
+		}
+		hi = lo + step < p->npages ? lo + step : p->npages;
+	}
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
@@ -547,15 +556,9 @@ static int write_image(struct plot *p, FILE *f)
    noenhanced, so ^ _ @ & ~ { } print as themselves. */
 void dgplot_quote(FILE *f, const char *s)
 {
-	char *e = dgesc_text(s, strlen(s), 0), *c;
+	char *e = dgesc_as(DGESC_GNUPLOT, s, strlen(s));
 
-	fputc('\'', f);
-	for (c = e; c && *c; c++) {
-		if (*c == '\'')
-			fputc('\'', f);
-		fputc(*c, f);
-	}
-	fputc('\'', f);
+	fprintf(f, "'%s'", e ? e : "");
 	free(e);
 }
 

@@ -59,7 +59,7 @@ int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
 /* Draws; 0, or -1 with *err (sqlite3_free). */
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
 
-/* The pieces of drawing that other plots (dgsql --compare's) share, so
+/* The pieces of drawing that other plots (dgsql's --compare and --report) share, so
    that gnuplot is found, run and given text one way only. */
 
 /* Writes s to a script as an inert single-quoted gnuplot string. */

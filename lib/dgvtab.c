@@ -46,6 +46,19 @@ static const char vt_decl[] =
    chunk_regions. */
 #define MAX_REGIONS 4096
 
+/* Blocks with at least this many accesses have sum_block_chunks rows
+   (schema.sql; dg-import's IMP_BC_MIN), each counting 1 to BC_MAX (a
+   chunk's most accesses, dg-import's IMP_CHUNK_MAX): a larger count is a
+   tampered database, refused rather than counted out row by row. */
+#define BC_MIN 65536
+#define BC_MAX 65536
+
+/* xBestIndex's idxNum bits. */
+enum {
+	PLAN_BLOCKS = 1,        /* block_id is read or constrained */
+	PLAN_NO_COLUMNS = 2     /* no column but block_id is used at all */
+};
+
 struct desc {
 	int64_t pc, module;     /* the code address, as pcs keys it */
 	uint32_t iseq;
@@ -81,13 +94,15 @@ struct vt {
 	struct {                /* statements xFilter runs, by their text */
 		const char *fmt;
 		sqlite3_stmt *st;
-	} cache[8];
+	} cache[12];
+	int has_bc;             /* sum_block_chunks: 0 not looked, 1 no, 2 yes */
 };
 
 struct filter {
 	int64_t ic_lo, ic_hi, a_lo, a_hi, ch_lo, ch_hi;
 	int64_t thread, block;
 	int has_thread, has_block, has_ctx, is_write, empty;
+	int block_summed;       /* the block has sum_block_chunks rows */
 	uint8_t *ctx_set;       /* bitmap over contexts when has_ctx */
 	int has_stack;          /* stack_filter = P (dgvtab.h) */
 	uint8_t *whole_set;     /* contexts whose accesses all pass */
@@ -102,6 +117,12 @@ struct cur {
 	int64_t *ids;           /* chunk ids to visit (list mode) or allow */
 	size_t n_ids, cap_ids, pos;
 	int list_mode, use_allow;
+	/* Counting (a block_id = X plan reading no column): rows without
+	   decoding, cnts[pos] for chunk ids[pos]; `done` of them given. */
+	int counting;
+	int64_t *cnts;
+	size_t cap_cnts;
+	int64_t done;
 	struct filter f;
 	int eof, in_chunk;
 	int64_t chunk, thread, next_icount, run_icount;
@@ -736,7 +757,8 @@ static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 	plan[2 * n] = 0;
 	info->idxStr = plan;
 	info->needToFreeIdxStr = 1;
-	info->idxNum = (info->colUsed >> COL_BLOCK) & 1;
+	info->idxNum = ((info->colUsed >> COL_BLOCK) & 1 ? PLAN_BLOCKS : 0)
+		       | ((info->colUsed & ~((sqlite3_uint64)1 << COL_BLOCK)) == 0 ? PLAN_NO_COLUMNS : 0);
 	info->orderByConsumed = order_consumed(info);
 	frac = plan_fraction(seen);
 	info->estimatedCost = 100 + total * frac;
@@ -768,6 +790,7 @@ static int vt_close(sqlite3_vtab_cursor *base)
 	sqlite3_finalize(c->fetch);
 	dgchunk_free(&c->codec);
 	sqlite3_free(c->ids);
+	sqlite3_free(c->cnts);
 	sqlite3_free(c->sel);
 	sqlite3_free(c->f.ctx_set);
 	sqlite3_free(c->f.whole_set);
@@ -1061,7 +1084,23 @@ static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
 
 /* block_id = X: only X's addresses during X's life. */
 static const char sql_block[] =
-	"SELECT addr, size, alloc_icount, free_icount FROM \"%w\".blocks WHERE id = ?1";
+	"SELECT addr, size, alloc_icount, free_icount, reads + writes FROM \"%w\".blocks WHERE id = ?1";
+
+/* Whether the database has sum_block_chunks (asked once a table). */
+static int have_bc(struct vt *t, int *yes)
+{
+	int64_t n = 0;
+	int rc = SQLITE_OK;
+
+	if (!t->has_bc) {
+		rc = query_int(t, "SELECT count(*) FROM \"%w\".sqlite_schema"
+		                  " WHERE name = 'sum_block_chunks' AND type = 'table'", &n);
+		if (rc == SQLITE_OK)
+			t->has_bc = n ? 2 : 1;
+	}
+	*yes = t->has_bc == 2;
+	return rc;
+}
 
 static int filter_block(struct vt *t, struct filter *f)
 {
@@ -1089,6 +1128,7 @@ static int filter_block(struct vt *t, struct filter *f)
 		if (lo > f->ic_lo) f->ic_lo = lo;
 		if (free_ic < f->ic_hi) f->ic_hi = free_ic;
 		f->empty |= f->a_lo > f->a_hi || f->ic_lo > f->ic_hi;
+		f->block_summed = sqlite3_column_int64(st, 4) >= BC_MIN;
 		rc = SQLITE_OK;
 	} else if (rc == SQLITE_DONE) {
 		f->empty = 1;
@@ -1097,6 +1137,8 @@ static int filter_block(struct vt *t, struct filter *f)
 		rc = vt_sql_error(t, "looking up the block");
 	}
 	vt_done(t, st);
+	if (rc == SQLITE_OK && f->block_summed)
+		rc = have_bc(t, &f->block_summed);
 	return rc;
 }
 
@@ -1139,7 +1181,8 @@ static void ids_sort_unique(struct cur *c)
 	c->n_ids = n;
 }
 
-/* Append the chunk ids a query gives (?1, ?2 bound to a, b). */
+/* Append the chunk ids a query gives (?1, ?2 bound to a, b; ?3, ?4, if
+   it has them, to the chunk id bounds). */
 static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
 {
 	sqlite3_stmt *st;
@@ -1149,6 +1192,10 @@ static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, i
 		return rc;
 	sqlite3_bind_int64(st, 1, a);
 	sqlite3_bind_int64(st, 2, b);
+	if (sqlite3_bind_parameter_count(st) == 4) {
+		sqlite3_bind_int64(st, 3, c->f.ch_lo);
+		sqlite3_bind_int64(st, 4, c->f.ch_hi);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
@@ -1162,8 +1209,12 @@ static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, i
 	return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
 }
 
+/* (?2 unused) within the chunk id bounds: a seek a context, so that
+   `chunk_id >= X` on a filter of thousands of contexts does not list
+   every chunk of each */
 static const char sql_ctx_chunks[] =
-	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1";
+	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1"
+	" AND ?2 = ?2 AND chunk_id BETWEEN ?3 AND ?4";
 
 /* The chunks holding runs of the selected contexts. */
 static int ids_from_contexts(struct vt *t, struct cur *c)
@@ -1202,6 +1253,48 @@ static const char sql_icount_count[] =
 	"(SELECT icount_lo FROM \"%w\".chunks WHERE icount_lo <= ?1 ORDER BY icount_lo DESC LIMIT 1), ?1)"
 	" AND icount_lo <= ?2";
 
+static const char sql_block_chunks[] =
+	"SELECT chunk_id, accesses FROM \"%w\".sum_block_chunks WHERE block_id = ?1"
+	" ORDER BY chunk_id";
+
+/* The chunks holding the block's accesses (after a context list, if any:
+   then their intersection), with their counts in cnts when alone. */
+static int ids_block(struct vt *t, struct cur *c)
+{
+	sqlite3_stmt *st;
+	size_t split = c->n_ids;
+	int rc = vt_cached(t, &st, sql_block_chunks);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, c->f.block);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(st, 1);
+		if (n < 1 || n > BC_MAX) {
+			rc = vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: sum_block_chunks: block %lld, chunk %lld:"
+			              " %lld accesses, not 1 to %d", (long long)c->f.block,
+			              (long long)sqlite3_column_int64(st, 0), (long long)n, BC_MAX);
+			break;
+		}
+		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK
+		    || grow(&c->cnts, &c->cap_cnts, c->n_ids + 1, sizeof *c->cnts) != SQLITE_OK) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		c->cnts[c->n_ids] = n;
+		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
+	}
+	vt_done(t, st);
+	if (rc == SQLITE_CORRUPT_VTAB)
+		return rc;
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
+	if (c->list_mode)
+		ids_intersect(c, split);
+	c->list_mode = 1;
+	return SQLITE_OK;
+}
+
 /* Whether the address range can go through chunk_regions. */
 static int regions_usable(const struct filter *f)
 {
@@ -1225,6 +1318,8 @@ static int choose_list(struct vt *t, struct cur *c)
 		ids_sort_unique(c);
 		c->list_mode = 1;
 	}
+	if (c->f.block_summed)  /* the block's own chunks: fewer than regions' */
+		return ids_block(t, c);
 	if (!regions_usable(&c->f))
 		return SQLITE_OK;
 	if (c->list_mode) {
@@ -1477,10 +1572,70 @@ static int next_run(struct vt *t, struct cur *c)
 	}
 }
 
+/* ------------------------------------------------------------ counting */
+
+/* From the first chunk with a count, or at the end. */
+static void count_skip_empty(struct cur *c)
+{
+	c->done = 0;
+	while (c->pos < c->n_ids && c->cnts[c->pos] <= 0)
+		c->pos++;
+	c->eof = c->pos == c->n_ids;
+}
+
+/* A block_id = X plan that reads no column: the rows are the counts of
+   sum_block_chunks, given without decoding a chunk. */
+static int count_start(struct vt *t, struct cur *c)
+{
+	int rc = choose_list(t, c);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	c->counting = 1;
+	c->pos = 0;
+	count_skip_empty(c);
+	return SQLITE_OK;
+}
+
+static void count_next(struct cur *c)
+{
+	if (++c->done < c->cnts[c->pos])
+		return;
+	c->pos++;
+	count_skip_empty(c);
+}
+
+/* SQLite wants a value after all (a rowid): decode from the current
+   chunk on, as if it had been decoding all along, and stand on the row
+   counted last. */
+static int count_decode(struct vt *t, struct cur *c)
+{
+	int64_t skip = c->done, chunk = c->ids[c->pos];
+	int rc;
+
+	c->counting = 0;
+	c->in_chunk = 0;
+	c->use_allow = 0;
+	if ((rc = prepare2(t, &c->fetch, sql_fetch)) != SQLITE_OK || (rc = next_run(t, c)) != SQLITE_OK)
+		return rc;
+	while (!c->eof && c->chunk == chunk && skip >= c->n_sel) {
+		skip -= c->n_sel;
+		if ((rc = next_run(t, c)) != SQLITE_OK)
+			return rc;
+	}
+	if (c->eof || c->chunk != chunk)
+		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld holds fewer accesses of block %lld"
+		                " than sum_block_chunks counts", (long long)chunk, (long long)c->f.block);
+	c->k = (uint32_t)skip;
+	return SQLITE_OK;
+}
+
 static int vt_next(sqlite3_vtab_cursor *base)
 {
 	struct cur *c = (struct cur *)base;
 
+	if (c->counting)
+		return count_next(c), SQLITE_OK;
 	if (++c->k < c->n_sel)
 		return SQLITE_OK;
 	return next_run((struct vt *)base->pVtab, c);
@@ -1495,6 +1650,7 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 
 	c->eof = 1;
 	c->in_chunk = 0;
+	c->counting = 0;
 	c->n_sel = c->k = 0;
 	if ((rc = model_load(t)) != SQLITE_OK || (rc = cur_ready(c, &t->m)) != SQLITE_OK)
 		return rc;
@@ -1504,12 +1660,14 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		     : filter_arg(c, &t->m, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
 	if (rc == SQLITE_OK && c->f.has_block && !c->f.empty)
 		rc = filter_block(t, &c->f);
-	if (rc == SQLITE_OK && (idx_num & 1 || c->f.has_block))
+	if (rc == SQLITE_OK && (idx_num & PLAN_BLOCKS || c->f.has_block))
 		rc = blocks_load(t);
 	/* No context with an access: no row can exist, and the codec would
 	   have no prediction slots at all, which it does not expect. */
 	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
 		return rc;
+	if (idx_num & PLAN_NO_COLUMNS && c->f.block_summed)
+		return count_start(t, c);
 	if ((rc = choose_source(t, c)) != SQLITE_OK)
 		return rc;
 	c->eof = 0;
@@ -1524,12 +1682,18 @@ static int vt_eof(sqlite3_vtab_cursor *base)
 static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
 	struct cur *c = (struct cur *)base;
-	uint32_t i = c->sel[c->k];
-	const struct desc *d = &c->d[i];
 	struct vt *t = (struct vt *)base->pVtab;
+	uint32_t i;
+	const struct desc *d;
 	int found, rc;
 	int64_t b;
 
+	if (c->counting && col == COL_BLOCK)
+		return sqlite3_result_int64(ctx, c->f.block), SQLITE_OK;
+	if (c->counting && (rc = count_decode(t, c)) != SQLITE_OK)
+		return rc;
+	i = c->sel[c->k];
+	d = &c->d[i];
 	switch (col) {
 	case COL_ICOUNT: sqlite3_result_int64(ctx, c->run_icount + d->iseq); break;
 	case COL_ADDR: sqlite3_result_int64(ctx, (int64_t)c->run.addrs[i]); break;
@@ -1555,7 +1719,10 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 {
 	struct cur *c = (struct cur *)base;
+	int rc;
 
+	if (c->counting && (rc = count_decode((struct vt *)base->pVtab, c)) != SQLITE_OK)
+		return rc;
 	*rowid = (sqlite3_int64)((uint64_t)c->chunk << 32 | (c->run_first + c->sel[c->k]));
 	return SQLITE_OK;
 }

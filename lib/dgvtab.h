@@ -45,7 +45,11 @@
  * addr the same (chunks through chunk_regions when the range spans at most
  * 4096 regions and starts at or above 0, else by chunks.addr_lo/addr_hi);
  * thread =; context_id = and IN (through chunk_contexts); block_id =
- * (turned into the block's address and lifetime ranges); chunk_id =, <,
+ * (turned into the block's address and lifetime ranges, and for a block
+ * with sum_block_chunks rows, its chunks alone; a plan that reads no
+ * other column, as SELECT count(*), then gives that table's counts as
+ * rows without decoding, and decodes from where it stands only if SQLite
+ * asks for a rowid); chunk_id =, <,
  * <=, >, >=; is_write =; stack_filter =.  When several ways to choose chunks apply, the
  * one with the fewest chunks (counted in the indexes) is taken.
  *

@@ -6,6 +6,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgwrite.h"
+#include "dgcodec.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ static int bytes_add(struct dgwrite *w, struct dgwrite_bytes *b,
 		b->p = np;
 		b->cap = cap;
 	}
-	if (n)
+	if (n && p)             /* p NULL: bytes_room only makes room */
 		memcpy(b->p + b->len, p, n);
 	b->len += n;
 	return 0;
@@ -49,33 +50,25 @@ static void put_uint(struct dgwrite *w, struct dgwrite_bytes *b,
 	bytes_add(w, b, tmp, size);
 }
 
+/* Room for n more bytes at the end of b, or NULL once failed. */
+static uint8_t *bytes_room(struct dgwrite *w, struct dgwrite_bytes *b, size_t n)
+{
+	if (bytes_add(w, b, NULL, n) < 0)
+		return NULL;
+	b->len -= n;
+	return b->p + b->len;
+}
+
 static void put_uleb(struct dgwrite *w, struct dgwrite_bytes *b, uint64_t v)
 {
-	uint8_t tmp[10];
-	int n = 0;
+	uint8_t tmp[DGC_LEB_MAX];
 
-	do {
-		tmp[n] = v & 0x7f;
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	bytes_add(w, b, tmp, n);
+	bytes_add(w, b, tmp, (size_t)(dgc_put_uleb(tmp, v) - tmp));
 }
 
-static uint64_t mask(const struct dgwrite *w)
+static unsigned bits(const struct dgwrite *w)
 {
-	return w->word_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
-}
-
-/* Zigzag of a word-sized two's complement value. */
-static uint64_t zigzag(const struct dgwrite *w, uint64_t v)
-{
-	uint64_t sign_bit = (uint64_t)1 << (8 * w->word_size - 1);
-
-	v &= mask(w);
-	return ((v << 1) ^ ((v & sign_bit) ? mask(w) : 0)) & mask(w);
+	return 8 * w->word_size;
 }
 
 /* ------------------------------------------------------------ records */
@@ -108,9 +101,10 @@ int dgwrite_flush_runs(struct dgwrite *w)
 {
 	if (w->runs.len == 0)
 		return w->failed ? -1 : 0;
-	put_record(w, DG_R_BBRUNS, w->runs.p, w->runs.len);
+	put_record(w, w->chains ? DG_R_BBCHAINS : DG_R_BBRUNS, w->runs.p, w->runs.len);
 	w->runs.len = 0;
 	w->runs_prev = 0;
+	w->chain.head = NULL;
 	return w->failed ? -1 : 0;
 }
 
@@ -146,7 +140,7 @@ void dgwrite_word(struct dgwrite *w, uint64_t v)
 
 void dgwrite_sleb(struct dgwrite *w, uint64_t v)
 {
-	put_uleb(w, &w->pl, zigzag(w, v));
+	put_uleb(w, &w->pl, dgc_zigzag(v, bits(w)));
 }
 
 void dgwrite_str(struct dgwrite *w, const char *s)
@@ -193,6 +187,7 @@ void dgwrite_release(struct dgwrite *w)
 		free(w->ctx_pred[i]);
 	free(w->ctx_pred);
 	free(w->ctx_nacc);
+	free(w->ctx_next);
 	free(w->bbdef_nacc);
 	free(w->log.p);
 	free(w->pl.p);
@@ -267,8 +262,8 @@ int dgwrite_bbdef(struct dgwrite *w, unsigned n_instrs,
 	return dgwrite_end(w, DG_R_BBDEF);
 }
 
-int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
-		    const uint64_t *stack)
+/* The writer's state for the next context, of bbdef. */
+static int context_add(struct dgwrite *w, uint64_t bbdef)
 {
 	size_t cap = w->contexts_cap;
 	uint32_t nacc = bbdef < w->n_bbdefs ? w->bbdef_nacc[bbdef] : 0;
@@ -280,19 +275,47 @@ int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
 	if (grow(w, (void **)&w->ctx_nacc, &cap, w->n_contexts,
 		 sizeof *w->ctx_nacc) < 0)
 		return -1;
+	cap = w->contexts_cap;
+	if (grow(w, (void **)&w->ctx_next, &cap, w->n_contexts,
+		 sizeof *w->ctx_next) < 0)
+		return -1;
 	w->contexts_cap = cap;
+	w->ctx_next[w->n_contexts] = dgc_next_init(w->n_contexts);
 	w->ctx_pred[w->n_contexts] = calloc(2 * (size_t)nacc + 1, sizeof(uint64_t));
 	if (!w->ctx_pred[w->n_contexts]) {
 		w->failed = 1;
 		return -1;
 	}
 	w->ctx_nacc[w->n_contexts++] = nacc;
+	return 0;
+}
+
+int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
+		    const uint64_t *stack)
+{
+	if (context_add(w, bbdef) < 0)
+		return -1;
 	dgwrite_begin(w);
 	dgwrite_word(w, bbdef);
 	dgwrite_u8(w, depth);
 	for (unsigned i = 0; i < depth; i++)
 		dgwrite_word(w, stack[i]);
 	return dgwrite_end(w, DG_R_CONTEXT);
+}
+
+int dgwrite_ctxref(struct dgwrite *w, uint64_t bbdef, uint64_t back,
+		   uint64_t keep, unsigned n_new, const uint64_t *delta)
+{
+	if (context_add(w, bbdef) < 0)
+		return -1;
+	dgwrite_begin(w);
+	dgwrite_uleb(w, bbdef);
+	dgwrite_uleb(w, back);
+	dgwrite_uleb(w, keep);
+	dgwrite_u8(w, n_new);
+	for (unsigned i = 0; i <= n_new; i++)
+		dgwrite_sleb(w, delta[i]);
+	return dgwrite_end(w, DG_R_CTXREF);
 }
 
 /* ------------------------------------------------------------ runs */
@@ -310,34 +333,37 @@ int dgwrite_bbrun(struct dgwrite *w, uint64_t ctx, unsigned n_instrs,
 	return dgwrite_end(w, DG_R_BBRUN);
 }
 
+/* Addresses past the context's slots (a test's malformed run) are coded
+   against a prediction of 0 and leave no state. */
 int dgwrite_run(struct dgwrite *w, uint64_t ctx, int partial,
 		unsigned n_instrs, unsigned n_addrs, const uint64_t *addrs)
 {
-	uint64_t m = mask(w);
 	uint64_t *pred = ctx < w->n_contexts ? w->ctx_pred[ctx] : NULL;
 	uint32_t nacc = ctx < w->n_contexts ? w->ctx_nacc[ctx] : 0;
+	unsigned i = pred ? (n_addrs < nacc ? n_addrs : nacc) : 0;
+	size_t head_at = w->chain.head ? (size_t)(w->chain.head - w->runs.p) : 0;
+	uint8_t *o = bytes_room(w, &w->runs, DGC_RUN_MAX(n_addrs));
+	struct dgc_next none = { UINT32_MAX, 0 }, *next = &none;
 
-	put_uleb(w, &w->runs, zigzag(w, ctx - w->runs_prev) << 1 | (partial != 0));
-	if (partial) {
-		put_uint(w, &w->runs, n_instrs, 1);
-		put_uleb(w, &w->runs, n_addrs);
-	}
-	for (unsigned i = 0; i < n_addrs; i++) {
-		uint64_t last = 0, stride = 0;
-		if (pred && i < nacc) {
-			last = pred[2 * i];
-			stride = pred[2 * i + 1];
-		}
-		put_uleb(w, &w->runs, zigzag(w, addrs[i] - (last + stride)));
-		if (pred && i < nacc) {
-			pred[2 * i + 1] = last == 0 ? 0 : (addrs[i] - last) & m;
-			pred[2 * i] = addrs[i] & m;
-		}
-	}
+	if (!o)
+		return -1;
+	if (w->chain.head)      /* the room may have moved the open chain */
+		w->chain.head = w->runs.p + head_at;
+	if (w->chains && w->chain.prev < w->n_contexts)
+		next = &w->ctx_next[w->chain.prev];
+	if (w->chains)
+		o = dgc_put_chain_head(o, &w->chain, next, ctx,
+				       dgc_info(partial, n_instrs, n_addrs), n_addrs, bits(w));
+	else
+		o = dgc_put_head(o, ctx, w->runs_prev, partial, n_instrs, n_addrs, bits(w));
+	o = dgc_put_addrs(o, pred, addrs, i, bits(w));
+	for (; i < n_addrs; i++)
+		o = dgc_put_uleb(o, dgc_zigzag(addrs[i], bits(w)));
+	w->runs.len = (size_t)(o - w->runs.p);
 	w->runs_prev = ctx;
 	w->n_runs++;
 	w->n_accesses += n_addrs;
-	return w->failed ? -1 : 0;
+	return 0;
 }
 
 /* ------------------------------------------------------------ side records */

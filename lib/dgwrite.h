@@ -9,8 +9,9 @@
  * Ownership: struct dgwrite owns the log bytes in w->buf (w->len of them)
  * until dgwrite_release; dgwrite_save writes them to a file.
  *
- * Runs given to dgwrite_run are gathered into one BBRUNS record, which is
- * closed by any other record, by dgwrite_flush_runs, or by dgwrite_finish.
+ * Runs given to dgwrite_run are gathered into one BBRUNS record (BBCHAINS
+ * when w->chains is set), which is closed by any other record, by
+ * dgwrite_flush_runs, or by dgwrite_finish.
  *
  * Every function returns 0, or -1 when memory ran out (then w->failed is set
  * and every later call does nothing and returns -1).
@@ -23,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dg_format.h"
+#include "dgcodec.h"
 
 struct dgwrite_bytes {
 	uint8_t *p;
@@ -34,6 +36,7 @@ struct dgwrite {
 	size_t len;
 	int version, endian, word_size;
 	int long_lengths;       /* 1: every length in the long form */
+	int chains;             /* 1: runs go into BBCHAINS records */
 	int failed;
 	uint64_t n_records;     /* records written, HEADER included */
 	uint64_t n_runs, n_accesses;    /* runs and addresses written */
@@ -44,8 +47,10 @@ struct dgwrite {
 	size_t n_bbdefs, bbdefs_cap;
 	uint64_t **ctx_pred;    /* per context: last, stride per access */
 	uint32_t *ctx_nacc;
+	struct dgc_next *ctx_next;      /* BBCHAINS: per context's successor */
 	size_t n_contexts, contexts_cap;
 	uint64_t runs_prev;
+	struct dgc_chain chain;         /* BBCHAINS: previous run, open chain */
 };
 
 struct dgwrite_instr { uint64_t addr; uint8_t size; };
@@ -83,6 +88,9 @@ int dgwrite_bbdef(struct dgwrite *w, unsigned n_instrs,
 		  const struct dgwrite_access *acc, int exit_kind);
 int dgwrite_context(struct dgwrite *w, uint64_t bbdef, unsigned depth,
 		    const uint64_t *stack);
+/* A CTXREF (FORMAT.md 2.18): the fields as given, delta[0..n_new]. */
+int dgwrite_ctxref(struct dgwrite *w, uint64_t bbdef, uint64_t back,
+		   uint64_t keep, unsigned n_new, const uint64_t *delta);
 /* Version 1 BBRUN record. */
 int dgwrite_bbrun(struct dgwrite *w, uint64_t ctx, unsigned n_instrs,
 		  unsigned n_addrs, const uint64_t *addrs);

@@ -1,5 +1,5 @@
 -- Accesses by function: reads, writes and bytes of filtered_accesses per function (the innermost, inlined or not, at the access's pc).
--- ?1: how many rows (default 30).  Without a filter it reads the summary sum_pc, with a call-stack filter (fn:/file:/dso: in --events) filtered_sum; else it decodes.
+-- ?1: how many rows (default 30).  Without a filter it reads the summary sum_pc, with a call-stack filter (fn:/file:/dso: in --events) or --ranges malloc filtered_sum; else it decodes.
 WITH per_pc AS (
 	SELECT pc, module_id, sum(is_write = 0) AS reads,
 	       sum(is_write) AS writes, sum(size) AS bytes

@@ -1,5 +1,5 @@
 -- Accesses by thread: reads, writes, bytes and icount span of filtered_accesses per Valgrind thread.
--- No parameters.  Without a filter it reads the summary in `threads`, with a call-stack filter (fn:/file:/dso: in --events) filtered_sum and filtered_span; else it decodes.
+-- No parameters.  Without a filter it reads the summary in `threads`, with a call-stack filter (fn:/file:/dso: in --events) or --ranges malloc filtered_sum and filtered_span; else it decodes.
 SELECT thread, reads, writes, bytes, first_icount, last_icount FROM (
 	SELECT thread, sum(is_write = 0) AS reads, sum(is_write) AS writes,
 	       sum(size) AS bytes, min(icount) AS first_icount,

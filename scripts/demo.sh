@@ -3,7 +3,8 @@
 # examples/transpose.c, imports the log into a database, asks it a few
 # questions and draws the accesses to the two matrices into
 # build/demo/transpose.png (address across, instruction count down; reads
-# green, writes red, both yellow).
+# green, writes red, both yellow), then writes the report a CI job would
+# keep into build/demo/report/.
 set -eu
 B=${B:-build}
 D=$B/demo
@@ -33,3 +34,7 @@ step "accesses per phase (the program's DATAGRIND_START/END_EVENT): SQL"
 step "the picture: dgsql --ranges user:a,user:b --plot $D/transpose.png"
 "$B/bin/dgsql" "$D/transpose.db" --ranges user:a,user:b --plot "$D/transpose.png"
 echo "plot written: $D/transpose.png"
+
+step "a report for CI: dgsql --report $D/report"
+"$B/bin/dgsql" "$D/transpose.db" --report "$D/report" --folded "$D/transpose.folded"
+echo "report written: $D/report/index.html, report.md, report.json"

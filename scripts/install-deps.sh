@@ -20,6 +20,8 @@ debuginfod           the symbol tests serve debug files with a real debuginfod s
 iproute2             brings up loopback in the network namespace that keeps the test debuginfod off other interfaces
 xz-utils             the symbol benchmarks trace Debian's stripped xz (and its liblzma)
 dwarves              pahole: the field tests compare the layouts dg-import reads from DWARF with pahole's
+chromium             the report test opens dgsql --report's page in headless Chromium
+chromium-driver      ... and drives it over WebDriver (chromedriver) from python3's stdlib
 "
 
 missing=""

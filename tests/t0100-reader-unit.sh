@@ -40,6 +40,14 @@ check_eq "stats: keys in order" \
 	"version word_size endian records bbdefs contexts runs accesses reads writes read_bytes write_bytes icount threads mallocs frees track_ranges untrack_ranges start_events end_events mmaps munmaps unknown_records complete" \
 	"$(cut -d' ' -f1 stats | tr '\n' ' ' | sed 's/ $//')"
 
+# The same runs in BBCHAINS records read as the same log in every mode.
+for m in --stats --accesses --blocks; do
+	"$DG_DUMP" $m logs/heap-v2.log >plain
+	"$DG_DUMP" $m logs/heap-v2-chains.log >chained
+	check_cmp "bbchains log reads as its bbruns twin ($m)" plain chained
+done
+check_lt "bbchains log is smaller" "$(wc -c <logs/heap-v2.log | tr -d " ")" "$(wc -c <logs/heap-v2-chains.log | tr -d " ")"
+
 "$DG_DUMP" --accesses logs/heap-v2.log >acc
 check_eq "accesses: one line each" 16 "$(wc -l <acc | tr -d ' ')"
 check_eq "accesses: first line" "1 0 0x401000 R 4 0x5000" "$(sed -n 1p acc)"

@@ -85,6 +85,8 @@ check_eq "icount BETWEEN: one row" "11" "$(q hand.db 'SELECT icount FROM accesse
 check_eq "thread = 2" "20 21" "$(q hand.db 'SELECT icount FROM accesses WHERE thread = 2' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "block_id = 1: only while it lived" "10" "$(q hand.db 'SELECT icount FROM accesses WHERE block_id = 1')"
 check_eq "block_id = 2" "20" "$(q hand.db 'SELECT icount FROM accesses WHERE block_id = 2')"
+check_eq "context_id with chunk_id bounds (chunk_contexts read within them)" "20 21" \
+	"$(q hand.db 'SELECT icount FROM accesses WHERE context_id = 0 AND chunk_id BETWEEN 2 AND 2' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "addr range" "10 12" "$(q hand.db 'SELECT icount FROM accesses WHERE addr BETWEEN 0x5000 AND 0x500f' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "is_write = 1 before chunk 3" "2 16" "$(q hand.db 'SELECT count(*), sum(size) FROM accesses WHERE is_write = 1 AND chunk_id <= 2' | tr '|' ' ')"
 check_eq "join with blocks" "1|1 2|1" \

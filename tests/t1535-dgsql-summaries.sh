@@ -4,9 +4,12 @@
 # summary tables
 # (dg_filtered() is 0); with a call-stack filter (fn:/file:/dso: in
 # --events) by_function, by_thread and totals answer from sum_ctx
-# (dg_summed() is 1).  Every such answer must equal the same aggregate
-# computed by decoding every access of `accesses` / filtered_accesses, on
-# a single- and a multi-threaded trace.
+# (dg_summed() is 1), and with `--ranges malloc` from sum_heap and
+# sum_heap_threads; `accesses WHERE block_id = X` of a block with
+# sum_block_chunks rows visits only those chunks and counts without
+# decoding.  Every such answer must equal the same aggregate computed by
+# decoding every access of `accesses` / filtered_accesses, on a single-
+# and two multi-threaded traces.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -41,28 +44,32 @@ check_eq "by_thread = accesses grouped by thread" \
 
 check_eq "dg_summed() with a call-stack filter" 1 \
 	"$(dq w.db --events fn:main,dso:libc.so* 'SELECT dg_summed()')"
-check_eq "dg_summed() with a --ranges filter" 0 \
-	"$(dq w.db --ranges malloc 'SELECT dg_summed()')"
+check_eq "dg_summed() with --ranges range, malloc,range, and fn: with malloc" "0 0 0" \
+	"$(dq w.db --ranges range 'SELECT dg_summed()') $(dq w.db --ranges malloc,range \
+	   'SELECT dg_summed()') $(dq w.db --events fn:main --ranges malloc 'SELECT dg_summed()')"
+check_eq "dg_summed() with --ranges malloc" 1 "$(dq w.db --ranges malloc 'SELECT dg_summed()')"
 check_eq "dg_summed() with user:" 0 \
 	"$(dq w.db --events fn:main,user:x 'SELECT dg_summed()')"
 
-# summed DB FILTER: by_function, by_thread and totals under --events FILTER
-# (from sum_ctx) equal the same aggregates of filtered_accesses.
+# summed DB FILTER [OPTION]: by_function, by_thread and totals under
+# OPTION (--events by default) FILTER (from sum_ctx, or sum_heap for
+# --ranges malloc) equal the same aggregates of filtered_accesses.
 summed() {
-	check_eq "$1 --events $2: by_function = decoded" \
-		"$(dq $1 --events "$2" "SELECT coalesce(f.name, '?'), sum(a.is_write = 0),
+	_o=${3:---events}
+	check_eq "$1 $_o $2: by_function = decoded" \
+		"$(dq $1 $_o "$2" "SELECT coalesce(f.name, '?'), sum(a.is_write = 0),
 		    sum(a.is_write), sum(a.size) FROM filtered_accesses a
 		    LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id LEFT JOIN functions f ON f.id = p.function_id
 		    GROUP BY f.id, p.module_id" | sort)" \
-		"$(dq $1 --events "$2" ".q by_function 100000" | cut -d'|' -f1-4 | sort)"
-	check_eq "$1 --events $2: by_thread = decoded" \
-		"$(dq $1 --events "$2" "SELECT thread, sum(is_write = 0), sum(is_write), sum(size),
+		"$(dq $1 $_o "$2" ".q by_function 100000" | cut -d'|' -f1-4 | sort)"
+	check_eq "$1 $_o $2: by_thread = decoded" \
+		"$(dq $1 $_o "$2" "SELECT thread, sum(is_write = 0), sum(is_write), sum(size),
 		    min(icount), max(icount) FROM filtered_accesses GROUP BY thread ORDER BY thread")" \
-		"$(dq $1 --events "$2" ".q by_thread")"
-	check_eq "$1 --events $2: totals = decoded" \
-		"$(dq $1 --events "$2" "SELECT count(*), sum(is_write = 0), sum(is_write),
+		"$(dq $1 $_o "$2" ".q by_thread")"
+	check_eq "$1 $_o $2: totals = decoded" \
+		"$(dq $1 $_o "$2" "SELECT count(*), sum(is_write = 0), sum(is_write),
 		    sum(size) FROM filtered_accesses")" \
-		"$(dq $1 --events "$2" ".q totals")"
+		"$(dq $1 $_o "$2" ".q totals")"
 }
 summed w.db fn:mix
 summed w.db fn:main
@@ -73,6 +80,79 @@ summed w.db 'dso:libc.so*,file:mixed.c'
 summed t.db fn:worker
 summed t.db fn:main
 summed t.db 'dso:*libc*'
+trace_db h.db heapshare || finish
+for db in w.db t.db h.db; do
+	summed $db malloc --ranges
+done
+check_eq "h.db: the shared block is touched by more than one thread" 1 \
+	"$(dq h.db "SELECT count(DISTINCT thread) > 1 FROM accesses WHERE block_id =
+	    (SELECT id FROM blocks ORDER BY reads + writes DESC LIMIT 1)")"
+check_eq "h.db: sum_heap_threads = decoded" \
+	"$(dq h.db "SELECT thread, count(*), min(icount), max(icount) FROM accesses
+	    WHERE block_id IS NOT NULL GROUP BY thread")" \
+	"$(dq h.db "SELECT * FROM sum_heap_threads")"
+
+# heap_tables DB: sum_heap, sum_heap_threads and sum_block_chunks, row for
+# row, equal the same aggregates of the accesses that have a block_id.
+heap_tables() {
+	check_eq "$1: sum_heap = decoded heap accesses by thread, pc, module, direction" \
+		"$(dq $1 "SELECT thread, pc, module_id, is_write, count(*), sum(size) FROM accesses
+		    WHERE block_id IS NOT NULL GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4")" \
+		"$(dq $1 "SELECT * FROM sum_heap ORDER BY 1, 2, 3, 4")"
+	check_eq "$1: sum_heap_threads = decoded" \
+		"$(dq $1 "SELECT thread, count(*), min(icount), max(icount) FROM accesses
+		    WHERE block_id IS NOT NULL GROUP BY thread")" \
+		"$(dq $1 "SELECT * FROM sum_heap_threads")"
+	check_eq "$1: sum_block_chunks = decoded, blocks of 65536 accesses or more" \
+		"$(dq $1 "SELECT block_id, chunk_id, count(*) FROM accesses WHERE block_id IN
+		    (SELECT id FROM blocks WHERE reads + writes >= 65536) GROUP BY 1, 2 ORDER BY 1, 2")" \
+		"$(dq $1 "SELECT * FROM sum_block_chunks ORDER BY 1, 2")"
+}
+for log in "$DG_TESTS"/fixtures/*.dg; do
+	n=$(basename "$log" .dg)
+	rm -f "fx-$n.db"
+	if "$DG_IMPORT" -q "$log" "fx-$n.db" >import.out 2>import.err; then
+		heap_tables "fx-$n.db"
+	else
+		not_ok "dg-import $log"
+		diag_file import.err 10
+	fi
+done
+
+# Blocks with sum_block_chunks rows: the rows equal the decoded accesses
+# per chunk (icount >= 0 makes the plan read a column, so it decodes);
+# count(*) equals that count; a rowid asked for in the middle of a chunk
+# (OFFSET: the rows before it are only counted) is the decoded one.
+trace_db s.db sweep || finish
+for db in w.db t.db h.db s.db; do
+	heap_tables $db
+done
+check_eq "s.db, h.db: blocks with sum_block_chunks rows" "1 1" \
+	"$(dq s.db 'SELECT count(DISTINCT block_id) FROM sum_block_chunks') $(dq h.db \
+	   'SELECT count(DISTINCT block_id) FROM sum_block_chunks')"
+for db in s.db h.db; do
+	for b in $(dq $db 'SELECT DISTINCT block_id FROM sum_block_chunks'); do
+		check_eq "$db: block $b: sum_block_chunks = decoded per chunk" \
+			"$(dq $db "SELECT chunk_id, count(*) FROM accesses WHERE block_id = $b
+			    AND icount >= 0 GROUP BY chunk_id")" \
+			"$(dq $db "SELECT chunk_id, accesses FROM sum_block_chunks WHERE block_id = $b")"
+		check_eq "$db: block $b: count(*) = decoded" \
+			"$(dq $db "SELECT count(*) FROM accesses WHERE block_id = $b AND icount >= 0")" \
+			"$(dq $db "SELECT count(*) FROM accesses WHERE block_id = $b")"
+		check_eq "$db: block $b: count(*) with a condition SQLite checks = decoded" \
+			"$(dq $db "SELECT count(*) FROM (SELECT icount FROM accesses WHERE
+			    block_id = $b AND icount >= 0) WHERE icount % 3 = 1")" \
+			"$(dq $db "SELECT count(*) FROM accesses WHERE block_id = $b AND icount % 3 = 1")"
+		for off in 0 1 $(dq $db "SELECT accesses, accesses + 7, (SELECT sum(accesses)
+		    FROM sum_block_chunks WHERE block_id = $b) - 1 FROM sum_block_chunks
+		    WHERE block_id = $b LIMIT 1"); do
+			check_eq "$db: block $b: rowid at offset $off = decoded" \
+				"$(dq $db "SELECT rowid FROM accesses WHERE block_id = $b AND icount >= 0
+				    LIMIT 1 OFFSET $off")" \
+				"$(dq $db "SELECT rowid FROM accesses WHERE block_id = $b LIMIT 1 OFFSET $off")"
+		done
+	done
+done
 for db in w.db t.db; do
 	check_eq "$db: working_set (sum_windows) = accesses grouped by window" \
 		"$(dq $db "SELECT icount / 100000 * 100000, count(*), count(DISTINCT addr / 64),

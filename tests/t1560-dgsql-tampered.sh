@@ -2,7 +2,8 @@
 # t1560-dgsql-tampered: a database is input like any other.  On writes.c's
 # trace: contexts and bbdefs rebuilt untyped with a text id and an id far
 # past max(id) (which once wrote past a heap array), a duplicate
-# access_descs row, a chunk's icount_lo at INT64_MAX: `SELECT count(*)
+# access_descs row, a chunk's icount_lo at INT64_MAX, sum_block_chunks
+# counts out of range or above what the chunk holds: `SELECT count(*)
 # FROM accesses` is an SQL error naming the table and row (exit 1), in
 # dgsql and in stock sqlite3 with the extension, never a crash.  A 0-byte
 # file, a file that is not SQLite, an SQLite database that is not a trace
@@ -42,6 +43,23 @@ ALTER TABLE d2 RENAME TO access_descs; INSERT INTO access_descs SELECT * FROM ac
 count_fails desc.db "accesses: access_descs ([0-9]*, [0-9]*): not unique"
 tamper ic.db "UPDATE chunks SET icount_lo = 9223372036854775807 WHERE id = (SELECT min(id) FROM chunks)"
 count_fails ic.db "accesses: chunk [0-9]*: run 0: icount 9223372036854775807 out of range"
+
+# sum_block_chunks: a count no chunk can hold is refused, not counted out
+# row by row; a count above what the chunk holds fails when a rowid makes
+# the table decode it
+block_fails() {
+	dq "$1" "$2" >/dev/null
+	check_eq "$1: $2 fails cleanly (exit 1)" 1 "$?" || diag_file dq.err
+	check_eq "$1: the message names $3" 1 "$(grep -c "$3" dq.err)" || diag_file dq.err
+}
+big="UPDATE blocks SET reads = 100000 WHERE id = (SELECT min(id) FROM blocks);
+DELETE FROM sum_block_chunks;"
+tamper bc.db "$big INSERT INTO sum_block_chunks SELECT min(id), 1, 1000000000000 FROM blocks"
+block_fails bc.db "SELECT count(*) FROM accesses WHERE block_id = (SELECT min(id) FROM blocks)" \
+	"accesses: sum_block_chunks: block [0-9]*, chunk 1: 1000000000000 accesses, not 1 to 65536"
+tamper bc2.db "$big INSERT INTO sum_block_chunks SELECT min(id), 1, 65536 FROM blocks"
+block_fails bc2.db "SELECT rowid FROM accesses WHERE block_id = (SELECT min(id) FROM blocks) LIMIT 1 OFFSET 1000" \
+	"accesses: chunk 1 holds fewer accesses of block [0-9]* than sum_block_chunks counts"
 
 ext=$DG_BUILD/lib/dgaccess.so
 if [ -f "$ext" ]; then

@@ -25,6 +25,7 @@ struct context { UInt bbdef, node; };
 static struct context *ctxs;
 static UInt n_ctxs, cap_ctxs;
 static struct dg_pairmap ctx_map;
+static struct dg_pairmap ctx_of_node;  /* (node, 0) -> last context written */
 static struct dg_pairmap heap_nodes;   /* (addr, table) -> allocation node */
 static UInt max_depth;
 static struct { Addr start, end; } preload[MAX_PRELOAD];
@@ -118,24 +119,85 @@ static UInt run_clip(const struct dg_bbdef *bb, UInt info, UInt *n_instrs,
 
 /* ------------------------------------------------------------ contexts */
 
-static void context_write(UInt c)
+/* A context's stack: the block's first instruction, then the call sites
+   of its node, innermost first; returns the depth. */
+static UInt context_frames(UInt c, Addr *frames)
 {
-	Addr frames[MAX_CTX_DEPTH];
 	const struct context *x = &ctxs[c];
-	UInt i, n;
 
 	frames[0] = dg_bbdefs[x->bbdef].instrs[0].addr;
-	tl_assert(dg_bbdefs[x->bbdef].file_index != DG_DEFS_UNWRITTEN);
-	n = 1 + dg_stack_frames(x->node, frames + 1, max_depth - 1);
+	return 1 + dg_stack_frames(x->node, frames + 1, max_depth - 1);
+}
+
+/* How many of f[1..n)'s frames, from the innermost, come before the part
+   that ref's stack r[1..m) starts with (the rest, *keep of them, is taken
+   from the ref).  A context with the ref's node takes all its frames. */
+static UInt frames_new(const Addr *f, UInt n, const Addr *r, UInt m, UInt *keep)
+{
+	UInt k, i;
+
+	for (k = 0; k + 1 < n; k++) {
+		UInt len = n - 1 - k;
+		if (len > m - 1)
+			continue;
+		for (i = 0; i < len && f[1 + k + i] == r[1 + i]; i++)
+			;
+		if (i == len) {
+			*keep = len;
+			return k;
+		}
+	}
+	*keep = 0;
+	return n - 1;
+}
+
+static void context_write_full(UInt c, const Addr *frames, UInt n)
+{
+	UInt i;
+
 	if (sizeof(Addr) * (n + 1) + 1 < 255)
 		dg_wr_begin_short(DG_R_CONTEXT);
 	else
 		dg_wr_begin_long(DG_R_CONTEXT);
-	dg_wr_u64(dg_bbdefs[x->bbdef].file_index);
+	dg_wr_u64(dg_bbdefs[ctxs[c].bbdef].file_index);
 	dg_wr_u8((UChar)n);
 	for (i = 0; i < n; i++)
 		dg_wr_u64(frames[i]);
 	dg_wr_end();
+}
+
+/* CTXREF (docs/FORMAT.md 2.18): the stack by reference to the last
+   context written with the same node, else to the one written before. */
+static void context_write(UInt c)
+{
+	Addr frames[MAX_CTX_DEPTH], rf[MAX_CTX_DEPTH];
+	const struct context *x = &ctxs[c];
+	UInt n, m, ref, keep, k, i;
+
+	tl_assert(dg_bbdefs[x->bbdef].file_index != DG_DEFS_UNWRITTEN);
+	n = context_frames(c, frames);
+	if (!E.o.compact || c == 0) {
+		context_write_full(c, frames, n);
+		dg_pairmap_set(&ctx_of_node, x->node, 0, c);
+		return;
+	}
+	ref = dg_pairmap_get(&ctx_of_node, x->node, 0);
+	if (ref == DG_PAIRMAP_NONE || ref >= c)
+		ref = c - 1;
+	m = context_frames(ref, rf);
+	k = frames_new(frames, n, rf, m, &keep);
+	if (3 * DGC_LEB_MAX + 1 + DGC_LEB_MAX * (k + 1) < 255)
+		dg_wr_begin_short(DG_R_CTXREF);
+	else
+		dg_wr_begin_long(DG_R_CTXREF);
+	dg_wr_uleb(dg_bbdefs[x->bbdef].file_index);
+	dg_wr_uleb(c - ref);
+	dg_wr_uleb(keep);
+	dg_wr_u8((UChar)k);
+	for (i = 0; i <= k; i++)
+		dg_wr_uleb(dgc_zigzag(frames[i] - (i ? frames[i - 1] : rf[0]), 64));
+	dg_wr_end();
+	dg_pairmap_set(&ctx_of_node, x->node, 0, c);
 }
 
 static UInt context_new(UInt bbdef, UInt node)
@@ -372,6 +434,9 @@ static void ctl_replay(const ULong *a)
 
 	batch_close();
 	dg_defs_replay();
+	/* refs only to contexts of this log: the map starts again */
+	VG_(free)(ctx_of_node.slots);
+	dg_pairmap_init(&ctx_of_node, "dg.enc.ctxnode");
 	for (c = 0; c < n_ctxs; c++)
 		context_write(c);
 	E.runs = E.accesses = E.dropped = 0;
@@ -521,6 +586,7 @@ void dg_enc_init(const struct dg_enc_options *o)
 		max_depth = MAX_CTX_DEPTH;
 	dg_stack_init(max_depth);
 	dg_pairmap_init(&ctx_map, "dg.enc.ctxmap");
+	dg_pairmap_init(&ctx_of_node, "dg.enc.ctxnode");
 	dg_pairmap_init(&heap_nodes, "dg.enc.heap");
 }
 

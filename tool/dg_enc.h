@@ -40,6 +40,7 @@ struct dg_enc_options {
 	Bool  trace_at_start;
 	Bool  use_fn;                  /* --trace-fn given */
 	ULong icount_from, icount_to;  /* [from, to) */
+	Bool  compact;                 /* BBCHAINS and CTXREF records */
 };
 
 /* In the tool, before a helper is forked. */

@@ -45,6 +45,7 @@
 #include "dg_out.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
+#include "dg_wr.h"
 #include "dg_stream.h"
 #include "dg_hand.h"
 #include "dg_imp.h"
@@ -65,6 +66,7 @@ static Bool         clo_helper = True;
 static const HChar *clo_db;             /* --db: record into a database */
 static const HChar *clo_importer;       /* --db-importer */
 static Bool         clo_out_given;      /* keep the log beside the database */
+static Bool         clo_compact = True;
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
 static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
@@ -114,6 +116,7 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--trace-at-start", clo_trace_at_start) {}
 	else if VG_STR_CLO(arg, "--trace-fn", clo_trace_fn) {}
 	else if VG_BOOL_CLO(arg, "--log-helper", clo_helper) {}
+	else if VG_BOOL_CLO(arg, "--log-compact", clo_compact) {}
 	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
 		if (!parse_icount_window(tmp))
 			VG_(fmsg_bad_option)(arg, "expected FROM:TO with FROM < TO, "
@@ -158,6 +161,12 @@ static void dg_print_usage(void)
 "    --db-importer=<path>         the dg-import to run [the one beside this\n"
 "                                 tool's build, else the installed one, else\n"
 "                                 the first in $PATH]\n"
+"    --log-compact=yes|no         write runs as BBCHAINS and contexts as CTXREF\n"
+"                                 records [yes]: a run that follows as it did\n"
+"                                 last time costs no head of its own, a stack\n"
+"                                 is told by reference to an earlier one; no\n"
+"                                 writes BBRUNS and CONTEXT, for readers older\n"
+"                                 than these records (docs/FORMAT.md 2.17, 2.18)\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -454,6 +463,7 @@ static void dg_post_clo_init(void)
 	o.use_fn = clo_trace_fn != NULL;
 	o.icount_from = clo_icount_from;
 	o.icount_to = clo_icount_to;
+	o.compact = clo_compact;
 	dg_enc_init(&o);          /* before the helper starts: it has it */
 	if (clo_db && !dg_imp_setup(clo_importer)) {
 		VG_(umsg)("datagrind: --db: cannot find dg-import%s%s (give "
@@ -462,6 +472,7 @@ static void dg_post_clo_init(void)
 		VG_(umsg)("datagrind: the program was not run\n");
 		VG_(exit)(1);
 	}
+	dg_wr_chains(clo_compact);
 	name = expand_out_name();
 	db = expand_db_name();
 	err = dg_out_init(name, db, clo_helper);

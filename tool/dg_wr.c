@@ -36,9 +36,11 @@ static SizeT   rec_at = NO_REC;      /* the open record's offset in obuf */
 static SizeT   rec_hdr;
 static SizeT   runs_at = NO_REC;     /* the open BBRUNS's payload offset */
 UChar *dg_wr_o_, *dg_wr_o_end_;     /* see dg_wr.h */
-ULong *dg_wr_slots_;
+uint64_t *dg_wr_slots_;
 struct dg_wr_ctx *dg_wr_ctxs_;
 UInt   dg_wr_prev_;
+Bool   dg_wr_chains_ = True;
+struct dgc_chain dg_wr_chain_;
 
 #define ERR_NAMETOOLONG 36
 #define ERR_DQUOT       122
@@ -104,7 +106,10 @@ void dg_wr_reset(void)
 		VG_(memset)(slots, 0, cap_slots * 2 * sizeof *slots);
 	n_bb = n_wctx = 0;
 	n_slots = 0;
+	dg_wr_chain_.prev = 0;
 }
+
+void dg_wr_chains(Bool on) { dg_wr_chains_ = on; }
 
 static void slots_grow(SizeT need)
 {
@@ -128,18 +133,23 @@ static void learn_bbdef(const UChar *pl)
 	bb_nacc[n_bb++] = (UInt)n_acc;
 }
 
-static void learn_context(const UChar *pl)
+/* A CONTEXT's bbdef is its first word, a CTXREF's its first uleb. */
+static void learn_context(const UChar *pl, SizeT len, Bool ref)
 {
-	ULong bb;
+	uint64_t bb;
 
 	if (n_wctx == cap_wctx) {
 		cap_wctx = cap_wctx ? 2 * cap_wctx : 4096;
 		wctxs = VG_(realloc)("dg.wr.ctx", wctxs, cap_wctx * sizeof *wctxs);
 	}
-	VG_(memcpy)(&bb, pl, 8);
+	if (!ref)
+		VG_(memcpy)(&bb, pl, 8);
+	else if (dgc_get_uleb(&pl, pl + len, &bb) < 0)
+		tl_assert(0);           /* the encoder framed it just now */
 	tl_assert(bb < n_bb);       /* the tool writes a bbdef before its use */
 	wctxs[n_wctx].slot = (UInt)n_slots;
 	wctxs[n_wctx].n_acc = bb_nacc[bb];
+	wctxs[n_wctx].next = dgc_next_init(n_wctx);
 	n_slots += bb_nacc[bb];
 	n_wctx++;
 	if (n_slots > cap_slots)
@@ -220,6 +230,13 @@ void dg_wr_u8(UChar v)  { put(&v, 1); }
 void dg_wr_u32(UInt v)  { put(&v, 4); }
 void dg_wr_u64(ULong v) { put(&v, 8); }
 
+void dg_wr_uleb(ULong v)
+{
+	UChar b[DGC_LEB_MAX];
+
+	put(b, dgc_put_uleb(b, v) - b);
+}
+
 void dg_wr_end(void)
 {
 	const UChar *pl = obuf + rec_at + rec_hdr;
@@ -233,8 +250,8 @@ void dg_wr_end(void)
 	}
 	if (obuf[rec_at] == DG_R_BBDEF)
 		learn_bbdef(pl);
-	else if (obuf[rec_at] == DG_R_CONTEXT)
-		learn_context(pl);
+	else if (obuf[rec_at] == DG_R_CONTEXT || obuf[rec_at] == DG_R_CTXREF)
+		learn_context(pl, len, obuf[rec_at] == DG_R_CTXREF);
 	rec_at = NO_REC;
 	st->records++;
 }
@@ -258,13 +275,14 @@ void dg_wr_copy(const UChar *p, SizeT n)
 void dg_wr_runs_begin(void)
 {
 	room(10 + RUN_ROOM);
-	obuf[oused] = DG_R_BBRUNS;
+	obuf[oused] = dg_wr_chains_ ? DG_R_BBCHAINS : DG_R_BBRUNS;
 	obuf[oused + 1] = DG_LONG_LENGTH;
 	oused += 10;
 	runs_at = oused;
 	dg_wr_o_ = obuf + oused;
 	dg_wr_o_end_ = obuf + WR_BUF_SIZE;
 	dg_wr_prev_ = 0;
+	dg_wr_chain_.head = NULL;       /* (its prev carries over) */
 }
 
 SizeT dg_wr_runs_len(void) { return dg_wr_o_ - (obuf + runs_at); }

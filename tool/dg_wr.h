@@ -2,7 +2,8 @@
  *
  * The encoder (dg_enc.c) writes every record of the log through here: its
  * own (BBDEF, CONTEXT, ICOUNT, THREAD, ...) framed field by field, runs
- * one by one into a BBRUNS record (docs/FORMAT.md §2.10), and the tool's
+ * one by one into a BBRUNS record (docs/FORMAT.md §2.10, coded by
+ * lib/dgcodec.h, the readers' codec), and the tool's
  * side records copied as they are.  The writer learns from the BBDEF and
  * CONTEXT records it frames how many accesses each context has and where
  * its prediction slots are (a context's slots follow those of the
@@ -20,6 +21,7 @@
 #define DG_WR_H
 
 #include "pub_tool_basics.h"
+#include "dgcodec.h"      /* the run codec, shared with the readers */
 
 struct dg_wr_state {
 	volatile UWord err;      /* errno that stopped the log, or 0 */
@@ -50,66 +52,54 @@ void dg_wr_begin_long(UChar type);
 void dg_wr_u8(UChar v);
 void dg_wr_u32(UInt v);
 void dg_wr_u64(ULong v);
+void dg_wr_uleb(ULong v);
 void dg_wr_end(void);
 /* A whole record of the tool's, [p, p + n), as it is. */
 void dg_wr_copy(const UChar *p, SizeT n);
 
 /* Runs: between runs_begin and runs_end every dg_wr_run adds one run of
    context c (info: 0 for the whole block, else n_instrs | n_addrs << 8 |
-   1 << 31) to a BBRUNS record; runs_end drops an empty one. */
+   1 << 31) to a BBCHAINS record, or a BBRUNS one after
+   dg_wr_chains(False) (docs/FORMAT.md §2.10, §2.17); runs_end drops an
+   empty one. */
+void  dg_wr_chains(Bool on);    /* before the first run; default on */
 void  dg_wr_runs_begin(void);
 void  dg_wr_runs_end(void);
-SizeT dg_wr_runs_len(void);     /* payload bytes of the open BBRUNS */
+SizeT dg_wr_runs_len(void);     /* payload bytes of the open record */
 
 /* dg_wr_run is inline: the encoder calls it for every run.  Private
-   state, only the inline uses it: the cursor of the open BBRUNS, the end
-   of its room, the prediction slots and each context's place in them. */
-struct dg_wr_ctx { UInt slot, n_acc; };
+   state, only the inline uses it: the cursor of the open record, the end
+   of its room, the prediction slots and each context's place in them and
+   successor, the previous run (BBRUNS) or the chain state (BBCHAINS). */
+struct dg_wr_ctx { UInt slot, n_acc; struct dgc_next next; };
 extern UChar *dg_wr_o_, *dg_wr_o_end_;
-extern ULong *dg_wr_slots_;
+extern uint64_t *dg_wr_slots_;
 extern struct dg_wr_ctx *dg_wr_ctxs_;
 extern UInt dg_wr_prev_;
+extern Bool dg_wr_chains_;
+extern struct dgc_chain dg_wr_chain_;
 void dg_wr_run_room_(void);     /* close, write, reopen */
-
-static inline UChar *dg_wr_uleb_(UChar *o, ULong v)
-{
-	while (v >= 0x80) {
-		*o++ = (UChar)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (UChar)v;
-	return o;
-}
-
-static inline ULong dg_wr_zigzag_(ULong v)
-{
-	return (v << 1) ^ (ULong)((Long)v >> 63);
-}
 
 /* Each address is predicted from the last two of its slot (stride). */
 static inline void dg_wr_run(UInt c, UInt info, const ULong *a)
 {
 	const struct dg_wr_ctx *x = &dg_wr_ctxs_[c];
-	UInt n = info ? (info >> 8) & 0x7FFFFF : x->n_acc, i;
-	ULong *s = dg_wr_slots_ + 2 * (SizeT)x->slot;
+	UInt n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
 	UChar *o;
 
-	if (dg_wr_o_ + 21 + 10 * (SizeT)n > dg_wr_o_end_)
+	if (dg_wr_o_ + DGC_RUN_MAX(n) > dg_wr_o_end_)
 		dg_wr_run_room_();
-	o = dg_wr_uleb_(dg_wr_o_, dg_wr_zigzag_((ULong)c - dg_wr_prev_) << 1
-	                          | (info ? 1 : 0));
-	if (info) {
-		*o++ = (UChar)(info & 0xFF);
-		o = dg_wr_uleb_(o, n);
+	if (dg_wr_chains_) {
+		o = dgc_put_chain_head(dg_wr_o_, &dg_wr_chain_,
+		                       &dg_wr_ctxs_[dg_wr_chain_.prev].next, c,
+		                       info, n, 64);
+	} else {
+		o = dgc_put_head(dg_wr_o_, c, dg_wr_prev_, info != 0, info & 0xFF,
+		                 n, 64);
+		dg_wr_prev_ = c;
 	}
-	for (i = 0; i < n; i++, s += 2) {
-		ULong v = a[i];
-		o = dg_wr_uleb_(o, dg_wr_zigzag_(v - (s[0] + s[1])));
-		s[1] = s[0] ? v - s[0] : 0;
-		s[0] = v;
-	}
-	dg_wr_prev_ = c;
-	dg_wr_o_ = o;
+	dg_wr_o_ = dgc_put_addrs(o, dg_wr_slots_ + 2 * (SizeT)x->slot,
+	                         (const uint64_t *)a, n, 64);
 }
 
 #endif

@@ -432,6 +432,8 @@ static const char *const aggregates[] = {
 	"WHERE icount > 100 AND addr >= 4096",
 	"SELECT count(*), sum(size), max(block_id) FROM filtered_accesses",
 	"SELECT count(*) FROM accesses WHERE block_id = 1",
+	/* counted from sum_block_chunks, then decoded from the 4th row on */
+	"SELECT rowid FROM accesses WHERE block_id = 1 LIMIT 2 OFFSET 3",
 	"SELECT count(*) FROM accesses WHERE context_id IN (1, 2, 3)",
 };
 

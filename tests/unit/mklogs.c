@@ -25,8 +25,9 @@ static int save(struct dgwrite *w, const char *dir, const char *name)
 }
 
 /* A log with strided loops through a heap block, for --blocks and the
- * prediction; thread 1 then thread 2. */
-static int heap_log(const char *dir)
+ * prediction; thread 1 then thread 2.  With chains, the runs go into
+ * BBCHAINS records (heap-v2-chains.log): the same log to every reader. */
+static int heap_log(const char *dir, int chains)
 {
 	static const struct dgwrite_instr in[2] = { { 0x401000, 4 }, { 0x401004, 3 } };
 	static const struct dgwrite_access ac[2] = {
@@ -37,6 +38,7 @@ static int heap_log(const char *dir)
 	int rc;
 
 	dgwrite_init(&w, 2, 0, 8);
+	w.chains = chains;
 	dgwrite_thread(&w, 1);
 	dgwrite_bbdef(&w, 2, in, 2, ac, 0);
 	dgwrite_context(&w, 0, 1, &(uint64_t){ 0x401000 });
@@ -50,7 +52,7 @@ static int heap_log(const char *dir)
 	dgwrite_run(&w, 0, 1, 1, 1, (uint64_t[]){ 0x5000 });
 	dgwrite_flush_runs(&w);         /* so that n_records counts it */
 	dgwrite_fini(&w, 21, w.n_runs, w.n_accesses, w.n_records, 0);
-	rc = save(&w, dir, "heap-v2.log");
+	rc = save(&w, dir, chains ? "heap-v2-chains.log" : "heap-v2.log");
 	dgwrite_release(&w);
 	return rc;
 }
@@ -77,6 +79,7 @@ int main(int argc, char **argv)
 	logs_full(&w, 2, 0, 8, 0, 0);
 	rc |= save(&w, argv[1], "nofini-v2.log");
 	dgwrite_release(&w);
-	rc |= heap_log(argv[1]);
+	rc |= heap_log(argv[1], 0);
+	rc |= heap_log(argv[1], 1);
 	return rc ? 1 : 0;
 }

@@ -269,7 +269,9 @@ static uint64_t pred_addr(int ctx, int i, int k, uint64_t mask)
 	}
 }
 
-static void test_prediction(int endian, int word)
+/* The same random runs as BBRUNS or BBCHAINS (chains 1): contexts mostly
+ * follow a cycle, so that chains form, and records end every 1000 runs. */
+static size_t test_prediction(int endian, int word, int chains)
 {
 	static uint64_t want[PRED_RUNS][PRED_ACC];
 	static int ctxs[PRED_RUNS], nadd[PRED_RUNS];
@@ -281,18 +283,20 @@ static void test_prediction(int endian, int word)
 	struct dglog_record rec;
 	char err[512] = "";
 	int k = 0, bad = 0, n;
+	size_t len;
 
 	for (int i = 0; i < PRED_ACC; i++) {
 		in[i] = (struct dgwrite_instr){ 0x1000 + 4 * i, 4 };
 		ac[i] = (struct dgwrite_access){ i & 1, 8, i, 0 };
 	}
 	dgwrite_init(&w, 2, endian, word);
+	w.chains = chains;
 	dgwrite_thread(&w, 1);
 	dgwrite_bbdef(&w, PRED_ACC, in, PRED_ACC, ac, 0);
 	for (int c = 0; c < PRED_CTX; c++)
 		dgwrite_context(&w, 0, 1, &(uint64_t){ 0x1000 });
 	for (k = 0; k < PRED_RUNS; k++) {
-		ctxs[k] = (int)(rnd() % PRED_CTX);
+		ctxs[k] = rnd() % 4 && k ? (ctxs[k - 1] + 1) % PRED_CTX : (int)(rnd() % PRED_CTX);
 		nadd[k] = rnd() % 5 ? PRED_ACC : (int)(rnd() % PRED_ACC);
 		for (int i = 0; i < nadd[k]; i++)
 			want[k][i] = pred_addr(ctxs[k], i, k, mask);
@@ -316,10 +320,26 @@ static void test_prediction(int endian, int word)
 		k++;
 	}
 	tu_check(n == 0 && k == PRED_RUNS && !bad,
-		 "prediction round trip, %s-endian %d-byte words: %d runs, %d wrong, %zu bytes %s%s",
-		 endian ? "big" : "little", word, k, bad, w.len, err, n < 0 ? r.err : "");
+		 "prediction round trip, %s, %s-endian %d-byte words: %d runs, %d wrong, %zu bytes %s%s",
+		 chains ? "bbchains" : "bbruns", endian ? "big" : "little", word, k, bad, w.len,
+		 err, n < 0 ? r.err : "");
+	len = w.len;
 	dglog_close(&r);
 	dgwrite_release(&w);
+	return len;
+}
+
+/* The same runs take fewer bytes as BBCHAINS when contexts repeat their
+ * successors (the random runs above: 3 in 4 follow a cycle). */
+static void test_chains_smaller(void)
+{
+	uint64_t seed = rng_state;
+	size_t plain, chained;
+
+	plain = test_prediction(0, 8, 0);
+	rng_state = seed;
+	chained = test_prediction(0, 8, 1);
+	tu_check(chained < plain, "bbchains %zu bytes, bbruns %zu bytes", chained, plain);
 }
 
 /* ------------------------------------------------------------ truncation */
@@ -794,12 +814,104 @@ static void test_mutations(void)
 	tu_check(1, "%d random mutations read without a crash (%d errors)", tries, errors);
 }
 
+/* BBCHAINS records after base(): a bad payload, or a chain of n runs whose
+ * successor was never defined. */
+static void test_chain_errors(void)
+{
+	struct dgwrite w;
+
+	bad_payload("bbchains addresses cut short", DG_R_BBCHAINS, "\0\1", 2,
+		    "payload ends inside addr_delta");
+	bad_payload("bbchains partial counts cut short", DG_R_BBCHAINS, "\2\3", 2,
+		    "payload ends inside n_addrs");
+	bad_payload("bbchains head leb cut short", DG_R_BBCHAINS, "\x80", 1,
+		    "payload ends inside run head");
+	bad_payload("bbchains chain to an undefined successor", DG_R_BBCHAINS, "\1", 1,
+		    "refers to context 1, only 1 defined");
+	bad_payload("bbchains chain of 65 runs", DG_R_BBCHAINS, "\x81\x01", 2,
+		    "a chain of 65 runs, at most 64");
+	/* a chain of runs without accesses is its head alone, also at the end */
+	base(&w, 2);
+	dgwrite_bbdef(&w, 3, c_in, 0, c_ac, 0);
+	dgwrite_context(&w, 1, 1, &(uint64_t){ 0x401000 });
+	w.chains = 1;
+	for (int k = 0; k < 100; k++)
+		dgwrite_run(&w, 1, 0, 3, 0, NULL);
+	dgwrite_flush_runs(&w);
+	dgwrite_fini(&w, 300, w.n_runs, w.n_accesses, w.n_records, 0);
+	{
+		char err[512] = "";
+		int trunc, n = read_all(w.buf, w.len, err, sizeof err, &trunc);
+		/* an explicit head, then chains of 64 and 35 runs: 3 bytes;
+		   FINI's count of 100 runs is checked by read_all */
+		tu_check(n == 0, "bbchains: 100 runs without accesses read back %s", err);
+	}
+	dgwrite_release(&w);
+}
+
+/* CTXREF: stacks rebuilt from a reference, as CONTEXT records; a
+ * reference or a keep out of range is an error. */
+static void test_ctxref(void)
+{
+	static const uint64_t full[4] = { 0x401000, 0x400500, 0x400400, 0x400300 };
+	struct dgwrite w;
+	struct dglog r;
+	struct dglog_record rec;
+	char err[512] = "", got[256] = "";
+	const struct dglog_context *x;
+	int n, k = 0;
+
+	base(&w, 2);            /* context 0: stack 0x401000 */
+	dgwrite_context(&w, 0, 4, full);
+	/* 2: same stack as 1 but for the block 0x401003 (frame 0 +3) */
+	dgwrite_ctxref(&w, 0, 1, 3, 0, (uint64_t[]){ 3 });
+	/* 3: one new inner frame 0x400600 before 1's two innermost */
+	dgwrite_ctxref(&w, 0, 2, 2, 1, (uint64_t[]){ 0, 0x400600 - 0x401000 });
+	/* 4: no reference, stack[0] absolute */
+	dgwrite_ctxref(&w, 0, 0, 0, 0, (uint64_t[]){ 0x401007 });
+	dgwrite_finish(&w);
+	dglog_open_mem(&r, w.buf, w.len, "ref.log", err, sizeof err);
+	while ((n = dglog_next(&r, &rec)) > 0)
+		if (rec.type == DG_R_CONTEXT)
+			k++;
+	for (uint64_t c = 2; n == 0 && c < 5; c++) {
+		x = dglog_context(&r, c);
+		char *p = got + strlen(got);
+		p = cat(p, got + sizeof got, "%s", c > 2 ? " | " : "");
+		cat_list(p, got + sizeof got, x->stack, x->depth);
+	}
+	tu_check(n == 0 && k == 5 && strcmp(got, "0x401003,0x400500,0x400400,0x400300 | "
+					   "0x401000,0x400600,0x400500,0x400400 | 0x401007") == 0,
+		 "ctxref: %d contexts, stacks %s %s", k, got, n < 0 ? r.err : err);
+	dglog_close(&r);
+	dgwrite_release(&w);
+
+	base(&w, 2);
+	dgwrite_ctxref(&w, 0, 2, 0, 0, (uint64_t[]){ 0 });
+	expect_error("ctxref back past the first context", &w, "refers back 2 contexts, only 1");
+	dgwrite_release(&w);
+	base(&w, 2);
+	dgwrite_ctxref(&w, 0, 1, 1, 0, (uint64_t[]){ 0 });
+	expect_error("ctxref keeps more frames than the reference has", &w, "keeps 1 frames");
+	dgwrite_release(&w);
+	base(&w, 2);
+	dgwrite_ctxref(&w, 3, 1, 0, 0, (uint64_t[]){ 0 });
+	expect_error("ctxref of an undefined bbdef", &w, "refers to bbdef 3, only 1 defined");
+	dgwrite_release(&w);
+	bad_payload("ctxref frames cut short", DG_R_CTXREF, "\0\1\0\2\0", 5,
+		    "payload ends inside frame");
+}
+
 int main(void)
 {
 	test_round_trips();
 	for (int e = 0; e <= 1; e++)
 		for (int ws = 4; ws <= 8; ws += 4)
-			test_prediction(e, ws);
+			for (int ch = 0; ch <= 1; ch++)
+				test_prediction(e, ws, ch);
+	test_chains_smaller();
+	test_chain_errors();
+	test_ctxref();
 	for (int v = 1; v <= 2; v++)
 		for (int e = 0; e <= 1; e++)
 			for (int ws = 4; ws <= 8; ws += 4)
