@@ -67,6 +67,9 @@ struct imp_desc {
 	                              thread (imp_hsum.c; 0: none yet) */
 	uint64_t heap_n;
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
+	uint32_t heap_type;        /* imp_pctype: the type (+1) and the offset */
+	uint64_t heap_off;         /* in it of its last 'heap' access, whose
+	                              field fld_field then is */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */

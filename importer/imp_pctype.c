@@ -237,6 +237,8 @@ int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint
 {
 	const struct imp_block *x;
 	const struct imp_pct *t;
+	uint64_t off;
+	uint32_t field;
 
 	if (d->pct) {
 		t = &imp->pcts[d->pct - 1];
@@ -245,9 +247,16 @@ int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint
 	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
 		return 0;
 	t = &imp->pcts[x->vtype - 1];
-	return imp_field_add(imp, d, IMP_HOW_HEAP, t->type,
-			     dgtypes_field_at(imp->pct->types, t->type, a - x->addr), DGTYPES_NONE,
-			     icount);
+	off = (a - x->addr) % t->size;
+	/* a pc walks the same field of many blocks: ask dgtypes on a change */
+	if (d->heap_type != t->type + 1 || d->heap_off != off || d->fld_how != IMP_HOW_HEAP) {
+		d->heap_type = t->type + 1;
+		d->heap_off = off;
+		field = dgtypes_field_at(imp->pct->types, t->type, off);
+	} else {
+		field = d->fld_field;
+	}
+	return imp_field_add(imp, d, IMP_HOW_HEAP, t->type, field, DGTYPES_NONE, icount);
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first
