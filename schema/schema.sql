@@ -558,10 +558,12 @@ CREATE TABLE pc_types (
 -- site_types: way 4, heap blocks typed by allocation site (stack_id).
 -- Each access to a block by a pc of pc_types whose offset equals the
 -- access's offset in the block modulo the type's size is a vote for that
--- type in the block (a majority vote, Boyer-Moore); when the block is
--- freed (or at the end) its winner votes in its site.  A block with no
--- votes of its own takes its site's type at that time.  type is the site's
--- winner; blocks_voted counts the blocks whose own votes chose it,
+-- type in the block (a majority vote, Boyer-Moore); a block's first
+-- leader votes in its site, and a new block starts with its site's leader
+-- (its accesses by untyped pcs are sum_field's how 'heap').  A block with
+-- no votes of its own takes its site's type when it is freed (or at the
+-- end).  type is the site's winner; blocks_voted counts the blocks whose
+-- own votes chose it,
 -- blocks_by_site those typed by the site alone (the `void *` and
 -- container_of accesses: no typed pc touched them), blocks_other those
 -- whose votes chose another type.  elements is block size / type_size when
