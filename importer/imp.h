@@ -13,6 +13,8 @@
  *   imp_hsum.c   heap summaries: sum_heap, sum_heap_threads, sum_block_chunks
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
+ *   imp_pctype.c struct fields from the accessing instruction and the heap
+ *                block (pc_types, site_types, site_fields)
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
  * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block
@@ -64,6 +66,10 @@ struct imp_desc {
 	uint32_t heap_thread;      /* heap_n counts its heap accesses in this
 	                              thread (imp_hsum.c; 0: none yet) */
 	uint64_t heap_n;
+	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
+	uint32_t heap_type;        /* imp_pctype: the type (+1) and the offset */
+	uint64_t heap_off;         /* in it of its last 'heap' access, whose
+	                              field fld_field then is */
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -107,6 +113,7 @@ struct imp_block {
 	uint32_t bc_chunk, bc_n;   /* accesses in chunk bc_chunk (imp_hsum.c) */
 	struct imp_bc { uint32_t chunk, n; } *bc;   /* earlier chunks' */
 	size_t n_bc, cap_bc;
+	uint32_t vtype, votes;     /* imp_pctype: leading pcts index + 1, margin */
 };
 
 struct imp_range {
@@ -182,7 +189,8 @@ struct imp_chunkw;           /* imp_chunk.c */
 enum {
 	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME,
 	ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
-	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK, ST_N
+	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK,
+	ST_PCTYPE, ST_SITETYPE, ST_SITEFIELD, ST_N
 };
 
 struct importer {
@@ -277,6 +285,11 @@ struct importer {
 	uint32_t fld_ranges;        /* live tracked ranges with a type name */
 	uint32_t fld_gen;           /* bumped when variables are added */
 	char *fld_warn;             /* lines for the user, or NULL */
+
+	/* struct fields, ways 3 and 4 (imp_pctype.c) */
+	struct imp_pctype *pct;
+	struct imp_pct *pcts;      /* typed pcs; imp_desc.pct and votes index it */
+	size_t n_pcts;
 
 	/* version 1 side records held back (imp_import.c) */
 	struct imp_held *held;

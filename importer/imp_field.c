@@ -320,7 +320,7 @@ int imp_field_access(struct importer *imp, struct imp_desc *d, uint64_t a, uint6
 	}
 	if (how == IMP_HOW_N)
 		return 0;
-	return imp_field_add(imp, d, how, type, field, var, icount);
+	return imp_field_add(imp, d, how, type, field, var, icount) < 0 ? -1 : 1;
 }
 
 /* ------------------------------------------------------------ rows */

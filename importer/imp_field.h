@@ -55,7 +55,8 @@ static inline int imp_field_wanted(const struct importer *imp, const struct imp_
 }
 
 /* Give the access of d at a (icount, thread imp->run_thread) its field,
-   if a way knows it, and count it.  0, or -1 (out of memory). */
+   if a range or a variable knows it, and count it: 1 if counted, 0 if
+   neither knows (ways 3 and 4 may: imp_pctype_access), -1 (memory). */
 int  imp_field_access(struct importer *imp, struct imp_desc *d, uint64_t a,
                       uint64_t icount);
 

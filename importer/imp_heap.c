@@ -12,6 +12,7 @@
 #include <string.h>
 #include "imp.h"
 #include "imp_field.h"
+#include "imp_pctype.h"
 #include "dgmem.h"
 #include "imp_hsum.h"
 
@@ -218,6 +219,7 @@ int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 		if (k < x->hist_n)
 			x->hist[2 * k + d->is_write]++;
 	}
+	imp_pctype_vote(imp, x, d, addr);
 	return fn_count(x, d);
 }
 
@@ -277,7 +279,8 @@ static int block_write(struct importer *imp, uint32_t b)
 		if (enc)
 			sqlite3_bind_blob(st, 17, enc, (int)len, free);
 	}
-	if (imp_db_step(imp, st) < 0 || imp_hsum_block(imp, x) < 0)
+	if (imp_db_step(imp, st) < 0 || imp_hsum_block(imp, x) < 0
+	    || imp_pctype_block(imp, x) < 0)
 		return -1;
 	free(x->hist);
 	x->hist = NULL;
@@ -378,6 +381,7 @@ int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 	x->live = 1;
 	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->alloc_stack) < 0)
 		return -1;
+	imp_pctype_block_new(imp, x);
 	if (imp->n_blocks == 1 || x->addr < imp->heap_lo)
 		imp->heap_lo = x->addr;
 	if (x->addr + x->size > imp->heap_hi)

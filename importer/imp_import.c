@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "imp.h"
 #include "imp_field.h"
+#include "imp_pctype.h"
 #include "dgsym.h"
 
 #define DG_IMPORT_VERSION "0.1.0"
@@ -353,8 +354,9 @@ static int write_meta(struct importer *imp, int incomplete)
 
 static int finish(struct importer *imp, int incomplete)
 {
-	if (imp_run_finish(imp) < 0 || imp_heap_finish(imp) < 0 || imp_sym_finish(imp) < 0
-	    || imp_field_finish(imp) < 0 || write_meta(imp, incomplete) < 0)
+	if (imp_run_finish(imp) < 0 || imp_heap_finish(imp) < 0 || imp_pctype_finish(imp) < 0
+	    || imp_sym_finish(imp) < 0 || imp_field_finish(imp) < 0
+	    || write_meta(imp, incomplete) < 0)
 		return -1;
 	return imp_db_finish(imp);
 }
@@ -503,7 +505,7 @@ static int import(struct importer *imp)
 		return -1;
 	if ((!imp->check_only && (imp_db_open(imp) < 0 || imp_run_init(imp) < 0
 	                          || imp_heap_init(imp) < 0 || imp_sym_init(imp) < 0
-	                          || imp_field_init(imp) < 0))
+	                          || imp_field_init(imp) < 0 || imp_pctype_init(imp) < 0))
 	    || read_all(imp, &truncated) < 0) {
 		if (pid > 0)
 			decompressor_finish(imp, pid, fd, 1, &truncated);
@@ -540,6 +542,7 @@ static void importer_free(struct importer *imp)
 	imp_run_free(imp);         /* first: it stops the chunk writer */
 	imp_db_abort(imp);
 	imp_heap_free_all(imp);
+	imp_pctype_free(imp);      /* before imp_field's types it names through */
 	imp_field_free(imp);       /* before the symbolizer: it holds libdw's */
 	imp_sym_free(imp);
 	dglog_close(&imp->log);

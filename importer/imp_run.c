@@ -12,6 +12,7 @@
 #include "imp_chunk.h"
 #include "imp_field.h"
 #include "imp_hsum.h"
+#include "imp_pctype.h"
 #include "imp_sum.h"
 #include "dgmem.h"
 
@@ -119,7 +120,8 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->block = IMP_NONE;
 		x->fb_block = IMP_NONE;
 		kinds[i] = (x->is_write ? IMP_K_WRITE : 0) | (x->guarded ? IMP_K_GUARDED : 0);
-		if (imp_sym_pc(imp, x->pc, &x->function, &x->module) < 0)
+		if (imp_sym_pc(imp, x->pc, &x->function, &x->module) < 0
+		    || imp_pctype_desc(imp, x) < 0)
 			return -1;
 	}
 	imp->n_descs += d->n_accesses;
@@ -219,6 +221,7 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
                         uint64_t icount)
 {
 	uint32_t b = d->block;
+	int typed;
 
 	d->count++;
 	if (!block_has(imp, b, a)) {
@@ -227,7 +230,10 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 	}
 	if (imp->n_live_ranges)
 		imp_heap_ranges_touch(imp, a, d);
-	if (imp_field_wanted(imp, d, a) && imp_field_access(imp, d, a, icount) < 0)
+	typed = imp_field_wanted(imp, d, a) ? imp_field_access(imp, d, a, icount) : 0;
+	if (typed < 0)
+		return -1;
+	if (!typed && (d->pct || b != IMP_NONE) && imp_pctype_access(imp, d, b, a, icount) < 0)
 		return -1;
 	if (b != IMP_NONE && imp_hsum_touch(imp, &imp->blocks[b], d, icount) < 0)
 		return -1;

@@ -3,7 +3,7 @@
 
 PROGS += $(B)/bin/dg-import
 IMPORTER_SRCS := $(wildcard importer/*.c)
-IMPORTER_LIBS := -lsqlite3 -ldw -lelf -lstdc++ -pthread
+IMPORTER_LIBS := -lsqlite3 -lcapstone -ldw -lelf -lstdc++ -pthread
 
 $(B)/gen/schema_sql.h: schema/schema.sql
 	@mkdir -p $(@D)

@@ -1467,6 +1467,32 @@ int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
 	return n;
 }
 
+int dgsym_function_at(struct dgsym *s, uint64_t pc, Dwfl_Module **dm,
+		      uint64_t *addr, Dwarf_Die *fn)
+{
+	int mi = map_find(s, pc);
+	struct mod *m;
+	Dwarf_Addr a, cubias;
+	Dwarf_Die *cudie;
+	struct cu_fns *c;
+	struct fn *f;
+
+	if (mi < 0)
+		return 0;
+	m = &s->mod[mi];
+	mod_load(s, m);
+	if (!m->dm || m->state != DGSYM_DWARF)
+		return 0;
+	a = pc - m->bias + m->dwfl_bias;
+	cudie = dwfl_module_addrdie(m->dm, a, &cubias);
+	if (!cudie || !(c = cu_fns_of(m, cudie)) || !(f = fn_find(c, a - cubias)))
+		return 0;
+	*dm = m->dm;
+	*addr = a;
+	*fn = f->die;
+	return 1;
+}
+
 /* ---------------------------------------------------------------- facts */
 
 int dgsym_n_modules(const struct dgsym *s)

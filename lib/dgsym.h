@@ -48,6 +48,7 @@
 #ifndef DGSYM_H
 #define DGSYM_H
 
+#include <elfutils/libdwfl.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -129,6 +130,14 @@ int dgsym_module_at(const struct dgsym *s, uint64_t pc);
  * DWARF the one frame comes from the ELF symbol table (file NULL). */
 int dgsym_lookup(struct dgsym *s, uint64_t pc, int *module,
 		 struct dgsym_frame *frames, int max);
+
+/* The DWARF behind pc, for questions beyond names (lib/dgpctype): the
+ * libdwfl module holding it (owned by s), pc as an address of that
+ * module's session (*addr), and the DIE of the out-of-line function whose
+ * code holds it (*fn).  1 if found; 0 if pc has no module with DWARF or no
+ * function there. */
+int dgsym_function_at(struct dgsym *s, uint64_t pc, Dwfl_Module **dm,
+		      uint64_t *addr, Dwarf_Die *fn);
 
 /* Module facts (the `modules` table); m in [0, dgsym_n_modules).  lo and hi
  * span all the module's mappings (hi exclusive).  build_id is lowercase hex,

@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -525,6 +525,77 @@ CREATE TABLE sum_field (
 	last_icount   INTEGER NOT NULL
 );
 CREATE INDEX sum_field_type ON sum_field(type_id, field_id);
+-- Struct fields from the accessing instruction and the heap block (issue 8,
+-- ways 3 and 4; types are named as lib/dgtypes names them: "struct rec",
+-- "int", a typedef's name for an anonymous struct; fields by path, as in
+-- "hdr.len", "slots[].key", "" for a type that is no aggregate, NULL for
+-- padding).
+--
+-- pc_types: way 3, once per distinct accessing pc (pc, module_id as in
+-- pcs).  dg-import decodes the
+-- instruction (capstone) and takes its memory operand's base register and
+-- displacement; the type is the pointee of the variable or parameter that
+-- DWARF locates in that register at that pc (via 'register'), the local
+-- variable whose frame slot the operand addresses (via 'stack', rbp/rsp
+-- against the frame base and the CFI), or the type that register was
+-- followed to from the function's entry (via 'tracked': a load of a typed
+-- stack slot or of a pointer member, a call's return type).  offset is the
+-- displacement, modulo type_size.  Per-field counts of way 3 are sum_pc
+-- joined on (pc, module_id) (view pc_fields), and sum_field's how 'insn'
+-- (less the accesses a range or a variable gave a field first).  rip-relative (globals), %fs-relative and
+-- implicit operands (push, call, rep movs) are not typed here.
+CREATE TABLE pc_types (
+	pc         INTEGER NOT NULL,
+	module_id  INTEGER NOT NULL,
+	type       TEXT NOT NULL,
+	type_size  INTEGER NOT NULL,
+	offset     INTEGER NOT NULL,
+	field      TEXT,
+	via        TEXT NOT NULL,
+	PRIMARY KEY (pc, module_id)
+) WITHOUT ROWID;
+
+-- site_types: way 4, heap blocks typed by allocation site (stack_id).
+-- Each access to a block by a pc of pc_types whose offset equals the
+-- access's offset in the block modulo the type's size is a vote for that
+-- type in the block (a majority vote, Boyer-Moore); a block's first
+-- leader votes in its site, and a new block starts with its site's leader
+-- (its accesses by untyped pcs are sum_field's how 'heap').  A block with
+-- no votes of its own takes its site's type when it is freed (or at the
+-- end).  type is the site's winner; blocks_voted counts the blocks whose
+-- own votes chose it,
+-- blocks_by_site those typed by the site alone (the `void *` and
+-- container_of accesses: no typed pc touched them), blocks_other those
+-- whose votes chose another type.  elements is block size / type_size when
+-- every typed block of the site holds exactly that many (an array of the
+-- type), else NULL.
+CREATE TABLE site_types (
+	stack_id        INTEGER PRIMARY KEY,
+	type            TEXT NOT NULL,
+	type_size       INTEGER NOT NULL,
+	elements        INTEGER,
+	blocks_voted    INTEGER NOT NULL,
+	blocks_by_site  INTEGER NOT NULL,
+	blocks_other    INTEGER NOT NULL
+);
+
+-- site_fields: the accesses to typed blocks by allocation site (stack_id,
+-- NULL: unknown) x type (the block's, as site_types says) x field: the field at the access's offset in its
+-- block modulo the type's size (NULL field and offset: padding), taken from
+-- each block's offset histogram (reads and writes that start in the
+-- field), and how many blocks had any.  Only blocks whose histogram has
+-- 1-byte buckets (blocks of up to 1024 bytes) count: a coarser bucket can
+-- straddle fields.  One row per site and field, not per block: a program
+-- makes millions of small blocks.
+CREATE TABLE site_fields (
+	stack_id   INTEGER,
+	type       TEXT NOT NULL,
+	field      TEXT,
+	offset     INTEGER,
+	blocks     INTEGER NOT NULL,
+	reads      INTEGER NOT NULL,
+	writes     INTEGER NOT NULL
+);
 
 -- sum_heap: the accesses made inside a live heap block (those with a
 -- block_id in `accesses`, dgsql's `--ranges malloc`) by thread x code
@@ -582,3 +653,10 @@ CREATE VIEW sum_site AS
 	       sum(writes) AS writes, sum(read_bytes) AS read_bytes,
 	       sum(write_bytes) AS write_bytes
 	FROM blocks GROUP BY alloc_stack_id;
+
+-- pc_fields: way 3's accesses by type and field (sum_pc x pc_types).
+CREATE VIEW pc_fields AS
+	SELECT t.type, t.field, t.via, s.is_write, sum(s.accesses) AS accesses,
+	       sum(s.bytes) AS bytes
+	FROM sum_pc s JOIN pc_types t ON t.pc = s.pc AND t.module_id = s.module_id
+	GROUP BY t.type, t.field, t.via, s.is_write;

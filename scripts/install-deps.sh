@@ -11,6 +11,7 @@ pkg-config           locating valgrind's static libraries
 valgrind             the core and its tool headers and static libraries
 libsqlite3-dev       dg-import and dgsql store and query traces in SQLite
 libdw-dev            dg-import resolves code addresses with elfutils' libdw
+libcapstone-dev      dg-import decodes accessing instructions to type struct fields
 libreadline-dev      dgsql's line editing and history
 gnuplot-nox          dgsql's plots (run as a program)
 sqlite3              the stock shell, used by tests against our databases

@@ -77,3 +77,16 @@ $(SYM_DIR)/symprog: tests/progs/sym/symprog.c $(SYM_DIR)/libsymlib.so
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(SYM_FLAGS) -fPIE -pie -o $@ $< -L$(SYM_DIR) -lsymlib -ldl
+
+# The struct-field oracle (tests/progs/pctype/), built twice: -O0 (every
+# pointer through a stack slot: the instruction tracker's case) and -O2
+# (pointers in registers, named by location lists).
+PCTYPE_DIR   := $(TESTS_PROG_DIR)/pctype
+PCTYPE_PROGS := $(PCTYPE_DIR)/fields-O0 $(PCTYPE_DIR)/fields-O2
+
+tests-progs: $(PCTYPE_PROGS)
+
+$(PCTYPE_DIR)/fields-O%: tests/progs/pctype/fields.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 -O$* -g -fno-stack-protector -Wall -Wextra -o $@ $<

@@ -74,3 +74,15 @@ $(UNIT_B)/test_dgtypes-asan: tests/unit/test_dgtypes.c lib/dgtypes.c lib/dghash.
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^) -ldw -lelf
+
+# test_dgpctype: the accessing instruction's type, sanitized, on the field
+# oracle's -O0 and -O2 builds (tests/t0107-pctype-unit.sh runs it).
+DGPCTYPE_SRCS := lib/dgpctype.c lib/dgtypes.c lib/dghash.c $(DGSYM_SRCS)
+
+unit-tests: $(UNIT_B)/test_dgpctype
+
+$(UNIT_B)/test_dgpctype: tests/unit/test_dgpctype.c $(DGPCTYPE_SRCS) $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgpctype.c $(DGPCTYPE_SRCS) \
+		-lcapstone $(DGSYM_LIBS)

@@ -1,0 +1,388 @@
+/* imp_pctype.c: struct fields from the accessing instruction and from the
+ * heap block (see imp_pctype.h).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "imp_pctype.h"
+#include "imp_field.h"
+#include "dgmem.h"
+#include "dgpctype.h"
+#include "dgsym.h"
+#include "dgtypes.h"
+
+/* An allocation site: the majority vote of its blocks (the pct index + 1
+   leading, by how much) and what its blocks were typed by. */
+struct site_vote {
+	int64_t stack;
+	uint32_t pct, votes;
+	uint64_t voted, by_site, other;   /* blocks: site_types */
+	uint64_t elements;                /* of every typed block, or 0 */
+	int mixed;                        /* blocks of different element counts */
+};
+
+/* A site_fields row: accesses to one field of the site's typed blocks. */
+struct site_field {
+	int64_t stack;
+	uint32_t type, field;      /* dgtypes; field DGTYPES_NONE: padding */
+	uint64_t blocks, reads, writes;
+};
+
+struct imp_pctype {
+	struct dgpctype *res;
+	struct dgtypes *types;     /* imp_field's: one table of types */
+	struct dghash pc_at;       /* (pc, module) -> index in pcts + 1, 0: untyped */
+	size_t cap_pcts;
+	struct dghash site_at;     /* alloc stack id -> index in sites */
+	struct site_vote *sites;
+	size_t n_sites, cap_sites;
+	struct dghash sf_at;       /* (site, field) -> index in sf */
+	struct site_field *sf;
+	size_t n_sf, cap_sf;
+	uint32_t *touched;         /* per field of the block's type: sf index + 1 */
+	size_t cap_touched;
+};
+
+static const char *const via_name[] = {
+	[DGPCTYPE_REGISTER] = "register",
+	[DGPCTYPE_STACK] = "stack",
+	[DGPCTYPE_TRACKED] = "tracked",
+};
+
+int imp_pctype_init(struct importer *imp)
+{
+	char err[256];
+	struct imp_pctype *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return imp_fail(imp, "out of memory");
+	imp->pct = p;
+	p->types = imp_field_types(imp);
+	if (!(p->res = dgpctype_new(err, sizeof err)))
+		return imp_fail(imp, "struct fields: %s", err);
+	if (dghash_init(&p->pc_at, 4096) < 0 || dghash_init(&p->site_at, 256) < 0
+	    || dghash_init(&p->sf_at, 256) < 0)
+		return imp_fail(imp, "out of memory");
+	return 0;
+}
+
+void imp_pctype_free(struct importer *imp)
+{
+	struct imp_pctype *p = imp->pct;
+
+	if (!p)
+		return;
+	dgpctype_free(p->res);
+	dghash_free(&p->pc_at);
+	dghash_free(&p->site_at);
+	dghash_free(&p->sf_at);
+	free(p->sites);
+	free(p->sf);
+	free(p->touched);
+	free(p);
+	free(imp->pcts);
+	imp->pcts = NULL;
+	imp->n_pcts = 0;
+	imp->pct = NULL;
+}
+
+static int pc_row(struct importer *imp, const struct imp_desc *d, const struct imp_pct *t,
+		  int via)
+{
+	const struct dgtypes_type *ty = dgtypes_type(imp->pct->types, t->type);
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_PCTYPE,
+		"INSERT INTO pc_types VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)d->pc);
+	sqlite3_bind_int64(st, 2, d->module);
+	sqlite3_bind_text(st, 3, ty->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)ty->size);
+	sqlite3_bind_int64(st, 5, (int64_t)t->offset);
+	if (t->field != DGTYPES_NONE)
+		sqlite3_bind_text(st, 6, dgtypes_field(imp->pct->types, t->field)->path, -1,
+				  SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, via_name[via], -1, SQLITE_STATIC);
+	return imp_db_step(imp, st);
+}
+
+/* The answer for d's pc: index in pcts + 1, or 0 if untyped. */
+static int resolve(struct importer *imp, const struct imp_desc *d, uint32_t *out)
+{
+	struct imp_pctype *p = imp->pct;
+	struct dgpctype_res r;
+	struct imp_pct *t;
+	Dwfl_Module *dm;
+	Dwarf_Die fn;
+	uint64_t addr;
+	uint32_t ty;
+	int m = dgsym_module_at(imp->sym, d->pc), how;
+
+	*out = 0;
+	if (m < 0 || !p->types || !dgsym_function_at(imp->sym, d->pc, &dm, &addr, &fn))
+		return 0;
+	if ((how = dgpctype_at(p->res, dm, &fn, addr, &r)) < 0)
+		return imp_fail(imp, "out of memory");
+	/* imp_sym added module m to the types when its code first ran */
+	if (how == DGPCTYPE_NONE || (ty = dgtypes_add_offset(p->types, m, r.type)) == DGTYPES_NONE)
+		return 0;      /* no usable type (or out of memory: fewer fields) */
+	if (dg_grow(&imp->pcts, &p->cap_pcts, imp->n_pcts + 1, sizeof *imp->pcts) < 0)
+		return imp_fail(imp, "out of memory");
+	t = &imp->pcts[imp->n_pcts];
+	t->type = ty;
+	t->size = dgtypes_type(p->types, ty)->size;
+	t->offset = r.offset % t->size;    /* dgtypes may size it otherwise */
+	t->field = dgtypes_field_at(p->types, ty, t->offset);
+	*out = (uint32_t)++imp->n_pcts;
+	return pc_row(imp, d, t, how);
+}
+
+int imp_pctype_desc(struct importer *imp, struct imp_desc *d)
+{
+	struct imp_pctype *p = imp->pct;
+	uint64_t key;
+	uint32_t v;
+	int added;
+
+	d->pct = 0;
+	if (!p)         /* --check: nothing is written */
+		return 0;
+	key = d->pc ^ (uint64_t)d->module << 48;   /* user pcs are below 2^48 */
+	v = dghash_get(&p->pc_at, key);
+	if (v == DGHASH_NONE) {
+		if (resolve(imp, d, &v) < 0)
+			return -1;
+		if (dghash_put(&p->pc_at, key, v, &added) < 0)
+			return imp_fail(imp, "out of memory");
+	}
+	d->pct = v;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+/* The site's vote record (made on first use), or NULL if out of memory. */
+static struct site_vote *site_of(struct importer *imp, int64_t stack)
+{
+	struct imp_pctype *p = imp->pct;
+	uint32_t i = dghash_get(&p->site_at, (uint64_t)stack);
+	int added;
+
+	if (i != DGHASH_NONE)
+		return &p->sites[i];
+	if (dg_grow(&p->sites, &p->cap_sites, p->n_sites + 1, sizeof *p->sites) < 0
+	    || dghash_put(&p->site_at, (uint64_t)stack, (uint32_t)p->n_sites, &added) < 0)
+		return NULL;
+	memset(&p->sites[p->n_sites], 0, sizeof *p->sites);
+	p->sites[p->n_sites].stack = stack;
+	return &p->sites[p->n_sites++];
+}
+
+void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x)
+{
+	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+
+	if (!s)                 /* no site known (or out of memory) */
+		return;
+	if (s->votes == 0 || imp->pcts[s->pct - 1].type == imp->pcts[x->vtype - 1].type) {
+		s->pct = x->vtype;
+		s->votes++;
+	} else {
+		s->votes--;
+	}
+}
+
+void imp_pctype_block_new(struct importer *imp, struct imp_block *x)
+{
+	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+
+	x->votes = 0;
+	x->vtype = s && s->votes > 0 ? s->pct : 0;
+}
+
+/* The block's type as a pct index + 1 (0: none): its own votes' winner,
+   else its site's; counted for its site. */
+static uint32_t block_type(struct importer *imp, const struct imp_block *x)
+{
+	struct site_vote *s = x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+	uint32_t v;
+	uint64_t k;
+
+	if (!s)
+		return x->votes > 0 ? x->vtype : 0;
+	if (x->votes > 0) {
+		v = x->vtype;
+		if (s->votes > 0 && imp->pcts[s->pct - 1].type == imp->pcts[v - 1].type)
+			s->voted++;
+		else
+			s->other++;
+	} else if (s->votes > 0) {
+		v = s->pct;
+		s->by_site++;
+	} else {
+		return 0;
+	}
+	k = x->size % imp->pcts[v - 1].size == 0 ? x->size / imp->pcts[v - 1].size : 0;
+	if (s->voted + s->by_site + s->other == 1)
+		s->elements = k;
+	else if (s->elements != k)
+		s->mixed = 1;
+	return v;
+}
+
+int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
+		      uint64_t icount)
+{
+	const struct imp_block *x;
+	const struct imp_pct *t;
+	uint64_t off;
+	uint32_t field;
+
+	if (d->pct) {
+		t = &imp->pcts[d->pct - 1];
+		return imp_field_add(imp, d, IMP_HOW_INSN, t->type, t->field, DGTYPES_NONE, icount);
+	}
+	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
+		return 0;
+	t = &imp->pcts[x->vtype - 1];
+	off = (a - x->addr) % t->size;
+	/* a pc walks the same field of many blocks: ask dgtypes on a change */
+	if (d->heap_type != t->type + 1 || d->heap_off != off || d->fld_how != IMP_HOW_HEAP) {
+		d->heap_type = t->type + 1;
+		d->heap_off = off;
+		field = dgtypes_field_at(imp->pct->types, t->type, off);
+	} else {
+		field = d->fld_field;
+	}
+	return imp_field_add(imp, d, IMP_HOW_HEAP, t->type, field, DGTYPES_NONE, icount);
+}
+
+/* The site_fields entry of (x's site, field f of type ty), made on first
+   use: its index, or -1 (out of memory). */
+static long site_field(struct importer *imp, const struct imp_block *x, uint32_t ty, uint32_t f)
+{
+	struct imp_pctype *p = imp->pct;
+	uint64_t key = dghash_mix((uint64_t)x->alloc_stack) ^ ((uint64_t)ty << 32 | f);
+	uint32_t i = dghash_get(&p->sf_at, key);
+	int added;
+
+	/* the key is a hash: check the entry is ours, else search on */
+	while (i != DGHASH_NONE && (p->sf[i].stack != x->alloc_stack || p->sf[i].type != ty
+				    || p->sf[i].field != f))
+		i = dghash_get(&p->sf_at, ++key);
+	if (i != DGHASH_NONE)
+		return i;
+	if (dg_grow(&p->sf, &p->cap_sf, p->n_sf + 1, sizeof *p->sf) < 0
+	    || dghash_put(&p->sf_at, key, (uint32_t)p->n_sf, &added) < 0)
+		return -1;
+	p->sf[p->n_sf] = (struct site_field){ x->alloc_stack, ty, f, 0, 0, 0 };
+	return (long)p->n_sf++;
+}
+
+/* The histogram's counts by field of type ty into the site's totals. */
+static int field_counts(struct importer *imp, const struct imp_block *x, uint32_t ty, uint64_t size)
+{
+	struct imp_pctype *p = imp->pct;
+	const struct dgtypes_type *t = dgtypes_type(p->types, ty);
+	size_t nf = (size_t)t->n_fields + 1, k;   /* the last: padding */
+	uint32_t i, f;
+	long e;
+
+	if (dg_grow(&p->touched, &p->cap_touched, nf, sizeof *p->touched) < 0)
+		return imp_fail(imp, "out of memory");
+	memset(p->touched, 0, nf * sizeof *p->touched);
+	for (i = 0; i < x->hist_n; i++) {
+		if (!x->hist[2 * i] && !x->hist[2 * i + 1])
+			continue;
+		f = dgtypes_field_at(p->types, ty, i % size);
+		k = f == DGTYPES_NONE ? nf - 1 : f - t->first_field;
+		if (!p->touched[k]) {
+			if ((e = site_field(imp, x, ty, f)) < 0)
+				return imp_fail(imp, "out of memory");
+			p->touched[k] = (uint32_t)e + 1;
+			p->sf[e].blocks++;
+		}
+		p->sf[p->touched[k] - 1].reads += x->hist[2 * i];
+		p->sf[p->touched[k] - 1].writes += x->hist[2 * i + 1];
+	}
+	return 0;
+}
+
+int imp_pctype_block(struct importer *imp, const struct imp_block *x)
+{
+	uint32_t v = imp->pct ? block_type(imp, x) : 0;
+	const struct imp_pct *t;
+
+	if (!v)
+		return 0;
+	t = &imp->pcts[v - 1];
+	return x->hist && x->hist_shift == 0 ? field_counts(imp, x, t->type, t->size) : 0;
+}
+
+static int site_rows(struct importer *imp)
+{
+	struct imp_pctype *p = imp->pct;
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_SITETYPE,
+		"INSERT INTO site_types VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	size_t i;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < p->n_sites; i++) {
+		const struct site_vote *s = &p->sites[i];
+		const struct imp_pct *t = s->pct ? &imp->pcts[s->pct - 1] : NULL;
+
+		if (!t)
+			continue;
+		sqlite3_bind_int64(st, 1, s->stack);
+		sqlite3_bind_text(st, 2, dgtypes_type(p->types, t->type)->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (int64_t)t->size);
+		if (!s->mixed && s->elements)
+			sqlite3_bind_int64(st, 4, (int64_t)s->elements);
+		sqlite3_bind_int64(st, 5, (int64_t)s->voted);
+		sqlite3_bind_int64(st, 6, (int64_t)s->by_site);
+		sqlite3_bind_int64(st, 7, (int64_t)s->other);
+		if (imp_db_step(imp, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int field_rows(struct importer *imp)
+{
+	struct imp_pctype *p = imp->pct;
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_SITEFIELD,
+		"INSERT INTO site_fields VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	size_t i;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < p->n_sf; i++) {
+		const struct site_field *e = &p->sf[i];
+		const struct dgtypes_field *fd = e->field == DGTYPES_NONE ? NULL
+						 : dgtypes_field(p->types, e->field);
+
+		if (e->stack >= 0)
+			sqlite3_bind_int64(st, 1, e->stack);
+		sqlite3_bind_text(st, 2, dgtypes_type(p->types, e->type)->name, -1, SQLITE_STATIC);
+		if (fd) {
+			sqlite3_bind_text(st, 3, fd->path, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 4, (int64_t)fd->offset);
+		}
+		sqlite3_bind_int64(st, 5, (int64_t)e->blocks);
+		sqlite3_bind_int64(st, 6, (int64_t)e->reads);
+		sqlite3_bind_int64(st, 7, (int64_t)e->writes);
+		if (imp_db_step(imp, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int imp_pctype_finish(struct importer *imp)
+{
+	if (!imp->pct)
+		return 0;
+	return site_rows(imp) < 0 || field_rows(imp) < 0 ? -1 : 0;
+}

@@ -1,0 +1,86 @@
+/* imp_pctype.h: struct fields from the accessing instruction (way 3:
+ * pc_types) and from the heap block (way 4: site_types, site_fields).
+ *
+ * Each distinct pc is resolved once, when its bbdef arrives (lib/dgpctype,
+ * named through imp_field's lib/dgtypes table), and its descriptor
+ * remembers the answer (imp_desc.pct): an access then costs a count in
+ * sum_field (imp_field_add, how 'insn').  A heap access by a typed pc costs
+ * a division while its block is undecided: it votes for the pc's type in
+ * the block when the offsets agree; a block's first leader votes in its
+ * allocation site, and a new block starts with its site's type.  A heap
+ * access by an untyped pc (void *, container_of) takes its block's type
+ * (how 'heap').
+ * When a block is written its type (its votes' winner, else its site's)
+ * and its accesses by field (from its offset histogram) are added to its
+ * allocation site's totals, written at the end: a row per site, not per
+ * block (a program makes millions of blocks).
+ *
+ * Owns: struct imp_pctype (imp->pct): the resolver, the type table, the
+ * per-pc answers and the per-site votes.  Called by imp_run (a new
+ * descriptor), imp_heap (an access to a block, a block written) and
+ * imp_import (init, free).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef IMP_PCTYPE_H
+#define IMP_PCTYPE_H
+
+#include <stdint.h>
+#include "imp.h"
+
+/* A typed pc: the type (lib/dgtypes index) its operand touches and where. */
+struct imp_pct {
+	uint32_t type, field;      /* field: DGTYPES_NONE for padding */
+	uint64_t size, offset;
+};
+
+int  imp_pctype_init(struct importer *imp);
+void imp_pctype_free(struct importer *imp);
+
+/* Resolve d's pc (once per pc; writes its pc_types row) and set d->pct. */
+int  imp_pctype_desc(struct importer *imp, struct imp_desc *d);
+
+/* A block stops voting once one type leads by this much. */
+#define IMP_PCT_DECIDED 64
+
+/* A new block: its site's type so far, until its own accesses vote. */
+void imp_pctype_block_new(struct importer *imp, struct imp_block *x);
+/* Block x has a new leading type: a vote in its site. */
+void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x);
+
+/* An access of d at addr in block x: a vote, if d's pc is typed. */
+static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
+				   const struct imp_desc *d, uint64_t addr)
+{
+	const struct imp_pct *p;
+
+	if (!d->pct || x->votes >= IMP_PCT_DECIDED)
+		return;
+	p = &imp->pcts[d->pct - 1];
+	if ((addr - x->addr) % p->size != p->offset)
+		return;
+	if (x->votes == 0) {
+		x->vtype = d->pct;
+		x->votes = 1;
+		imp_pctype_site_vote(imp, x);
+	} else if (imp->pcts[x->vtype - 1].type == p->type) {
+		x->votes++;
+	} else {
+		x->votes--;
+	}
+}
+
+/* Give the access of d at a (in block b, or IMP_NONE) a field by way 3
+   (d's pc is typed) or way 4 (its block is): sum_field's 'insn' and
+   'heap'.  For accesses no range or variable gave a field.  0, or -1. */
+int  imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
+		       uint64_t icount);
+
+/* Block x is written: its type and its accesses by field into its site's
+   totals. */
+int  imp_pctype_block(struct importer *imp, const struct imp_block *x);
+
+/* After the last block: the site_types and site_fields rows. */
+int  imp_pctype_finish(struct importer *imp);
+
+#endif
