@@ -293,8 +293,59 @@ static const UChar *run_process(const UChar *p)
 	return (const UChar *)(addrs + n_addrs + bb->n_extra);
 }
 
+/* The common case, apart from run_process: tracing on, no --trace-icount
+   window and no --trace-fn.  Only a CTL record or those options change
+   the tracing state, so it holds for a whole RAW record, and the per-run
+   tests of the rare cases are left out (bb->fn_entry is never set without
+   --trace-fn).  Each entry has the same effect as through run_process;
+   the run's address count is handed to the writer, which then need not
+   look it up in the context. */
+static const UChar *raw_fast(const UChar *p, const UChar *end)
+{
+	while (p < end) {
+		UInt id = *(const UInt *)p, info = *(const UInt *)(p + 4);
+		struct dg_bbdef *bb = &dg_bbdefs[id];
+		const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
+		UInt n_instrs = bb->n_instrs, n_addrs = bb->n_acc, c;
+
+		if (info) {
+			n_instrs = info & 0xFF;
+			n_addrs = (info >> 8) & 0x7FFFFF;
+		}
+		dg_stack_entry(*(const ULong *)(p + 8));
+		c = context_of(id, bb);
+		if (UNLIKELY(!E.batch_open || ++E.batch_runs > BATCH_RUNS)) {
+			batch_close();
+			E.batch_runs = 0;
+			icount_sync();
+			dg_wr_runs_begin();
+			E.batch_open = True;
+		}
+		dg_wr_run_n(c, info, addrs, n_addrs);
+		E.reader_icount += n_instrs;
+		E.icount += n_instrs;
+		E.runs++;
+		E.accesses += n_addrs;
+		if (info) {
+			if (bb->sets_sp)
+				dg_stack_sp_set();
+			p = (const UChar *)(addrs + n_addrs);
+			continue;
+		}
+		if (bb->exit_kind == DG_EXIT_CALL)
+			dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
+			              addrs[n_addrs + 1], &bb->call_memo);
+		if (bb->sets_sp)
+			dg_stack_sp_set();
+		p = (const UChar *)(addrs + n_addrs + bb->n_extra);
+	}
+	return p;
+}
+
 static void raw_process(const UChar *p, const UChar *end)
 {
+	if (E.tracing && !E.use_window && !E.o.use_fn)
+		p = raw_fast(p, end);
 	while (p < end)
 		p = run_process(p);
 	tl_assert(p == end);    /* the tool's own entries */
