@@ -82,7 +82,8 @@ void dg_wr_run_room_(void);     /* close, write, reopen */
 
 /* Each address is predicted from the last two of its slot (stride).
    n is the run's address count, which the caller knows. */
-static inline void dg_wr_run_n(UInt c, UInt info, const ULong *a, UInt n)
+static inline __attribute__((always_inline))
+void dg_wr_run_n(UInt c, UInt info, const ULong *a, UInt n)
 {
 	UChar *o;
 
