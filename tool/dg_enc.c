@@ -244,10 +244,30 @@ static void run_emit(UInt id, struct dg_bbdef *bb, UInt info,
 		dg_wr_runs_begin();
 		E.batch_open = True;
 	}
-	dg_wr_run(c, info, addrs);
+	dg_wr_run(c, info, addrs, n_addrs);
 	E.reader_icount += n_instrs;
 	E.runs++;
 	E.accesses += n_addrs;
+}
+
+/* After a run: replay its call, note an SP set anew; returns the next
+   raw entry. */
+static inline __attribute__((always_inline))
+const UChar *run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
+                       UInt n_addrs)
+{
+	if (info) {
+		if (bb->sets_sp)
+			dg_stack_sp_set();
+		return (const UChar *)(addrs + n_addrs);
+	}
+	/* Returns need nothing here: the next block's entry pops. */
+	if (bb->exit_kind == DG_EXIT_CALL)
+		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
+		              addrs[n_addrs + 1], &bb->call_memo);
+	if (bb->sets_sp)
+		dg_stack_sp_set();
+	return (const UChar *)(addrs + n_addrs + bb->n_extra);
 }
 
 /* Decode one raw entry at p, emit it if tracing, replay its call or
@@ -279,18 +299,7 @@ static const UChar *run_process(const UChar *p)
 		E.dropped++;
 	}
 	E.icount += n_instrs;
-	if (info) {
-		if (bb->sets_sp)
-			dg_stack_sp_set();
-		return (const UChar *)(addrs + n_addrs);
-	}
-	/* Returns need nothing here: the next block's entry pops. */
-	if (bb->exit_kind == DG_EXIT_CALL)
-		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
-		              addrs[n_addrs + 1], &bb->call_memo);
-	if (bb->sets_sp)
-		dg_stack_sp_set();
-	return (const UChar *)(addrs + n_addrs + bb->n_extra);
+	return run_after(bb, info, addrs, n_addrs);
 }
 
 /* The common case, apart from run_process: tracing on, no --trace-icount
@@ -321,23 +330,12 @@ static const UChar *raw_fast(const UChar *p, const UChar *end)
 			dg_wr_runs_begin();
 			E.batch_open = True;
 		}
-		dg_wr_run_n(c, info, addrs, n_addrs);
+		dg_wr_run(c, info, addrs, n_addrs);
 		E.reader_icount += n_instrs;
 		E.icount += n_instrs;
 		E.runs++;
 		E.accesses += n_addrs;
-		if (info) {
-			if (bb->sets_sp)
-				dg_stack_sp_set();
-			p = (const UChar *)(addrs + n_addrs);
-			continue;
-		}
-		if (bb->exit_kind == DG_EXIT_CALL)
-			dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
-			              addrs[n_addrs + 1], &bb->call_memo);
-		if (bb->sets_sp)
-			dg_stack_sp_set();
-		p = (const UChar *)(addrs + n_addrs + bb->n_extra);
+		p = run_after(bb, info, addrs, n_addrs);
 	}
 	return p;
 }

@@ -83,7 +83,7 @@ void dg_wr_run_room_(void);     /* close, write, reopen */
 /* Each address is predicted from the last two of its slot (stride).
    n is the run's address count, which the caller knows. */
 static inline __attribute__((always_inline))
-void dg_wr_run_n(UInt c, UInt info, const ULong *a, UInt n)
+void dg_wr_run(UInt c, UInt info, const ULong *a, UInt n)
 {
 	UChar *o;
 
@@ -104,12 +104,6 @@ void dg_wr_run_n(UInt c, UInt info, const ULong *a, UInt n)
 		                         (const uint64_t *)a, n, 64);
 	else
 		dg_wr_o_ = o;
-}
-
-static inline void dg_wr_run(UInt c, UInt info, const ULong *a)
-{
-	dg_wr_run_n(c, info, a,
-	            info ? (info >> 8) & 0x7FFFFF : dg_wr_ctxs_[c].n_acc);
 }
 
 #endif
