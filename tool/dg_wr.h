@@ -80,11 +80,11 @@ extern Bool dg_wr_chains_;
 extern struct dgc_chain dg_wr_chain_;
 void dg_wr_run_room_(void);     /* close, write, reopen */
 
-/* Each address is predicted from the last two of its slot (stride). */
-static inline void dg_wr_run(UInt c, UInt info, const ULong *a)
+/* Each address is predicted from the last two of its slot (stride).
+   n is the run's address count, which the caller knows. */
+static inline __attribute__((always_inline))
+void dg_wr_run(UInt c, UInt info, const ULong *a, UInt n)
 {
-	const struct dg_wr_ctx *x = &dg_wr_ctxs_[c];
-	UInt n = info ? (info >> 8) & 0x7FFFFF : x->n_acc;
 	UChar *o;
 
 	if (dg_wr_o_ + DGC_RUN_MAX(n) > dg_wr_o_end_)
@@ -98,8 +98,12 @@ static inline void dg_wr_run(UInt c, UInt info, const ULong *a)
 		                 n, 64);
 		dg_wr_prev_ = c;
 	}
-	dg_wr_o_ = dgc_put_addrs(o, dg_wr_slots_ + 2 * (SizeT)x->slot,
-	                         (const uint64_t *)a, n, 64);
+	if (n)
+		dg_wr_o_ = dgc_put_addrs(o, dg_wr_slots_
+		                         + 2 * (SizeT)dg_wr_ctxs_[c].slot,
+		                         (const uint64_t *)a, n, 64);
+	else
+		dg_wr_o_ = o;
 }
 
 #endif

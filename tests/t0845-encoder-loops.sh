@@ -1,0 +1,47 @@
+#!/bin/sh
+# t0845-encoder-loops: the encoder (tool/dg_enc.c) reads the runs of a RAW
+# record in a loop of its own when nothing can stop tracing inside it
+# (tracing on, no --trace-icount window, no --trace-fn), else in the
+# general loop.  A window wider than the whole run (--trace-icount=0:10^15)
+# sends every run through the general loop and traces all of them, so the
+# logs of the same program (writes, mixed, jumps: heap blocks, calls,
+# longjmp) must say the same: dg-dump --records (every run, context and
+# stack; less the PROCESS and MMAP lines, which name the run's own options
+# and mappings), --accesses and --stats.  The programs are deterministic
+# but for a few stack addresses that the start-up's random bytes decide
+# (AT_RANDOM): the common loop runs twice, and every line the two runs
+# agree on must be the general loop's too, with as many lines.
+. "$DG_TESTS/lib.sh"
+need_tool
+need_prog writes
+need_prog mixed
+need_prog jumps
+
+# same_where_stable A B G: A and B agree on a line => G has it too; the
+# same number of lines in all three.
+same_where_stable() {
+	paste -d '|' "$1" "$2" "$3" | awk -F'|' '
+		NF != 3 { bad++ } $1 == $2 && $3 != $1 { bad++ } END { exit bad > 0 }' &&
+		[ "$(wc -l <"$1")" = "$(wc -l <"$3")" ] && [ "$(wc -l <"$2")" = "$(wc -l <"$3")" ]
+}
+
+for p in writes mixed jumps; do
+	run_dg "$p.f.log" -- "$DG_PROGS/$p" || finish
+	run_dg "$p.h.log" -- "$DG_PROGS/$p" || finish
+	run_dg "$p.g.log" --trace-icount=0:1000000000000000 -- "$DG_PROGS/$p" || finish
+	check_status "$p: the log of the common loop is complete and valid" 0 \
+		"$DG_DUMP" --check "$p.f.log"
+	for m in --records --accesses --stats; do
+		for l in f h g; do
+			dump "$m" "$p.$l.log" "$p.$l.all" || finish
+			grep -v -e '^process ' -e '^mmap ' "$p.$l.all" >"$p.$l.out"
+		done
+		check_status "$p: dg-dump $m the same through either loop" 0 \
+			same_where_stable "$p.f.out" "$p.h.out" "$p.g.out"
+	done
+	check_cmp "$p: --stats the same through either loop" "$p.g.out" "$p.f.out"
+	dump --stats "$p.f.log" "$p.f.stats" || finish
+	check_gt "$p: runs recorded" 1000 "$(stat_of "$p.f.stats" runs)"
+	check_gt "$p: accesses recorded" 100 "$(stat_of "$p.f.stats" accesses)"
+done
+finish
