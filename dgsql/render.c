@@ -172,6 +172,23 @@ static void ob_puts(struct obuf *b, const char *s)
 	ob_put(b, s, strlen(s));
 }
 
+/* How many decimal digits u has: from its bit length (log10(2) is about
+   1233/4096), corrected by one compare, instead of a loop per digit. */
+static inline size_t digits(uint64_t u)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull
+	};
+	unsigned g = (unsigned)(64 - __builtin_clzll(u | 1)) * 1233 >> 12;
+
+	return g + (u >= pow10[g]) + !u;   /* 0 has one digit */
+}
+
 /* Decimal digits of v, as SQLite prints an INTEGER; written in place,
    two digits a step. */
 static void ob_int(struct obuf *b, sqlite3_int64 v)
@@ -181,12 +198,10 @@ static void ob_int(struct obuf *b, sqlite3_int64 v)
 		"31323334353637383940414243444546474849505152535455565758596061"
 		"6263646566676869707172737475767778798081828384858687888990919293"
 		"949596979899";
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t;
-	size_t len = 1 + (v < 0);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t len = (v < 0) + digits(u);
 	char *q;
 
-	for (t = 10; len < 20 + (v < 0) && u >= t; t *= 10)
-		len++;
 	if (!ob_room(b, len))
 		return;
 	if (v < 0)
@@ -449,6 +464,7 @@ struct render_ints {
 	FILE *out;
 	const char *const *names;
 	char **keys;            /* json */
+	size_t *key_len;
 	struct obuf b;
 	long nrows;
 };
@@ -471,10 +487,13 @@ struct render_ints *render_ints_begin(enum render_mode m, int headers, FILE *out
 				   .out = out, .names = names };
 	if (m == RENDER_JSON) {
 		r->keys = calloc((size_t)ncol + 1, sizeof *r->keys);
-		for (i = 0; r->keys && i < ncol; i++)
-			if (!(r->keys[i] = json_key(names[i])))
+		r->key_len = calloc((size_t)ncol + 1, sizeof *r->key_len);
+		for (i = 0; r->keys && r->key_len && i < ncol; i++)
+			if ((r->keys[i] = json_key(names[i])))
+				r->key_len[i] = strlen(r->keys[i]);
+			else
 				r->b.oom = 1;
-		r->b.oom |= !r->keys;
+		r->b.oom |= !r->keys || !r->key_len;
 	}
 	return r;
 }
@@ -509,7 +528,7 @@ static void ints_json(struct render_ints *r, const int64_t *v,
 	for (i = 0; i < r->ncol; i++) {
 		if (i)
 			ob_putc(&r->b, ',');
-		ob_puts(&r->b, r->keys[i]);
+		ob_put(&r->b, r->keys[i], r->key_len[i]);
 		if (null[i])
 			ob_puts(&r->b, "null");
 		else
@@ -549,6 +568,7 @@ int render_ints_end(struct render_ints *r, long *nrows)
 	*nrows = r->nrows;
 	free(r->b.p);
 	free_keys(r->keys);
+	free(r->key_len);
 	free(r);
 	return rc;
 }
