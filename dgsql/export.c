@@ -34,9 +34,9 @@ static const char *word(const char *s, const char *w)
 	return s + n;
 }
 
-/* Whether sql is SELECT * FROM [main.]accesses [LIMIT n] [;]; *limit
-   gets n, or -1. */
-static int is_export(const char *sql, long long *limit)
+/* Whether sql is SELECT * FROM [main.]accesses or filtered_accesses
+   [LIMIT n] [;]; *limit gets n, or -1, *view whether it is the view. */
+static int is_export(const char *sql, long long *limit, int *view)
 {
 	const char *s = word(sql, "select"), *t;
 	char *end;
@@ -44,9 +44,13 @@ static int is_export(const char *sql, long long *limit)
 	*limit = -1;
 	if (!s || !(s = word(s, "*")) || !(s = word(s, "from")))
 		return 0;
-	if ((t = word(s, "main")) && (t = word(t, ".")))
-		s = t;
-	if (!(s = word(s, "accesses")))
+	if ((t = word(s, "filtered_accesses")))
+		*view = 1, s = t;
+	else if ((t = word(s, "main")) && (t = word(t, ".")) && (t = word(t, "accesses")))
+		*view = 0, s = t;
+	else if ((t = word(s, "accesses")))
+		*view = 0, s = t;
+	else
 		return 0;
 	if ((t = word(s, "limit"))) {
 		while (isspace((unsigned char)*t))
@@ -67,17 +71,24 @@ static int is_export(const char *sql, long long *limit)
 }
 
 /* No table or view named accesses in temp or main hides the virtual
-   table (the names SQLite looks at before the eponymous one). */
-static int table_is_ours(sqlite3 *db)
+   table (the names SQLite looks at before the eponymous one); with view,
+   filtered_accesses is dgfilter's view without a filter (dgfilter.c's
+   text with no condition), and nothing in main shares its name. */
+static int table_is_ours(sqlite3 *db, int view)
 {
 	sqlite3_stmt *q = NULL;
 	int ours;
 
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM temp.sqlite_master"
 			       " WHERE name = 'accesses' COLLATE NOCASE) + (SELECT count(*)"
-			       " FROM main.sqlite_master WHERE name = 'accesses' COLLATE NOCASE)",
+			       " FROM main.sqlite_master WHERE name IN ('accesses', ?1) COLLATE NOCASE)"
+			       " + (?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM temp.sqlite_master"
+			       " WHERE name = ?1 AND type = 'view' AND sql = 'CREATE VIEW "
+			       "filtered_accesses AS SELECT * FROM accesses WHERE 1'))",
 			       -1, &q, NULL) != SQLITE_OK)
 		return 0;
+	if (view)
+		sqlite3_bind_text(q, 1, "filtered_accesses", -1, SQLITE_STATIC);
 	ours = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) == 0;
 	sqlite3_finalize(q);
 	return ours;
@@ -128,11 +139,11 @@ int export_try(sqlite3_stmt *st, enum render_mode m, int headers, FILE *out,
 	struct render_ints *r;
 	long long limit;
 	char *msg = NULL;
-	int rc;
+	int rc, view = 0;
 
 	*nrows = 0;
-	if (!render_ints_mode(m) || !sql || !is_export(sql, &limit)
-	    || !names_match(st) || !table_is_ours(db))
+	if (!render_ints_mode(m) || !sql || !is_export(sql, &limit, &view)
+	    || !names_match(st) || !table_is_ours(db, view))
 		return 0;
 	r = render_ints_begin(m, headers, out, columns, NCOL);
 	if (!r) {

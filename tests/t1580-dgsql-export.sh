@@ -6,9 +6,10 @@
 # rows (the statement with a trailing comment, which the fast path does
 # not take), with and without headers, NULL and non-NULL block_id, LIMITs
 # inside a batch, across batches (4096) and chunks (65536), and 0; the
-# rows are count(*) of them; a temp view named accesses hides the table
-# from the fast path too; on a single- and a multi-threaded trace, and on
-# one of several chunks.
+# rows are count(*) of them; filtered_accesses without a filter is taken
+# too, with one it is not (the same bytes either way); a temp view named
+# accesses hides the table from the fast path too; on a single- and a
+# multi-threaded trace, and on one of several chunks.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -54,6 +55,16 @@ for q in "select  *  from  main.accesses limit 1;" "SELECT * FROM accesses LIMIT
 	same s.db json --no-header "$q"
 done
 
+# filtered_accesses without a filter is every access: the fast path too;
+# with one, SQLite (the same bytes either way).
+same t.db csv --header "SELECT * FROM filtered_accesses"
+"$DGSQL" -c --events fn:worker t.db "SELECT * FROM filtered_accesses" >fast.out 2>fast.err
+"$DGSQL" -c --events fn:worker t.db "SELECT * FROM filtered_accesses -- x" >slow.out 2>slow.err
+check_cmp "filtered_accesses under fn:worker = SQLite's" slow.out fast.out
+check_eq "filtered_accesses under fn:worker: as many rows as its count(*)" \
+	"$(dq t.db --events fn:worker "SELECT count(*) FROM filtered_accesses")" "$(wc -l <fast.out)"
+check_gt "fn:worker keeps some accesses" 0 "$(wc -l <fast.out)"
+
 # .mode in a script takes it too.
 printf '.mode tsv\n.headers on\nSELECT * FROM accesses LIMIT 5000;\n' >mode.sql
 "$DGSQL" t.db <mode.sql >fast.out 2>fast.err
@@ -67,15 +78,22 @@ check_eq "temp view named accesses" "x
 
 # The fast path is what ran (and not for other text).
 if command -v gdb >/dev/null 2>&1; then
-	for q in "SELECT * FROM accesses LIMIT 1" "SELECT * FROM accesses WHERE 1 LIMIT 1"; do
-		gdb -nx -batch -ex 'break dgvtab_scan' -ex run --args "$DGSQL" -c m.db "$q" \
-			>gdb.out 2>&1
-		grep -c "^Breakpoint 1, .*dgvtab_scan" gdb.out >gdb.n
-		echo "$q: $(cat gdb.n)" >>gdb.all
+	for f in "" "--events fn:main"; do
+		for q in "SELECT * FROM accesses LIMIT 1" "SELECT * FROM accesses WHERE 1 LIMIT 1" \
+			 "SELECT * FROM filtered_accesses LIMIT 1"; do
+			gdb -nx -batch -ex 'break dgvtab_scan' -ex run --args "$DGSQL" -c $f \
+				m.db "$q" >gdb.out 2>&1
+			grep -c "^Breakpoint 1, .*dgvtab_scan" gdb.out >gdb.n
+			echo "${f:+$f }$q: $(cat gdb.n)" >>gdb.all
+		done
 	done
-	check_eq "dgvtab_scan runs for the export, not for a WHERE" \
+	check_eq "dgvtab_scan runs for the export, not for a WHERE or a filter" \
 		"SELECT * FROM accesses LIMIT 1: 1
-SELECT * FROM accesses WHERE 1 LIMIT 1: 0" "$(cat gdb.all)"
+SELECT * FROM accesses WHERE 1 LIMIT 1: 0
+SELECT * FROM filtered_accesses LIMIT 1: 1
+--events fn:main SELECT * FROM accesses LIMIT 1: 1
+--events fn:main SELECT * FROM accesses WHERE 1 LIMIT 1: 0
+--events fn:main SELECT * FROM filtered_accesses LIMIT 1: 0" "$(cat gdb.all)"
 else
 	skip "gdb is not installed: which path ran is not checked"
 fi
