@@ -458,16 +458,50 @@ static int stream(sqlite3_stmt *st, enum render_mode m, int headers,
 
 /* ---------------------------------------------------------- integers */
 
+/* Keys this long or shorter are copied as one fixed-size move. */
+#define KEY_PAD 16
+
 struct render_ints {
 	enum render_mode m;
 	int headers, ncol;
 	FILE *out;
 	const char *const *names;
-	char **keys;            /* json */
+	char **keys;            /* json: ",\"name\":" (the first without the
+				   comma), each padded to KEY_PAD bytes */
 	size_t *key_len;
 	struct obuf b;
 	long nrows;
 };
+
+/* json_key of name, after a comma unless first, in at least KEY_PAD
+   bytes (zeros after it); *len its length. */
+static char *row_key(const char *name, int comma, size_t *len)
+{
+	char *k = json_key(name), *p;
+
+	if (!k)
+		return NULL;
+	*len = strlen(k) + (comma != 0);
+	p = calloc(*len > KEY_PAD ? *len + 1 : KEY_PAD, 1);
+	if (p) {
+		p[0] = ',';
+		memcpy(p + (comma != 0), k, *len - (comma != 0));
+	}
+	free(k);
+	return p;
+}
+
+/* A key of at most KEY_PAD bytes in one fixed-size copy (keys are padded
+   to it), longer ones as they are. */
+static inline void ob_key(struct obuf *b, const char *k, size_t n)
+{
+	if (n > KEY_PAD) {
+		ob_put(b, k, n);
+	} else if (ob_room(b, KEY_PAD)) {
+		memcpy(b->p + b->n, k, KEY_PAD);
+		b->n += n;
+	}
+}
 
 int render_ints_mode(enum render_mode m)
 {
@@ -489,9 +523,7 @@ struct render_ints *render_ints_begin(enum render_mode m, int headers, FILE *out
 		r->keys = calloc((size_t)ncol + 1, sizeof *r->keys);
 		r->key_len = calloc((size_t)ncol + 1, sizeof *r->key_len);
 		for (i = 0; r->keys && r->key_len && i < ncol; i++)
-			if ((r->keys[i] = json_key(names[i])))
-				r->key_len[i] = strlen(r->keys[i]);
-			else
+			if (!(r->keys[i] = row_key(names[i], i > 0, &r->key_len[i])))
 				r->b.oom = 1;
 		r->b.oom |= !r->keys || !r->key_len;
 	}
@@ -526,9 +558,7 @@ static void ints_json(struct render_ints *r, const int64_t *v,
 
 	ob_puts(&r->b, r->nrows == 0 ? "[{" : ",\n{");
 	for (i = 0; i < r->ncol; i++) {
-		if (i)
-			ob_putc(&r->b, ',');
-		ob_put(&r->b, r->keys[i], r->key_len[i]);
+		ob_key(&r->b, r->keys[i], r->key_len[i]);
 		if (null[i])
 			ob_puts(&r->b, "null");
 		else
