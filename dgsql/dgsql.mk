@@ -6,7 +6,8 @@
 #                        (PREFIX/share/datagrind/queries)
 #
 # dgsql/ holds the program's own modules (shell, commands, output modes,
-# completion, stats, canned-query lookup, and --report: report, its
+# the export fast path, completion, stats, canned-query lookup, and
+# --report: report, its
 # document rdoc and its charts rchart); the filter compiler, the plotter
 # and the SQL functions are in lib/ (dgfilter, dgplot, dgsqlfn) for other
 # programs; the accesses table is lib/dgvtab's.

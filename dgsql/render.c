@@ -172,6 +172,23 @@ static void ob_puts(struct obuf *b, const char *s)
 	ob_put(b, s, strlen(s));
 }
 
+/* How many decimal digits u has: from its bit length (log10(2) is about
+   1233/4096), corrected by one compare, instead of a loop per digit. */
+static inline size_t digits(uint64_t u)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull
+	};
+	unsigned g = (unsigned)(64 - __builtin_clzll(u | 1)) * 1233 >> 12;
+
+	return g + (u >= pow10[g]) + !u;   /* 0 has one digit */
+}
+
 /* Decimal digits of v, as SQLite prints an INTEGER; written in place,
    two digits a step. */
 static void ob_int(struct obuf *b, sqlite3_int64 v)
@@ -181,12 +198,10 @@ static void ob_int(struct obuf *b, sqlite3_int64 v)
 		"31323334353637383940414243444546474849505152535455565758596061"
 		"6263646566676869707172737475767778798081828384858687888990919293"
 		"949596979899";
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, t;
-	size_t len = 1 + (v < 0);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t len = (v < 0) + digits(u);
 	char *q;
 
-	for (t = 10; len < 20 + (v < 0) && u >= t; t *= 10)
-		len++;
 	if (!ob_room(b, len))
 		return;
 	if (v < 0)
@@ -247,6 +262,22 @@ static void put_json_string(struct obuf *b, const char *str, size_t n)
 
 /* ---------------------------------------------------------- streaming */
 
+/* A column name in a header row of mode m (not json): csv keeps its
+   bytes, the others escape it as name_text does. */
+static void put_name(struct obuf *b, const char *name, enum render_mode m)
+{
+	char *e;
+
+	name = name ? name : "";
+	if (m == RENDER_CSV) {
+		put_csv(b, name, strlen(name));
+		return;
+	}
+	e = dgesc_text(name, strlen(name), 0);
+	ob_puts(b, e ? e : "");
+	free(e);
+}
+
 /* Column i of the current row, or its name, in mode m (not json). */
 static void put_field(struct obuf *b, sqlite3_stmt *st, int i,
 		      enum render_mode m, int names)
@@ -267,15 +298,15 @@ static void put_field(struct obuf *b, sqlite3_stmt *st, int i,
 			ob_puts(b, "\"\"");   /* as an empty text, since 0.1 */
 		return;
 	}
+	if (names) {
+		put_name(b, sqlite3_column_name(st, i), m);
+		return;
+	}
 	if (m == RENDER_CSV) {
-		const char *name = sqlite3_column_name(st, i);
-
-		s = names ? strdup(name ? name : "") : cell_bytes(st, i, &len);
-		if (s && names)
-			len = strlen(s);
+		s = cell_bytes(st, i, &len);
 		put_csv(b, s ? s : "", s ? len : 0);
 	} else {
-		s = names ? name_text(st, i) : cell_text(st, i);
+		s = cell_text(st, i);
 		ob_puts(b, s ? s : "");
 	}
 	free(s);
@@ -318,22 +349,28 @@ static void put_json_value(struct obuf *b, sqlite3_stmt *st, int i)
 	}
 }
 
-/* The JSON keys of st, each "name": (made once per statement). */
+/* A JSON key, "name": (NULL when out of memory). */
+static char *json_key(const char *name)
+{
+	struct obuf b = { 0 };
+
+	name = name ? name : "";
+	put_json_string(&b, name, strlen(name));
+	ob_putc(&b, ':');
+	ob_putc(&b, 0);
+	if (b.oom)
+		free(b.p);
+	return b.oom ? NULL : b.p;
+}
+
+/* The JSON keys of st (made once per statement). */
 static char **json_keys(sqlite3_stmt *st)
 {
 	int i, n = sqlite3_column_count(st);
 	char **k = calloc((size_t)n + 1, sizeof *k);
 
-	for (i = 0; k && i < n; i++) {
-		const char *name = sqlite3_column_name(st, i);
-		struct obuf b = { 0 };
-
-		name = name ? name : "";
-		put_json_string(&b, name, strlen(name));
-		ob_putc(&b, ':');
-		ob_putc(&b, 0);
-		k[i] = b.oom ? NULL : b.p;
-	}
+	for (i = 0; k && i < n; i++)
+		k[i] = json_key(sqlite3_column_name(st, i));
 	return k;
 }
 
@@ -416,6 +453,153 @@ static int stream(sqlite3_stmt *st, enum render_mode m, int headers,
 	ob_flush(&b, out);
 	free(b.p);
 	free_keys(keys);
+	return rc;
+}
+
+/* ---------------------------------------------------------- integers */
+
+/* Keys this long or shorter are copied as one fixed-size move. */
+#define KEY_PAD 16
+
+struct render_ints {
+	enum render_mode m;
+	int headers, ncol;
+	FILE *out;
+	const char *const *names;
+	char **keys;            /* json: ",\"name\":" (the first without the
+				   comma), each padded to KEY_PAD bytes */
+	size_t *key_len;
+	struct obuf b;
+	long nrows;
+};
+
+/* json_key of name, after a comma unless first, in at least KEY_PAD
+   bytes (zeros after it); *len its length. */
+static char *row_key(const char *name, int comma, size_t *len)
+{
+	char *k = json_key(name), *p;
+
+	if (!k)
+		return NULL;
+	*len = strlen(k) + (comma != 0);
+	p = calloc(*len > KEY_PAD ? *len + 1 : KEY_PAD, 1);
+	if (p) {
+		p[0] = ',';
+		memcpy(p + (comma != 0), k, *len - (comma != 0));
+	}
+	free(k);
+	return p;
+}
+
+/* A key of at most KEY_PAD bytes in one fixed-size copy (keys are padded
+   to it), longer ones as they are. */
+static inline void ob_key(struct obuf *b, const char *k, size_t n)
+{
+	if (n > KEY_PAD) {
+		ob_put(b, k, n);
+	} else if (ob_room(b, KEY_PAD)) {
+		memcpy(b->p + b->n, k, KEY_PAD);
+		b->n += n;
+	}
+}
+
+int render_ints_mode(enum render_mode m)
+{
+	return m == RENDER_LIST || m == RENDER_CSV || m == RENDER_TSV
+	       || m == RENDER_JSON;
+}
+
+struct render_ints *render_ints_begin(enum render_mode m, int headers, FILE *out,
+				      const char *const *names, int ncol)
+{
+	struct render_ints *r = calloc(1, sizeof *r);
+	int i;
+
+	if (!r)
+		return NULL;
+	*r = (struct render_ints){ .m = m, .headers = headers, .ncol = ncol,
+				   .out = out, .names = names };
+	if (m == RENDER_JSON) {
+		r->keys = calloc((size_t)ncol + 1, sizeof *r->keys);
+		r->key_len = calloc((size_t)ncol + 1, sizeof *r->key_len);
+		for (i = 0; r->keys && r->key_len && i < ncol; i++)
+			if (!(r->keys[i] = row_key(names[i], i > 0, &r->key_len[i])))
+				r->b.oom = 1;
+		r->b.oom |= !r->keys || !r->key_len;
+	}
+	return r;
+}
+
+/* One separated row: names, or the values (NULL where null[i]), as
+   row_separated and put_field print them. */
+static void ints_separated(struct render_ints *r, const int64_t *v,
+			   const unsigned char *null)
+{
+	char sep = r->m == RENDER_LIST ? '|' : r->m == RENDER_CSV ? ',' : '\t';
+	int i;
+
+	for (i = 0; i < r->ncol; i++) {
+		if (i)
+			ob_putc(&r->b, sep);
+		if (!v)
+			put_name(&r->b, r->names[i], r->m);
+		else if (!null[i])
+			ob_int(&r->b, v[i]);
+		else if (r->m == RENDER_CSV)
+			ob_puts(&r->b, "\"\"");
+	}
+	ob_putc(&r->b, '\n');
+}
+
+static void ints_json(struct render_ints *r, const int64_t *v,
+		      const unsigned char *null)
+{
+	int i;
+
+	ob_puts(&r->b, r->nrows == 0 ? "[{" : ",\n{");
+	for (i = 0; i < r->ncol; i++) {
+		ob_key(&r->b, r->keys[i], r->key_len[i]);
+		if (null[i])
+			ob_puts(&r->b, "null");
+		else
+			ob_int(&r->b, v[i]);
+	}
+	ob_putc(&r->b, '}');
+}
+
+int render_ints_row(struct render_ints *r, const int64_t *v,
+		    const unsigned char *null)
+{
+	if (r->b.oom)
+		return -1;
+	if (r->m == RENDER_JSON)
+		ints_json(r, v, null);
+	else {
+		if (r->nrows == 0 && r->headers)
+			ints_separated(r, NULL, NULL);
+		ints_separated(r, v, null);
+	}
+	r->nrows++;
+	if (r->b.n >= 65536)
+		ob_flush(&r->b, r->out);
+	return r->b.oom ? -1 : 0;
+}
+
+int render_ints_end(struct render_ints *r, long *nrows)
+{
+	int rc;
+
+	if (!r)
+		return -1;
+	if (r->m == RENDER_JSON && r->nrows)
+		ob_puts(&r->b, "]\n");
+	rc = r->b.oom ? -1 : 0;
+	ob_flush(&r->b, r->out);
+	*nrows = r->nrows;
+	free(r->b.p);
+	free_keys(r->keys);
+	free(r->key_len);
+	free(r);
 	return rc;
 }
 

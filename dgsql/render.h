@@ -29,6 +29,7 @@
 #ifndef DGSQL_RENDER_H
 #define DGSQL_RENDER_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sqlite3.h>
 
@@ -45,5 +46,21 @@ const char *render_mode_name(enum render_mode m);
    (the message is the connection's).  *nrows gets the rows printed. */
 int render_stmt(sqlite3_stmt *st, enum render_mode mode, int headers,
 		FILE *out, long *nrows);
+
+/* Rows whose cells are all integers or NULL, printed without a statement
+ * exactly as render_stmt prints the same values under the same column
+ * names (dgsql's export fast path, export.h): begin, one call per row
+ * (null[i] set: cell i is NULL), end.  Only the streaming modes that take
+ * one line or object per row: render_ints_mode says which.  names (ncol
+ * of them) stay the caller's until the end.  begin returns NULL when out
+ * of memory; row and end return 0, or -1 when out of memory; end frees r
+ * and gives the rows printed. */
+struct render_ints;
+int render_ints_mode(enum render_mode m);
+struct render_ints *render_ints_begin(enum render_mode m, int headers, FILE *out,
+				      const char *const *names, int ncol);
+int render_ints_row(struct render_ints *r, const int64_t *v,
+		    const unsigned char *null);
+int render_ints_end(struct render_ints *r, long *nrows);
 
 #endif

@@ -20,6 +20,7 @@
 #include "dgfilter.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
+#include "export.h"
 
 /* The schema this dgsql reads: schema/schema.sql's PRAGMA user_version,
    passed in by dgsql.mk so the two cannot drift apart.  Older ones name
@@ -219,7 +220,10 @@ static int run_stmt(struct shell *sh, sqlite3_stmt *st, char **err)
 	int rc;
 
 	cpu_times(&u0, &s0);
-	rc = render_stmt(st, sh->mode, sh->headers, sh->out, &rows);
+	rc = export_try(st, sh->mode, sh->headers, sh->out, &rows, err);
+	if (rc < 0)
+		return -1;
+	rc = rc ? SQLITE_DONE : render_stmt(st, sh->mode, sh->headers, sh->out, &rows);
 	fflush(sh->out);
 	if (rc != SQLITE_DONE) {
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));

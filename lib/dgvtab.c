@@ -631,16 +631,23 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	return SQLITE_OK;
 }
 
-static int vt_disconnect(sqlite3_vtab *vtab)
+/* What a table object owns (not the object itself). */
+static void vt_free(struct vt *t)
 {
-	struct vt *t = (struct vt *)vtab;
 	size_t i;
 
 	for (i = 0; i < sizeof t->cache / sizeof *t->cache; i++)
 		sqlite3_finalize(t->cache[i].st);
 	model_free(&t->m);
 	sqlite3_free(t->schema);
-	sqlite3_free(t);
+	sqlite3_free(t->base.zErrMsg);
+	t->base.zErrMsg = NULL;
+}
+
+static int vt_disconnect(sqlite3_vtab *vtab)
+{
+	vt_free((struct vt *)vtab);
+	sqlite3_free(vtab);
 	return SQLITE_OK;
 }
 
@@ -1726,6 +1733,84 @@ static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 	*rowid = (sqlite3_int64)((uint64_t)c->chunk << 32 | (c->run_first + c->sel[c->k]));
 	return SQLITE_OK;
 }
+
+/* ------------------------------------------------------------ scan */
+
+#define SCAN_BATCH 4096
+
+/* The selected accesses of the cursor's current run from the k-th on,
+   into rows[*n..]; the block looked up as vt_column does. */
+static void scan_fill(struct vt *t, struct cur *c, struct dgvtab_row *rows,
+		      size_t *n, size_t max)
+{
+	for (; c->k < c->n_sel && *n < max; c->k++) {
+		uint32_t i = c->sel[c->k];
+		const struct desc *d = &c->d[i];
+		struct dgvtab_row *r = &rows[(*n)++];
+
+		r->icount = c->run_icount + d->iseq;
+		r->addr = (int64_t)c->run.addrs[i];
+		r->size = d->size;
+		r->is_write = d->is_write;
+		r->pc = d->pc;
+		r->thread = c->thread;
+		r->context_id = (int64_t)c->run.context;
+		r->block_id = block_at(&t->m, r->addr, r->icount, &r->has_block);
+		r->aseq = i;
+		r->chunk_id = c->chunk;
+		r->module_id = d->module;
+	}
+}
+
+/* Runs through the cursor's rows, batch by batch. */
+static int scan_loop(struct vt *t, struct cur *c, int64_t limit,
+		     dgvtab_rows_fn *fn, void *arg, struct dgvtab_row *rows)
+{
+	size_t n = 0, max;
+	int rc = SQLITE_OK;
+
+	while (!c->eof && limit != 0) {
+		max = limit > 0 && limit < SCAN_BATCH ? (size_t)limit : SCAN_BATCH;
+		scan_fill(t, c, rows, &n, max);
+		if (n == max) {
+			if (fn(arg, rows, n))
+				return SQLITE_OK;
+			limit -= limit > 0 ? (int64_t)n : 0;
+			n = 0;
+		}
+		if (c->k == c->n_sel && (rc = next_run(t, c)) != SQLITE_OK)
+			return rc;
+	}
+	if (n && limit != 0)
+		fn(arg, rows, n);
+	return SQLITE_OK;
+}
+
+int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
+		dgvtab_rows_fn *fn, void *arg, char **errmsg)
+{
+	struct vt t = { .db = db };
+	sqlite3_vtab_cursor *base = NULL;
+	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
+	int rc = SQLITE_NOMEM;
+
+	t.schema = sqlite3_mprintf("%s", schema);
+	if (rows && t.schema && (rc = vt_open(&t.base, &base)) == SQLITE_OK) {
+		base->pVtab = &t.base;
+		rc = vt_filter(base, PLAN_BLOCKS, "", 0, NULL);
+		if (rc == SQLITE_OK)
+			rc = scan_loop(&t, (struct cur *)base, limit, fn, arg, rows);
+		vt_close(base);
+	}
+	if (rc != SQLITE_OK && errmsg)
+		*errmsg = t.base.zErrMsg ? sqlite3_mprintf("%s", t.base.zErrMsg)
+		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+	sqlite3_free(rows);
+	vt_free(&t);
+	return rc;
+}
+
+/* ------------------------------------------------------------ module */
 
 static const sqlite3_module vt_module = {
 	.iVersion = 0,

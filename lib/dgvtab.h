@@ -76,11 +76,35 @@
 #ifndef DGVTAB_H
 #define DGVTAB_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 /* Register the module `accesses` on db.  Returns SQLITE_OK, or an SQLite
    error code with *errmsg (if errmsg is not NULL) set to a message that the
    caller frees with sqlite3_free. */
 int dgvtab_register(sqlite3 *db, char **errmsg);
+
+/* One row of SELECT * FROM accesses, the columns above; block_id is
+   NULL when has_block is 0. */
+struct dgvtab_row {
+	int64_t icount, addr, size, is_write, pc, thread, context_id;
+	int64_t block_id, aseq, chunk_id, module_id;
+	int has_block;
+};
+
+/* Called with the next rows (n >= 1, the array valid until it returns);
+   a non-zero return stops the scan. */
+typedef int dgvtab_rows_fn(void *arg, const struct dgvtab_row *rows, size_t n);
+
+/* The rows of SELECT * FROM SCHEMA.accesses, in the table's order, at most
+   limit of them (limit < 0: all), given to fn in batches without going
+   through SQLite's row engine: the same decoder, model and block lookup
+   as the table's cursors, with no constraint (dgsql's export fast path).
+   Returns SQLITE_OK (also when fn stopped the scan), or an SQLite error
+   code with *errmsg (sqlite3_free) naming the chunk as the table's
+   errors do. */
+int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
+		dgvtab_rows_fn *fn, void *arg, char **errmsg);
 
 #endif

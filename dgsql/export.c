@@ -1,0 +1,163 @@
+/* export.c: the accesses export fast path.  See export.h.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dgvtab.h"
+#include "export.h"
+
+/* SELECT * FROM accesses names its columns so, in dgvtab_row's order;
+   a statement naming them otherwise is not taken. */
+static const char *const columns[] = {
+	"icount", "addr", "size", "is_write", "pc", "thread", "context_id",
+	"block_id", "aseq", "chunk_id", "module_id"
+};
+#define NCOL (int)(sizeof columns / sizeof *columns)
+
+/* Skips blanks, then the word w (any case) if it is next and ends there:
+   the text after it, or NULL. */
+static const char *word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (strncasecmp(s, w, n) != 0)
+		return NULL;
+	if (isalnum((unsigned char)w[n - 1]) && (isalnum((unsigned char)s[n]) || s[n] == '_'))
+		return NULL;
+	return s + n;
+}
+
+/* Whether sql is SELECT * FROM [main.]accesses or filtered_accesses
+   [LIMIT n] [;]; *limit gets n, or -1, *view whether it is the view. */
+static int is_export(const char *sql, long long *limit, int *view)
+{
+	const char *s = word(sql, "select"), *t;
+	char *end;
+
+	*limit = -1;
+	if (!s || !(s = word(s, "*")) || !(s = word(s, "from")))
+		return 0;
+	if ((t = word(s, "filtered_accesses")))
+		*view = 1, s = t;
+	else if ((t = word(s, "main")) && (t = word(t, ".")) && (t = word(t, "accesses")))
+		*view = 0, s = t;
+	else if ((t = word(s, "accesses")))
+		*view = 0, s = t;
+	else
+		return 0;
+	if ((t = word(s, "limit"))) {
+		while (isspace((unsigned char)*t))
+			t++;
+		if (!isdigit((unsigned char)*t))
+			return 0;
+		errno = 0;
+		*limit = strtoll(t, &end, 10);
+		if (errno)
+			return 0;
+		s = end;
+	}
+	if ((t = word(s, ";")))
+		s = t;
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == 0;
+}
+
+/* No table or view named accesses in temp or main hides the virtual
+   table (the names SQLite looks at before the eponymous one); with view,
+   filtered_accesses is dgfilter's view without a filter (dgfilter.c's
+   text with no condition), and nothing in main shares its name. */
+static int table_is_ours(sqlite3 *db, int view)
+{
+	sqlite3_stmt *q = NULL;
+	int ours;
+
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM temp.sqlite_master"
+			       " WHERE name = 'accesses' COLLATE NOCASE) + (SELECT count(*)"
+			       " FROM main.sqlite_master WHERE name IN ('accesses', ?1) COLLATE NOCASE)"
+			       " + (?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM temp.sqlite_master"
+			       " WHERE name = ?1 AND type = 'view' AND sql = 'CREATE VIEW "
+			       "filtered_accesses AS SELECT * FROM accesses WHERE 1'))",
+			       -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	if (view)
+		sqlite3_bind_text(q, 1, "filtered_accesses", -1, SQLITE_STATIC);
+	ours = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) == 0;
+	sqlite3_finalize(q);
+	return ours;
+}
+
+static int names_match(sqlite3_stmt *st)
+{
+	int i;
+
+	if (sqlite3_column_count(st) != NCOL)
+		return 0;
+	for (i = 0; i < NCOL; i++) {
+		const char *n = sqlite3_column_name(st, i);
+		if (!n || strcmp(n, columns[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* dgvtab_scan's callback: each row to the renderer; stops when out of
+   memory. */
+static int put_rows(void *arg, const struct dgvtab_row *rows, size_t n)
+{
+	struct render_ints *r = arg;
+	unsigned char null[NCOL] = { 0 };
+	int64_t v[NCOL];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct dgvtab_row *x = &rows[k];
+
+		v[0] = x->icount, v[1] = x->addr, v[2] = x->size;
+		v[3] = x->is_write, v[4] = x->pc, v[5] = x->thread;
+		v[6] = x->context_id, v[7] = x->block_id, v[8] = x->aseq;
+		v[9] = x->chunk_id, v[10] = x->module_id;
+		null[7] = !x->has_block;
+		if (render_ints_row(r, v, null) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+int export_try(sqlite3_stmt *st, enum render_mode m, int headers, FILE *out,
+	       long *nrows, char **err)
+{
+	const char *sql = sqlite3_sql(st);
+	sqlite3 *db = sqlite3_db_handle(st);
+	struct render_ints *r;
+	long long limit;
+	char *msg = NULL;
+	int rc, view = 0;
+
+	*nrows = 0;
+	if (!render_ints_mode(m) || !sql || !is_export(sql, &limit, &view)
+	    || !names_match(st) || !table_is_ours(db, view))
+		return 0;
+	r = render_ints_begin(m, headers, out, columns, NCOL);
+	if (!r) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	rc = dgvtab_scan(db, "main", limit, put_rows, r, &msg);
+	if (render_ints_end(r, nrows) < 0 && rc == SQLITE_OK) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	if (rc != SQLITE_OK) {
+		*err = msg ? msg : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+		return -1;
+	}
+	return 1;
+}
