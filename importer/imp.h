@@ -67,6 +67,10 @@ struct imp_desc {
 	                              thread (imp_hsum.c; 0: none yet) */
 	uint64_t heap_n;
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
+	/* imp_pctype: its way-3 ('insn') accesses not yet in sum_field, all
+	   by thread insn_thread, the first and last at these icounts */
+	uint32_t insn_thread;
+	uint64_t insn_n, insn_first, insn_last;
 	uint32_t heap_type;        /* imp_pctype: the type (+1) and the offset */
 	uint64_t heap_off;         /* in it of its last 'heap' access, whose
 	                              field fld_field then is */
@@ -151,6 +155,7 @@ struct imp_options {
 	const char *db_path;       /* ignored with check_only */
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
 	int force, strict, check_only, quiet, progress;
+	int no_fields;             /* --no-fields: imp->fld and imp->pct stay NULL */
 	/* Text meant for a person (summary, warnings, progress; lines end in
 	   '\n', progress lines start with '\r'), or NULL to drop it. */
 	void (*say)(const char *text, void *arg);
@@ -197,7 +202,7 @@ struct importer {
 	/* options */
 	const char *log_path, *db_path;
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
-	int force, quiet, strict, check_only, progress;
+	int force, quiet, strict, check_only, progress, no_fields;
 	void (*say)(const char *text, void *arg);
 	void *say_arg;
 	/* state */

@@ -123,12 +123,13 @@ static int warn_once(struct importer *imp, const char *what, const char *name)
 int imp_field_module(struct importer *imp, int m)
 {
 	struct imp_field *f = imp->fld;
-	size_t old = f->cap_mod_done;
+	size_t old;
 	uint64_t bias, lo, hi;
 	void *dw;
 
 	if (!f)
-		return 0;          /* --check: no database, no fields */
+		return 0;          /* --check, --no-fields: no fields */
+	old = f->cap_mod_done;
 	if ((size_t)m >= old) {
 		if (dg_grow((void **)&f->mod_done, &f->cap_mod_done, (size_t)m + 1, 1) < 0)
 			return imp_fail(imp, "out of memory");
@@ -265,6 +266,28 @@ int imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t ty
 	r->last = icount;
 	imp_rw_add(&r->rw, d->is_write, 1, d->size);
 	f->by_how[how]++;
+	return 0;
+}
+
+int imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
+                    uint32_t field, uint32_t thread, uint64_t n, uint64_t first,
+                    uint64_t last)
+{
+	struct imp_field *f = imp->fld;
+	long k = row_of(f, how, type, field, DGTYPES_NONE, d->function, thread);
+	struct frow *r;
+
+	if (k < 0)
+		return imp_fail(imp, "out of memory");
+	r = &f->rows[k];
+	/* other descriptors' batches may have come first: a thread's icounts
+	   grow, so the row's first and last are the least and the greatest */
+	if ((!r->rw.n[0] && !r->rw.n[1]) || first < r->first)
+		r->first = first;
+	if (last > r->last)
+		r->last = last;
+	imp_rw_add(&r->rw, d->is_write, n, n * d->size);
+	f->by_how[how] += n;
 	return 0;
 }
 
@@ -487,6 +510,8 @@ int imp_field_finish(struct importer *imp)
 	size_t i;
 	int rc;
 
+	if (!imp->fld)             /* --no-fields */
+		return 0;
 	for (i = 0; i < sizeof writers / sizeof *writers; i++) {
 		if (sqlite3_prepare_v2(imp->db, writers[i].sql, -1, &st, NULL) != SQLITE_OK)
 			return imp_db_fail(imp, "prepare");

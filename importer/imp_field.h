@@ -71,6 +71,14 @@ struct dgtypes *imp_field_types(struct importer *imp);
 int  imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
                    uint32_t field, uint32_t var, uint64_t icount);
 
+/* Count n accesses of d by thread `thread`, the first at icount first and
+   the last at last, as field `field` of type `type` by way `how`: way 3
+   counts in the descriptor and adds them here at a change of thread and
+   at the end (d's field is its pc's, for every access).  0, or -1. */
+int  imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
+                     uint32_t field, uint32_t thread, uint64_t n, uint64_t first,
+                     uint64_t last);
+
 /* Write types, fields, variables and sum_field, meta fields_*; fill
    imp->fld_warn (one line per unknown type name), for main to print. */
 int  imp_field_finish(struct importer *imp);

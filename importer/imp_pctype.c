@@ -232,6 +232,17 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 	return v;
 }
 
+/* d's way-3 accesses so far into sum_field. */
+static int insn_flush(struct importer *imp, struct imp_desc *d)
+{
+	const struct imp_pct *t = &imp->pcts[d->pct - 1];
+	int rc = imp_field_add_n(imp, d, IMP_HOW_INSN, t->type, t->field, d->insn_thread,
+				 d->insn_n, d->insn_first, d->insn_last);
+
+	d->insn_n = 0;
+	return rc;
+}
+
 int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
 		      uint64_t icount)
 {
@@ -240,9 +251,15 @@ int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint
 	uint64_t off;
 	uint32_t field;
 
-	if (d->pct) {
-		t = &imp->pcts[d->pct - 1];
-		return imp_field_add(imp, d, IMP_HOW_INSN, t->type, t->field, DGTYPES_NONE, icount);
+	if (d->pct) {           /* counted in d: its field never changes */
+		if (d->insn_n && d->insn_thread != imp->run_thread && insn_flush(imp, d) < 0)
+			return -1;
+		if (!d->insn_n++) {
+			d->insn_thread = imp->run_thread;
+			d->insn_first = icount;
+		}
+		d->insn_last = icount;
+		return 0;
 	}
 	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
 		return 0;
@@ -382,7 +399,12 @@ static int field_rows(struct importer *imp)
 
 int imp_pctype_finish(struct importer *imp)
 {
+	size_t i;
+
 	if (!imp->pct)
 		return 0;
+	for (i = 0; i < imp->n_descs; i++)
+		if (imp->descs[i].insn_n && insn_flush(imp, &imp->descs[i]) < 0)
+			return -1;
 	return site_rows(imp) < 0 || field_rows(imp) < 0 ? -1 : 0;
 }

@@ -4,7 +4,8 @@
  * Each distinct pc is resolved once, when its bbdef arrives (lib/dgpctype,
  * named through imp_field's lib/dgtypes table), and its descriptor
  * remembers the answer (imp_desc.pct): an access then costs a count in
- * sum_field (imp_field_add, how 'insn').  A heap access by a typed pc costs
+ * the descriptor (its field is its pc's, always), added to sum_field (how
+ * 'insn', imp_field_add_n) when the thread changes and at the end.  A heap access by a typed pc costs
  * a division while its block is undecided: it votes for the pc's type in
  * the block when the offsets agree; a block's first leader votes in its
  * allocation site, and a new block starts with its site's type.  A heap
@@ -80,7 +81,8 @@ int  imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uin
    totals. */
 int  imp_pctype_block(struct importer *imp, const struct imp_block *x);
 
-/* After the last block: the site_types and site_fields rows. */
+/* After the last block: the descriptors' way-3 counts into sum_field (so
+   before imp_field_finish), the site_types and site_fields rows. */
 int  imp_pctype_finish(struct importer *imp);
 
 #endif
