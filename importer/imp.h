@@ -67,13 +67,14 @@ struct imp_desc {
 	                              thread (imp_hsum.c; 0: none yet) */
 	uint64_t heap_n;
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
-	/* imp_pctype: its way-3 ('insn') accesses not yet in sum_field, all
-	   by thread insn_thread, the first and last at these icounts */
-	uint32_t insn_thread;
-	uint64_t insn_n, insn_first, insn_last;
-	uint32_t heap_type;        /* imp_pctype: the type (+1) and the offset */
+	/* imp_pctype: its accesses by way 3 ('insn', if pct) or 4 ('heap') not
+	   yet in sum_field: bt_n of field bt_field of type bt_type, by thread
+	   bt_thread, the first and last at these icounts */
+	uint32_t bt_type, bt_field, bt_thread;
+	uint32_t heap_type;        /* the type (+1; 0: none yet) and the offset */
 	uint64_t heap_off;         /* in it of its last 'heap' access, whose
-	                              field fld_field then is */
+	                              field bt_field then is */
+	uint64_t bt_n, bt_first, bt_last;
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */

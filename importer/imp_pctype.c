@@ -135,6 +135,7 @@ static int resolve(struct importer *imp, const struct imp_desc *d, uint32_t *out
 	t->size = dgtypes_type(p->types, ty)->size;
 	t->offset = r.offset % t->size;    /* dgtypes may size it otherwise */
 	t->field = dgtypes_field_at(p->types, ty, t->offset);
+	t->flat = dgtypes_type(p->types, ty)->n_fields == 0;
 	*out = (uint32_t)++imp->n_pcts;
 	return pc_row(imp, d, t, how);
 }
@@ -232,15 +233,32 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 	return v;
 }
 
-/* d's way-3 accesses so far into sum_field. */
-static int insn_flush(struct importer *imp, struct imp_desc *d)
+/* d's way-3 or way-4 accesses so far into sum_field. */
+static int batch_flush(struct importer *imp, struct imp_desc *d)
 {
-	const struct imp_pct *t = &imp->pcts[d->pct - 1];
-	int rc = imp_field_add_n(imp, d, IMP_HOW_INSN, t->type, t->field, d->insn_thread,
-				 d->insn_n, d->insn_first, d->insn_last);
+	int rc = imp_field_add_n(imp, d, d->pct ? IMP_HOW_INSN : IMP_HOW_HEAP, d->bt_type,
+				 d->bt_field, d->bt_thread, d->bt_n, d->bt_first, d->bt_last);
 
-	d->insn_n = 0;
+	d->bt_n = 0;
 	return rc;
+}
+
+/* One more access of d to field f of type ty: in d's batch, which is
+   added to sum_field first if it counts another field or thread. */
+static inline int batch_add(struct importer *imp, struct imp_desc *d, uint32_t ty, uint32_t f,
+			    uint64_t icount)
+{
+	if (d->bt_n && (d->bt_field != f || d->bt_type != ty || d->bt_thread != imp->run_thread)
+	    && batch_flush(imp, d) < 0)
+		return -1;
+	if (!d->bt_n++) {
+		d->bt_type = ty;
+		d->bt_field = f;
+		d->bt_thread = imp->run_thread;
+		d->bt_first = icount;
+	}
+	d->bt_last = icount;
+	return 0;
 }
 
 int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
@@ -251,29 +269,27 @@ int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint
 	uint64_t off;
 	uint32_t field;
 
-	if (d->pct) {           /* counted in d: its field never changes */
-		if (d->insn_n && d->insn_thread != imp->run_thread && insn_flush(imp, d) < 0)
-			return -1;
-		if (!d->insn_n++) {
-			d->insn_thread = imp->run_thread;
-			d->insn_first = icount;
-		}
-		d->insn_last = icount;
-		return 0;
+	if (d->pct) {           /* its field is its pc's, always */
+		t = &imp->pcts[d->pct - 1];
+		return batch_add(imp, d, t->type, t->field, icount);
 	}
 	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
 		return 0;
 	t = &imp->pcts[x->vtype - 1];
+	if (t->flat) {
+		d->heap_type = 0;       /* bt_field no longer answers for heap_off */
+		return batch_add(imp, d, t->type, DGTYPES_NONE, icount);
+	}
 	off = (a - x->addr) % t->size;
 	/* a pc walks the same field of many blocks: ask dgtypes on a change */
-	if (d->heap_type != t->type + 1 || d->heap_off != off || d->fld_how != IMP_HOW_HEAP) {
+	if (d->heap_type != t->type + 1 || d->heap_off != off) {
 		d->heap_type = t->type + 1;
 		d->heap_off = off;
 		field = dgtypes_field_at(imp->pct->types, t->type, off);
 	} else {
-		field = d->fld_field;
+		field = d->bt_field;
 	}
-	return imp_field_add(imp, d, IMP_HOW_HEAP, t->type, field, DGTYPES_NONE, icount);
+	return batch_add(imp, d, t->type, field, icount);
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first
@@ -404,7 +420,7 @@ int imp_pctype_finish(struct importer *imp)
 	if (!imp->pct)
 		return 0;
 	for (i = 0; i < imp->n_descs; i++)
-		if (imp->descs[i].insn_n && insn_flush(imp, &imp->descs[i]) < 0)
+		if (imp->descs[i].bt_n && batch_flush(imp, &imp->descs[i]) < 0)
 			return -1;
 	return site_rows(imp) < 0 || field_rows(imp) < 0 ? -1 : 0;
 }

@@ -10,7 +10,9 @@
  * the block when the offsets agree; a block's first leader votes in its
  * allocation site, and a new block starts with its site's type.  A heap
  * access by an untyped pc (void *, container_of) takes its block's type
- * (how 'heap').
+ * (how 'heap'), counted in the descriptor too while its type, field and
+ * thread stay those of the pc's last heap access (a pc walks the same
+ * field of many blocks, or the elements of an array of double).
  * When a block is written its type (its votes' winner, else its site's)
  * and its accesses by field (from its offset histogram) are added to its
  * allocation site's totals, written at the end: a row per site, not per
@@ -33,6 +35,8 @@
 struct imp_pct {
 	uint32_t type, field;      /* field: DGTYPES_NONE for padding */
 	uint64_t size, offset;
+	int flat;                  /* no fields (double, int *): every offset
+	                              is field DGTYPES_NONE */
 };
 
 int  imp_pctype_init(struct importer *imp);
