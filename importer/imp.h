@@ -57,8 +57,9 @@ struct imp_desc {
 	                              block id is fb_block */
 	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
 	uint8_t  bf_i;
-	/* imp_field: the sum_field row (+1; 0 none) of its last typed access,
-	   for that type, field, variable, way and thread */
+	/* imp_field: the sum_field row (+1; 0 none) of its last access typed
+	   by a range or a variable, for that type, field, variable, way and
+	   thread */
 	uint8_t  fld_how;
 	uint32_t fld_row1, fld_type, fld_field, fld_var, fld_thread;
 	uint64_t fld_gap_lo, fld_gap_hi;   /* no variable there (0, 0: unknown) */

@@ -4,9 +4,10 @@
  * variable), the function of the access and the thread.  Rows are found
  * through two interning tables (target, function) -> pair, (pair, thread)
  * -> row, each keyed exactly by dense numbers, so no two rows can merge;
- * and an access descriptor remembers the row of its last typed access, so
- * an instruction that keeps touching the same field (the usual case)
- * costs a few compares.
+ * and an access descriptor remembers the row of its last access typed by
+ * a range or a variable, so an instruction that keeps touching the same
+ * field (the usual case) costs a few compares.  Ways 3 and 4 count in the
+ * descriptor itself and add batches (imp_field_add_n).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -242,11 +243,28 @@ static long row_of(struct imp_field *f, int how, uint32_t type, uint32_t field, 
 	return rw;
 }
 
-int imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
-                  uint32_t field, uint32_t var, uint64_t icount)
+/* n accesses of d into row r, the first and last at these icounts.  A
+   batch of another descriptor may have come before (imp_field_add_n): a
+   thread's icounts grow, so the row's first and last are the least and
+   the greatest. */
+static void row_add(struct imp_field *f, struct frow *r, const struct imp_desc *d, int how,
+                    uint64_t n, uint64_t first, uint64_t last)
+{
+	if ((!r->rw.n[0] && !r->rw.n[1]) || first < r->first)
+		r->first = first;
+	if (last > r->last)
+		r->last = last;
+	imp_rw_add(&r->rw, d->is_write, n, n * d->size);
+	f->by_how[how] += n;
+}
+
+/* Ways 1 and 2: one access of d as field `field` of type `type`, variable
+   var (or DGTYPES_NONE), by way `how`, in the row of d's last one if it
+   is the same. */
+static int field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
+                     uint32_t field, uint32_t var, uint64_t icount)
 {
 	struct imp_field *f = imp->fld;
-	struct frow *r;
 
 	if (!d->fld_row1 || d->fld_how != how || d->fld_field != field || d->fld_type != type
 	    || d->fld_var != var || d->fld_thread != imp->run_thread) {
@@ -260,12 +278,7 @@ int imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t ty
 		d->fld_var = var;
 		d->fld_thread = imp->run_thread;
 	}
-	r = &f->rows[d->fld_row1 - 1];
-	if (!r->rw.n[0] && !r->rw.n[1])
-		r->first = icount;
-	r->last = icount;
-	imp_rw_add(&r->rw, d->is_write, 1, d->size);
-	f->by_how[how]++;
+	row_add(f, &f->rows[d->fld_row1 - 1], d, how, 1, icount, icount);
 	return 0;
 }
 
@@ -275,19 +288,10 @@ int imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uin
 {
 	struct imp_field *f = imp->fld;
 	long k = row_of(f, how, type, field, DGTYPES_NONE, d->function, thread);
-	struct frow *r;
 
 	if (k < 0)
 		return imp_fail(imp, "out of memory");
-	r = &f->rows[k];
-	/* other descriptors' batches may have come first: a thread's icounts
-	   grow, so the row's first and last are the least and the greatest */
-	if ((!r->rw.n[0] && !r->rw.n[1]) || first < r->first)
-		r->first = first;
-	if (last > r->last)
-		r->last = last;
-	imp_rw_add(&r->rw, d->is_write, n, n * d->size);
-	f->by_how[how] += n;
+	row_add(f, &f->rows[k], d, how, n, first, last);
 	return 0;
 }
 
@@ -343,7 +347,7 @@ int imp_field_access(struct importer *imp, struct imp_desc *d, uint64_t a, uint6
 	}
 	if (how == IMP_HOW_N)
 		return 0;
-	return imp_field_add(imp, d, how, type, field, var, icount) < 0 ? -1 : 1;
+	return field_add(imp, d, how, type, field, var, icount) < 0 ? -1 : 1;
 }
 
 /* ------------------------------------------------------------ rows */
