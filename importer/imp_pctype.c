@@ -243,53 +243,32 @@ static int batch_flush(struct importer *imp, struct imp_desc *d)
 	return rc;
 }
 
-/* One more access of d to field f of type ty: in d's batch, which is
-   added to sum_field first if it counts another field or thread. */
-static inline int batch_add(struct importer *imp, struct imp_desc *d, uint32_t ty, uint32_t f,
-			    uint64_t icount)
+/* imp_pctype.h's inline access spells DGTYPES_NONE without dgtypes.h */
+_Static_assert(DGTYPES_NONE == UINT32_MAX, "DGTYPES_NONE is UINT32_MAX");
+
+int imp_pctype_batch(struct importer *imp, struct imp_desc *d, uint32_t ty, uint32_t f,
+		     uint64_t icount)
 {
-	if (d->bt_n && (d->bt_field != f || d->bt_type != ty || d->bt_thread != imp->run_thread)
-	    && batch_flush(imp, d) < 0)
+	if (d->bt_n && batch_flush(imp, d) < 0)
 		return -1;
-	if (!d->bt_n++) {
-		d->bt_type = ty;
-		d->bt_field = f;
-		d->bt_thread = imp->run_thread;
-		d->bt_first = icount;
-	}
-	d->bt_last = icount;
+	d->bt_n = 1;
+	d->bt_type = ty;
+	d->bt_field = f;
+	d->bt_thread = imp->run_thread;
+	d->bt_first = d->bt_last = icount;
 	return 0;
 }
 
-int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
-		      uint64_t icount)
+uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
+			     uint64_t off)
 {
-	const struct imp_block *x;
-	const struct imp_pct *t;
-	uint64_t off;
-	uint32_t field;
-
-	if (d->pct) {           /* its field is its pc's, always */
-		t = &imp->pcts[d->pct - 1];
-		return batch_add(imp, d, t->type, t->field, icount);
-	}
-	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
-		return 0;
-	t = &imp->pcts[x->vtype - 1];
-	if (t->flat) {
-		d->heap_type = 0;       /* bt_field no longer answers for heap_off */
-		return batch_add(imp, d, t->type, DGTYPES_NONE, icount);
-	}
-	off = (a - x->addr) % t->size;
-	/* a pc walks the same field of many blocks: ask dgtypes on a change */
-	if (d->heap_type != t->type + 1 || d->heap_off != off) {
-		d->heap_type = t->type + 1;
-		d->heap_off = off;
-		field = dgtypes_field_at(imp->pct->types, t->type, off);
-	} else {
-		field = d->bt_field;
-	}
-	return batch_add(imp, d, t->type, field, icount);
+	/* a pc walks the same field of many blocks: ask dgtypes on a change
+	   (bt_field is the field of its last heap access) */
+	if (d->heap_type == t->type + 1 && d->heap_off == off)
+		return d->bt_field;
+	d->heap_type = t->type + 1;
+	d->heap_off = off;
+	return dgtypes_field_at(imp->pct->types, t->type, off);
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first

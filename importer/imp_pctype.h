@@ -75,11 +75,46 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
 	}
 }
 
+/* Out of line, for imp_pctype_access: the field at offset off of pcts
+   entry t (remembered in d), and a new batch in d (the last added first). */
+uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
+			     uint64_t off);
+int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, uint32_t type, uint32_t field,
+		      uint64_t icount);
+
 /* Give the access of d at a (in block b, or IMP_NONE) a field by way 3
    (d's pc is typed) or way 4 (its block is): sum_field's 'insn' and
-   'heap'.  For accesses no range or variable gave a field.  0, or -1. */
-int  imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
-		       uint64_t icount);
+   'heap'.  For accesses no range or variable gave a field.  Inline: the
+   usual access only counts in d's batch.  0, or -1. */
+static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b,
+				    uint64_t a, uint64_t icount)
+{
+	const struct imp_block *x;
+	const struct imp_pct *t;
+	uint32_t f;
+
+	if (d->pct) {                   /* its field is its pc's, always */
+		t = &imp->pcts[d->pct - 1];
+		f = t->field;
+	} else if (b != IMP_NONE && (x = &imp->blocks[b])->vtype) {
+		t = &imp->pcts[x->vtype - 1];
+		if (t->flat) {
+			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
+			f = UINT32_MAX;         /* DGTYPES_NONE */
+		} else {
+			f = imp_pctype_field_at(imp, d, t, (a - x->addr) % t->size);
+		}
+	} else {
+		return 0;
+	}
+	if (d->bt_n && d->bt_field == f && d->bt_type == t->type
+	    && d->bt_thread == imp->run_thread) {
+		d->bt_n++;
+		d->bt_last = icount;
+		return 0;
+	}
+	return imp_pctype_batch(imp, d, t->type, f, icount);
+}
 
 /* Block x is written: its type and its accesses by field into its site's
    totals. */
