@@ -5,14 +5,15 @@
  * named through imp_field's lib/dgtypes table), and its descriptor
  * remembers the answer (imp_desc.pct): an access then costs a count in
  * the descriptor (its field is its pc's, always), added to sum_field (how
- * 'insn', imp_field_add_n) when the thread changes and at the end.  A heap access by a typed pc costs
- * a division while its block is undecided: it votes for the pc's type in
- * the block when the offsets agree; a block's first leader votes in its
- * allocation site, and a new block starts with its site's type.  A heap
- * access by an untyped pc (void *, container_of) takes its block's type
- * (how 'heap'), counted in the descriptor too while its type, field and
- * thread stay those of the pc's last heap access (a pc walks the same
- * field of many blocks, or the elements of an array of double).
+ * 'insn', imp_field_add_n) when the thread changes and at the end.  A
+ * heap access by a typed pc costs a division while its block is
+ * undecided: it votes for the pc's type in the block when the offsets
+ * agree; a block's first leader votes in its allocation site, and a new
+ * block starts with its site's type.  A heap access by an untyped pc
+ * (void *, container_of) takes its block's type (how 'heap'), counted in
+ * the descriptor too while its type, field and thread stay those of the
+ * pc's last heap access (a pc walks the same field of many blocks, or the
+ * elements of an array of double).
  * When a block is written its type (its votes' winner, else its site's)
  * and its accesses by field (from its offset histogram) are added to its
  * allocation site's totals, written at the end: a row per site, not per
@@ -120,8 +121,8 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
    totals. */
 int  imp_pctype_block(struct importer *imp, const struct imp_block *x);
 
-/* After the last block: the descriptors' way-3 counts into sum_field (so
-   before imp_field_finish), the site_types and site_fields rows. */
+/* After the last block: the descriptors' batches into sum_field (so before
+   imp_field_finish), the site_types and site_fields rows. */
 int  imp_pctype_finish(struct importer *imp);
 
 #endif
