@@ -42,7 +42,14 @@ struct imp_pctype {
 	size_t n_sf, cap_sf;
 	uint32_t *touched;         /* per field of the block's type: sf index + 1 */
 	size_t cap_touched;
+	uint32_t **off_fields;     /* per type (of size <= IMP_PCT_TABLE): the
+	                              field at each offset, made on first use */
+	size_t cap_off_fields;
 };
+
+/* Types up to this size get an offset -> field table for the block
+   histograms (which cover blocks of up to 1024 bytes). */
+#define IMP_PCT_TABLE 4096
 
 static const char *const via_name[] = {
 	[DGPCTYPE_REGISTER] = "register",
@@ -70,6 +77,7 @@ int imp_pctype_init(struct importer *imp)
 void imp_pctype_free(struct importer *imp)
 {
 	struct imp_pctype *p = imp->pct;
+	size_t i;
 
 	if (!p)
 		return;
@@ -80,6 +88,9 @@ void imp_pctype_free(struct importer *imp)
 	free(p->sites);
 	free(p->sf);
 	free(p->touched);
+	for (i = 0; i < p->cap_off_fields; i++)
+		free(p->off_fields[i]);
+	free(p->off_fields);
 	free(p);
 	free(imp->pcts);
 	imp->pcts = NULL;
@@ -293,22 +304,46 @@ static long site_field(struct importer *imp, const struct imp_block *x, uint32_t
 	return (long)p->n_sf++;
 }
 
+/* The field at each offset of type ty (size bytes, at most IMP_PCT_TABLE),
+   or NULL (out of memory): blocks of one type come by the million. */
+static const uint32_t *off_fields(struct imp_pctype *p, uint32_t ty, uint64_t size)
+{
+	size_t old = p->cap_off_fields;
+	uint64_t k;
+
+	if (ty >= old) {
+		if (dg_grow((void **)&p->off_fields, &p->cap_off_fields, (size_t)ty + 1,
+			    sizeof *p->off_fields) < 0)
+			return NULL;
+		memset(p->off_fields + old, 0, (p->cap_off_fields - old) * sizeof *p->off_fields);
+	}
+	if (!p->off_fields[ty]) {
+		if (!(p->off_fields[ty] = malloc(size * sizeof **p->off_fields)))
+			return NULL;
+		for (k = 0; k < size; k++)
+			p->off_fields[ty][k] = dgtypes_field_at(p->types, ty, k);
+	}
+	return p->off_fields[ty];
+}
+
 /* The histogram's counts by field of type ty into the site's totals. */
 static int field_counts(struct importer *imp, const struct imp_block *x, uint32_t ty, uint64_t size)
 {
 	struct imp_pctype *p = imp->pct;
 	const struct dgtypes_type *t = dgtypes_type(p->types, ty);
 	size_t nf = (size_t)t->n_fields + 1, k;   /* the last: padding */
+	const uint32_t *at = NULL;
 	uint32_t i, f;
 	long e;
 
-	if (dg_grow(&p->touched, &p->cap_touched, nf, sizeof *p->touched) < 0)
+	if (dg_grow(&p->touched, &p->cap_touched, nf, sizeof *p->touched) < 0
+	    || (size <= IMP_PCT_TABLE && !(at = off_fields(p, ty, size))))
 		return imp_fail(imp, "out of memory");
 	memset(p->touched, 0, nf * sizeof *p->touched);
 	for (i = 0; i < x->hist_n; i++) {
 		if (!x->hist[2 * i] && !x->hist[2 * i + 1])
 			continue;
-		f = dgtypes_field_at(p->types, ty, i % size);
+		f = at ? at[i % size] : dgtypes_field_at(p->types, ty, i % size);
 		k = f == DGTYPES_NONE ? nf - 1 : f - t->first_field;
 		if (!p->touched[k]) {
 			if ((e = site_field(imp, x, ty, f)) < 0)
