@@ -36,6 +36,10 @@ static const char usage_text[] =
 "  -f, --force      replace DATABASE if it exists (otherwise refuse)\n"
 "      --strict     a truncated or incomplete log is an error: no database\n"
 "      --check      validate LOG only; write nothing\n"
+"      --no-fields  no struct-field attribution: no DWARF types are read and\n"
+"                   types, fields, variables, pc_types, site_types,\n"
+"                   site_fields and sum_field stay empty (meta fields_* are\n"
+"                   absent); the import is faster on logs of many accesses\n"
 "  -q, --quiet      no summary at the end\n"
 "      --progress   show progress on standard error even if it is not a\n"
 "                   terminal; --no-progress never shows it\n"
@@ -101,6 +105,7 @@ int main(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "check", no_argument, NULL, 'C' },
+		{ "no-fields", no_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "no-progress", no_argument, NULL, 'N' },
@@ -123,6 +128,7 @@ int main(int argc, char **argv)
 		case 'f': o.force = 1; break;
 		case 'S': o.strict = 1; break;
 		case 'C': o.check_only = 1; break;
+		case 'F': o.no_fields = 1; break;
 		case 'q': o.quiet = 1; break;
 		case 'P': progress = 1; break;
 		case 'N': progress = 0; break;

@@ -57,8 +57,9 @@ struct imp_desc {
 	                              block id is fb_block */
 	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
 	uint8_t  bf_i;
-	/* imp_field: the sum_field row (+1; 0 none) of its last typed access,
-	   for that type, field, variable, way and thread */
+	/* imp_field: the sum_field row (+1; 0 none) of its last access typed
+	   by a range or a variable, for that type, field, variable, way and
+	   thread */
 	uint8_t  fld_how;
 	uint32_t fld_row1, fld_type, fld_field, fld_var, fld_thread;
 	uint64_t fld_gap_lo, fld_gap_hi;   /* no variable there (0, 0: unknown) */
@@ -67,9 +68,14 @@ struct imp_desc {
 	                              thread (imp_hsum.c; 0: none yet) */
 	uint64_t heap_n;
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
-	uint32_t heap_type;        /* imp_pctype: the type (+1) and the offset */
+	/* imp_pctype: its accesses by way 3 ('insn', if pct) or 4 ('heap') not
+	   yet in sum_field: bt_n of field bt_field of type bt_type, by thread
+	   bt_thread, the first and last at these icounts */
+	uint32_t bt_type, bt_field, bt_thread;
+	uint32_t heap_type;        /* the type (+1; 0: none yet) and the offset */
 	uint64_t heap_off;         /* in it of its last 'heap' access, whose
-	                              field fld_field then is */
+	                              field bt_field then is */
+	uint64_t bt_n, bt_first, bt_last;
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
@@ -151,6 +157,7 @@ struct imp_options {
 	const char *db_path;       /* ignored with check_only */
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
 	int force, strict, check_only, quiet, progress;
+	int no_fields;             /* --no-fields: imp->fld and imp->pct stay NULL */
 	/* Text meant for a person (summary, warnings, progress; lines end in
 	   '\n', progress lines start with '\r'), or NULL to drop it. */
 	void (*say)(const char *text, void *arg);
@@ -197,7 +204,7 @@ struct importer {
 	/* options */
 	const char *log_path, *db_path;
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
-	int force, quiet, strict, check_only, progress;
+	int force, quiet, strict, check_only, progress, no_fields;
 	void (*say)(const char *text, void *arg);
 	void *say_arg;
 	/* state */

@@ -4,9 +4,10 @@
  * variable), the function of the access and the thread.  Rows are found
  * through two interning tables (target, function) -> pair, (pair, thread)
  * -> row, each keyed exactly by dense numbers, so no two rows can merge;
- * and an access descriptor remembers the row of its last typed access, so
- * an instruction that keeps touching the same field (the usual case)
- * costs a few compares.
+ * and an access descriptor remembers the row of its last access typed by
+ * a range or a variable, so an instruction that keeps touching the same
+ * field (the usual case) costs a few compares.  Ways 3 and 4 count in the
+ * descriptor itself and add batches (imp_field_add_n).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -123,12 +124,13 @@ static int warn_once(struct importer *imp, const char *what, const char *name)
 int imp_field_module(struct importer *imp, int m)
 {
 	struct imp_field *f = imp->fld;
-	size_t old = f->cap_mod_done;
+	size_t old;
 	uint64_t bias, lo, hi;
 	void *dw;
 
 	if (!f)
-		return 0;          /* --check: no database, no fields */
+		return 0;          /* --check, --no-fields: no fields */
+	old = f->cap_mod_done;
 	if ((size_t)m >= old) {
 		if (dg_grow((void **)&f->mod_done, &f->cap_mod_done, (size_t)m + 1, 1) < 0)
 			return imp_fail(imp, "out of memory");
@@ -241,11 +243,28 @@ static long row_of(struct imp_field *f, int how, uint32_t type, uint32_t field, 
 	return rw;
 }
 
-int imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
-                  uint32_t field, uint32_t var, uint64_t icount)
+/* n accesses of d into row r, the first and last at these icounts.  A
+   batch of another descriptor may have come before (imp_field_add_n): a
+   thread's icounts grow, so the row's first and last are the least and
+   the greatest. */
+static void row_add(struct imp_field *f, struct frow *r, const struct imp_desc *d, int how,
+                    uint64_t n, uint64_t first, uint64_t last)
+{
+	if ((!r->rw.n[0] && !r->rw.n[1]) || first < r->first)
+		r->first = first;
+	if (last > r->last)
+		r->last = last;
+	imp_rw_add(&r->rw, d->is_write, n, n * d->size);
+	f->by_how[how] += n;
+}
+
+/* Ways 1 and 2: one access of d as field `field` of type `type`, variable
+   var (or DGTYPES_NONE), by way `how`, in the row of d's last one if it
+   is the same. */
+static int field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
+                     uint32_t field, uint32_t var, uint64_t icount)
 {
 	struct imp_field *f = imp->fld;
-	struct frow *r;
 
 	if (!d->fld_row1 || d->fld_how != how || d->fld_field != field || d->fld_type != type
 	    || d->fld_var != var || d->fld_thread != imp->run_thread) {
@@ -259,12 +278,20 @@ int imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t ty
 		d->fld_var = var;
 		d->fld_thread = imp->run_thread;
 	}
-	r = &f->rows[d->fld_row1 - 1];
-	if (!r->rw.n[0] && !r->rw.n[1])
-		r->first = icount;
-	r->last = icount;
-	imp_rw_add(&r->rw, d->is_write, 1, d->size);
-	f->by_how[how]++;
+	row_add(f, &f->rows[d->fld_row1 - 1], d, how, 1, icount, icount);
+	return 0;
+}
+
+int imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
+                    uint32_t field, uint32_t thread, uint64_t n, uint64_t first,
+                    uint64_t last)
+{
+	struct imp_field *f = imp->fld;
+	long k = row_of(f, how, type, field, DGTYPES_NONE, d->function, thread);
+
+	if (k < 0)
+		return imp_fail(imp, "out of memory");
+	row_add(f, &f->rows[k], d, how, n, first, last);
 	return 0;
 }
 
@@ -320,7 +347,7 @@ int imp_field_access(struct importer *imp, struct imp_desc *d, uint64_t a, uint6
 	}
 	if (how == IMP_HOW_N)
 		return 0;
-	return imp_field_add(imp, d, how, type, field, var, icount) < 0 ? -1 : 1;
+	return field_add(imp, d, how, type, field, var, icount) < 0 ? -1 : 1;
 }
 
 /* ------------------------------------------------------------ rows */
@@ -487,6 +514,8 @@ int imp_field_finish(struct importer *imp)
 	size_t i;
 	int rc;
 
+	if (!imp->fld)             /* --no-fields */
+		return 0;
 	for (i = 0; i < sizeof writers / sizeof *writers; i++) {
 		if (sqlite3_prepare_v2(imp->db, writers[i].sql, -1, &st, NULL) != SQLITE_OK)
 			return imp_db_fail(imp, "prepare");

@@ -8,7 +8,7 @@
  *           each module's globals and statics): the offset in it (in the
  *           element, for an array);
  *   insn, heap  (ways 3 and 4, from the accessing instruction and from the
- *           heap block's allocation site: imp_field_add is their entry).
+ *           heap block's allocation site: imp_field_add_n is their entry).
  * An access the way knows the place of but not the type of (a type name no
  * module defines, a variable whose type DWARF lacks) is counted as
  * `unknown`; each such name is warned about once.  Accesses no way covers
@@ -65,11 +65,14 @@ int  imp_field_access(struct importer *imp, struct imp_desc *d, uint64_t a,
    dgtypes_field_at; NULL with --check. */
 struct dgtypes *imp_field_types(struct importer *imp);
 
-/* Count one access of d as field `field` (DGTYPES_NONE: padding or not
-   known) of type `type` (DGTYPES_NONE: not known), variable var (or
-   DGTYPES_NONE), by way `how`. */
-int  imp_field_add(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
-                   uint32_t field, uint32_t var, uint64_t icount);
+/* Count n accesses of d by thread `thread`, the first at icount first and
+   the last at last, as field `field` (DGTYPES_NONE: padding or not known)
+   of type `type` by way `how`: ways 3 and 4 count in the descriptor while
+   the field and thread stay the same, and add the batch here on a change
+   and at the end (imp_pctype_finish).  0, or -1 (out of memory). */
+int  imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
+                     uint32_t field, uint32_t thread, uint64_t n, uint64_t first,
+                     uint64_t last);
 
 /* Write types, fields, variables and sum_field, meta fields_*; fill
    imp->fld_warn (one line per unknown type name), for main to print. */

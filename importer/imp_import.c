@@ -505,7 +505,8 @@ static int import(struct importer *imp)
 		return -1;
 	if ((!imp->check_only && (imp_db_open(imp) < 0 || imp_run_init(imp) < 0
 	                          || imp_heap_init(imp) < 0 || imp_sym_init(imp) < 0
-	                          || imp_field_init(imp) < 0 || imp_pctype_init(imp) < 0))
+	                          || (!imp->no_fields && (imp_field_init(imp) < 0
+	                                                  || imp_pctype_init(imp) < 0))))
 	    || read_all(imp, &truncated) < 0) {
 		if (pid > 0)
 			decompressor_finish(imp, pid, fd, 1, &truncated);
@@ -567,6 +568,7 @@ int imp_import_file(const struct imp_options *o, char *err, size_t errlen)
 	imp->force = o->force;
 	imp->strict = o->strict;
 	imp->check_only = o->check_only;
+	imp->no_fields = o->no_fields;
 	imp->quiet = o->quiet;
 	imp->progress = o->progress;
 	imp->say = o->say;

@@ -42,7 +42,14 @@ struct imp_pctype {
 	size_t n_sf, cap_sf;
 	uint32_t *touched;         /* per field of the block's type: sf index + 1 */
 	size_t cap_touched;
+	uint32_t **off_fields;     /* per type (of size <= IMP_PCT_TABLE): the
+	                              field at each offset, made on first use */
+	size_t cap_off_fields;
 };
+
+/* Types up to this size get an offset -> field table for the block
+   histograms (which cover blocks of up to 1024 bytes). */
+#define IMP_PCT_TABLE 4096
 
 static const char *const via_name[] = {
 	[DGPCTYPE_REGISTER] = "register",
@@ -70,6 +77,7 @@ int imp_pctype_init(struct importer *imp)
 void imp_pctype_free(struct importer *imp)
 {
 	struct imp_pctype *p = imp->pct;
+	size_t i;
 
 	if (!p)
 		return;
@@ -80,6 +88,9 @@ void imp_pctype_free(struct importer *imp)
 	free(p->sites);
 	free(p->sf);
 	free(p->touched);
+	for (i = 0; i < p->cap_off_fields; i++)
+		free(p->off_fields[i]);
+	free(p->off_fields);
 	free(p);
 	free(imp->pcts);
 	imp->pcts = NULL;
@@ -135,6 +146,7 @@ static int resolve(struct importer *imp, const struct imp_desc *d, uint32_t *out
 	t->size = dgtypes_type(p->types, ty)->size;
 	t->offset = r.offset % t->size;    /* dgtypes may size it otherwise */
 	t->field = dgtypes_field_at(p->types, ty, t->offset);
+	t->flat = dgtypes_type(p->types, ty)->n_fields == 0;
 	*out = (uint32_t)++imp->n_pcts;
 	return pc_row(imp, d, t, how);
 }
@@ -232,31 +244,42 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 	return v;
 }
 
-int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
-		      uint64_t icount)
+/* d's way-3 or way-4 accesses so far into sum_field. */
+static int batch_flush(struct importer *imp, struct imp_desc *d)
 {
-	const struct imp_block *x;
-	const struct imp_pct *t;
-	uint64_t off;
-	uint32_t field;
+	int rc = imp_field_add_n(imp, d, d->pct ? IMP_HOW_INSN : IMP_HOW_HEAP, d->bt_type,
+				 d->bt_field, d->bt_thread, d->bt_n, d->bt_first, d->bt_last);
 
-	if (d->pct) {
-		t = &imp->pcts[d->pct - 1];
-		return imp_field_add(imp, d, IMP_HOW_INSN, t->type, t->field, DGTYPES_NONE, icount);
-	}
-	if (b == IMP_NONE || !(x = &imp->blocks[b])->vtype)
-		return 0;
-	t = &imp->pcts[x->vtype - 1];
-	off = (a - x->addr) % t->size;
-	/* a pc walks the same field of many blocks: ask dgtypes on a change */
-	if (d->heap_type != t->type + 1 || d->heap_off != off || d->fld_how != IMP_HOW_HEAP) {
-		d->heap_type = t->type + 1;
-		d->heap_off = off;
-		field = dgtypes_field_at(imp->pct->types, t->type, off);
-	} else {
-		field = d->fld_field;
-	}
-	return imp_field_add(imp, d, IMP_HOW_HEAP, t->type, field, DGTYPES_NONE, icount);
+	d->bt_n = 0;
+	return rc;
+}
+
+/* imp_pctype.h's inline access spells DGTYPES_NONE without dgtypes.h */
+_Static_assert(DGTYPES_NONE == UINT32_MAX, "DGTYPES_NONE is UINT32_MAX");
+
+int imp_pctype_batch(struct importer *imp, struct imp_desc *d, uint32_t ty, uint32_t f,
+		     uint64_t icount)
+{
+	if (d->bt_n && batch_flush(imp, d) < 0)
+		return -1;
+	d->bt_n = 1;
+	d->bt_type = ty;
+	d->bt_field = f;
+	d->bt_thread = imp->run_thread;
+	d->bt_first = d->bt_last = icount;
+	return 0;
+}
+
+uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
+			     uint64_t off)
+{
+	/* a pc walks the same field of many blocks: ask dgtypes on a change
+	   (bt_field is the field of its last heap access) */
+	if (d->heap_type == t->type + 1 && d->heap_off == off)
+		return d->bt_field;
+	d->heap_type = t->type + 1;
+	d->heap_off = off;
+	return dgtypes_field_at(imp->pct->types, t->type, off);
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first
@@ -281,22 +304,46 @@ static long site_field(struct importer *imp, const struct imp_block *x, uint32_t
 	return (long)p->n_sf++;
 }
 
+/* The field at each offset of type ty (size bytes, at most IMP_PCT_TABLE),
+   or NULL (out of memory): blocks of one type come by the million. */
+static const uint32_t *off_fields(struct imp_pctype *p, uint32_t ty, uint64_t size)
+{
+	size_t old = p->cap_off_fields;
+	uint64_t k;
+
+	if (ty >= old) {
+		if (dg_grow((void **)&p->off_fields, &p->cap_off_fields, (size_t)ty + 1,
+			    sizeof *p->off_fields) < 0)
+			return NULL;
+		memset(p->off_fields + old, 0, (p->cap_off_fields - old) * sizeof *p->off_fields);
+	}
+	if (!p->off_fields[ty]) {
+		if (!(p->off_fields[ty] = malloc(size * sizeof **p->off_fields)))
+			return NULL;
+		for (k = 0; k < size; k++)
+			p->off_fields[ty][k] = dgtypes_field_at(p->types, ty, k);
+	}
+	return p->off_fields[ty];
+}
+
 /* The histogram's counts by field of type ty into the site's totals. */
 static int field_counts(struct importer *imp, const struct imp_block *x, uint32_t ty, uint64_t size)
 {
 	struct imp_pctype *p = imp->pct;
 	const struct dgtypes_type *t = dgtypes_type(p->types, ty);
 	size_t nf = (size_t)t->n_fields + 1, k;   /* the last: padding */
+	const uint32_t *at = NULL;
 	uint32_t i, f;
 	long e;
 
-	if (dg_grow(&p->touched, &p->cap_touched, nf, sizeof *p->touched) < 0)
+	if (dg_grow(&p->touched, &p->cap_touched, nf, sizeof *p->touched) < 0
+	    || (size <= IMP_PCT_TABLE && !(at = off_fields(p, ty, size))))
 		return imp_fail(imp, "out of memory");
 	memset(p->touched, 0, nf * sizeof *p->touched);
 	for (i = 0; i < x->hist_n; i++) {
 		if (!x->hist[2 * i] && !x->hist[2 * i + 1])
 			continue;
-		f = dgtypes_field_at(p->types, ty, i % size);
+		f = at ? at[i % size] : dgtypes_field_at(p->types, ty, i % size);
 		k = f == DGTYPES_NONE ? nf - 1 : f - t->first_field;
 		if (!p->touched[k]) {
 			if ((e = site_field(imp, x, ty, f)) < 0)
@@ -382,7 +429,12 @@ static int field_rows(struct importer *imp)
 
 int imp_pctype_finish(struct importer *imp)
 {
+	size_t i;
+
 	if (!imp->pct)
 		return 0;
+	for (i = 0; i < imp->n_descs; i++)
+		if (imp->descs[i].bt_n && batch_flush(imp, &imp->descs[i]) < 0)
+			return -1;
 	return site_rows(imp) < 0 || field_rows(imp) < 0 ? -1 : 0;
 }

@@ -4,12 +4,16 @@
  * Each distinct pc is resolved once, when its bbdef arrives (lib/dgpctype,
  * named through imp_field's lib/dgtypes table), and its descriptor
  * remembers the answer (imp_desc.pct): an access then costs a count in
- * sum_field (imp_field_add, how 'insn').  A heap access by a typed pc costs
- * a division while its block is undecided: it votes for the pc's type in
- * the block when the offsets agree; a block's first leader votes in its
- * allocation site, and a new block starts with its site's type.  A heap
- * access by an untyped pc (void *, container_of) takes its block's type
- * (how 'heap').
+ * the descriptor (its field is its pc's, always), added to sum_field (how
+ * 'insn', imp_field_add_n) when the thread changes and at the end.  A
+ * heap access by a typed pc costs a division while its block is
+ * undecided: it votes for the pc's type in the block when the offsets
+ * agree; a block's first leader votes in its allocation site, and a new
+ * block starts with its site's type.  A heap access by an untyped pc
+ * (void *, container_of) takes its block's type (how 'heap'), counted in
+ * the descriptor too while its type, field and thread stay those of the
+ * pc's last heap access (a pc walks the same field of many blocks, or the
+ * elements of an array of double).
  * When a block is written its type (its votes' winner, else its site's)
  * and its accesses by field (from its offset histogram) are added to its
  * allocation site's totals, written at the end: a row per site, not per
@@ -32,6 +36,8 @@
 struct imp_pct {
 	uint32_t type, field;      /* field: DGTYPES_NONE for padding */
 	uint64_t size, offset;
+	int flat;                  /* no fields (double, int *): every offset
+	                              is field DGTYPES_NONE */
 };
 
 int  imp_pctype_init(struct importer *imp);
@@ -70,17 +76,53 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
 	}
 }
 
+/* Out of line, for imp_pctype_access: the field at offset off of pcts
+   entry t (remembered in d), and a new batch in d (the last added first). */
+uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
+			     uint64_t off);
+int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, uint32_t type, uint32_t field,
+		      uint64_t icount);
+
 /* Give the access of d at a (in block b, or IMP_NONE) a field by way 3
    (d's pc is typed) or way 4 (its block is): sum_field's 'insn' and
-   'heap'.  For accesses no range or variable gave a field.  0, or -1. */
-int  imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b, uint64_t a,
-		       uint64_t icount);
+   'heap'.  For accesses no range or variable gave a field.  Inline: the
+   usual access only counts in d's batch.  0, or -1. */
+static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b,
+				    uint64_t a, uint64_t icount)
+{
+	const struct imp_block *x;
+	const struct imp_pct *t;
+	uint32_t f;
+
+	if (d->pct) {                   /* its field is its pc's, always */
+		t = &imp->pcts[d->pct - 1];
+		f = t->field;
+	} else if (b != IMP_NONE && (x = &imp->blocks[b])->vtype) {
+		t = &imp->pcts[x->vtype - 1];
+		if (t->flat) {
+			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
+			f = UINT32_MAX;         /* DGTYPES_NONE */
+		} else {
+			f = imp_pctype_field_at(imp, d, t, (a - x->addr) % t->size);
+		}
+	} else {
+		return 0;
+	}
+	if (d->bt_n && d->bt_field == f && d->bt_type == t->type
+	    && d->bt_thread == imp->run_thread) {
+		d->bt_n++;
+		d->bt_last = icount;
+		return 0;
+	}
+	return imp_pctype_batch(imp, d, t->type, f, icount);
+}
 
 /* Block x is written: its type and its accesses by field into its site's
    totals. */
 int  imp_pctype_block(struct importer *imp, const struct imp_block *x);
 
-/* After the last block: the site_types and site_fields rows. */
+/* After the last block: the descriptors' batches into sum_field (so before
+   imp_field_finish), the site_types and site_fields rows. */
 int  imp_pctype_finish(struct importer *imp);
 
 #endif

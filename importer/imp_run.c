@@ -233,7 +233,7 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 	typed = imp_field_wanted(imp, d, a) ? imp_field_access(imp, d, a, icount) : 0;
 	if (typed < 0)
 		return -1;
-	if (!typed && (d->pct || b != IMP_NONE) && imp_pctype_access(imp, d, b, a, icount) < 0)
+	if (!typed && imp_pctype_access(imp, d, b, a, icount) < 0)
 		return -1;
 	if (b != IMP_NONE && imp_hsum_touch(imp, &imp->blocks[b], d, icount) < 0)
 		return -1;

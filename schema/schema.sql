@@ -34,7 +34,8 @@ PRAGMA user_version = 7;
 --                   know them
 --   fields_range, fields_global, fields_insn, fields_heap, fields_unknown
 --                   accesses given a field each way (sum_field.how), and
---   fields_untyped  the accesses no way covers
+--   fields_untyped  the accesses no way covers (the fields_* keys are
+--                   absent after dg-import --no-fields)
 --
 -- Code addresses and modules.  One address can hold the code of two
 -- modules at different times: a library dlclose'd, then another mapped

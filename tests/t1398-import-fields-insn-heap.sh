@@ -120,4 +120,24 @@ for o in O0 O2; do
 		"$(q $o.db "SELECT count(*) FROM pc_types WHERE via NOT IN ('register', 'stack', 'tracked')")"
 done
 
+# ---- --no-fields: no field tables, the same counts everywhere else
+if [ -f O2.db ]; then
+	if "$DG_IMPORT" -q --no-fields O2.log nf.db >nf.out 2>nf.err; then
+		ok "dg-import --no-fields exits 0"
+		check_eq "--no-fields: no types, fields, pc_types, site_types or sum_field rows" "0|0|0|0|0" \
+			"$(q nf.db "SELECT (SELECT count(*) FROM types) || '|' || (SELECT count(*) FROM fields)
+				|| '|' || (SELECT count(*) FROM pc_types) || '|' || (SELECT count(*) FROM site_types)
+				|| '|' || (SELECT count(*) FROM sum_field)")"
+		check_eq "--no-fields: no fields_* meta" 0 \
+			"$(q nf.db "SELECT count(*) FROM meta WHERE key LIKE 'fields%'")"
+		sp="SELECT pc, module_id, is_write, accesses FROM sum_pc ORDER BY 1, 2, 3"
+		check_eq "--no-fields: sum_pc as with fields" "$(q O2.db "$sp" | cksum)" \
+			"$(q nf.db "$sp" | cksum)"
+		check_gt "--no-fields: sum_pc has rows" 0 "$(q nf.db "SELECT count(*) FROM sum_pc")"
+	else
+		not_ok "dg-import --no-fields exits 0"
+		diag_file nf.err 10
+	fi
+fi
+
 finish
