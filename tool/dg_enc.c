@@ -274,17 +274,32 @@ const UChar *run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
 
 /* Decode one raw entry at p, emit it if tracing, replay its call or
    return; returns the next entry. */
+/* The head of the raw entry at p: its bbdef id and info word, and the
+   instructions and addresses it holds (the bbdef's, unless info says the
+   run left its block early).  Inline: both loops below are hot. */
+static inline __attribute__((always_inline))
+struct dg_bbdef *raw_head(const UChar *p, UInt *id, UInt *info,
+			  UInt *n_instrs, UInt *n_addrs)
+{
+	struct dg_bbdef *bb;
+
+	*id = *(const UInt *)p;
+	*info = *(const UInt *)(p + 4);
+	bb = &dg_bbdefs[*id];
+	*n_instrs = bb->n_instrs;
+	*n_addrs = bb->n_acc;
+	if (*info) {
+		*n_instrs = *info & 0xFF;
+		*n_addrs = (*info >> 8) & 0x7FFFFF;
+	}
+	return bb;
+}
+
 static const UChar *run_process(const UChar *p)
 {
-	UInt id = *(const UInt *)p, info = *(const UInt *)(p + 4);
-	struct dg_bbdef *bb = &dg_bbdefs[id];
+	UInt id, info, n_instrs, n_addrs;
+	struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
 	const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
-	UInt n_instrs = bb->n_instrs, n_addrs = bb->n_acc;
-
-	if (info) {
-		n_instrs = info & 0xFF;
-		n_addrs = (info >> 8) & 0x7FFFFF;
-	}
 	if (dg_stack_entry(*(const ULong *)(p + 8)) && E.o.use_fn)
 		tracing_update(DG_TRACE_FN);
 	if (bb->fn_entry && !dg_stack_in_fn()) {
@@ -313,15 +328,9 @@ static const UChar *run_process(const UChar *p)
 static const UChar *raw_fast(const UChar *p, const UChar *end)
 {
 	while (p < end) {
-		UInt id = *(const UInt *)p, info = *(const UInt *)(p + 4);
-		struct dg_bbdef *bb = &dg_bbdefs[id];
+		UInt id, info, n_instrs, n_addrs;
+		struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
 		const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
-		UInt n_instrs = bb->n_instrs, n_addrs = bb->n_acc;
-
-		if (info) {
-			n_instrs = info & 0xFF;
-			n_addrs = (info >> 8) & 0x7FFFFF;
-		}
 		dg_stack_entry(*(const ULong *)(p + 8));
 		run_emit(id, bb, info, n_instrs, addrs, n_addrs);
 		E.icount += n_instrs;
