@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "dgesc.h"
+#include "dgmem.h"
 #include "dgplot.h"
 #include "dgsqlfn.h"
 #include "failif.h"
@@ -259,15 +260,8 @@ static int ent_add(struct cmp *c, enum cmp_kind k, int side,
 	struct ent *e;
 	int m;
 
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct ent *ne = realloc(c->e, cap * sizeof *ne);
-
-		if (!ne)
-			return -1;
-		c->e = ne;
-		c->cap = cap;
-	}
+	if (dg_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e) < 0)
+		return -1;
 	e = &c->e[c->n];
 	memset(e, 0, sizeof *e);
 	e->kind = k;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "dgesc.h"
+#include "dgmem.h"
 #include "dgplot.h"
 #include "rchart.h"
 #include "rdoc.h"
@@ -669,15 +670,8 @@ static int flame_load(struct rep *r, struct flame *f)
 		const char *s = (const char *)sqlite3_column_text(st, 0);
 		struct fline *l;
 
-		if (f->n == f->cap) {
-			size_t cap = f->cap ? 2 * f->cap : 256;
-			struct fline *v = realloc(f->v, cap * sizeof *v);
-
-			if (!v)
-				break;
-			f->v = v;
-			f->cap = cap;
-		}
+		if (dg_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v) < 0)
+			break;
 		l = &f->v[f->n++];
 		memset(l, 0, sizeof *l);
 		l->acc = sqlite3_column_int64(st, 1);
@@ -710,15 +704,8 @@ static int cmp_fline(const void *a, const void *b)
 static int add_box(struct flame *f, double x0, double x1, int depth,
 		   const char *name)
 {
-	if (f->nbox == f->capbox) {
-		size_t cap = f->capbox ? 2 * f->capbox : 256;
-		struct rflame_box *v = realloc(f->box, cap * sizeof *v);
-
-		if (!v)
-			return -1;
-		f->box = v;
-		f->capbox = cap;
-	}
+	if (dg_grow(&f->box, &f->capbox, f->nbox + 1, sizeof *f->box) < 0)
+		return -1;
 	f->box[f->nbox++] = (struct rflame_box){ x0, x1, depth, name };
 	return 0;
 }
