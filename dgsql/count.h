@@ -10,7 +10,8 @@
  * context_id, block_id, chunk_id; lib/dgvtab), INTEGER decimal or 0x hex,
  * by counting with dgvtab_count instead of letting SQLite step through
  * every row (about 13 ns a row: a block of 4 * 10^8 accesses takes 5 s
- * that way, milliseconds from sum_block_chunks).  The answer is a new
+ * that way, milliseconds from sum_block_chunks; whole chunks count from
+ * chunks.n_accesses, the rest run by run).  The answer is a new
  * statement `SELECT N AS "<the statement's column name>"` that the caller
  * renders as it would have rendered the original, in any mode; the
  * caller finalizes it.  Any other text goes through SQLite as usual, and

@@ -6,7 +6,8 @@
 # SQLite's row loop counts (the statement with a trailing comment, which
 # the fast path does not take), in every output mode, with the column
 # named as written; a block with sum_block_chunks rows is counted from
-# them, and with another term by decoding; filtered_accesses is taken
+# them, terms on thread and chunk_id alone from chunks.n_accesses, others
+# by decoding; filtered_accesses is taken
 # only without a filter; text the fast path does not take (a column SQLite
 # filters, a real, <>, OR, a hiding view) still gives
 # SQLite's answer.  On a single-, a multi-threaded and a several-chunk
@@ -45,6 +46,9 @@ for db in m.db t.db s.db h.db; do
 		 "SELECT count(*) FROM accesses WHERE thread = $T AND icount >= $IC" \
 		 "SELECT count(*) FROM accesses WHERE addr >= $AH AND $A + 64 > addr" \
 		 "SELECT count(*) FROM accesses WHERE chunk_id <= 1 AND is_write = 0" \
+		 "SELECT count(*) FROM accesses WHERE thread = $T" \
+		 "SELECT count(*) FROM accesses WHERE chunk_id >= 1 AND 3 > chunk_id" \
+		 "SELECT count(*) FROM accesses WHERE thread = $T AND chunk_id > 0" \
 		 "SELECT count(*) FROM accesses WHERE icount > -5 AND block_id = -1" \
 		 "SELECT count(*) FROM filtered_accesses WHERE is_write = 1"; do
 		same $db list "$q"
