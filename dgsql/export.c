@@ -6,53 +6,25 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "dgvtab.h"
 #include "export.h"
+#include "shape.h"
 
-/* SELECT * FROM accesses names its columns so, in dgvtab_row's order;
-   a statement naming them otherwise is not taken. */
-static const char *const columns[] = {
-	"icount", "addr", "size", "is_write", "pc", "thread", "context_id",
-	"block_id", "aseq", "chunk_id", "module_id"
-};
-#define NCOL (int)(sizeof columns / sizeof *columns)
-
-/* Skips blanks, then the word w (any case) if it is next and ends there:
-   the text after it, or NULL. */
-static const char *word(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (strncasecmp(s, w, n) != 0)
-		return NULL;
-	if (isalnum((unsigned char)w[n - 1]) && (isalnum((unsigned char)s[n]) || s[n] == '_'))
-		return NULL;
-	return s + n;
-}
+#define NCOL SHAPE_NCOL
+#define columns shape_columns
 
 /* Whether sql is SELECT * FROM [main.]accesses or filtered_accesses
    [LIMIT n] [;]; *limit gets n, or -1, *view whether it is the view. */
 static int is_export(const char *sql, long long *limit, int *view)
 {
-	const char *s = word(sql, "select"), *t;
+	const char *s = shape_word(sql, "select"), *t;
 	char *end;
 
 	*limit = -1;
-	if (!s || !(s = word(s, "*")) || !(s = word(s, "from")))
+	if (!s || !(s = shape_word(s, "*")) || !(s = shape_word(s, "from")) || !(s = shape_table(s, view)))
 		return 0;
-	if ((t = word(s, "filtered_accesses")))
-		*view = 1, s = t;
-	else if ((t = word(s, "main")) && (t = word(t, ".")) && (t = word(t, "accesses")))
-		*view = 0, s = t;
-	else if ((t = word(s, "accesses")))
-		*view = 0, s = t;
-	else
-		return 0;
-	if ((t = word(s, "limit"))) {
+	if ((t = shape_word(s, "limit"))) {
 		while (isspace((unsigned char)*t))
 			t++;
 		if (!isdigit((unsigned char)*t))
@@ -63,35 +35,7 @@ static int is_export(const char *sql, long long *limit, int *view)
 			return 0;
 		s = end;
 	}
-	if ((t = word(s, ";")))
-		s = t;
-	while (isspace((unsigned char)*s))
-		s++;
-	return *s == 0;
-}
-
-/* No table or view named accesses in temp or main hides the virtual
-   table (the names SQLite looks at before the eponymous one); with view,
-   filtered_accesses is dgfilter's view without a filter (dgfilter.c's
-   text with no condition), and nothing in main shares its name. */
-static int table_is_ours(sqlite3 *db, int view)
-{
-	sqlite3_stmt *q = NULL;
-	int ours;
-
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM temp.sqlite_master"
-			       " WHERE name = 'accesses' COLLATE NOCASE) + (SELECT count(*)"
-			       " FROM main.sqlite_master WHERE name IN ('accesses', ?1) COLLATE NOCASE)"
-			       " + (?1 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM temp.sqlite_master"
-			       " WHERE name = ?1 AND type = 'view' AND sql = 'CREATE VIEW "
-			       "filtered_accesses AS SELECT * FROM accesses WHERE 1'))",
-			       -1, &q, NULL) != SQLITE_OK)
-		return 0;
-	if (view)
-		sqlite3_bind_text(q, 1, "filtered_accesses", -1, SQLITE_STATIC);
-	ours = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) == 0;
-	sqlite3_finalize(q);
-	return ours;
+	return shape_end(s);
 }
 
 static int names_match(sqlite3_stmt *st)
@@ -143,7 +87,7 @@ int export_try(sqlite3_stmt *st, enum render_mode m, int headers, FILE *out,
 
 	*nrows = 0;
 	if (!render_ints_mode(m) || !sql || !is_export(sql, &limit, &view)
-	    || !names_match(st) || !table_is_ours(db, view))
+	    || !names_match(st) || !shape_table_is_ours(db, view))
 		return 0;
 	r = render_ints_begin(m, headers, out, columns, NCOL);
 	if (!r) {

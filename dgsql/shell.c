@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "complete.h"
+#include "count.h"
 #include "dgesc.h"
 #include "dgfilter.h"
 #include "dgsqlfn.h"
@@ -216,14 +217,18 @@ static int bind_args(sqlite3_stmt *st, char *const *args, int n, char **err)
 static int run_stmt(struct shell *sh, sqlite3_stmt *st, char **err)
 {
 	double t0 = now_real(), u0, s0, u1, s1;
+	sqlite3_stmt *answer = NULL;    /* count_try's, else NULL */
 	long rows;
 	int rc;
 
 	cpu_times(&u0, &s0);
-	rc = export_try(st, sh->mode, sh->headers, sh->out, &rows, err);
+	if ((rc = count_try(st, &answer, err)) < 0)
+		return -1;
+	rc = rc ? 0 : export_try(st, sh->mode, sh->headers, sh->out, &rows, err);
 	if (rc < 0)
 		return -1;
-	rc = rc ? SQLITE_DONE : render_stmt(st, sh->mode, sh->headers, sh->out, &rows);
+	rc = rc ? SQLITE_DONE : render_stmt(answer ? answer : st, sh->mode, sh->headers, sh->out, &rows);
+	sqlite3_finalize(answer);
 	fflush(sh->out);
 	if (rc != SQLITE_DONE) {
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));

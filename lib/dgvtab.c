@@ -735,6 +735,14 @@ static int have_vtab_in(void)
 	return sqlite3_libversion_number() >= 3038000;
 }
 
+/* The plan's flags from the columns the statement uses (SQLite's
+   colUsed: those of the WHERE clause too). */
+static int plan_idx_num(sqlite3_uint64 used)
+{
+	return ((used >> COL_BLOCK) & 1 ? PLAN_BLOCKS : 0)
+	       | ((used & ~((sqlite3_uint64)1 << COL_BLOCK)) == 0 ? PLAN_NO_COLUMNS : 0);
+}
+
 static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
 	unsigned seen[N_COLS] = { 0 };
@@ -764,8 +772,7 @@ static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 	plan[2 * n] = 0;
 	info->idxStr = plan;
 	info->needToFreeIdxStr = 1;
-	info->idxNum = ((info->colUsed >> COL_BLOCK) & 1 ? PLAN_BLOCKS : 0)
-		       | ((info->colUsed & ~((sqlite3_uint64)1 << COL_BLOCK)) == 0 ? PLAN_NO_COLUMNS : 0);
+	info->idxNum = plan_idx_num(info->colUsed);
 	info->orderByConsumed = order_consumed(info);
 	frac = plan_fraction(seen);
 	info->estimatedCost = 100 + total * frac;
@@ -1806,6 +1813,151 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		*errmsg = t.base.zErrMsg ? sqlite3_mprintf("%s", t.base.zErrMsg)
 		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
 	sqlite3_free(rows);
+	vt_free(&t);
+	return rc;
+}
+
+/* The rows a cursor positioned by vt_filter would give, summed run by
+   run (or chunk by chunk when it counts a summed block), never stepping
+   row by row. */
+static int count_rows(struct vt *t, struct cur *c, int64_t *count)
+{
+	int rc = SQLITE_OK;
+
+	*count = 0;
+	if (c->counting) {
+		for (; c->pos < c->n_ids; c->pos++)
+			*count += c->cnts[c->pos] > 0 ? c->cnts[c->pos] : 0;
+		return SQLITE_OK;
+	}
+	while (!c->eof && rc == SQLITE_OK) {
+		*count += c->n_sel;
+		rc = next_run(t, c);
+	}
+	return rc;
+}
+
+int dgvtab_term_taken(const struct dgvtab_term *t)
+{
+	struct sqlite3_index_constraint c = { .iColumn = t->column, .op = t->op, .usable = 1 };
+
+	return usable(&c) && c.iColumn != COL_STACK;
+}
+
+/* The terms as vt_best_index would plan them, their values as SQLite
+   would pass them: sqlite3_values from a statement that selects them. */
+static int count_plan(sqlite3 *db, const struct dgvtab_term *terms, int n,
+		      char *plan, sqlite3_value **argv)
+{
+	sqlite3_str *q = sqlite3_str_new(db);
+	sqlite3_stmt *st = NULL;
+	int i, rc;
+
+	sqlite3_str_appendall(q, "SELECT ");
+	for (i = 0; i < n; i++) {
+		if (!dgvtab_term_taken(&terms[i])) {
+			sqlite3_free(sqlite3_str_finish(q));
+			return SQLITE_MISUSE;
+		}
+		plan[2 * i] = (char)('0' + terms[i].column);
+		plan[2 * i + 1] = op_char(terms[i].op);
+		sqlite3_str_appendf(q, "%s%lld", i ? ", " : "", (long long)terms[i].value);
+	}
+	plan[2 * n] = 0;
+	if (n == 0) {
+		sqlite3_free(sqlite3_str_finish(q));
+		return SQLITE_OK;
+	}
+	{
+		char *sql = sqlite3_str_finish(q);
+		rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+		sqlite3_free(sql);
+	}
+	if (rc == SQLITE_OK && sqlite3_step(st) != SQLITE_ROW)
+		rc = sqlite3_errcode(db);
+	for (i = 0; i < n && rc == SQLITE_OK; i++)
+		if (!(argv[i] = sqlite3_value_dup(sqlite3_column_value(st, i))))
+			rc = SQLITE_NOMEM;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Terms on thread and chunk_id alone select whole chunks: their rows
+   are the chunks' n_accesses (schema.sql), summed without decoding.  0
+   with *count, 1 when a term is on another column. */
+static int count_from_chunks(struct vt *t, const struct dgvtab_term *terms, int n, int64_t *count, int *rc)
+{
+	static const char *const op_sql[] = { ['='] = "=", ['<'] = "<", ['l'] = "<=", ['>'] = ">", ['g'] = ">=" };
+	sqlite3_str *q;
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (terms[i].column != COL_THREAD && terms[i].column != COL_CHUNK)
+			return 1;
+	q = sqlite3_str_new(t->db);
+	sqlite3_str_appendf(q, "SELECT coalesce(sum(n_accesses), 0) FROM \"%w\".chunks WHERE 1", t->schema);
+	for (i = 0; i < n; i++)
+		sqlite3_str_appendf(q, " AND %s %s ?%d", terms[i].column == COL_THREAD ? "thread" : "id",
+		                    op_sql[(unsigned char)op_char(terms[i].op)], i + 1);
+	if (!(sql = sqlite3_str_finish(q)))
+		return *rc = SQLITE_NOMEM, 0;
+	*rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (*rc != SQLITE_OK)
+		return *rc = vt_sql_error(t, "counting the chunks' accesses"), 0;
+	for (i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, terms[i].value);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*count = sqlite3_column_int64(st, 0);
+	else
+		*rc = vt_sql_error(t, "counting the chunks' accesses");
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* vt_best_index's idxNum for count(*) WHERE terms. */
+static int count_idx_num(const struct dgvtab_term *terms, int n)
+{
+	sqlite3_uint64 used = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		used |= (sqlite3_uint64)1 << terms[i].column;
+	return plan_idx_num(used);
+}
+
+int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		 int64_t *count, char **errmsg)
+{
+	struct vt t = { .db = db };
+	sqlite3_vtab_cursor *base = NULL;
+	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
+	char plan[2 * DGVTAB_COUNT_TERMS + 1];
+	int i, rc;
+
+	if (n < 0 || n > DGVTAB_COUNT_TERMS)
+		return SQLITE_MISUSE;
+	if ((rc = count_plan(db, terms, n, plan, argv)) == SQLITE_MISUSE)
+		return rc;
+	t.schema = sqlite3_mprintf("%s", schema);
+	if (rc == SQLITE_OK && !t.schema)
+		rc = SQLITE_NOMEM;
+	if (rc == SQLITE_OK && count_from_chunks(&t, terms, n, count, &rc) == 0)
+		base = NULL;    /* counted from chunks (or failed) */
+	else if (rc == SQLITE_OK && (rc = vt_open(&t.base, &base)) == SQLITE_OK) {
+		base->pVtab = &t.base;
+		rc = vt_filter(base, count_idx_num(terms, n), plan, n, argv);
+		if (rc == SQLITE_OK)
+			rc = count_rows(&t, (struct cur *)base, count);
+		vt_close(base);
+	}
+	if (rc != SQLITE_OK && errmsg)
+		*errmsg = t.base.zErrMsg ? sqlite3_mprintf("%s", t.base.zErrMsg)
+		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+	for (i = 0; i < n; i++)
+		sqlite3_value_free(argv[i]);
 	vt_free(&t);
 	return rc;
 }

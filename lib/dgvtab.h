@@ -107,4 +107,29 @@ typedef int dgvtab_rows_fn(void *arg, const struct dgvtab_row *rows, size_t n);
 int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		dgvtab_rows_fn *fn, void *arg, char **errmsg);
 
+/* A term of a WHERE clause the table takes in C: a column (the order
+   above), an operator (SQLITE_INDEX_CONSTRAINT_EQ, _LT, _LE, _GT, _GE) and
+   an integer. */
+struct dgvtab_term {
+	int column;
+	unsigned char op;
+	int64_t value;
+};
+#define DGVTAB_COUNT_TERMS 16
+
+/* Whether the table evaluates the term itself (SQLite would leave it no
+   row to check). */
+int dgvtab_term_taken(const struct dgvtab_term *t);
+
+/* *count = the rows of SELECT count(*) FROM SCHEMA.accesses WHERE the n
+   terms, ANDed: the same constraints, chunk choice and decoder as the
+   table's cursors, counted run by run (a block with sum_block_chunks
+   rows: from its counts, nothing decoded) without SQLite stepping row by
+   row.  Returns SQLITE_OK; SQLITE_MISUSE, with nothing done, when a term
+   is not one the table evaluates itself (the caller lets SQLite run the
+   statement) or n > DGVTAB_COUNT_TERMS; else an SQLite error code with
+   *errmsg (sqlite3_free) as the table's errors. */
+int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		 int64_t *count, char **errmsg);
+
 #endif

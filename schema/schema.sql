@@ -307,7 +307,9 @@ CREATE TABLE trace_states (
 -- chunks: the accesses, in blobs of consecutive runs of one thread with no
 -- gap in instruction count; ids in execution order.  icount_lo is the icount
 -- of the first run's first instruction, icount_hi one past the last run's
--- last; addr_lo/addr_hi bound the addresses accessed (inclusive).
+-- last; addr_lo/addr_hi bound the addresses accessed (inclusive);
+-- n_accesses counts the accesses that happened (the chunk's rows in the
+-- `accesses` table: dgsql counts whole chunks from it).
 --
 -- data is a sequence of runs, each encoded as in a BBRUNS record of the log
 -- (docs/FORMAT.md §2.10), except that every chunk starts afresh: `prev` and
