@@ -6,8 +6,8 @@
  * (import thread -> writer, in order) and `free` (back).  The writer encodes
  * each job's runs, counts its accesses by 64-byte line, sorts the lines
  * (radix, by key) and derives from that one sorted list the chunk's 256-byte
- * cells and 64 KiB regions and the sum_lines / sum_pages counters, then
- * writes the chunk's rows.
+ * cells (one chunk_cells row, a blob of lib/dgcells) and 64 KiB regions and
+ * the sum_lines / sum_pages counters, then writes the chunk's rows.
  *
  * Rows of chunk_regions and chunk_contexts, keyed (region or context,
  * chunk), would land all over their b-trees if written chunk by chunk, and

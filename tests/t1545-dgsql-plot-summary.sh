@@ -11,6 +11,7 @@
 need_tool
 need_dgsql
 need_cmd gnuplot
+need_cmd sqlite3
 trace_db s.db sweep || finish
 
 n=$(dq s.db 'SELECT count(*) FROM accesses')
@@ -52,4 +53,50 @@ check_eq "a zoomed plot decodes the accesses" "# from: filtered_accesses" \
 	"$(grep '^# from:' big.dat)"
 check_eq "both paths account for the same accesses" "$n" \
 	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' big.dat)"
+
+# A bad blob is an error naming the table, the chunk and the byte (exit 1),
+# in the plot and in chunk_cells_v: chunk 2's blob is cell 5, 1 read, then
+# a writes count whose uleb is cut (entries of three ulebs: cell delta,
+# reads, writes).
+cp s.db bad.db
+sqlite3 bad.db "UPDATE chunk_cells SET data = x'050183' WHERE chunk_id = 2" ||
+	bail "tampering bad.db"
+dq bad.db --size 200x200 --plot-data bad.dat
+check_eq "bad blob: the plot fails (exit 1)" 1 "$?"
+check_eq "bad blob: the plot names table, chunk, byte and field" \
+	"dgsql: plot: chunk_cells: chunk 2: byte 2 (writes): the blob ends inside the number" \
+	"$(cat dq.err)"
+dq bad.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
+check_eq "bad blob: chunk_cells_v fails (exit 1)" 1 "$?"
+check_eq "bad blob: chunk_cells_v says where" 1 \
+	"$(grep -c "chunk_cells_v: chunk_cells: chunk 2: byte 2 (writes)" dq.err)" || diag_file dq.err
+sqlite3 bad.db "UPDATE chunk_cells SET data = x'050100000100' WHERE chunk_id = 2"
+dq bad.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
+check_eq "cells out of order: said so, at byte 3" 1 \
+	"$(grep -c "chunk 2: byte 3 (cell delta): a cell delta of 0" dq.err)" || diag_file dq.err
+
+# A database of schema version 7 (chunk_cells a row per cell, made here
+# from chunk_cells_v through the extension) still plots, by decoding the
+# accesses: the same accesses counted; chunk_cells_v says to query the old
+# table itself.
+cp s.db v7.db
+ext=$DG_BUILD/lib/dgaccess.so
+sqlite3 v7.db ".load ${ext%.so}" "CREATE TABLE old AS SELECT * FROM chunk_cells_v;
+	DROP TABLE chunk_cells;
+	CREATE TABLE chunk_cells (chunk_id INTEGER NOT NULL, cell INTEGER NOT NULL,
+	reads INTEGER NOT NULL, writes INTEGER NOT NULL, PRIMARY KEY (chunk_id, cell)) WITHOUT ROWID;
+	INSERT INTO chunk_cells SELECT * FROM old; DROP TABLE old;
+	PRAGMA user_version = 7" || bail "making v7.db"
+check_eq "v7 database: the old rows hold every access" "$n" \
+	"$(sqlite3 v7.db 'SELECT sum(reads) + sum(writes) FROM chunk_cells')"
+dq v7.db --size 200x200 --plot-data v7.dat
+check_eq "v7 database: plots (exit 0)" 0 "$?" || diag_file dq.err
+check_eq "v7 database: by decoding the accesses" "# from: filtered_accesses" \
+	"$(grep '^# from:' v7.dat)"
+check_eq "v7 database: every access in some cell" "$n" \
+	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' v7.dat)"
+dq v7.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
+check_eq "v7 database: chunk_cells_v is a clear error" 1 \
+	"$(grep -c "chunk_cells_v: .*schema version 7 or older has a row per cell" dq.err)" ||
+	diag_file dq.err
 finish
