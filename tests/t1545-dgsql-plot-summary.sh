@@ -48,6 +48,19 @@ check_eq "the small plot came from the summary" "# from: chunk_cells (summary)" 
 check_eq "summary plot: every access in some cell" "$n" \
 	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' sum.dat)"
 
+# an icount window: the pages and cells of the chunks it overlaps (their
+# counts spread over the chunk's rows, so between the accesses in the
+# window and those of the chunks overlapping it)
+half=$(dq s.db 'SELECT max(icount_hi) / 2 FROM chunks')
+dq s.db --size 200x200 --icount-range "0:$half" --plot-data win.dat
+check_eq "an icount window: from the summary" "# from: chunk_cells (summary)" \
+	"$(grep '^# from:' win.dat)" || diag_file dq.err
+in=$(dq s.db "SELECT count(*) FROM accesses WHERE icount < $half")
+over=$(dq s.db "SELECT sum(n_accesses) FROM chunks WHERE icount_lo < $half")
+got=$(awk '!/^#/ { s += $3 + $4 } END { print s }' win.dat)
+check_eq "an icount window: $in <= $got <= $over accesses" yes \
+	"$( [ "$in" -le "$got" ] && [ "$got" -le "$over" ] && [ "$in" -lt "$n" ] && echo yes)"
+
 dq s.db --size 200x200 --addr-range 0:0x7fffffffffff --plot-data big.dat
 check_eq "a zoomed plot decodes the accesses" "# from: filtered_accesses" \
 	"$(grep '^# from:' big.dat)"
