@@ -6,8 +6,8 @@
  * (import thread -> writer, in order) and `free` (back).  The writer encodes
  * each job's runs, counts its accesses by 64-byte line, sorts the lines
  * (radix, by key) and derives from that one sorted list the chunk's 256-byte
- * cells and 64 KiB regions and the sum_lines / sum_pages counters, then
- * writes the chunk's rows.
+ * cells (one chunk_cells row, a blob of lib/dgcells) and 64 KiB regions and
+ * the sum_lines / sum_pages counters, then writes the chunk's rows.
  *
  * Rows of chunk_regions and chunk_contexts, keyed (region or context,
  * chunk), would land all over their b-trees if written chunk by chunk, and
@@ -27,6 +27,7 @@
 #include <string.h>
 #include "imp.h"
 #include "imp_chunk.h"
+#include "dgcells.h"
 #include "dgmem.h"
 
 #define LINES_INITIAL 1024    /* line table slots; grows to stay 1/4 full */
@@ -110,13 +111,15 @@ struct imp_chunkw {
 	uint32_t tn, tcap, tshift;    /* tcap = 2^(64 - tshift) */
 	struct cw_line *lines, *tmp;  /* the chunk's lines, sorted */
 	size_t cap_lines, cap_tmp;
-	struct cw_line *cells;        /* 256-byte cells, from the lines */
+	struct dgcells_cell *cells;   /* 256-byte cells, from the lines */
 	size_t n_cells, cap_cells;
+	uint8_t *cells_blob;          /* their chunk_cells blob (dgcells.h) */
+	size_t cap_cells_blob;        /* in entries of DGCELLS_ENTRY_MAX bytes */
 	uint64_t *regions;
 	size_t n_regions, cap_regions;
 	struct cw_sums lines_sum, pages_sum;
-	sqlite3_stmt *st_chunk;
-	struct cw_insert ins_region, ins_ctx, ins_cell;
+	sqlite3_stmt *st_chunk, *st_cells;
+	struct cw_insert ins_region, ins_ctx;
 	struct cw_pending pend_region, pend_ctx;
 	const struct cw_line *pairs;  /* the rows bind_pair binds */
 };
@@ -321,7 +324,7 @@ static int cell_push(struct imp_chunkw *cw, const struct cw_line *c)
 {
 	if (dg_grow((void **)&cw->cells, &cw->cap_cells, cw->n_cells + 1, sizeof *cw->cells) < 0)
 		return cw_fail(cw, "out of memory");
-	cw->cells[cw->n_cells++] = *c;
+	cw->cells[cw->n_cells++] = (struct dgcells_cell){ c->key, c->n[0], c->n[1] };
 	return 0;
 }
 
@@ -510,12 +513,13 @@ static int insert_prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const struct
 
 static int statements(struct imp_chunkw *cw)
 {
-	struct cw_insert *ins[3] = { &cw->ins_region, &cw->ins_ctx, &cw->ins_cell };
+	struct cw_insert *ins[2] = { &cw->ins_region, &cw->ins_ctx };
 	int k;
 
-	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0)
+	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0
+	    || prepare(cw, &cw->st_cells, "INSERT INTO chunk_cells VALUES (?1, ?2)") < 0)
 		return -1;
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 2; k++)
 		if (insert_prepare(cw, &ins[k]->one, ins[k], 1) < 0
 		    || insert_prepare(cw, &ins[k]->many, ins[k], ROWS_PER_STMT) < 0)
 			return -1;
@@ -549,12 +553,25 @@ static void bind_pair(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k
 	sqlite3_bind_int64(st, col + 2, cw->pairs[k].n[0]);
 }
 
-static void bind_cell(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
+/* The chunk's cells as one chunk_cells row (dgcells.h): a row a chunk, so
+   the whole-trace plot reads tens of thousands of rows, not tens of
+   millions.  The blob is encoded before the database lock is taken. */
+static int cells_encode(struct imp_chunkw *cw, size_t *len)
 {
-	sqlite3_bind_int64(st, col + 1, cw->chunk_id);
-	sqlite3_bind_int64(st, col + 2, (int64_t)cw->cells[k].key);
-	sqlite3_bind_int64(st, col + 3, cw->cells[k].n[0]);
-	sqlite3_bind_int64(st, col + 4, cw->cells[k].n[1]);
+	if (dg_grow((void **)&cw->cells_blob, &cw->cap_cells_blob, cw->n_cells,
+	            DGCELLS_ENTRY_MAX) < 0)
+		return cw_fail(cw, "out of memory");
+	*len = dgcells_encode(cw->cells, cw->n_cells, cw->cells_blob);
+	return 0;
+}
+
+static int cells_row(struct imp_chunkw *cw, size_t len)
+{
+	if (cw->n_cells == 0)
+		return 0;
+	sqlite3_bind_int64(cw->st_cells, 1, cw->chunk_id);
+	sqlite3_bind_blob(cw->st_cells, 2, cw->cells_blob, (int)len, SQLITE_STATIC);
+	return step(cw, cw->st_cells);
 }
 
 /* Rows 0..n-1 of a side table, ROWS_PER_STMT at a time, then one at a
@@ -616,9 +633,11 @@ static int pending_add(struct imp_chunkw *cw, struct cw_pending *p, uint64_t key
 
 static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, uint64_t hi)
 {
-	size_t k;
+	size_t k, len = 0;
 	int rc;
 
+	if (cells_encode(cw, &len) < 0)
+		return -1;
 	for (k = 0; k < cw->n_regions; k++)
 		if (pending_add(cw, &cw->pend_region, cw->regions[k]) < 0)
 			return -1;
@@ -627,7 +646,7 @@ static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, 
 			return -1;
 	imp_db_lock(cw->imp);
 	rc = chunk_row(cw, &j->head, j->n_runs, lo, hi) < 0
-	  || side_rows(cw, &cw->ins_cell, cw->n_cells, bind_cell) < 0 ? -1 : 0;
+	  || cells_row(cw, len) < 0 ? -1 : 0;
 	imp_db_unlock(cw->imp);
 	return rc;
 }
@@ -707,7 +726,6 @@ int imp_chunk_start(struct importer *imp)
 	cw->imp = imp;
 	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
 	cw->ins_ctx = (struct cw_insert){ "chunk_contexts", 2, NULL, NULL };
-	cw->ins_cell = (struct cw_insert){ "chunk_cells", 4, NULL, NULL };
 	cw->pend_region.ins = &cw->ins_region;
 	cw->pend_ctx.ins = &cw->ins_ctx;
 	dgchunk_init(&cw->codec);
@@ -824,12 +842,13 @@ static int write_sums(struct importer *imp, const struct cw_sums *t, const char 
 /* Before the database closes (it would not, with statements open). */
 static void stmts_finalize(struct imp_chunkw *cw)
 {
-	struct cw_insert *ins[3] = { &cw->ins_region, &cw->ins_ctx, &cw->ins_cell };
+	struct cw_insert *ins[2] = { &cw->ins_region, &cw->ins_ctx };
 	int k;
 
 	sqlite3_finalize(cw->st_chunk);
-	cw->st_chunk = NULL;
-	for (k = 0; k < 3; k++) {
+	sqlite3_finalize(cw->st_cells);
+	cw->st_chunk = cw->st_cells = NULL;
+	for (k = 0; k < 2; k++) {
 		sqlite3_finalize(ins[k]->one);
 		sqlite3_finalize(ins[k]->many);
 		ins[k]->one = ins[k]->many = NULL;
@@ -893,6 +912,7 @@ void imp_chunk_free(struct importer *imp)
 	free(cw->lines);
 	free(cw->tmp);
 	free(cw->cells);
+	free(cw->cells_blob);
 	free(cw->regions);
 	free(cw->lines_sum.slot);
 	free(cw->pages_sum.slot);

@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgplot.h"
+#include "dgcells.h"
 #include "dgesc.h"
 #include "dghash.h"
 
@@ -226,8 +227,97 @@ static int summary_usable(struct plot *p)
 		lo = p->o->icount_lo;
 		hi = p->o->icount_hi;
 	}
+	/* a database of schema version 7 or older holds chunk_cells as a row
+	   per cell, not a blob per chunk: its plot decodes the accesses (the
+	   same picture, slower; import the log again for the fast path) */
 	return (double)span <= floor(4 * ((double)hi - (double)lo) / p->ph) + 1
-	    && one_int(p, "SELECT count(*) FROM chunk_cells", &ok1) > 0 && ok1;
+	    && one_int(p, "SELECT EXISTS (SELECT 1 FROM pragma_table_info('chunk_cells') "
+		       "WHERE name = 'data') AND EXISTS (SELECT 1 FROM chunk_cells)",
+		       &ok1) > 0 && ok1;
+}
+
+/* What each_cell calls, per cell of a chunk spanning icounts [lo, hi):
+   0 to go on, -1 (with *p->err set) to stop. */
+typedef int cell_fn(struct plot *p, void *arg, int64_t lo, int64_t hi,
+		    const struct dgcells_cell *c);
+
+/* Decode one chunk_cells blob into fn. */
+static int chunk_cells_each(struct plot *p, sqlite3_stmt *st, cell_fn *fn, void *arg)
+{
+	struct dgcells_dec d;
+	struct dgcells_cell c;
+	int64_t lo = sqlite3_column_int64(st, 1), hi = sqlite3_column_int64(st, 2);
+	const void *blob = sqlite3_column_blob(st, 3);
+	int e;
+
+	dgcells_begin(&d, blob, (size_t)sqlite3_column_bytes(st, 3));
+	while ((e = dgcells_next(&d, &c)) > 0)
+		if (fn(p, arg, lo, hi, &c) < 0)
+			return -1;
+	if (e < 0) {
+		char msg[256];
+
+		dgcells_error(&d, e, "chunk_cells", sqlite3_column_int64(st, 0), msg, sizeof msg);
+		*p->err = sqlite3_mprintf("%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every cell of the chunks in the window (all of them without
+   --icount-range), decoded in C: a row per chunk through SQLite. */
+static int each_cell(struct plot *p, cell_fn *fn, void *arg)
+{
+	char *sql = sqlite3_mprintf("SELECT cc.chunk_id, c.icount_lo, c.icount_hi, "
+		"cc.data FROM chunk_cells cc JOIN chunks c ON c.id = cc.chunk_id%s",
+		p->o->has_icount ? " WHERE c.icount_hi > ?1 AND c.icount_lo < ?2" : "");
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = sql ? sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return sql_fail(p);
+	sqlite3_bind_int64(st, 1, p->o->icount_lo);
+	sqlite3_bind_int64(st, 2, p->o->icount_hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (chunk_cells_each(p, st, fn, arg) < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(p);
+}
+
+static int page_of_cell(struct plot *p, void *set, int64_t lo, int64_t hi,
+			const struct dgcells_cell *c)
+{
+	int added;
+
+	(void)lo;
+	(void)hi;
+	if (dghash_put(set, c->cell >> 4, 0, &added) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The pages of the chunks in an icount window, from their cells. */
+static int pages_of_window(struct plot *p)
+{
+	struct dghash set;
+	int rc;
+
+	if (dghash_init(&set, 4096) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	rc = each_cell(p, page_of_cell, &set);
+	if (rc == 0)
+		rc = pages_from_set(p, &set);
+	dghash_free(&set);
+	return rc;
 }
 
 /* Pass 1 from the summary: pages and span of the chunks in the window. */
@@ -235,19 +325,19 @@ static int find_pages_summary(struct plot *p)
 {
 	/* over the whole trace, the pages of chunk_cells are sum_pages' (an
 	   access counts where it starts in both): a row a page instead of
-	   a sort of every cell */
-	char *sql = p->o->has_icount
-		? sqlite3_mprintf("SELECT DISTINCT cp.cell >> 4 FROM chunk_cells cp "
-			"JOIN chunks c ON c.id = cp.chunk_id WHERE c.icount_hi > %lld "
-			"AND c.icount_lo < %lld ORDER BY 1", (long long)p->o->icount_lo,
-			(long long)p->o->icount_hi)
-		: sqlite3_mprintf("SELECT page FROM sum_pages ORDER BY page");
+	   every cell of every chunk */
+	const char *sql = "SELECT page FROM sum_pages ORDER BY page";
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc, ok;
 
+	if (p->o->has_icount) {
+		if (pages_of_window(p) < 0)
+			return -1;
+		p->summary = 1;
+		return 0;
+	}
 	rc = sqlite3_prepare_v2(p->db, sql, -1, &st, NULL);
-	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
 		return sql_fail(p);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -381,20 +471,21 @@ static int row_of(const struct plot *p, int64_t icount, double ys)
 	return y < 0 ? -1 : clamp_int(y, 0, p->ph);
 }
 
-/* One chunk_cells row into the grid: the counts spread evenly over the
+/* One cell of a chunk into the grid: the counts spread evenly over the
    rows the chunk's icount span [lo, hi) covers. */
-static void bin_cell(struct plot *p, double ys, int64_t lo, int64_t hi,
-		     sqlite3_stmt *st)
+static int bin_cell(struct plot *p, void *ysp, int64_t lo, int64_t hi,
+		    const struct dgcells_cell *c)
 {
+	double ys = *(const double *)ysp;
 	int r0 = row_of(p, lo, ys);
 	int r1 = row_of(p, hi == INT64_MIN ? hi : hi - 1, ys), col, r, n;
-	int64_t rd = sqlite3_column_int64(st, 2), wr = sqlite3_column_int64(st, 3);
+	int64_t rd = c->reads, wr = c->writes;
 
 	if (r1 < 0 || r0 >= p->ph)
-		return;
+		return 0;
 	r0 = r0 < 0 ? 0 : r0;
 	r1 = r1 >= p->ph ? p->ph - 1 : r1 < r0 ? r0 : r1;
-	col = col_of(p, wrap_add(wrap_mul(sqlite3_column_int64(st, 1), 256), 128));
+	col = col_of(p, wrap_add(wrap_mul((int64_t)c->cell, 256), 128));
 	n = r1 - r0 + 1;
 	for (r = r0; r <= r1; r++) {
 		size_t k = (size_t)r * p->pw + col;
@@ -402,41 +493,7 @@ static void bin_cell(struct plot *p, double ys, int64_t lo, int64_t hi,
 		p->reads[k] += (uint32_t)(rd / n + (r - r0 < rd % n));
 		p->writes[k] += (uint32_t)(wr / n + (r - r0 < wr % n));
 	}
-}
-
-/* Pass 2 from the summary: chunk_cells and chunks both in chunk id order,
-   merged here (a join in SQL costs a seek per cell: tens of millions on a
-   billion accesses). */
-static int bin_summary(struct plot *p, double ys)
-{
-	sqlite3_stmt *cells, *chunks;
-	int rc, rk = SQLITE_ROW;
-	int64_t id = INT64_MIN;
-
-	if (sqlite3_prepare_v2(p->db, "SELECT chunk_id, cell, reads, writes FROM "
-			       "chunk_cells ORDER BY chunk_id", -1, &cells, NULL) != SQLITE_OK)
-		return sql_fail(p);
-	if (sqlite3_prepare_v2(p->db, "SELECT id, icount_lo, icount_hi FROM chunks "
-			       "ORDER BY id", -1, &chunks, NULL) != SQLITE_OK) {
-		sqlite3_finalize(cells);
-		return sql_fail(p);
-	}
-	while ((rc = sqlite3_step(cells)) == SQLITE_ROW) {
-		int64_t c = sqlite3_column_int64(cells, 0);
-
-		while (rk == SQLITE_ROW && id < c) {
-			rk = sqlite3_step(chunks);
-			id = rk == SQLITE_ROW ? sqlite3_column_int64(chunks, 0) : INT64_MAX;
-		}
-		if (rk != SQLITE_ROW && rk != SQLITE_DONE)
-			break;
-		if (id == c && rk == SQLITE_ROW)
-			bin_cell(p, ys, sqlite3_column_int64(chunks, 1),
-				 sqlite3_column_int64(chunks, 2), cells);
-	}
-	sqlite3_finalize(cells);
-	sqlite3_finalize(chunks);
-	return rc == SQLITE_DONE && (rk == SQLITE_ROW || rk == SQLITE_DONE) ? 0 : sql_fail(p);
+	return 0;
 }
 
 /* Pass 2: the accesses into the grid. */
@@ -462,7 +519,7 @@ static int bin(struct plot *p)
 		return -1;
 	}
 	if (p->summary)
-		return bin_summary(p, ys);
+		return each_cell(p, bin_cell, &ys);
 	if (prepare(p, &st, "SELECT addr, icount, is_write FROM "
 		    "filtered_accesses WHERE 1%s%s", "") < 0)
 		return -1;

@@ -42,7 +42,7 @@ struct dgplot_opts {
 	int64_t page_size, line_size;
 	int unfiltered;         /* filtered_accesses holds every access: the
 				   whole-trace picture may come from the
-				   chunk_pages summary */
+				   chunk_cells summary */
 	const char *script_dir; /* NULL: run gnuplot.  Else an existing
 				   directory: write the script plot.gp and
 				   its image.rgb there and run nothing

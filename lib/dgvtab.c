@@ -28,6 +28,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dgcellvt.h"
 #include "dgchunk.h"
 #include "dgvtab.h"
 
@@ -1984,7 +1985,12 @@ int dgvtab_register(sqlite3 *db, char **errmsg)
 {
 	int rc = sqlite3_create_module_v2(db, "accesses", &vt_module, NULL, NULL);
 
-	if (rc != SQLITE_OK && errmsg)
-		*errmsg = sqlite3_mprintf("accesses: cannot register the module: %s", sqlite3_errmsg(db));
-	return rc;
+	if (rc != SQLITE_OK) {
+		if (errmsg)
+			*errmsg = sqlite3_mprintf("accesses: cannot register the module: %s",
+						  sqlite3_errmsg(db));
+		return rc;
+	}
+	/* the summary's own table goes wherever accesses goes */
+	return dgcellvt_register(db, errmsg);
 }

@@ -6,7 +6,8 @@
 # An extension must not link libsqlite3: it calls SQLite through the API
 # table of the program that loads it.  So lib/dgvtab.c (which libdg.a also
 # holds, calling sqlite3_* directly for programs such as dgsql) is compiled
-# a second time here with -DDGVTAB_EXTENSION, and lib/dgchunk.c with it, all
+# a second time here with -DDGVTAB_EXTENSION, and lib/dgchunk.c with it (and
+# so are lib/dgcellvt.c, the chunk_cells_v table, and its codec), all
 # with hidden visibility so that only sqlite3_dgaccess_init is exported and
 # nothing clashes with a host that links libdg itself.  The entry point is
 # lib/ext/dgaccess_ext.c, outside the lib/*.c that make libdg.a.
@@ -15,13 +16,16 @@
 
 EXT_B      := $(B)/obj/ext
 EXT_CFLAGS := $(HOST_CFLAGS) -fvisibility=hidden -DDGVTAB_EXTENSION
-EXT_OBJS   := $(EXT_B)/dgaccess_ext.o $(EXT_B)/dgvtab.o $(EXT_B)/dgchunk.o
+EXT_OBJS   := $(EXT_B)/dgaccess_ext.o $(EXT_B)/dgvtab.o $(EXT_B)/dgchunk.o \
+              $(EXT_B)/dgcellvt.o $(EXT_B)/dgcells.o
 
 EXTS += $(B)/lib/dgaccess.so
 
 $(EXT_B)/dgaccess_ext.o: lib/ext/dgaccess_ext.c lib/dgvtab.h
-$(EXT_B)/dgvtab.o: lib/dgvtab.c lib/dgvtab.h lib/dgchunk.h
+$(EXT_B)/dgvtab.o: lib/dgvtab.c lib/dgvtab.h lib/dgchunk.h lib/dgcellvt.h
 $(EXT_B)/dgchunk.o: lib/dgchunk.c lib/dgchunk.h
+$(EXT_B)/dgcellvt.o: lib/dgcellvt.c lib/dgcellvt.h lib/dgcells.h lib/dgcodec.h
+$(EXT_B)/dgcells.o: lib/dgcells.c lib/dgcells.h lib/dgcodec.h
 
 $(EXT_OBJS):
 	@mkdir -p $(@D)

@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -350,14 +350,22 @@ CREATE TABLE chunk_contexts (
 
 -- chunk_cells: accesses by chunk x 256-byte cell (addr >> 8), so that a
 -- picture of the whole trace (dgsql --plot without a filter) is drawn from
--- this table instead of decoding every access.
+-- this table instead of decoding every access.  One row per chunk with
+-- accesses; `data` holds the chunk's cells with accesses, ascending, each
+-- an entry of three ulebs (LEB128, as in docs/FORMAT.md):
+--   cell delta   the first cell itself, then cell - previous cell (>= 1)
+--   reads        accesses with is_write 0 that start in the cell
+--   writes       and with is_write 1 (reads + writes >= 1, each < 2^32)
+-- lib/dgcells.c is the one codec.  A row per chunk, not per cell (version
+-- 7 had chunk_id, cell, reads, writes columns): tens of thousands of rows
+-- instead of tens of millions at 10^9 accesses.  To see the cells in SQL,
+-- the eponymous virtual table chunk_cells_v(chunk_id, cell, reads, writes)
+-- (built into dgsql and build/lib/dgaccess.so) decodes them:
+--   SELECT cell, reads, writes FROM chunk_cells_v WHERE chunk_id = 3;
 CREATE TABLE chunk_cells (
-	chunk_id  INTEGER NOT NULL,
-	cell      INTEGER NOT NULL,
-	reads     INTEGER NOT NULL,
-	writes    INTEGER NOT NULL,
-	PRIMARY KEY (chunk_id, cell)
-) WITHOUT ROWID;
+	chunk_id  INTEGER PRIMARY KEY,
+	data      BLOB NOT NULL
+);
 
 -- Summaries computed during import, for the first questions users ask.
 

@@ -11,16 +11,35 @@
 need_tool
 need_dgsql
 need_cmd gnuplot
+need_cmd sqlite3
 trace_db s.db sweep || finish
 
 n=$(dq s.db 'SELECT count(*) FROM accesses')
 check_eq "chunk_cells adds up to every access" "$n" \
-	"$(dq s.db 'SELECT sum(reads) + sum(writes) FROM chunk_cells')"
+	"$(dq s.db 'SELECT sum(reads) + sum(writes) FROM chunk_cells_v')"
 check_eq "chunk_cells = accesses grouped by chunk and cell" 0 \
 	"$(dq s.db "SELECT count(*) FROM (SELECT chunk_id, addr >> 8 AS cell,
 	     sum(is_write = 0) AS r, sum(is_write) AS w FROM accesses GROUP BY 1, 2) a
-	   FULL JOIN chunk_cells c USING (chunk_id, cell)
+	   FULL JOIN chunk_cells_v c USING (chunk_id, cell)
 	   WHERE a.r IS NOT c.reads OR a.w IS NOT c.writes")"
+check_eq "one chunk_cells row per chunk with accesses" \
+	"$(dq s.db 'SELECT count(*) FROM chunks WHERE n_accesses > 0')" \
+	"$(dq s.db 'SELECT count(*) FROM chunk_cells')"
+# the pages the plot takes from sum_pages are those of the cells
+check_eq "sum_pages = the pages of chunk_cells" 0 \
+	"$(dq s.db "SELECT count(*) FROM (SELECT DISTINCT cell >> 4 AS page FROM chunk_cells_v) a
+	   FULL JOIN sum_pages p USING (page) WHERE a.page IS NULL OR p.page IS NULL")"
+# chunk_id bounds go to chunk_cells_v's xFilter (pushed down); +chunk_id
+# hides the column from the plan, so SQLite filters every row itself
+last=$(dq s.db 'SELECT max(chunk_id) FROM chunk_cells')
+check_eq "chunk_id bounds pushed down: the cells of those chunks" \
+	"$(dq s.db "SELECT count(DISTINCT addr >> 8) FROM accesses WHERE chunk_id = 2")
+$(dq s.db "SELECT count(*), sum(writes) FROM chunk_cells_v WHERE +chunk_id >= 2 AND +chunk_id < $last")" \
+	"$(dq s.db "SELECT count(*) FROM chunk_cells_v WHERE chunk_id = 2")
+$(dq s.db "SELECT count(*), sum(writes) FROM chunk_cells_v WHERE chunk_id >= 2 AND chunk_id < $last")"
+check_eq "a real bound on chunk_id is a bound" \
+	"$(dq s.db "SELECT count(*) FROM chunk_cells_v WHERE +chunk_id > 1 AND +chunk_id <= 2")" \
+	"$(dq s.db "SELECT count(*) FROM chunk_cells_v WHERE chunk_id > 1.5 AND chunk_id < 2.5")"
 
 dq s.db --size 200x200 --plot small.png --plot-data sum.dat
 check_eq "summary plot exits 0" 0 "$?" || diag_file dq.err
@@ -29,9 +48,68 @@ check_eq "the small plot came from the summary" "# from: chunk_cells (summary)" 
 check_eq "summary plot: every access in some cell" "$n" \
 	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' sum.dat)"
 
+# an icount window: the pages and cells of the chunks it overlaps (their
+# counts spread over the chunk's rows, so between the accesses in the
+# window and those of the chunks overlapping it)
+half=$(dq s.db 'SELECT max(icount_hi) / 2 FROM chunks')
+dq s.db --size 200x200 --icount-range "0:$half" --plot-data win.dat
+check_eq "an icount window: from the summary" "# from: chunk_cells (summary)" \
+	"$(grep '^# from:' win.dat)" || diag_file dq.err
+in=$(dq s.db "SELECT count(*) FROM accesses WHERE icount < $half")
+over=$(dq s.db "SELECT sum(n_accesses) FROM chunks WHERE icount_lo < $half")
+got=$(awk '!/^#/ { s += $3 + $4 } END { print s }' win.dat)
+check_eq "an icount window: $in <= $got <= $over accesses" yes \
+	"$( [ "$in" -le "$got" ] && [ "$got" -le "$over" ] && [ "$in" -lt "$n" ] && echo yes)"
+
 dq s.db --size 200x200 --addr-range 0:0x7fffffffffff --plot-data big.dat
 check_eq "a zoomed plot decodes the accesses" "# from: filtered_accesses" \
 	"$(grep '^# from:' big.dat)"
 check_eq "both paths account for the same accesses" "$n" \
 	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' big.dat)"
+
+# A bad blob is an error naming the table, the chunk and the byte (exit 1),
+# in the plot and in chunk_cells_v: chunk 2's blob is cell 5, 1 read, then
+# a writes count whose uleb is cut (entries of three ulebs: cell delta,
+# reads, writes).
+cp s.db bad.db
+sqlite3 bad.db "UPDATE chunk_cells SET data = x'050183' WHERE chunk_id = 2" ||
+	bail "tampering bad.db"
+dq bad.db --size 200x200 --plot-data bad.dat
+check_eq "bad blob: the plot fails (exit 1)" 1 "$?"
+check_eq "bad blob: the plot names table, chunk, byte and field" \
+	"dgsql: plot: chunk_cells: chunk 2: byte 2 (writes): the blob ends inside the number" \
+	"$(cat dq.err)"
+dq bad.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
+check_eq "bad blob: chunk_cells_v fails (exit 1)" 1 "$?"
+check_eq "bad blob: chunk_cells_v says where" 1 \
+	"$(grep -c "chunk_cells_v: chunk_cells: chunk 2: byte 2 (writes)" dq.err)" || diag_file dq.err
+sqlite3 bad.db "UPDATE chunk_cells SET data = x'050100000100' WHERE chunk_id = 2"
+dq bad.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
+check_eq "cells out of order: said so, at byte 3" 1 \
+	"$(grep -c "chunk 2: byte 3 (cell delta): a cell delta of 0" dq.err)" || diag_file dq.err
+
+# A database of schema version 7 (chunk_cells a row per cell, made here
+# from chunk_cells_v through the extension) still plots, by decoding the
+# accesses: the same accesses counted; chunk_cells_v says to query the old
+# table itself.
+cp s.db v7.db
+ext=$DG_BUILD/lib/dgaccess.so
+sqlite3 v7.db ".load ${ext%.so}" "CREATE TABLE old AS SELECT * FROM chunk_cells_v;
+	DROP TABLE chunk_cells;
+	CREATE TABLE chunk_cells (chunk_id INTEGER NOT NULL, cell INTEGER NOT NULL,
+	reads INTEGER NOT NULL, writes INTEGER NOT NULL, PRIMARY KEY (chunk_id, cell)) WITHOUT ROWID;
+	INSERT INTO chunk_cells SELECT * FROM old; DROP TABLE old;
+	PRAGMA user_version = 7" || bail "making v7.db"
+check_eq "v7 database: the old rows hold every access" "$n" \
+	"$(sqlite3 v7.db 'SELECT sum(reads) + sum(writes) FROM chunk_cells')"
+dq v7.db --size 200x200 --plot-data v7.dat
+check_eq "v7 database: plots (exit 0)" 0 "$?" || diag_file dq.err
+check_eq "v7 database: by decoding the accesses" "# from: filtered_accesses" \
+	"$(grep '^# from:' v7.dat)"
+check_eq "v7 database: every access in some cell" "$n" \
+	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' v7.dat)"
+dq v7.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
+check_eq "v7 database: chunk_cells_v is a clear error" 1 \
+	"$(grep -c "chunk_cells_v: .*schema version 7 or older has a row per cell" dq.err)" ||
+	diag_file dq.err
 finish

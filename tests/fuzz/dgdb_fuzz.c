@@ -406,7 +406,7 @@ static void op_version(struct target *t, struct recipe *r)
 {
 	char sql[64];
 
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 8));
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", (int)(byte(r) % 9));
 	sqlite3_exec(t->db, sql, NULL, NULL, NULL);
 }
 
