@@ -3,18 +3,23 @@
  * For a superblock with accesses a0..an-1 the generated code is, in C terms:
  *
  *     if (dg_raw_ptr + entry size > dg_raw_limit) dg_out_raw_full();
- *     p = dg_raw_ptr;
- *     p->bbdef = ID;  p->sp = the stack pointer at the block's entry;
+ *     p = dg_raw_ptr;  dg_raw_ptr = p + entry size;
+ *     p->head = DG_RAW_HEAD_OPEN(ID);  p->sp = the stack pointer at entry;
  *     ... p->addr[i] = address of ai, just before ai ...
  *     before each side exit taken after k instructions and m accesses:
- *         p->info = k | m << 8 | 1 << 31;  dg_raw_ptr = &p->addr[m];
+ *         p->info = k | m << 8 | 1 << 31;
  *     at the end:
- *         p->info = 0; [for calls: p->addr[n] = SP after the call,
- *         p->addr[n+1] = its target];
- *         dg_raw_ptr = end of entry;
+ *         [for calls: p->addr[n] = SP after the call,
+ *         p->addr[n+1] = its target;]  p->head = ID (info 0);
  *
- * The stores before a side exit are overwritten when the exit is not taken,
- * so no branch is needed.  A guarded access stores ITE(guard, addr, 0).
+ * The entry is claimed whole at the start, so a side exit costs one store
+ * (its info word) and the end one more (the head, a 64-bit store of a
+ * 32-bit immediate, as is the opening head): the encoder skips the unused
+ * words of an entry left early.  A run cut short by a fault keeps the
+ * opening head, which the encoder drops, as the run was dropped when the
+ * entry was claimed at its end.  The stores before a side exit are
+ * overwritten when the exit is not taken, so no branch is needed.  A
+ * guarded access stores ITE(guard, addr, 0).
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -260,14 +265,14 @@ static IRTemp load_raw_ptr(IRSB *sb)
 	return t;
 }
 
-static void commit(IRSB *sb, IRTemp p, UInt info, ULong entry_end)
+/* Before a side exit: how far the run got. */
+static void commit_exit(IRSB *sb, IRTemp p, UInt info)
 {
 	store_at(sb, p, 4, IRExpr_Const(IRConst_U32(info)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&dg_raw_ptr),
-	              IRExpr_RdTmp(tmp_add(sb, p, entry_end))));
 }
 
-/* The block's prologue: flush if the entry may not fit, then claim it.
+/* The block's prologue: flush if the entry may not fit, then claim it
+   whole, with the head that says it is not finished.
    The entry's stack pointer is read before any of the block's own
    statements: it is what the shadow stacks compare with their top frame. */
 static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
@@ -294,7 +299,9 @@ static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
 	d->mSize = sizeof(Addr);
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 	IRTemp p = load_raw_ptr(sb);
-	store_at(sb, p, 0, IRExpr_Const(IRConst_U32(id)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&dg_raw_ptr),
+	              IRExpr_RdTmp(tmp_add(sb, p, entry_size))));
+	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(DG_RAW_HEAD_OPEN(id))));
 	addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(sp_offset, Ity_I64)));
 	store_at(sb, p, DG_RAW_ADDRS - 8, IRExpr_RdTmp(sp));
 	return p;
@@ -354,6 +361,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 		n_acc = 0;
 	id = define_bbdef(sb_in, n_instrs, n_acc,
 	                  sets_sp_anew(sb_in, layout->offset_SP));
+	tl_assert(id <= DG_RAW_ID_MASK);      /* bit 31 of the head is the open flag */
 	n_extra = dg_bbdefs[id].n_extra;
 	entry_size = DG_RAW_ADDRS + 8 * (ULong)(n_acc + n_extra);
 	tl_assert(entry_size <= DG_RAW_ENTRY_MAX);   /* VEX blocks are far smaller */
@@ -373,7 +381,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 			continue;
 		}
 		if (st->tag == Ist_Exit)
-			commit(sb, p, ni | k << 8 | 1u << 31, DG_RAW_ADDRS + 8 * (ULong)k);
+			commit_exit(sb, p, ni | k << 8 | 1u << 31);
 		for (; k < n_acc && found[k].stmt == i; k++)
 			store_address(sb, p, k);
 		addStmtToIRSB(sb, st);
@@ -385,6 +393,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 		store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
 		store_at(sb, p, DG_RAW_ADDRS + 8 + 8 * (ULong)n_acc, sb->next);
 	}
-	commit(sb, p, 0, entry_size);
+	/* the run is complete: info 0 */
+	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(id)));
 	return sb;
 }
