@@ -2,8 +2,8 @@
  *
  * For a superblock with accesses a0..an-1 the generated code is, in C terms:
  *
- *     if (dg_raw_ptr + entry size > dg_raw_limit) dg_out_raw_full();
- *     p = dg_raw_ptr;  dg_raw_ptr = p + entry size;
+ *     if (end + entry size > limit) dg_out_raw_full();   (dg_out.h)
+ *     p = end;  end = p + entry size;
  *     p->head = DG_RAW_HEAD_OPEN(ID);  p->sp = the stack pointer at entry;
  *     ... p->addr[i] = address of ai, just before ai ...
  *     before each side exit taken after k instructions and m accesses:
@@ -12,6 +12,7 @@
  *         [for calls: p->addr[n] = SP after the call,
  *         p->addr[n+1] = its target;]  p->head = ID (info 0);
  *
+ * end and limit are the open RAW record's, in the guest state (dg_out.h).
  * The entry is claimed whole at the start, so a side exit costs one store
  * (its info word) and the end one more (the head, a 64-bit store of a
  * 32-bit immediate, as is the opening head): the encoder skips the unused
@@ -30,6 +31,7 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_guest.h"
 #include "dg_format.h"
 #include "dg_instr.h"
 #include "dg_defs.h"
@@ -256,12 +258,15 @@ static void store_at(IRSB *sb, IRTemp base, ULong off, IRExpr *data)
 	              IRExpr_RdTmp(tmp_add(sb, base, off)), data));
 }
 
-static IRTemp load_raw_ptr(IRSB *sb)
+/* Where the open RAW record's end and limit are while generated code
+   runs: the guest state's first shadow area (dg_out.h). */
+static Int raw_gs_ptr, raw_gs_limit;
+
+static IRTemp get_word(IRSB *sb, Int offset)
 {
 	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
 
-	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64,
-	              mkIRExpr_HWord((HWord)&dg_raw_ptr))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(offset, Ity_I64)));
 	return t;
 }
 
@@ -277,32 +282,39 @@ static void commit_exit(IRSB *sb, IRTemp p, UInt info)
    statements: it is what the shadow stacks compare with their top frame. */
 static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
 {
-	IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
-
-	IRTemp p0 = load_raw_ptr(sb), full = newIRTemp(sb->tyenv, Ity_I1);
-	IRTemp lim = newIRTemp(sb->tyenv, Ity_I64);
+	IRTemp p0 = get_word(sb, raw_gs_ptr), full = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp p, sp, lim, fits, end0 = p0;
 	IRDirty *d;
 
-	/* the buffer moves (it is the hand-over slot): its end is loaded */
-	addStmtToIRSB(sb, IRStmt_WrTmp(lim, IRExpr_Load(Iend_LE, Ity_I64,
-	              mkIRExpr_HWord((HWord)&dg_raw_limit))));
-	addStmtToIRSB(sb, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U,
-	              IRExpr_RdTmp(lim),
-	              IRExpr_RdTmp(tmp_add(sb, p0, entry_size)))));
+	/* full = end of the entry past the limit; the word in the guest
+	   state is the limit less DG_RAW_SLACK, so that for most blocks the
+	   test is one compare of the record's end with it (the GET folds
+	   into the compare as its memory operand) */
+	if (entry_size > DG_RAW_SLACK)
+		end0 = tmp_add(sb, p0, entry_size - DG_RAW_SLACK);
+	lim = get_word(sb, raw_gs_limit);
+	fits = newIRTemp(sb->tyenv, Ity_I1);
+	addStmtToIRSB(sb, IRStmt_WrTmp(fits, IRExpr_Binop(Iop_CmpLE64U,
+	              IRExpr_RdTmp(end0), IRExpr_RdTmp(lim))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(full, IRExpr_Unop(Iop_Not1,
+	              IRExpr_RdTmp(fits))));
 	d = unsafeIRDirty_0_N(0, "dg_out_raw_full",
 	                      VG_(fnptr_to_fnentry)(&dg_out_raw_full),
 	                      mkIRExprVec_0());
 	d->guard = IRExpr_RdTmp(full);
-	/* say that it writes dg_raw_ptr, so the reload below is not CSE'd */
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&dg_raw_ptr);
-	d->mSize = sizeof(Addr);
+	/* it moves the end and the limit: the reload below is not CSE'd */
+	d->nFxState = 1;
+	d->fxState[0].fx = Ifx_Modify;
+	d->fxState[0].offset = raw_gs_ptr;
+	d->fxState[0].size = 2 * sizeof(Addr);
+	d->fxState[0].nRepeats = 0;
+	d->fxState[0].repeatLen = 0;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
-	IRTemp p = load_raw_ptr(sb);
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&dg_raw_ptr),
+	p = get_word(sb, raw_gs_ptr);
+	addStmtToIRSB(sb, IRStmt_Put(raw_gs_ptr,
 	              IRExpr_RdTmp(tmp_add(sb, p, entry_size))));
 	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(DG_RAW_HEAD_OPEN(id))));
-	addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(sp_offset, Ity_I64)));
+	sp = get_word(sb, sp_offset);
 	store_at(sb, p, DG_RAW_ADDRS - 8, IRExpr_RdTmp(sp));
 	return p;
 }
@@ -351,6 +363,9 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("datagrind: only 64-bit guests and hosts are supported");
+	tl_assert(layout->total_sizeB == sizeof(VexGuestArchState));
+	raw_gs_ptr = layout->total_sizeB + DG_RAW_GS_OFF;
+	raw_gs_limit = raw_gs_ptr + sizeof(Addr);
 	n_acc = describe(sb_in, &n_instrs);
 	if (n_instrs == 0)
 		return sb_in;
@@ -388,8 +403,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	}
 	tl_assert(k == n_acc);
 	if (n_extra == 2) {    /* a call: the pushed frame and where it goes */
-		IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
-		addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, Ity_I64)));
+		IRTemp sp = get_word(sb, layout->offset_SP);
 		store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
 		store_at(sb, p, DG_RAW_ADDRS + 8 + 8 * (ULong)n_acc, sb->next);
 	}

@@ -6,6 +6,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_vki.h"
 #include "dg_out.h"
 #include "dg_wr.h"
@@ -25,6 +26,7 @@ static SizeT  dg_out_used_;
 Addr    dg_raw_ptr;
 Addr    dg_raw_limit;
 static Bool    raw_open;         /* the RAW record is the open one */
+static ThreadId raw_tid;         /* in generated code: the globals are stale */
 static SizeT   raw_from;         /* where its PAD (if any) starts */
 
 static void flush_closed(void);
@@ -132,7 +134,7 @@ static void raw_begin(void)
 {
 	SizeT pad;
 
-	tl_assert(rec_start == (SizeT)-1 && !raw_open);
+	tl_assert(rec_start == (SizeT)-1 && !raw_open && raw_tid == 0);
 	if (out_used + 2 + 8 + 10 + DG_RAW_ENTRY_MAX > OUT_BUF_SIZE)
 		flush_closed();
 	raw_from = out_used;
@@ -157,17 +159,41 @@ static void raw_end(void)
 {
 	if (!raw_open)
 		return;
+	tl_assert(raw_tid == 0);
 	raw_open = False;
 	out_used = dg_raw_ptr - (Addr)out_buf;
 	if (dg_out_end_or_drop_empty())
 		out_used = raw_from;
 }
 
+void dg_out_raw_enter(ThreadId tid)
+{
+	Addr w[2] = { dg_raw_ptr, dg_raw_limit - DG_RAW_SLACK };
+
+	tl_assert(raw_tid == 0);
+	VG_(set_shadow_regs_area)(tid, 1, DG_RAW_GS_OFF, sizeof w, (const UChar *)w);
+	raw_tid = tid;
+}
+
+void dg_out_raw_leave(ThreadId tid)
+{
+	tl_assert(raw_tid == tid);
+	VG_(get_shadow_regs_area)(tid, (UChar *)&dg_raw_ptr, 1, DG_RAW_GS_OFF,
+	                          sizeof dg_raw_ptr);
+	raw_tid = 0;
+}
+
+/* Called by generated code (no argument: passing the guest state would
+   cost two instructions a run), so raw_tid is the thread running it. */
 VG_REGPARM(0) void dg_out_raw_full(void)
 {
+	ThreadId tid = raw_tid;
+
+	dg_out_raw_leave(tid);
 	raw_end();
 	dg_out_flush();
 	raw_begin();
+	dg_out_raw_enter(tid);
 }
 
 static void out_reset(const HChar *path, const HChar *db)
