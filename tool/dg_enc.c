@@ -43,6 +43,7 @@ static struct {
 	Bool  batch_open;
 	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
+	Addr  sp;             /* SP at the next run's entry (dg_enc.h) */
 } E;
 
 /* ------------------------------------------------------------ batches */
@@ -252,11 +253,13 @@ void run_emit(UInt id, struct dg_bbdef *bb, UInt info, UInt n_instrs,
 	E.accesses += n_addrs;
 }
 
-/* After a run: replay its call, note an SP set anew. */
+/* After a run: replay its call, note an SP set anew, and where SP is. */
 static inline __attribute__((always_inline))
-void run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
-               UInt n_addrs)
+void run_after(struct dg_bbdef *bb, const UChar *p, UInt info,
+               const ULong *addrs, UInt n_addrs)
 {
+	if (bb->writes_sp)
+		E.sp = *(const ULong *)(p + 8);
 	/* Returns need nothing here: the next block's entry pops. */
 	if (!info && bb->exit_kind == DG_EXIT_CALL)
 		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
@@ -269,7 +272,7 @@ void run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
 static inline __attribute__((always_inline))
 const UChar *raw_next(const UChar *p, const struct dg_bbdef *bb)
 {
-	return p + DG_RAW_ADDRS + 8 * (SizeT)(bb->n_acc + bb->n_extra);
+	return p + bb->raw_size;
 }
 
 /* The head of the raw entry at p: its bbdef id and info word, and the
@@ -300,11 +303,11 @@ static const UChar *run_process(const UChar *p)
 {
 	UInt id, info, n_instrs, n_addrs;
 	struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
-	const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
+	const ULong *addrs = (const ULong *)(p + bb->addr_off);
 
 	if (info == DG_RAW_UNFINISHED)
 		return raw_next(p, bb);
-	if (dg_stack_entry(*(const ULong *)(p + 8)) && E.o.use_fn)
+	if (dg_stack_entry(E.sp) && E.o.use_fn)
 		tracing_update(DG_TRACE_FN);
 	if (bb->fn_entry && !dg_stack_in_fn()) {
 		dg_stack_fn_enter();
@@ -320,7 +323,7 @@ static const UChar *run_process(const UChar *p)
 		E.dropped++;
 	}
 	E.icount += n_instrs;
-	run_after(bb, info, addrs, n_addrs);
+	run_after(bb, p, info, addrs, n_addrs);
 	return raw_next(p, bb);
 }
 
@@ -335,12 +338,12 @@ static const UChar *raw_fast(const UChar *p, const UChar *end)
 	while (p < end) {
 		UInt id, info, n_instrs, n_addrs;
 		struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
-		const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
+		const ULong *addrs = (const ULong *)(p + bb->addr_off);
 		if (__builtin_expect(info != DG_RAW_UNFINISHED, 1)) {
-			dg_stack_entry(*(const ULong *)(p + 8));
+			dg_stack_entry(E.sp);
 			run_emit(id, bb, info, n_instrs, addrs, n_addrs);
 			E.icount += n_instrs;
-			run_after(bb, info, addrs, n_addrs);
+			run_after(bb, p, info, addrs, n_addrs);
 		}
 		p = raw_next(p, bb);
 	}
@@ -396,6 +399,7 @@ static void ctl_sync(const ULong *a) { side_begin(); }
 
 static void ctl_thread(const ULong *a)
 {
+	E.sp = a[1];
 	if (a[0] == E.tid)
 		return;
 	side_begin();

@@ -4,14 +4,17 @@
  *
  *     if (end + entry size > limit) dg_out_raw_full();   (dg_out.h)
  *     p = end;  end = p + entry size;
- *     p->head = DG_RAW_HEAD_OPEN(ID);  p->sp = the stack pointer at entry;
+ *     p->head = DG_RAW_HEAD_OPEN(ID);
  *     ... p->addr[i] = address of ai, just before ai ...
  *     before each side exit taken after k instructions and m accesses:
- *         p->info = k | m << 8 | 1 << 31;
+ *         p->info = k | m << 8 | 1 << 31;  [p->sp = SP]
  *     at the end:
  *         [for calls: p->addr[n] = SP after the call,
- *         p->addr[n+1] = its target;]  p->head = ID (info 0);
+ *         p->addr[n+1] = its target;]  [p->sp = SP;]  p->head = ID (info 0);
  *
+ * with p->sp only in blocks that write SP (dg_enc.h): the SP a run leaves
+ * with is the next run's entry SP, which the shadow stacks compare with
+ * their top frame, and most runs leave SP as they found it.
  * end and limit are the open RAW record's, in the guest state (dg_out.h).
  * The entry is claimed whole at the start, so a side exit costs one store
  * (its info word) and the end one more (the head, a 64-bit store of a
@@ -241,6 +244,42 @@ static Bool sets_sp_anew(const IRSB *sb, Int sp_off)
 	return False;
 }
 
+/* Does sb write SP at all (push, pop, call, return, frame set-up)?  Most
+   runs are of blocks that do not: their entries leave SP out, since the
+   encoder knows it (dg_enc.h). */
+static Bool overlaps_sp(Int off, Int size, Int sp_off)
+{
+	return off < sp_off + (Int)sizeof(Addr) && sp_off < off + size;
+}
+
+static Bool writes_sp(const IRSB *sb, Int sp_off)
+{
+	Int i, j;
+
+	for (i = 0; i < sb->stmts_used; i++) {
+		const IRStmt *st = sb->stmts[i];
+		if (st->tag == Ist_Put
+		    && overlaps_sp(st->Ist.Put.offset,
+		                   sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Put.data)),
+		                   sp_off))
+			return True;
+		if (st->tag == Ist_PutI)
+			return True;         /* (not on amd64) whatever it writes */
+		if (st->tag == Ist_Dirty) {
+			const IRDirty *d = st->Ist.Dirty.details;
+			for (j = 0; j < d->nFxState; j++)
+				if (d->fxState[j].fx != Ifx_Read
+				    && overlaps_sp(d->fxState[j].offset,
+				                   d->fxState[j].size
+				                   + d->fxState[j].nRepeats
+				                     * d->fxState[j].repeatLen,
+				                   sp_off))
+					return True;
+		}
+	}
+	return False;
+}
+
 /* ------------------------------------------------------------ IR helpers */
 
 static IRTemp tmp_add(IRSB *sb, IRTemp base, ULong off)
@@ -277,13 +316,11 @@ static void commit_exit(IRSB *sb, IRTemp p, UInt info)
 }
 
 /* The block's prologue: flush if the entry may not fit, then claim it
-   whole, with the head that says it is not finished.
-   The entry's stack pointer is read before any of the block's own
-   statements: it is what the shadow stacks compare with their top frame. */
-static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
+   whole, with the head that says it is not finished. */
+static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size)
 {
 	IRTemp p0 = get_word(sb, raw_gs_ptr), full = newIRTemp(sb->tyenv, Ity_I1);
-	IRTemp p, sp, lim, fits, end0 = p0;
+	IRTemp p, lim, fits, end0 = p0;
 	IRDirty *d;
 
 	/* full = end of the entry past the limit; the word in the guest
@@ -314,10 +351,18 @@ static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
 	addStmtToIRSB(sb, IRStmt_Put(raw_gs_ptr,
 	              IRExpr_RdTmp(tmp_add(sb, p, entry_size))));
 	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(DG_RAW_HEAD_OPEN(id))));
-	sp = get_word(sb, sp_offset);
-	store_at(sb, p, DG_RAW_ADDRS - 8, IRExpr_RdTmp(sp));
 	return p;
 }
+
+/* A block that writes SP says where SP is when it leaves (side exit or
+   end): the next run's entry SP. */
+static void store_exit_sp(IRSB *sb, IRTemp p, Int sp_offset)
+{
+	store_at(sb, p, DG_RAW_ADDRS - 8,
+	         IRExpr_RdTmp(get_word(sb, sp_offset)));
+}
+
+static UInt addr_off;     /* of the block being instrumented (dg_defs.h) */
 
 static void store_address(IRSB *sb, IRTemp p, UInt k)
 {
@@ -329,10 +374,10 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 		              IRExpr_Const(IRConst_U64(0)))));
 		a = IRExpr_RdTmp(t);
 	}
-	store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)k, a);
+	store_at(sb, p, addr_off + 8 * (ULong)k, a);
 }
 
-static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, Bool sets_sp)
+static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 {
 	UInt k;
 
@@ -345,7 +390,7 @@ static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, Bool sets_sp)
 	}
 	return dg_defs_add(instrs, n_instrs, acc, n_acc,
 	                   exit_kind_of(sb->jumpkind),
-	                   is_trace_fn_entry(instrs[0].addr), sets_sp);
+	                   is_trace_fn_entry(instrs[0].addr), sp_flags);
 }
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
@@ -357,6 +402,8 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	UInt n_instrs, n_acc, id, k = 0, ni = 0;
 	ULong entry_size;
 	UInt n_extra;
+	UChar sp_flags = 0;
+	Bool wsp;
 	IRSB *sb;
 	IRTemp p = IRTemp_INVALID;
 	Int i;
@@ -374,12 +421,16 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	   program's.  Their runs stay, for the call stacks and the count. */
 	if (dg_maps_in_preload(instrs[0].addr))
 		n_acc = 0;
-	id = define_bbdef(sb_in, n_instrs, n_acc,
-	                  sets_sp_anew(sb_in, layout->offset_SP));
+	if (writes_sp(sb_in, layout->offset_SP))
+		sp_flags |= DG_DEFS_WRITES_SP;
+	if (sets_sp_anew(sb_in, layout->offset_SP))
+		sp_flags |= DG_DEFS_SETS_SP;
+	wsp = (sp_flags & DG_DEFS_WRITES_SP) != 0;
+	id = define_bbdef(sb_in, n_instrs, n_acc, sp_flags);
 	tl_assert(id <= DG_RAW_ID_MASK);      /* bit 31 of the head is the open flag */
 	n_extra = dg_bbdefs[id].n_extra;
-	entry_size = DG_RAW_ADDRS + 8 * (ULong)(n_acc + n_extra);
-	tl_assert(entry_size <= DG_RAW_ENTRY_MAX);   /* VEX blocks are far smaller */
+	addr_off = dg_bbdefs[id].addr_off;
+	entry_size = dg_bbdefs[id].raw_size;
 
 	sb = deepCopyIRSBExceptStmts(sb_in);
 	for (i = 0; i < sb_in->stmts_used; i++) {
@@ -388,15 +439,18 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 		if (st->tag == Ist_IMark) {
 			addStmtToIRSB(sb, st);
 			if (ni++ == 0)
-				p = prologue(sb, id, entry_size, layout->offset_SP);
+				p = prologue(sb, id, entry_size);
 			continue;
 		}
 		if (ni == 0) {               /* preamble before the first IMark */
 			addStmtToIRSB(sb, st);
 			continue;
 		}
-		if (st->tag == Ist_Exit)
+		if (st->tag == Ist_Exit) {
 			commit_exit(sb, p, ni | k << 8 | 1u << 31);
+			if (wsp)
+				store_exit_sp(sb, p, layout->offset_SP);
+		}
 		for (; k < n_acc && found[k].stmt == i; k++)
 			store_address(sb, p, k);
 		addStmtToIRSB(sb, st);
@@ -404,9 +458,11 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	tl_assert(k == n_acc);
 	if (n_extra == 2) {    /* a call: the pushed frame and where it goes */
 		IRTemp sp = get_word(sb, layout->offset_SP);
-		store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
-		store_at(sb, p, DG_RAW_ADDRS + 8 + 8 * (ULong)n_acc, sb->next);
+		store_at(sb, p, addr_off + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
+		store_at(sb, p, addr_off + 8 + 8 * (ULong)n_acc, sb->next);
 	}
+	if (wsp)
+		store_exit_sp(sb, p, layout->offset_SP);
 	/* the run is complete: info 0 */
 	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(id)));
 	return sb;

@@ -260,7 +260,10 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 static void dg_start_client_code(ThreadId tid, ULong blocks_done)
 {
-	dg_stream_ctl(DG_CTL_THREAD, tid, 0, 0);
+	/* SP too: blocks that do not write it leave it out of their runs,
+	   and whatever moved it meanwhile (a signal frame, sigreturn, a new
+	   thread) was not generated code */
+	dg_stream_ctl(DG_CTL_THREAD, tid, VG_(get_SP)(tid), 0);
 	dg_out_raw_enter(tid);      /* last: the stream is generated code's now */
 }
 
