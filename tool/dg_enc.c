@@ -253,13 +253,11 @@ void run_emit(UInt id, struct dg_bbdef *bb, UInt info, UInt n_instrs,
 	E.accesses += n_addrs;
 }
 
-/* After a run: replay its call, note an SP set anew, and where SP is. */
+/* After a run: replay its call, note an SP set anew. */
 static inline __attribute__((always_inline))
-void run_after(struct dg_bbdef *bb, const UChar *p, UInt info,
-               const ULong *addrs, UInt n_addrs)
+void run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
+               UInt n_addrs)
 {
-	if (bb->writes_sp)
-		E.sp = *(const ULong *)(p + 8);
 	/* Returns need nothing here: the next block's entry pops. */
 	if (!info && bb->exit_kind == DG_EXIT_CALL)
 		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
@@ -323,7 +321,9 @@ static const UChar *run_process(const UChar *p)
 		E.dropped++;
 	}
 	E.icount += n_instrs;
-	run_after(bb, p, info, addrs, n_addrs);
+	run_after(bb, info, addrs, n_addrs);
+	if (bb->writes_sp)
+		E.sp = *(const ULong *)(p + 8);
 	return raw_next(p, bb);
 }
 
@@ -335,18 +335,23 @@ static const UChar *run_process(const UChar *p)
    (t0845 compares the two). */
 static const UChar *raw_fast(const UChar *p, const UChar *end)
 {
+	Addr sp = E.sp;     /* in a register: the calls below may write E */
+
 	while (p < end) {
 		UInt id, info, n_instrs, n_addrs;
 		struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
 		const ULong *addrs = (const ULong *)(p + bb->addr_off);
 		if (__builtin_expect(info != DG_RAW_UNFINISHED, 1)) {
-			dg_stack_entry(E.sp);
+			dg_stack_entry(sp);
 			run_emit(id, bb, info, n_instrs, addrs, n_addrs);
 			E.icount += n_instrs;
-			run_after(bb, p, info, addrs, n_addrs);
+			run_after(bb, info, addrs, n_addrs);
+			if (bb->writes_sp)
+				sp = *(const ULong *)(p + 8);
 		}
 		p = raw_next(p, bb);
 	}
+	E.sp = sp;
 	return p;
 }
 

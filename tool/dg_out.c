@@ -128,13 +128,33 @@ static void out_open(void)
 
 /* ------------------------------------------------------------ raw runs */
 
+/* While raw_tid runs generated code, the RAW record's end and limit are
+   its shadow guest state's (dg_out.h), and tool code that runs meanwhile
+   (dg_out_raw_full; a signal delivered for a fault, from within generated
+   code) takes them from there and gives them back. */
+static void raw_words_get(void)
+{
+	if (raw_tid != 0)
+		VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_raw_ptr, 1,
+		                          DG_RAW_GS_OFF, sizeof dg_raw_ptr);
+}
+
+static void raw_words_put(void)
+{
+	Addr w[2] = { dg_raw_ptr, dg_raw_limit - DG_RAW_SLACK };
+
+	if (raw_tid != 0)
+		VG_(set_shadow_regs_area)(raw_tid, 1, DG_RAW_GS_OFF, sizeof w,
+		                          (const UChar *)w);
+}
+
 /* The RAW payload starts 8-aligned (the entries hold u64s): a PAD record
    of 0 to 7 bytes goes first if need be. */
 static void raw_begin(void)
 {
 	SizeT pad;
 
-	tl_assert(rec_start == (SizeT)-1 && !raw_open && raw_tid == 0);
+	tl_assert(rec_start == (SizeT)-1 && !raw_open);
 	if (out_used + 2 + 8 + 10 + DG_RAW_ENTRY_MAX > OUT_BUF_SIZE)
 		flush_closed();
 	raw_from = out_used;
@@ -153,13 +173,14 @@ static void raw_begin(void)
 	raw_open = True;
 	dg_raw_ptr = (Addr)(out_buf + out_used);
 	dg_raw_limit = (Addr)(out_buf + OUT_BUF_SIZE);
+	raw_words_put();
 }
 
 static void raw_end(void)
 {
 	if (!raw_open)
 		return;
-	tl_assert(raw_tid == 0);
+	raw_words_get();
 	raw_open = False;
 	out_used = dg_raw_ptr - (Addr)out_buf;
 	if (dg_out_end_or_drop_empty())
@@ -168,32 +189,25 @@ static void raw_end(void)
 
 void dg_out_raw_enter(ThreadId tid)
 {
-	Addr w[2] = { dg_raw_ptr, dg_raw_limit - DG_RAW_SLACK };
-
 	tl_assert(raw_tid == 0);
-	VG_(set_shadow_regs_area)(tid, 1, DG_RAW_GS_OFF, sizeof w, (const UChar *)w);
 	raw_tid = tid;
+	raw_words_put();
 }
 
 void dg_out_raw_leave(ThreadId tid)
 {
 	tl_assert(raw_tid == tid);
-	VG_(get_shadow_regs_area)(tid, (UChar *)&dg_raw_ptr, 1, DG_RAW_GS_OFF,
-	                          sizeof dg_raw_ptr);
+	raw_words_get();
 	raw_tid = 0;
 }
 
-/* Called by generated code (no argument: passing the guest state would
-   cost two instructions a run), so raw_tid is the thread running it. */
+/* Called by generated code, with no argument: passing the guest state
+   would cost two instructions a run. */
 VG_REGPARM(0) void dg_out_raw_full(void)
 {
-	ThreadId tid = raw_tid;
-
-	dg_out_raw_leave(tid);
 	raw_end();
 	dg_out_flush();
 	raw_begin();
-	dg_out_raw_enter(tid);
 }
 
 static void out_reset(const HChar *path, const HChar *db)
