@@ -82,7 +82,9 @@ void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
    area, at DG_RAW_GS_OFF: one instruction each for generated code to read
    or write, where a global costs two (its address is a 64-bit constant).
    Between those moments they are dg_raw_ptr and dg_raw_limit, which the
-   rest of this module uses.  The limit in the guest state is
+   rest of this module uses (tool code run from within generated code, as
+   dg_out_raw_full or a signal delivered for a fault, takes them from the
+   shadow and gives them back).  The limit in the guest state is
    dg_raw_limit - DG_RAW_SLACK: an entry of up to DG_RAW_SLACK bytes
    fits if the record's end is at most that. */
 #define DG_RAW_GS_OFF  16
