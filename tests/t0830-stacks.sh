@@ -2,7 +2,9 @@
 # t0830-stacks: call stacks stay right when frames are left without a
 # return (tests/progs/jumps.c, throws.cc).  After a longjmp out of
 # jmp1 -> jmp2 -> jmp3, after a siglongjmp out of a signal handler raised in
-# s1 -> s2, and after coroutines (makecontext/swapcontext, two stacks in one
+# s1 -> s2, or entered by a fault (a write through a null pointer in
+# f1 -> f2: the run cut short is dropped and no access at address 0 is
+# logged), and after coroutines (makecontext/swapcontext, two stacks in one
 # malloc'd area) have run, every access of after_jump has the stack
 # after_jump < main < (libc's start-up only): none of the abandoned frames.
 # Its 2220-byte block gets exactly 555 writes.  Each coroutine's co_work
@@ -40,13 +42,16 @@ from_main() {
 	check_empty "$1: every stack of $2 is $2 < main < start-up code" "$1.$2.bad"
 }
 
-for m in longjmp signal coro; do
+for m in longjmp signal fault coro; do
 	run_dg "$m.log" -- "$DG_PROGS/jumps" "$m" || continue
 	import_ok "$m.log" "$m.db" || continue
 	from_main "$m.db" after_jump
 	check_eq "$m: after_jump's block: 555 writes" 555 \
 		"$(q "$m.db" 'SELECT writes FROM blocks WHERE size = 2220')"
 done
+dump --accesses fault.log fault.acc &&
+	accesses_in fault.acc 0 4096 >fault.at0 &&
+	check_empty "fault: no access to the null page (the faulting write was not made)" fault.at0
 check_eq "coro: co_work's stacks, one per coroutine" "co_work < co_a|co_work < co_b" \
 	"$(stacks_of coro.db co_work | tr '\n' '|' | sed 's/|$//')"
 check_eq "coro: each coroutine's block: 30 writes" "30|30" \

@@ -6,6 +6,7 @@
 #include "dg_format.h"
 #include "dg_defs.h"
 #include "dg_stream.h"
+#include "dg_enc.h"
 #include "dg_wr.h"
 #include "dg_pairmap.h"
 
@@ -43,7 +44,7 @@ static void defs_write(const struct dg_bbdef *d)
 
 static UInt defs_insert(const struct dg_instr *instrs, UInt n_instrs,
                         const struct dg_access *acc, UInt n_acc,
-                        UChar exit_kind, Bool fn_entry, Bool sets_sp)
+                        UChar exit_kind, Bool fn_entry, UChar sp_flags)
 {
 	struct dg_bbdef *d;
 
@@ -63,8 +64,12 @@ static UInt defs_insert(const struct dg_instr *instrs, UInt n_instrs,
 	d->n_instrs = (UChar)n_instrs;
 	d->exit_kind = exit_kind;
 	d->fn_entry = fn_entry;
-	d->sets_sp = sets_sp;
+	d->sets_sp = (sp_flags & DG_DEFS_SETS_SP) != 0;
+	d->writes_sp = (sp_flags & DG_DEFS_WRITES_SP) != 0;
 	d->n_extra = exit_kind == DG_EXIT_CALL ? 2 : 0;
+	d->addr_off = DG_RAW_ADDRS - (d->writes_sp ? 0 : 8);
+	tl_assert(d->addr_off + 8 * ((SizeT)n_acc + d->n_extra) <= DG_RAW_ENTRY_MAX);
+	d->raw_size = d->addr_off + 8 * (n_acc + d->n_extra);
 	d->cache_node = DG_PAIRMAP_NONE;
 	d->cache_ctx = 0;
 	d->call_memo.parent = DG_PAIRMAP_NONE;
@@ -74,10 +79,10 @@ static UInt defs_insert(const struct dg_instr *instrs, UInt n_instrs,
 
 UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
                  const struct dg_access *acc, UInt n_acc,
-                 UChar exit_kind, Bool fn_entry, Bool sets_sp)
+                 UChar exit_kind, Bool fn_entry, UChar sp_flags)
 {
 	UInt id = defs_insert(instrs, n_instrs, acc, n_acc, exit_kind,
-	                      fn_entry, sets_sp);
+	                      fn_entry, sp_flags);
 
 	dg_stream_def(id, &dg_bbdefs[id]);
 	return id;

@@ -31,8 +31,11 @@ struct dg_bbdef {
 	Bool  fn_entry;       /* first instruction starts a --trace-fn function */
 	Bool  sets_sp;        /* sets SP to a value not computed from SP
 	                         (longjmp, a context switch, `leave`) */
+	Bool  writes_sp;      /* writes SP: its raw entries say SP at its exit */
 	UChar n_extra;        /* words after the addresses in a full raw run:
 	                         2 (SP, target) for calls, else 0 */
+	UShort addr_off;      /* offset of the addresses in its raw entries */
+	UShort raw_size;      /* size of its raw entries (dg_enc.h) */
 	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
 	UInt  cache_ctx;
 	struct dg_call_memo call_memo;   /* for call blocks */
@@ -43,10 +46,14 @@ struct dg_bbdef {
 
 extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 
+/* What a block does to SP (the flags byte of a DEF record). */
+#define DG_DEFS_SETS_SP    1     /* sets_sp */
+#define DG_DEFS_WRITES_SP  2     /* writes_sp */
+
 /* The tool: a new bbdef, sent on to the encoder. */
 UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
                  const struct dg_access *acc, UInt n_acc,
-                 UChar exit_kind, Bool fn_entry, Bool sets_sp);
+                 UChar exit_kind, Bool fn_entry, UChar sp_flags);
 /* The encoder: the payload of a DEF record [p, end); a bbdef the table
    has already (the tool's own, in the same process) is skipped.  Returns
    False if the record is malformed. */

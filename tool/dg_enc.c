@@ -43,6 +43,7 @@ static struct {
 	Bool  batch_open;
 	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
+	Addr  sp;             /* SP at the next run's entry (dg_enc.h) */
 } E;
 
 /* ------------------------------------------------------------ batches */
@@ -252,28 +253,26 @@ void run_emit(UInt id, struct dg_bbdef *bb, UInt info, UInt n_instrs,
 	E.accesses += n_addrs;
 }
 
-/* After a run: replay its call, note an SP set anew; returns the next
-   raw entry. */
+/* After a run: replay its call, note an SP set anew. */
 static inline __attribute__((always_inline))
-const UChar *run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
-                       UInt n_addrs)
+void run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
+               UInt n_addrs)
 {
-	if (info) {
-		if (bb->sets_sp)
-			dg_stack_sp_set();
-		return (const UChar *)(addrs + n_addrs);
-	}
 	/* Returns need nothing here: the next block's entry pops. */
-	if (bb->exit_kind == DG_EXIT_CALL)
+	if (!info && bb->exit_kind == DG_EXIT_CALL)
 		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
 		              addrs[n_addrs + 1], &bb->call_memo);
 	if (bb->sets_sp)
 		dg_stack_sp_set();
-	return (const UChar *)(addrs + n_addrs + bb->n_extra);
 }
 
-/* Decode one raw entry at p, emit it if tracing, replay its call or
-   return; returns the next entry. */
+/* The entry after the one at p: every entry has its bbdef's full size. */
+static inline __attribute__((always_inline))
+const UChar *raw_next(const UChar *p, const struct dg_bbdef *bb)
+{
+	return p + bb->raw_size;
+}
+
 /* The head of the raw entry at p: its bbdef id and info word, and the
    instructions and addresses it holds (the bbdef's, unless info says the
    run left its block early).  Inline: both loops below are hot. */
@@ -282,9 +281,10 @@ struct dg_bbdef *raw_head(const UChar *p, UInt *id, UInt *info,
 			  UInt *n_instrs, UInt *n_addrs)
 {
 	struct dg_bbdef *bb;
+	ULong head = *(const ULong *)p;
 
-	*id = *(const UInt *)p;
-	*info = *(const UInt *)(p + 4);
+	*id = (UInt)head & DG_RAW_ID_MASK;
+	*info = (UInt)(head >> 32);
 	bb = &dg_bbdefs[*id];
 	*n_instrs = bb->n_instrs;
 	*n_addrs = bb->n_acc;
@@ -295,12 +295,17 @@ struct dg_bbdef *raw_head(const UChar *p, UInt *id, UInt *info,
 	return bb;
 }
 
+/* Decode one raw entry at p, emit it if tracing, replay its call or
+   return; returns the next entry. */
 static const UChar *run_process(const UChar *p)
 {
 	UInt id, info, n_instrs, n_addrs;
 	struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
-	const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
-	if (dg_stack_entry(*(const ULong *)(p + 8)) && E.o.use_fn)
+	const ULong *addrs = (const ULong *)(p + bb->addr_off);
+
+	if (info == DG_RAW_UNFINISHED)
+		return raw_next(p, bb);
+	if (dg_stack_entry(E.sp) && E.o.use_fn)
 		tracing_update(DG_TRACE_FN);
 	if (bb->fn_entry && !dg_stack_in_fn()) {
 		dg_stack_fn_enter();
@@ -316,7 +321,10 @@ static const UChar *run_process(const UChar *p)
 		E.dropped++;
 	}
 	E.icount += n_instrs;
-	return run_after(bb, info, addrs, n_addrs);
+	run_after(bb, info, addrs, n_addrs);
+	if (bb->writes_sp)
+		E.sp = *(const ULong *)(p + 8);
+	return raw_next(p, bb);
 }
 
 /* The common case, apart from run_process: tracing on, no --trace-icount
@@ -327,15 +335,23 @@ static const UChar *run_process(const UChar *p)
    (t0845 compares the two). */
 static const UChar *raw_fast(const UChar *p, const UChar *end)
 {
+	Addr sp = E.sp;     /* in a register: the calls below may write E */
+
 	while (p < end) {
 		UInt id, info, n_instrs, n_addrs;
 		struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
-		const ULong *addrs = (const ULong *)(p + DG_RAW_ADDRS);
-		dg_stack_entry(*(const ULong *)(p + 8));
-		run_emit(id, bb, info, n_instrs, addrs, n_addrs);
-		E.icount += n_instrs;
-		p = run_after(bb, info, addrs, n_addrs);
+		const ULong *addrs = (const ULong *)(p + bb->addr_off);
+		if (__builtin_expect(info != DG_RAW_UNFINISHED, 1)) {
+			dg_stack_entry(sp);
+			run_emit(id, bb, info, n_instrs, addrs, n_addrs);
+			E.icount += n_instrs;
+			run_after(bb, info, addrs, n_addrs);
+			if (bb->writes_sp)
+				sp = *(const ULong *)(p + 8);
+		}
+		p = raw_next(p, bb);
 	}
+	E.sp = sp;
 	return p;
 }
 
@@ -388,6 +404,7 @@ static void ctl_sync(const ULong *a) { side_begin(); }
 
 static void ctl_thread(const ULong *a)
 {
+	E.sp = a[1];
 	if (a[0] == E.tid)
 		return;
 	side_begin();

@@ -2,19 +2,28 @@
  *
  * For a superblock with accesses a0..an-1 the generated code is, in C terms:
  *
- *     if (dg_raw_ptr + entry size > dg_raw_limit) dg_out_raw_full();
- *     p = dg_raw_ptr;
- *     p->bbdef = ID;  p->sp = the stack pointer at the block's entry;
+ *     if (end + entry size > limit) dg_out_raw_full();   (dg_out.h)
+ *     p = end;  end = p + entry size;
+ *     p->head = DG_RAW_HEAD_OPEN(ID);
  *     ... p->addr[i] = address of ai, just before ai ...
  *     before each side exit taken after k instructions and m accesses:
- *         p->info = k | m << 8 | 1 << 31;  dg_raw_ptr = &p->addr[m];
+ *         p->info = k | m << 8 | 1 << 31;  [p->sp = SP]
  *     at the end:
- *         p->info = 0; [for calls: p->addr[n] = SP after the call,
- *         p->addr[n+1] = its target];
- *         dg_raw_ptr = end of entry;
+ *         [for calls: p->addr[n] = SP after the call,
+ *         p->addr[n+1] = its target;]  [p->sp = SP;]  p->head = ID (info 0);
  *
- * The stores before a side exit are overwritten when the exit is not taken,
- * so no branch is needed.  A guarded access stores ITE(guard, addr, 0).
+ * with p->sp only in blocks that write SP (dg_enc.h): the SP a run leaves
+ * with is the next run's entry SP, which the shadow stacks compare with
+ * their top frame, and most runs leave SP as they found it.
+ * end and limit are the open RAW record's, in the guest state (dg_out.h).
+ * The entry is claimed whole at the start, so a side exit costs one store
+ * (its info word) and the end one more (the head, a 64-bit store of a
+ * 32-bit immediate, as is the opening head): the encoder skips the unused
+ * words of an entry left early.  A run cut short by a fault keeps the
+ * opening head, which the encoder drops, as the run was dropped when the
+ * entry was claimed at its end.  The stores before a side exit are
+ * overwritten when the exit is not taken, so no branch is needed.  A
+ * guarded access stores ITE(guard, addr, 0).
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -25,6 +34,7 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_guest.h"
 #include "dg_format.h"
 #include "dg_instr.h"
 #include "dg_defs.h"
@@ -234,6 +244,42 @@ static Bool sets_sp_anew(const IRSB *sb, Int sp_off)
 	return False;
 }
 
+/* Does sb write SP at all (push, pop, call, return, frame set-up)?  Most
+   runs are of blocks that do not: their entries leave SP out, since the
+   encoder knows it (dg_enc.h). */
+static Bool overlaps_sp(Int off, Int size, Int sp_off)
+{
+	return off < sp_off + (Int)sizeof(Addr) && sp_off < off + size;
+}
+
+static Bool writes_sp(const IRSB *sb, Int sp_off)
+{
+	Int i, j;
+
+	for (i = 0; i < sb->stmts_used; i++) {
+		const IRStmt *st = sb->stmts[i];
+		if (st->tag == Ist_Put
+		    && overlaps_sp(st->Ist.Put.offset,
+		                   sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Put.data)),
+		                   sp_off))
+			return True;
+		if (st->tag == Ist_PutI)
+			return True;         /* (not on amd64) whatever it writes */
+		if (st->tag == Ist_Dirty) {
+			const IRDirty *d = st->Ist.Dirty.details;
+			for (j = 0; j < d->nFxState; j++)
+				if (d->fxState[j].fx != Ifx_Read
+				    && overlaps_sp(d->fxState[j].offset,
+				                   d->fxState[j].size
+				                   + d->fxState[j].nRepeats
+				                     * d->fxState[j].repeatLen,
+				                   sp_off))
+					return True;
+		}
+	}
+	return False;
+}
+
 /* ------------------------------------------------------------ IR helpers */
 
 static IRTemp tmp_add(IRSB *sb, IRTemp base, ULong off)
@@ -251,54 +297,72 @@ static void store_at(IRSB *sb, IRTemp base, ULong off, IRExpr *data)
 	              IRExpr_RdTmp(tmp_add(sb, base, off)), data));
 }
 
-static IRTemp load_raw_ptr(IRSB *sb)
+/* Where the open RAW record's end and limit are while generated code
+   runs: the guest state's first shadow area (dg_out.h). */
+static Int raw_gs_ptr, raw_gs_limit;
+
+static IRTemp get_word(IRSB *sb, Int offset)
 {
 	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
 
-	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64,
-	              mkIRExpr_HWord((HWord)&dg_raw_ptr))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(offset, Ity_I64)));
 	return t;
 }
 
-static void commit(IRSB *sb, IRTemp p, UInt info, ULong entry_end)
+/* Before a side exit: how far the run got. */
+static void commit_exit(IRSB *sb, IRTemp p, UInt info)
 {
 	store_at(sb, p, 4, IRExpr_Const(IRConst_U32(info)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&dg_raw_ptr),
-	              IRExpr_RdTmp(tmp_add(sb, p, entry_end))));
 }
 
-/* The block's prologue: flush if the entry may not fit, then claim it.
-   The entry's stack pointer is read before any of the block's own
-   statements: it is what the shadow stacks compare with their top frame. */
-static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size, Int sp_offset)
+/* The block's prologue: flush if the entry may not fit, then claim it
+   whole, with the head that says it is not finished. */
+static IRTemp prologue(IRSB *sb, UInt id, ULong entry_size)
 {
-	IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
-
-	IRTemp p0 = load_raw_ptr(sb), full = newIRTemp(sb->tyenv, Ity_I1);
-	IRTemp lim = newIRTemp(sb->tyenv, Ity_I64);
+	IRTemp p0 = get_word(sb, raw_gs_ptr), full = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp p, lim, fits, end0 = p0;
 	IRDirty *d;
 
-	/* the buffer moves (it is the hand-over slot): its end is loaded */
-	addStmtToIRSB(sb, IRStmt_WrTmp(lim, IRExpr_Load(Iend_LE, Ity_I64,
-	              mkIRExpr_HWord((HWord)&dg_raw_limit))));
-	addStmtToIRSB(sb, IRStmt_WrTmp(full, IRExpr_Binop(Iop_CmpLT64U,
-	              IRExpr_RdTmp(lim),
-	              IRExpr_RdTmp(tmp_add(sb, p0, entry_size)))));
+	/* full = end of the entry past the limit; the word in the guest
+	   state is the limit less DG_RAW_SLACK, so that for most blocks the
+	   test is one compare of the record's end with it (the GET folds
+	   into the compare as its memory operand) */
+	if (entry_size > DG_RAW_SLACK)
+		end0 = tmp_add(sb, p0, entry_size - DG_RAW_SLACK);
+	lim = get_word(sb, raw_gs_limit);
+	fits = newIRTemp(sb->tyenv, Ity_I1);
+	addStmtToIRSB(sb, IRStmt_WrTmp(fits, IRExpr_Binop(Iop_CmpLE64U,
+	              IRExpr_RdTmp(end0), IRExpr_RdTmp(lim))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(full, IRExpr_Unop(Iop_Not1,
+	              IRExpr_RdTmp(fits))));
 	d = unsafeIRDirty_0_N(0, "dg_out_raw_full",
 	                      VG_(fnptr_to_fnentry)(&dg_out_raw_full),
 	                      mkIRExprVec_0());
 	d->guard = IRExpr_RdTmp(full);
-	/* say that it writes dg_raw_ptr, so the reload below is not CSE'd */
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&dg_raw_ptr);
-	d->mSize = sizeof(Addr);
+	/* it moves the end and the limit: the reload below is not CSE'd */
+	d->nFxState = 1;
+	d->fxState[0].fx = Ifx_Modify;
+	d->fxState[0].offset = raw_gs_ptr;
+	d->fxState[0].size = 2 * sizeof(Addr);
+	d->fxState[0].nRepeats = 0;
+	d->fxState[0].repeatLen = 0;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
-	IRTemp p = load_raw_ptr(sb);
-	store_at(sb, p, 0, IRExpr_Const(IRConst_U32(id)));
-	addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(sp_offset, Ity_I64)));
-	store_at(sb, p, DG_RAW_ADDRS - 8, IRExpr_RdTmp(sp));
+	p = get_word(sb, raw_gs_ptr);
+	addStmtToIRSB(sb, IRStmt_Put(raw_gs_ptr,
+	              IRExpr_RdTmp(tmp_add(sb, p, entry_size))));
+	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(DG_RAW_HEAD_OPEN(id))));
 	return p;
 }
+
+/* A block that writes SP says where SP is when it leaves (side exit or
+   end): the next run's entry SP. */
+static void store_exit_sp(IRSB *sb, IRTemp p, Int sp_offset)
+{
+	store_at(sb, p, DG_RAW_ADDRS - 8,
+	         IRExpr_RdTmp(get_word(sb, sp_offset)));
+}
+
+static UInt addr_off;     /* of the block being instrumented (dg_defs.h) */
 
 static void store_address(IRSB *sb, IRTemp p, UInt k)
 {
@@ -310,10 +374,10 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 		              IRExpr_Const(IRConst_U64(0)))));
 		a = IRExpr_RdTmp(t);
 	}
-	store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)k, a);
+	store_at(sb, p, addr_off + 8 * (ULong)k, a);
 }
 
-static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, Bool sets_sp)
+static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 {
 	UInt k;
 
@@ -326,7 +390,7 @@ static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, Bool sets_sp)
 	}
 	return dg_defs_add(instrs, n_instrs, acc, n_acc,
 	                   exit_kind_of(sb->jumpkind),
-	                   is_trace_fn_entry(instrs[0].addr), sets_sp);
+	                   is_trace_fn_entry(instrs[0].addr), sp_flags);
 }
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
@@ -338,12 +402,17 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	UInt n_instrs, n_acc, id, k = 0, ni = 0;
 	ULong entry_size;
 	UInt n_extra;
+	UChar sp_flags = 0;
+	Bool wsp;
 	IRSB *sb;
 	IRTemp p = IRTemp_INVALID;
 	Int i;
 
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("datagrind: only 64-bit guests and hosts are supported");
+	tl_assert(layout->total_sizeB == sizeof(VexGuestArchState));
+	raw_gs_ptr = layout->total_sizeB + DG_RAW_GS_OFF;
+	raw_gs_limit = raw_gs_ptr + sizeof(Addr);
 	n_acc = describe(sb_in, &n_instrs);
 	if (n_instrs == 0)
 		return sb_in;
@@ -352,11 +421,16 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	   program's.  Their runs stay, for the call stacks and the count. */
 	if (dg_maps_in_preload(instrs[0].addr))
 		n_acc = 0;
-	id = define_bbdef(sb_in, n_instrs, n_acc,
-	                  sets_sp_anew(sb_in, layout->offset_SP));
+	if (writes_sp(sb_in, layout->offset_SP))
+		sp_flags |= DG_DEFS_WRITES_SP;
+	if (sets_sp_anew(sb_in, layout->offset_SP))
+		sp_flags |= DG_DEFS_SETS_SP;
+	wsp = (sp_flags & DG_DEFS_WRITES_SP) != 0;
+	id = define_bbdef(sb_in, n_instrs, n_acc, sp_flags);
+	tl_assert(id <= DG_RAW_ID_MASK);      /* bit 31 of the head is the open flag */
 	n_extra = dg_bbdefs[id].n_extra;
-	entry_size = DG_RAW_ADDRS + 8 * (ULong)(n_acc + n_extra);
-	tl_assert(entry_size <= DG_RAW_ENTRY_MAX);   /* VEX blocks are far smaller */
+	addr_off = dg_bbdefs[id].addr_off;
+	entry_size = dg_bbdefs[id].raw_size;
 
 	sb = deepCopyIRSBExceptStmts(sb_in);
 	for (i = 0; i < sb_in->stmts_used; i++) {
@@ -365,26 +439,31 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 		if (st->tag == Ist_IMark) {
 			addStmtToIRSB(sb, st);
 			if (ni++ == 0)
-				p = prologue(sb, id, entry_size, layout->offset_SP);
+				p = prologue(sb, id, entry_size);
 			continue;
 		}
 		if (ni == 0) {               /* preamble before the first IMark */
 			addStmtToIRSB(sb, st);
 			continue;
 		}
-		if (st->tag == Ist_Exit)
-			commit(sb, p, ni | k << 8 | 1u << 31, DG_RAW_ADDRS + 8 * (ULong)k);
+		if (st->tag == Ist_Exit) {
+			commit_exit(sb, p, ni | k << 8 | 1u << 31);
+			if (wsp)
+				store_exit_sp(sb, p, layout->offset_SP);
+		}
 		for (; k < n_acc && found[k].stmt == i; k++)
 			store_address(sb, p, k);
 		addStmtToIRSB(sb, st);
 	}
 	tl_assert(k == n_acc);
 	if (n_extra == 2) {    /* a call: the pushed frame and where it goes */
-		IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
-		addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, Ity_I64)));
-		store_at(sb, p, DG_RAW_ADDRS + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
-		store_at(sb, p, DG_RAW_ADDRS + 8 + 8 * (ULong)n_acc, sb->next);
+		IRTemp sp = get_word(sb, layout->offset_SP);
+		store_at(sb, p, addr_off + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));
+		store_at(sb, p, addr_off + 8 + 8 * (ULong)n_acc, sb->next);
 	}
-	commit(sb, p, 0, entry_size);
+	if (wsp)
+		store_exit_sp(sb, p, layout->offset_SP);
+	/* the run is complete: info 0 */
+	store_at(sb, p, 0, IRExpr_Const(IRConst_U64(id)));
 	return sb;
 }

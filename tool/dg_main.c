@@ -260,7 +260,16 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 static void dg_start_client_code(ThreadId tid, ULong blocks_done)
 {
-	dg_stream_ctl(DG_CTL_THREAD, tid, 0, 0);
+	/* SP too: blocks that do not write it leave it out of their runs,
+	   and whatever moved it meanwhile (a signal frame, sigreturn, a new
+	   thread) was not generated code */
+	dg_stream_ctl(DG_CTL_THREAD, tid, VG_(get_SP)(tid), 0);
+	dg_out_raw_enter(tid);      /* last: the stream is generated code's now */
+}
+
+static void dg_stop_client_code(ThreadId tid, ULong blocks_done)
+{
+	dg_out_raw_leave(tid);
 }
 
 static void dg_thread_created(ThreadId parent, ThreadId child)
@@ -550,6 +559,7 @@ static void dg_pre_clo_init(void)
 	VG_(needs_client_requests)(dg_handle_client_request);
 	VG_(needs_syscall_wrapper)(dg_pre_syscall, dg_post_syscall);
 	VG_(track_start_client_code)(dg_start_client_code);
+	VG_(track_stop_client_code)(dg_stop_client_code);
 	VG_(track_pre_thread_ll_create)(dg_thread_created);
 	VG_(track_pre_deliver_signal)(dg_pre_deliver_signal);
 	VG_(track_post_deliver_signal)(dg_post_deliver_signal);

@@ -6,6 +6,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_vki.h"
 #include "dg_out.h"
 #include "dg_wr.h"
@@ -25,6 +26,7 @@ static SizeT  dg_out_used_;
 Addr    dg_raw_ptr;
 Addr    dg_raw_limit;
 static Bool    raw_open;         /* the RAW record is the open one */
+static ThreadId raw_tid;         /* in generated code: the globals are stale */
 static SizeT   raw_from;         /* where its PAD (if any) starts */
 
 static void flush_closed(void);
@@ -126,6 +128,26 @@ static void out_open(void)
 
 /* ------------------------------------------------------------ raw runs */
 
+/* While raw_tid runs generated code, the RAW record's end and limit are
+   its shadow guest state's (dg_out.h), and tool code that runs meanwhile
+   (dg_out_raw_full; a signal delivered for a fault, from within generated
+   code) takes them from there and gives them back. */
+static void raw_words_get(void)
+{
+	if (raw_tid != 0)
+		VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_raw_ptr, 1,
+		                          DG_RAW_GS_OFF, sizeof dg_raw_ptr);
+}
+
+static void raw_words_put(void)
+{
+	Addr w[2] = { dg_raw_ptr, dg_raw_limit - DG_RAW_SLACK };
+
+	if (raw_tid != 0)
+		VG_(set_shadow_regs_area)(raw_tid, 1, DG_RAW_GS_OFF, sizeof w,
+		                          (const UChar *)w);
+}
+
 /* The RAW payload starts 8-aligned (the entries hold u64s): a PAD record
    of 0 to 7 bytes goes first if need be. */
 static void raw_begin(void)
@@ -151,18 +173,36 @@ static void raw_begin(void)
 	raw_open = True;
 	dg_raw_ptr = (Addr)(out_buf + out_used);
 	dg_raw_limit = (Addr)(out_buf + OUT_BUF_SIZE);
+	raw_words_put();
 }
 
 static void raw_end(void)
 {
 	if (!raw_open)
 		return;
+	raw_words_get();
 	raw_open = False;
 	out_used = dg_raw_ptr - (Addr)out_buf;
 	if (dg_out_end_or_drop_empty())
 		out_used = raw_from;
 }
 
+void dg_out_raw_enter(ThreadId tid)
+{
+	tl_assert(raw_tid == 0);
+	raw_tid = tid;
+	raw_words_put();
+}
+
+void dg_out_raw_leave(ThreadId tid)
+{
+	tl_assert(raw_tid == tid);
+	raw_words_get();
+	raw_tid = 0;
+}
+
+/* Called by generated code, with no argument: passing the guest state
+   would cost two instructions a run. */
 VG_REGPARM(0) void dg_out_raw_full(void)
 {
 	raw_end();

@@ -75,10 +75,24 @@ void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
 
 #define DG_OUT_BUF_SIZE  (256u << 10)   /* the hand-over ring stays in L2 */
 
-/* The open RAW record: generated code appends at dg_raw_ptr and calls
-   dg_out_raw_full when an entry would pass dg_raw_limit. */
+/* The open RAW record: generated code appends at its end and calls
+   dg_out_raw_full when an entry would pass the buffer's limit.  While a
+   thread runs generated code (from start_client_code to stop_client_code)
+   the end and the limit are two words of its guest state's first shadow
+   area, at DG_RAW_GS_OFF: one instruction each for generated code to read
+   or write, where a global costs two (its address is a 64-bit constant).
+   Between those moments they are dg_raw_ptr and dg_raw_limit, which the
+   rest of this module uses (tool code run from within generated code, as
+   dg_out_raw_full or a signal delivered for a fault, takes them from the
+   shadow and gives them back).  The limit in the guest state is
+   dg_raw_limit - DG_RAW_SLACK: an entry of up to DG_RAW_SLACK bytes
+   fits if the record's end is at most that. */
+#define DG_RAW_GS_OFF  16
+#define DG_RAW_SLACK   512
 extern Addr dg_raw_ptr;
 extern Addr dg_raw_limit;
+void dg_out_raw_enter(ThreadId tid);   /* the globals go to tid's shadow */
+void dg_out_raw_leave(ThreadId tid);   /* and come back */
 VG_REGPARM(0) void dg_out_raw_full(void);
 
 #endif

@@ -34,7 +34,8 @@
 enum dg_ctl {
 	DG_CTL_SYNC,          /* runs so far, and an ICOUNT if due */
 	DG_CTL_START,         /* the first THREAD and tracing state */
-	DG_CTL_THREAD,        /* a: thread id now running */
+	DG_CTL_THREAD,        /* a: thread id now running (generated code
+	                         resumes), b: its SP */
 	DG_CTL_THREAD_NEW,    /* a: thread id reused by a new thread */
 	DG_CTL_SIGNAL_ENTER,  /* a: tid, b: interrupted SP, c: alternate stack */
 	DG_CTL_SIGNAL_EXIT,   /* a: tid */

@@ -6,6 +6,10 @@
  *   signal    main sigsetjmps, calls s1 -> s2, which raises SIGUSR1; the
  *             handler (on the normal stack) siglongjmps back to main, which
  *             calls after_jump
+ *   fault     main sigsetjmps, calls f1 -> f2, which writes through a null
+ *             pointer; the SIGSEGV handler siglongjmps back to main, which
+ *             calls after_jump (the run cut short by the fault is not
+ *             logged, nor the write that was not made)
  *   coro      two coroutines (makecontext) on stacks carved from one
  *             malloc'd area, co_b's below co_a's; 3 rounds of main -> co_a
  *             -> co_b -> main, each coroutine calling co_work, which writes
@@ -46,6 +50,10 @@ static void NOINLINE jmp1(void) { jmp2(); }
 static void handler(int sig) { siglongjmp(senv, sig); }
 static void NOINLINE s2(void) { raise(SIGUSR1); }
 static void NOINLINE s1(void) { s2(); }
+
+static int *volatile nowhere;     /* null: the write faults */
+static void NOINLINE f2(void) { *nowhere = 1; }
+static void NOINLINE f1(void) { f2(); }
 
 static void NOINLINE co_work(int *p)
 {
@@ -105,6 +113,10 @@ int main(int argc, char **argv)
 		signal(SIGUSR1, handler);
 		if (sigsetjmp(senv, 1) == 0)
 			s1();
+	} else if (strcmp(mode, "fault") == 0) {
+		signal(SIGSEGV, handler);
+		if (sigsetjmp(senv, 1) == 0)
+			f1();
 	} else if (strcmp(mode, "coro") == 0) {
 		coroutines();
 	} else {
