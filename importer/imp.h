@@ -224,8 +224,9 @@ struct importer {
 	struct imp_desc *descs;
 	size_t n_descs, cap_descs;
 	uint32_t *bbdef_desc;      /* first desc of each bbdef */
-	uint8_t **bbdef_kinds;     /* IMP_K_* of each bbdef's accesses, for the
-	                              chunk writer: never changed once made */
+	uint8_t **bbdef_kinds;     /* IMP_K_* of each bbdef's n accesses, then
+	                              their n iseqs, for the chunk writer and
+	                              stages: never changed once made */
 	size_t n_bbdefs, cap_bbdefs, cap_bbdef_kinds;
 	uint32_t *ctx_bbdef;       /* bbdef of each context */
 	size_t n_ctx, cap_ctx;

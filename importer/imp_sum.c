@@ -6,7 +6,10 @@
  * accesses go to `miss`, a hash from (context << 32 | thread << 16 | aseq)
  * to an index of miss_n.
  *
- * Windows (sum_windows): the lines and pages of the current window of
+ * Windows (sum_windows) are counted on a thread of their own, a stage of
+ * the chunk pipeline (imp_chunk.h) that sees every chunk's runs in order;
+ * their state (struct imp_win) is that thread's until imp_chunk_finish
+ * joins it.  The lines and pages of the current window of
  * IMP_SUM_WINDOW instructions in two sets of open addressing whose slots
  * carry the window's number, so that a new window empties them without
  * touching them; a finished window is appended to `win`.  Accesses come
@@ -23,6 +26,7 @@
 #include "dghash.h"
 #include "dgmem.h"
 #include "imp.h"
+#include "imp_chunk.h"
 
 #define IMP_SUM_WINDOW 100000
 
@@ -38,13 +42,9 @@ struct window {
 	uint64_t accesses, lines, pages;
 };
 
-struct imp_sum {
-	uint64_t *runs;
-	uint32_t *thread;
-	size_t cap;
-	struct dghash other, miss;
-	uint64_t *other_runs, *miss_n;
-	size_t cap_other, cap_miss;
+/* The windows stage's own (on a cache line of its own: the import thread
+   writes struct imp_sum at every run). */
+struct imp_win {
 	struct wset lines, pages;
 	uint32_t gen;           /* number of the current window, from 1 */
 	int64_t cur;            /* its icount / IMP_SUM_WINDOW, -1 before */
@@ -52,26 +52,40 @@ struct imp_sum {
 	struct window *win;
 	size_t n_win, cap_win;
 	int win_bad;            /* icount went back: no sum_windows */
+} __attribute__((aligned(64)));
+
+struct imp_sum {
+	uint64_t *runs;
+	uint32_t *thread;
+	size_t cap;
+	struct dghash other, miss;
+	uint64_t *other_runs, *miss_n;
+	size_t cap_other, cap_miss;
+	struct imp_win *w;
 };
 
-static struct imp_sum *sum_get(struct importer *imp)
-{
-	struct imp_sum *s = imp->sum;
+static int windows_chunk(void *arg, const struct imp_chunk_head *h,
+			 const struct imp_chunk_run *runs, size_t n_runs,
+			 const uint64_t *addrs, char *err, size_t errlen);
 
-	if (s)
-		return s;
-	s = calloc(1, sizeof *s);
-	if (s)
-		s->cur = -1;
-	if (!s || dghash_init(&s->other, 64) < 0 || dghash_init(&s->miss, 64) < 0) {
-		if (s) {
-			dghash_free(&s->other);
-			free(s);
-		}
-		return NULL;
+int imp_sum_init(struct importer *imp, struct imp_chunk_stage *windows)
+{
+	struct imp_sum *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return imp_fail(imp, "out of memory");
+	imp->sum = s;          /* imp_sum_free frees what follows */
+	if (posix_memalign((void **)&s->w, 64, sizeof *s->w) != 0) {
+		s->w = NULL;
+		return imp_fail(imp, "out of memory");
 	}
-	imp->sum = s;
-	return s;
+	memset(s->w, 0, sizeof *s->w);
+	s->w->cur = -1;
+	if (dghash_init(&s->other, 64) < 0 || dghash_init(&s->miss, 64) < 0)
+		return imp_fail(imp, "out of memory");
+	windows->chunk = windows_chunk;
+	windows->arg = s->w;
+	return 0;
 }
 
 /* counts[slot of key in h]++, the slot's value indexing counts. */
@@ -152,7 +166,7 @@ static int wset_grow(struct wset *w, uint32_t gen)
 }
 
 /* Closes the current window (if any) into s->win. */
-static int window_close(struct imp_sum *s)
+static int window_close(struct imp_win *s)
 {
 	struct window *w;
 
@@ -168,7 +182,7 @@ static int window_close(struct imp_sum *s)
 	return 0;
 }
 
-static int window_open(struct imp_sum *s, int64_t win)
+static int window_open(struct imp_win *s, int64_t win)
 {
 	if (win < s->cur) {
 		s->win_bad = 1;
@@ -185,7 +199,7 @@ static int window_open(struct imp_sum *s, int64_t win)
 }
 
 /* One access at icount ic into the window summary. */
-static inline int window_add(struct imp_sum *s, int64_t ic, uint64_t addr)
+static inline int window_add(struct imp_win *s, int64_t ic, uint64_t addr)
 {
 	uint64_t line = addr >> 6;
 	int r;
@@ -202,34 +216,37 @@ static inline int window_add(struct imp_sum *s, int64_t ic, uint64_t addr)
 	return r < 0 ? -1 : 0;
 }
 
-static int windows_run(struct importer *imp, struct imp_sum *s,
-		       const struct dglog_run *run)
+/* The stage: every access of a chunk, in order, into the windows. */
+static int windows_chunk(void *arg, const struct imp_chunk_head *h,
+			 const struct imp_chunk_run *runs, size_t n_runs,
+			 const uint64_t *addrs, char *err, size_t errlen)
 {
-	const struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
+	struct imp_win *s = arg;
+	size_t r;
 	uint32_t i;
 
-	if (s->win_bad)
-		return 0;
-	for (i = 0; i < run->n_addrs; i++)
-		if (!(run->addrs[i] == 0 && d[i].guarded)
-		    && window_add(s, (int64_t)(run->icount_start + d[i].iseq), run->addrs[i]) < 0)
-			return imp_fail(imp, "out of memory");
+	(void)h;
+	for (r = 0; r < n_runs && !s->win_bad; r++) {
+		const struct imp_chunk_run *x = &runs[r];
+		for (i = 0; i < x->n_addrs; i++)
+			if (!(addrs[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
+			    && window_add(s, (int64_t)(x->icount_start + x->iseq[i]), addrs[i]) < 0) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		addrs += x->n_addrs;
+	}
 	return 0;
 }
 
 /* ------------------------------------------------------------ runs */
 
-int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made)
+int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made,
+		uint32_t n)
 {
-	struct imp_sum *s = sum_get(imp);
+	struct imp_sum *s = imp->sum;
 	uint64_t c = run->context;
-	uint32_t n = (run->bbdef + 1 < imp->n_bbdefs ? imp->bbdef_desc[run->bbdef + 1]
-		      : (uint32_t)imp->n_descs) - imp->bbdef_desc[run->bbdef];
 
-	if (!s)
-		return imp_fail(imp, "out of memory");
-	if (windows_run(imp, s, run) < 0)
-		return -1;
 	if (c >= UINT32_MAX || run->thread > 0xffff)
 		return imp_fail(imp, "context %llu, thread %u: beyond what the "
 		                "summary sum_ctx numbers", (unsigned long long)c,
@@ -291,7 +308,7 @@ static int write_runs(struct importer *imp, struct imp_sum *s, sqlite3_stmt *st)
 	return write_hash(imp, st, &s->other, s->other_runs, 0);
 }
 
-static int write_windows(struct importer *imp, struct imp_sum *s)
+static int write_windows(struct importer *imp, struct imp_win *s)
 {
 	sqlite3_stmt *st;
 	size_t i;
@@ -315,19 +332,17 @@ static int write_windows(struct importer *imp, struct imp_sum *s)
 
 int imp_sum_finish(struct importer *imp)
 {
-	struct imp_sum *s = sum_get(imp);
+	struct imp_sum *s = imp->sum;
 	sqlite3_stmt *r = NULL, *m = NULL;
 	int rc = -1;
 
-	if (!s)
-		return imp_fail(imp, "out of memory");
 	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx VALUES (?1, ?2, ?3)",
 			       -1, &r, NULL) == SQLITE_OK
 	    && sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx_miss VALUES "
 				  "(?1, ?2, ?3, ?4)", -1, &m, NULL) == SQLITE_OK
 	    && write_runs(imp, s, r) == 0
 	    && write_hash(imp, m, &s->miss, s->miss_n, 1) == 0
-	    && write_windows(imp, s) == 0)
+	    && write_windows(imp, s->w) == 0)
 		rc = 0;
 	else
 		imp_fail(imp, "%s: writing sum_ctx: %s", imp->db_path,
@@ -350,11 +365,14 @@ void imp_sum_free(struct importer *imp)
 	free(s->miss_n);
 	dghash_free(&s->other);
 	dghash_free(&s->miss);
-	free(s->lines.key);
-	free(s->lines.gen);
-	free(s->pages.key);
-	free(s->pages.gen);
-	free(s->win);
+	if (s->w) {
+		free(s->w->lines.key);
+		free(s->w->lines.gen);
+		free(s->w->pages.key);
+		free(s->w->pages.gen);
+		free(s->w->win);
+		free(s->w);
+	}
 	free(s);
 	imp->sum = NULL;
 }

@@ -14,8 +14,10 @@
  * (a hash look-up per run for the contexts that run in several), and a
  * set insertion per access whose line differs from the one before.
  *
- * Ownership: the state hangs off struct importer (imp->sum), made on the
- * first run; imp_sum_finish and imp_sum_free release it.
+ * Ownership: the state hangs off struct importer (imp->sum), made by
+ * imp_sum_init; imp_sum_finish and imp_sum_free release it.  The windows'
+ * part is counted on the chunk pipeline's stage thread (imp_chunk.h), and
+ * read by imp_sum_finish once imp_chunk_finish has joined it.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -26,9 +28,16 @@
 
 struct importer;
 struct dglog_run;
+struct imp_chunk_stage;
 
-/* Counts run, which made `made` accesses.  0, or -1 (imp_fail). */
-int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made);
+/* Make the state (imp->sum) and the stage that counts the windows, for
+   imp_chunk_start.  0, or -1 (imp_fail). */
+int imp_sum_init(struct importer *imp, struct imp_chunk_stage *windows);
+
+/* Counts run, which made `made` of its bbdef's n accesses.  0, or -1
+   (imp_fail). */
+int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made,
+		uint32_t n);
 
 /* Writes sum_ctx, sum_ctx_miss and sum_windows, then frees the state.
    0 or -1. */
