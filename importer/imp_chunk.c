@@ -796,7 +796,7 @@ int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_access
 }
 
 int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
-                  const uint8_t *iseq)
+                  uint32_t n_acc)
 {
 	struct cw_job *j = imp->cw->cur;
 	struct cw_run *x;
@@ -809,7 +809,8 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 	x->context = run->context;
 	x->icount_start = run->icount_start;
 	x->kinds = kinds;
-	x->iseq = iseq;
+	x->iseq = kinds + n_acc;
+	x->n_acc = n_acc;
 	x->n_instrs = run->n_instrs;
 	x->n_addrs = run->n_addrs;
 	x->partial = run->partial;

@@ -40,9 +40,9 @@ struct importer;
 
 #define IMP_CHUNK_JOBS 8
 
-/* Kinds of a bbdef's accesses, one byte each, and their instruction numbers
-   (iseq), one byte each (imp_run_bbdef makes them; the arrays must not
-   change or go away before imp_chunk_free). */
+/* Kinds of a bbdef's n_acc accesses, one byte each, followed by their
+   instruction numbers (iseq), one byte each (imp_run_bbdef makes them; the
+   array must not change or go away before imp_chunk_free). */
 #define IMP_K_WRITE    1
 #define IMP_K_GUARDED  2      /* address 0 means "did not happen" */
 
@@ -58,6 +58,7 @@ struct imp_chunk_run {
 	uint64_t context, icount_start;
 	const uint8_t *kinds, *iseq;
 	uint32_t n_instrs, n_addrs;
+	uint32_t n_acc;            /* accesses of its bbdef (n_addrs or more) */
 	int partial;
 };
 
@@ -79,7 +80,7 @@ int  imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages,
 int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses);
 /* Append a run to the chunk being filled. */
 int  imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
-                   const uint8_t *iseq);
+                   uint32_t n_acc);
 /* Hand the chunk over (if it has runs) and start an empty one. */
 int  imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h);
 /* Hand over the last chunk, wait for the writer and the stages, write
