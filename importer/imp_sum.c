@@ -269,14 +269,15 @@ static int sum_chunk(void *arg, const struct imp_chunk_head *h,
 
 	for (r = 0; r < n_runs; r++) {
 		const struct imp_chunk_run *x = &runs[r];
-		if (x->context >= UINT32_MAX || h->thread > 0xffff || x->n_acc > 0xffff) {
+		int whole = run_whole(x, addrs);
+		if (x->context >= UINT32_MAX || h->thread > 0xffff || (!whole && x->n_acc > 0xffff)) {
 			snprintf(err, errlen, "context %llu (%u accesses), thread %u: beyond "
 			         "what the summaries sum_ctx and sum_ctx_miss number",
 			         (unsigned long long)x->context, x->n_acc, h->thread);
 			return -1;
 		}
 		if (ctx_run(s, x->context, h->thread) < 0
-		    || (!run_whole(x, addrs) && count_misses(s, h->thread, x, addrs) < 0)
+		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)
 		    || windows_run(s->w, x, addrs) < 0) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
