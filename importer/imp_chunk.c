@@ -830,7 +830,6 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 	x->context = run->context;
 	x->icount_start = run->icount_start;
 	x->kinds = kinds;
-	x->iseq = kinds + n_acc;
 	x->n_acc = n_acc;
 	x->n_instrs = run->n_instrs;
 	x->n_addrs = run->n_addrs;

@@ -215,11 +215,12 @@ static inline int window_add(struct imp_win *s, int64_t ic, uint64_t addr)
 /* One run's accesses into the windows. */
 static int windows_run(struct imp_win *s, const struct imp_chunk_run *x, const uint64_t *a)
 {
+	const uint8_t *iseq = x->kinds + x->n_acc;
 	uint32_t i;
 
 	for (i = 0; i < x->n_addrs && !s->win_bad; i++)
 		if (!(a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
-		    && window_add(s, (int64_t)(x->icount_start + x->iseq[i]), a[i]) < 0)
+		    && window_add(s, (int64_t)(x->icount_start + iseq[i]), a[i]) < 0)
 			return -1;
 	return 0;
 }
