@@ -49,8 +49,6 @@ struct cw_insert {
 	sqlite3_stmt *one, *many;
 };
 
-#define cw_run imp_chunk_run
-
 /* Cache-line aligned, like the writer's own fields in struct imp_chunkw:
    the import thread writes the job it fills at every run, and must not share
    a line with what the writer reads meanwhile (false sharing cost a third of
@@ -59,13 +57,12 @@ struct cw_insert {
 
 struct cw_job {
 	struct imp_chunk_head head __attribute__((aligned(CW_LINE)));
-	struct cw_run *runs;
+	struct imp_chunk_run *runs;
 	size_t n_runs, cap_runs;
 	uint64_t *addrs;
 	size_t n_addrs, cap_addrs;
 	uint32_t (*shapes)[2];        /* new contexts: n_instrs, n_accesses */
 	size_t n_shapes, cap_shapes;
-	struct cw_job *next;
 };
 
 struct cw_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
@@ -422,7 +419,7 @@ static int ctx_note(struct imp_chunkw *cw, uint64_t ctx)
 /* Count a run's accesses by 64-byte line (lines are below 2^58, so the
    all-ones key is free to mark empty slots); widen [*lo, *hi] to them.
    The table has room for all of them first, so the loop works on locals. */
-static int run_lines(struct imp_chunkw *cw, const struct cw_run *x, const uint64_t *a,
+static int run_lines(struct imp_chunkw *cw, const struct imp_chunk_run *x, const uint64_t *a,
                      uint64_t *lo, uint64_t *hi)
 {
 	uint64_t l = *lo, h = *hi, *keys;
@@ -472,7 +469,7 @@ static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *l
 	cw->buf.len = 0;
 	dgchunk_begin(&cw->codec);
 	for (r = 0; r < j->n_runs; r++) {
-		const struct cw_run *x = &j->runs[r];
+		const struct imp_chunk_run *x = &j->runs[r];
 		if (x->context >= cw->n_ctx)
 			return cw_fail(cw, "chunk %u: context %llu is not defined (importer bug)",
 			               cw->chunk_id, (unsigned long long)x->context);
@@ -820,7 +817,7 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
                   uint32_t n_acc)
 {
 	struct cw_job *j = imp->cw->cur;
-	struct cw_run *x;
+	struct imp_chunk_run *x;
 
 	if (dg_grow((void **)&j->runs, &j->cap_runs, j->n_runs + 1, sizeof *j->runs) < 0
 	    || dg_grow((void **)&j->addrs, &j->cap_addrs, j->n_addrs + run->n_addrs,
