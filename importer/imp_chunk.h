@@ -19,7 +19,7 @@
  * the log's length.  An error in the writer is kept and returned by the next
  * imp_chunk_flush or by imp_chunk_finish (as -1, the message in imp->err).
  *
- * Stages: a module that summarises whole chunks (imp_sum's windows) hands
+ * Stages: a module that summarises whole chunks (imp_sum) hands
  * imp_chunk_start a stage; its function sees every chunk, in order, on its
  * own thread, alongside the writer (the chunks are shared, read-only, and
  * a chunk is refilled only once every stage and the writer are past it).

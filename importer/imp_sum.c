@@ -43,17 +43,6 @@ struct window {
 	uint64_t accesses, lines, pages;
 };
 
-/* The windows' state. */
-struct imp_win {
-	struct wset lines, pages;
-	uint32_t gen;           /* number of the current window, from 1 */
-	int64_t cur;            /* its icount / IMP_SUM_WINDOW, -1 before */
-	uint64_t cur_accesses, last_line;
-	struct window *win;
-	size_t n_win, cap_win;
-	int win_bad;            /* icount went back: no sum_windows */
-} __attribute__((aligned(64)));
-
 struct imp_sum {
 	uint64_t *runs;
 	uint32_t *thread;
@@ -61,7 +50,13 @@ struct imp_sum {
 	struct dghash other, miss;
 	uint64_t *other_runs, *miss_n;
 	size_t cap_other, cap_miss;
-	struct imp_win *w;
+	struct wset lines, pages;
+	uint32_t gen;           /* number of the current window, from 1 */
+	int64_t cur;            /* its icount / IMP_SUM_WINDOW, -1 before */
+	uint64_t cur_accesses, last_line;
+	struct window *win;
+	size_t n_win, cap_win;
+	int win_bad;            /* icount went back: no sum_windows */
 };
 
 static int sum_chunk(void *arg, const struct imp_chunk_head *h,
@@ -75,12 +70,7 @@ int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage)
 	if (!s)
 		return imp_fail(imp, "out of memory");
 	imp->sum = s;          /* imp_sum_free frees what follows */
-	if (posix_memalign((void **)&s->w, 64, sizeof *s->w) != 0) {
-		s->w = NULL;
-		return imp_fail(imp, "out of memory");
-	}
-	memset(s->w, 0, sizeof *s->w);
-	s->w->cur = -1;
+	s->cur = -1;
 	if (dghash_init(&s->other, 64) < 0 || dghash_init(&s->miss, 64) < 0)
 		return imp_fail(imp, "out of memory");
 	stage->chunk = sum_chunk;
@@ -162,7 +152,7 @@ static int wset_grow(struct wset *w, uint32_t gen)
 }
 
 /* Closes the current window (if any) into s->win. */
-static int window_close(struct imp_win *s)
+static int window_close(struct imp_sum *s)
 {
 	struct window *w;
 
@@ -178,7 +168,7 @@ static int window_close(struct imp_win *s)
 	return 0;
 }
 
-static int window_open(struct imp_win *s, int64_t win)
+static int window_open(struct imp_sum *s, int64_t win)
 {
 	if (win < s->cur) {
 		s->win_bad = 1;
@@ -195,7 +185,7 @@ static int window_open(struct imp_win *s, int64_t win)
 }
 
 /* One access at icount ic into the window summary. */
-static inline int window_add(struct imp_win *s, int64_t ic, uint64_t addr)
+static inline int window_add(struct imp_sum *s, int64_t ic, uint64_t addr)
 {
 	uint64_t line = addr >> 6;
 	int r;
@@ -213,12 +203,14 @@ static inline int window_add(struct imp_win *s, int64_t ic, uint64_t addr)
 }
 
 /* One run's accesses into the windows. */
-static int windows_run(struct imp_win *s, const struct imp_chunk_run *x, const uint64_t *a)
+static int windows_run(struct imp_sum *s, const struct imp_chunk_run *x, const uint64_t *a)
 {
 	const uint8_t *iseq = x->kinds + x->n_acc;
 	uint32_t i;
 
-	for (i = 0; i < x->n_addrs && !s->win_bad; i++)
+	if (s->win_bad)
+		return 0;
+	for (i = 0; i < x->n_addrs; i++)
 		if (!(a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
 		    && window_add(s, (int64_t)(x->icount_start + iseq[i]), a[i]) < 0)
 			return -1;
@@ -279,7 +271,7 @@ static int sum_chunk(void *arg, const struct imp_chunk_head *h,
 		}
 		if (ctx_run(s, x->context, h->thread) < 0
 		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)
-		    || windows_run(s->w, x, addrs) < 0) {
+		    || windows_run(s, x, addrs) < 0) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -327,7 +319,7 @@ static int write_runs(struct importer *imp, struct imp_sum *s, sqlite3_stmt *st)
 	return write_hash(imp, st, &s->other, s->other_runs, 0);
 }
 
-static int write_windows(struct importer *imp, struct imp_win *s)
+static int write_windows(struct importer *imp, struct imp_sum *s)
 {
 	sqlite3_stmt *st;
 	size_t i;
@@ -355,13 +347,15 @@ int imp_sum_finish(struct importer *imp)
 	sqlite3_stmt *r = NULL, *m = NULL;
 	int rc = -1;
 
+	if (!s)
+		return imp_fail(imp, "sum_ctx: no state (importer bug)");
 	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx VALUES (?1, ?2, ?3)",
 			       -1, &r, NULL) == SQLITE_OK
 	    && sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx_miss VALUES "
 				  "(?1, ?2, ?3, ?4)", -1, &m, NULL) == SQLITE_OK
 	    && write_runs(imp, s, r) == 0
 	    && write_hash(imp, m, &s->miss, s->miss_n, 1) == 0
-	    && write_windows(imp, s->w) == 0)
+	    && write_windows(imp, s) == 0)
 		rc = 0;
 	else
 		imp_fail(imp, "%s: writing sum_ctx: %s", imp->db_path,
@@ -384,14 +378,11 @@ void imp_sum_free(struct importer *imp)
 	free(s->miss_n);
 	dghash_free(&s->other);
 	dghash_free(&s->miss);
-	if (s->w) {
-		free(s->w->lines.key);
-		free(s->w->lines.gen);
-		free(s->w->pages.key);
-		free(s->w->pages.gen);
-		free(s->w->win);
-		free(s->w);
-	}
+	free(s->lines.key);
+	free(s->lines.gen);
+	free(s->pages.key);
+	free(s->pages.gen);
+	free(s->win);
 	free(s);
 	imp->sum = NULL;
 }
