@@ -10,7 +10,7 @@
 #   - import speed, and its ratio to the decoder's (issue 9 target >= 0.4);
 #   - the import's peak RSS (target < 300 MB) and the database's bytes per
 #     access (target <= 3), with the biggest tables;
-#   - the import's CPU time (its two threads: cores busy on average) and
+#   - the import's CPU time (its threads: cores busy on average) and
 #     the machine's load before and after, since other work shares the
 #     cores: compare figures only within one run;
 #   - recording straight into a database (`datagrind --db`, issue 9 §2):

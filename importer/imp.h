@@ -7,8 +7,11 @@
  *                O_EXCL), schema, statements, rename; temporary files of
  *                dead imports reclaimed, ours removed on a signal
  *   imp_run.c    runs: where chunks start and end, per-access summaries
- *   imp_chunk.c  the chunk writer thread: chunks encoded and written, with
- *                their cells, regions, contexts, sum_lines and sum_pages
+ *   imp_chunk.c  the chunk pipeline: whole chunks of runs handed to the
+ *                writer thread (chunks encoded and written, with their
+ *                cells, regions, contexts, sum_lines and sum_pages) and
+ *                to the stages, each on a thread of its own
+ *   imp_sum.c    a stage: sum_ctx, sum_ctx_miss, sum_windows
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_hsum.c   heap summaries: sum_heap, sum_heap_threads, sum_block_chunks
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
@@ -16,7 +19,7 @@
  *   imp_pctype.c struct fields from the accessing instruction and the heap
  *                block (pc_types, site_types, site_fields)
  *
- * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_heap ->
+ * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_sum, imp_heap ->
  * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block
  * rows are written by imp_heap's imp_fn_block_row, for the blocks and for
  * imp_run's table; imp_sym tells imp_field of a module whose code runs).
@@ -224,8 +227,9 @@ struct importer {
 	struct imp_desc *descs;
 	size_t n_descs, cap_descs;
 	uint32_t *bbdef_desc;      /* first desc of each bbdef */
-	uint8_t **bbdef_kinds;     /* IMP_K_* of each bbdef's accesses, for the
-	                              chunk writer: never changed once made */
+	uint8_t **bbdef_kinds;     /* IMP_K_* of each bbdef's n accesses, then
+	                              their n iseqs, for the chunk writer and
+	                              stages: never changed once made */
 	size_t n_bbdefs, cap_bbdefs, cap_bbdef_kinds;
 	uint32_t *ctx_bbdef;       /* bbdef of each context */
 	size_t n_ctx, cap_ctx;
@@ -242,7 +246,8 @@ struct importer {
 
 	/* summaries */
 	struct dghash fnblock;
-	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss, sum_windows */
+	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss, sum_windows
+	                              (the stage thread's while the pipeline runs) */
 	struct imp_hsum *hsum;     /* imp_hsum.c: sum_heap, sum_heap_threads, sum_block_chunks */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_fb;
@@ -327,7 +332,7 @@ void imp_db_unlock(struct importer *imp);
 
 /* imp_run.c */
 int  imp_run_init(struct importer *imp);
-/* A run: counted into the summaries and handed to the chunk writer.
+/* A run: counted into the summaries and handed to the chunk pipeline.
    Called without the database lock: nothing in it may touch SQLite. */
 int  imp_run(struct importer *imp, const struct dglog_run *run);
 int  imp_run_flush(struct importer *imp);      /* close the chunk */

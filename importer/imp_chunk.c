@@ -2,8 +2,11 @@
  *
  * A job is one chunk: its runs (context, shape, kinds of its accesses) and
  * all their addresses back to back, plus the shapes of the contexts defined
- * while it was filled.  Jobs go round two lists under one mutex: `full`
- * (import thread -> writer, in order) and `free` (back).  The writer encodes
+ * while it was filled.  The jobs are a ring under one mutex: the import
+ * thread fills job `filled` (mod IMP_CHUNK_JOBS) and hands it over by
+ * counting it; each consumer (the writer, then the stages) takes the jobs
+ * in order, counting in `taken` those it is done with; a slot is filled
+ * again once every consumer is past it.  The writer encodes
  * each job's runs, counts its accesses by 64-byte line, sorts the lines
  * (radix, by key) and derives from that one sorted list the chunk's 256-byte
  * cells (one chunk_cells row, a blob of lib/dgcells) and 64 KiB regions and
@@ -20,11 +23,13 @@
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "imp.h"
 #include "imp_chunk.h"
 #include "dgcells.h"
@@ -35,6 +40,7 @@
 #define ROWS_PER_STMT 32      /* rows in one INSERT: fewer statement runs */
 #define PENDING_MAX (1u << 20) /* rows of chunk_regions, chunk_contexts held */
 #define PREFETCH_AHEAD 8      /* sum_lines slots fetched this many lines early */
+#define WRITEBACK_JOBS 64     /* chunks between two pushes to the disk */
 
 /* An INSERT of rows of `cols` columns into `table`: one row a statement
    and ROWS_PER_STMT rows a statement. */
@@ -42,13 +48,6 @@ struct cw_insert {
 	const char *table;
 	int cols;
 	sqlite3_stmt *one, *many;
-};
-
-struct cw_run {
-	uint64_t context;
-	const uint8_t *kinds;
-	uint32_t n_instrs, n_addrs;
-	int partial;
 };
 
 /* Cache-line aligned, like the writer's own fields in struct imp_chunkw:
@@ -59,13 +58,12 @@ struct cw_run {
 
 struct cw_job {
 	struct imp_chunk_head head __attribute__((aligned(CW_LINE)));
-	struct cw_run *runs;
+	struct imp_chunk_run *runs;
 	size_t n_runs, cap_runs;
 	uint64_t *addrs;
 	size_t n_addrs, cap_addrs;
 	uint32_t (*shapes)[2];        /* new contexts: n_instrs, n_accesses */
 	size_t n_shapes, cap_shapes;
-	struct cw_job *next;
 };
 
 struct cw_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
@@ -86,15 +84,28 @@ struct cw_sums {
 	unsigned shift;
 };
 
-struct imp_chunkw {
-	struct importer *imp;
+/* A thread that takes every job: the writer (number 0) or a stage. */
+struct cw_consumer {
+	struct imp_chunkw *cw;
+	int k;                        /* its index in taken[] */
 	pthread_t thread;
 	int running;
-	pthread_mutex_t mu;           /* guards the lists and the flags */
+	struct imp_chunk_stage stage; /* a stage's */
+	char err[512];                /* a stage's message (the writer's: cw->err) */
+};
+
+struct imp_chunkw {
+	struct importer *imp;
+	pthread_mutex_t mu;           /* guards the counters and the flags */
 	pthread_cond_t has_full, has_free;
-	struct cw_job *full, *full_tail, *free, *cur;
+	struct cw_job *cur;
 	struct cw_job jobs[IMP_CHUNK_JOBS];
-	int done, stop, failed;
+	uint64_t filled;              /* jobs handed over */
+	uint64_t taken[1 + IMP_CHUNK_STAGES];   /* jobs each consumer is done with */
+	struct cw_consumer con[1 + IMP_CHUNK_STAGES];
+	int n_con;
+	int done, stop;
+	int failed;                   /* 1 + the consumer that failed first, 0 */
 	char err[1024];
 
 	/* the writer's own */
@@ -122,6 +133,8 @@ struct imp_chunkw {
 	struct cw_insert ins_region, ins_ctx;
 	struct cw_pending pend_region, pend_ctx;
 	const struct cw_line *pairs;  /* the rows bind_pair binds */
+	int wb_fd;                    /* the database file, for writeback(); -1 */
+	unsigned wb_jobs;             /* chunks since the last push */
 };
 
 static int cw_fail(struct imp_chunkw *cw, const char *fmt, ...)
@@ -409,7 +422,7 @@ static int ctx_note(struct imp_chunkw *cw, uint64_t ctx)
 /* Count a run's accesses by 64-byte line (lines are below 2^58, so the
    all-ones key is free to mark empty slots); widen [*lo, *hi] to them.
    The table has room for all of them first, so the loop works on locals. */
-static int run_lines(struct imp_chunkw *cw, const struct cw_run *x, const uint64_t *a,
+static int run_lines(struct imp_chunkw *cw, const struct imp_chunk_run *x, const uint64_t *a,
                      uint64_t *lo, uint64_t *hi)
 {
 	uint64_t l = *lo, h = *hi, *keys;
@@ -459,7 +472,7 @@ static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *l
 	cw->buf.len = 0;
 	dgchunk_begin(&cw->codec);
 	for (r = 0; r < j->n_runs; r++) {
-		const struct cw_run *x = &j->runs[r];
+		const struct imp_chunk_run *x = &j->runs[r];
 		if (x->context >= cw->n_ctx)
 			return cw_fail(cw, "chunk %u: context %llu is not defined (importer bug)",
 			               cw->chunk_id, (unsigned long long)x->context);
@@ -651,6 +664,19 @@ static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, 
 	return rc;
 }
 
+/* Start writing the database's dirty pages to the disk, without waiting
+   (sync_file_range starts the write-out and returns): otherwise gigabytes
+   are still dirty at the end, and the fsync before the rename (imp_db.c)
+   waits for all of them on the import's critical path.  Best effort: an
+   error only means the final fsync has more to do. */
+static void writeback(struct imp_chunkw *cw)
+{
+	if (cw->wb_fd < 0 || ++cw->wb_jobs < WRITEBACK_JOBS)
+		return;
+	cw->wb_jobs = 0;
+	(void)sync_file_range(cw->wb_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
 static int job_do(struct imp_chunkw *cw, const struct cw_job *j)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -668,60 +694,101 @@ static int job_do(struct imp_chunkw *cw, const struct cw_job *j)
 		return cw_fail(cw, "out of memory");
 	n = table_take(cw);
 	lines_sort(cw->lines, cw->tmp, n);
-	if (lines_fold(cw, n) < 0)
+	if (lines_fold(cw, n) < 0 || job_rows(cw, j, lo, hi) < 0)
 		return -1;
-	return job_rows(cw, j, lo, hi);
+	writeback(cw);
+	return 0;
 }
 
-/* ------------------------------------------------------------ the thread */
+/* ------------------------------------------------------------ the threads */
 
-static void *writer(void *arg)
+/* A stage's work on job j. */
+static int stage_do(struct cw_consumer *c, const struct cw_job *j)
 {
-	struct imp_chunkw *cw = arg;
-	struct cw_job *j;
+	if (j->n_runs == 0)
+		return 0;
+	return c->stage.chunk(c->stage.arg, &j->head, j->runs, j->n_runs, j->addrs,
+	                      c->err, sizeof c->err);
+}
+
+/* Job j done by consumer c (failed: with an error); tells the import
+   thread, which may be waiting for the slot. */
+static void job_done(struct cw_consumer *c, int failed)
+{
+	struct imp_chunkw *cw = c->cw;
+
+	pthread_mutex_lock(&cw->mu);
+	if (failed && !cw->failed)
+		cw->failed = 1 + c->k;
+	cw->taken[c->k]++;
+	pthread_cond_signal(&cw->has_free);
+	pthread_mutex_unlock(&cw->mu);
+}
+
+/* The writer's work at the end of the log: the rows still held. */
+static int writer_last(struct imp_chunkw *cw)
+{
+	return pending_write(cw, &cw->pend_region) < 0 || pending_write(cw, &cw->pend_ctx) < 0
+	       ? -1 : 0;
+}
+
+static void *consumer(void *arg)
+{
+	struct cw_consumer *c = arg;
+	struct imp_chunkw *cw = c->cw;
+	const struct cw_job *j;
 	int failed;
 
 	for (;;) {
 		pthread_mutex_lock(&cw->mu);
-		while (!cw->full && !cw->done && !cw->stop)
+		while (cw->taken[c->k] == cw->filled && !cw->done && !cw->stop)
 			pthread_cond_wait(&cw->has_full, &cw->mu);
-		if (cw->stop || !cw->full) {
-			int last = !cw->stop && !cw->failed;
+		if (cw->stop || cw->taken[c->k] == cw->filled) {
+			int last = !cw->stop && !cw->failed && c->k == 0;
 			pthread_mutex_unlock(&cw->mu);
-			/* the end of the log: the rows still held */
-			if (last && (pending_write(cw, &cw->pend_region) < 0
-			             || pending_write(cw, &cw->pend_ctx) < 0)) {
-				pthread_mutex_lock(&cw->mu);
-				cw->failed = 1;
-				pthread_mutex_unlock(&cw->mu);
-			}
+			if (last && writer_last(cw) < 0)
+				job_done(c, 1);   /* counts one job too many: nobody waits now */
 			return NULL;
 		}
-		j = cw->full;
-		cw->full = j->next;
-		failed = cw->failed;
+		j = &cw->jobs[cw->taken[c->k] % IMP_CHUNK_JOBS];
+		failed = cw->failed != 0;
 		pthread_mutex_unlock(&cw->mu);
 
 		/* after a failure the jobs only go round, so nobody waits forever */
-		failed = failed || job_do(cw, j) < 0;
-
-		pthread_mutex_lock(&cw->mu);
-		cw->failed = failed;
-		j->next = cw->free;
-		cw->free = j;
-		pthread_cond_signal(&cw->has_free);
-		pthread_mutex_unlock(&cw->mu);
+		failed = !failed && (c->k == 0 ? job_do(cw, j) : stage_do(c, j)) < 0;
+		job_done(c, failed);
 	}
 }
 
-int imp_chunk_start(struct importer *imp)
+static void consumers_stop(struct imp_chunkw *cw, int drop)
+{
+	int k;
+
+	pthread_mutex_lock(&cw->mu);
+	if (drop)
+		cw->stop = 1;
+	cw->done = 1;
+	pthread_cond_broadcast(&cw->has_full);
+	pthread_mutex_unlock(&cw->mu);
+	for (k = 0; k < cw->n_con; k++)
+		if (cw->con[k].running) {
+			pthread_join(cw->con[k].thread, NULL);
+			cw->con[k].running = 0;
+		}
+}
+
+int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, int n_stages)
 {
 	struct imp_chunkw *cw = NULL;
 	int k;
 
+	if (n_stages > IMP_CHUNK_STAGES)
+		return imp_fail(imp, "%d chunk stages, at most %d (importer bug)", n_stages,
+		                IMP_CHUNK_STAGES);
 	if (posix_memalign((void **)&cw, CW_LINE, sizeof *cw) != 0)
 		return imp_fail(imp, "out of memory");
 	memset(cw, 0, sizeof *cw);
+	cw->wb_fd = -1;
 	imp->cw = cw;
 	cw->imp = imp;
 	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
@@ -732,17 +799,23 @@ int imp_chunk_start(struct importer *imp)
 	pthread_mutex_init(&cw->mu, NULL);
 	pthread_cond_init(&cw->has_full, NULL);
 	pthread_cond_init(&cw->has_free, NULL);
-	for (k = 1; k < IMP_CHUNK_JOBS; k++) {
-		cw->jobs[k].next = cw->free;
-		cw->free = &cw->jobs[k];
-	}
 	cw->cur = &cw->jobs[0];
+	cw->wb_fd = open(imp->tmp_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (table_alloc(cw, LINES_INITIAL) < 0 || sums_alloc(&cw->lines_sum, 12) < 0
 	    || sums_alloc(&cw->pages_sum, 10) < 0)
 		return imp_fail(imp, "out of memory");
-	if (pthread_create(&cw->thread, NULL, writer, cw) != 0)
-		return imp_fail(imp, "cannot start the chunk writer thread");
-	cw->running = 1;
+	cw->n_con = 1 + n_stages;
+	for (k = 0; k < cw->n_con; k++) {
+		struct cw_consumer *c = &cw->con[k];
+		c->cw = cw;
+		c->k = k;
+		if (k)
+			c->stage = stages[k - 1];
+		if (pthread_create(&c->thread, NULL, consumer, c) != 0)
+			return imp_fail(imp, "cannot start the chunk %s thread",
+			                k ? "stage" : "writer");
+		c->running = 1;
+	}
 	return 0;
 }
 
@@ -758,10 +831,11 @@ int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_access
 	return 0;
 }
 
-int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds)
+int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
+                  uint32_t n_acc)
 {
 	struct cw_job *j = imp->cw->cur;
-	struct cw_run *x;
+	struct imp_chunk_run *x;
 
 	if (dg_grow((void **)&j->runs, &j->cap_runs, j->n_runs + 1, sizeof *j->runs) < 0
 	    || dg_grow((void **)&j->addrs, &j->cap_addrs, j->n_addrs + run->n_addrs,
@@ -769,7 +843,9 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 		return imp_fail(imp, "out of memory");
 	x = &j->runs[j->n_runs++];
 	x->context = run->context;
+	x->icount_start = run->icount_start;
 	x->kinds = kinds;
+	x->n_acc = n_acc;
 	x->n_instrs = run->n_instrs;
 	x->n_addrs = run->n_addrs;
 	x->partial = run->partial;
@@ -779,31 +855,41 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 	return 0;
 }
 
-/* Hand over the current job, take a free one (waiting for the writer). */
+/* The message of the consumer that failed (with cw->mu held, or after the
+   consumers stopped). */
+static const char *failure(const struct imp_chunkw *cw)
+{
+	return cw->failed == 1 ? cw->err : cw->con[cw->failed - 1].err;
+}
+
+static uint64_t taken_min(const struct imp_chunkw *cw)
+{
+	uint64_t m = cw->taken[0];
+	int k;
+
+	for (k = 1; k < cw->n_con; k++)
+		m = cw->taken[k] < m ? cw->taken[k] : m;
+	return m;
+}
+
+/* Hand over the current job, take the next slot (waiting until every
+   consumer is past it). */
 static int hand_over(struct importer *imp, struct imp_chunkw *cw)
 {
-	struct cw_job *j = cw->cur;
 	int failed;
 
-	j->next = NULL;
 	pthread_mutex_lock(&cw->mu);
-	if (cw->full) {
-		struct cw_job *t = cw->full;
-		while (t->next)
-			t = t->next;
-		t->next = j;
-	} else {
-		cw->full = j;
-	}
-	pthread_cond_signal(&cw->has_full);
-	while (!cw->free)
+	cw->filled++;
+	pthread_cond_broadcast(&cw->has_full);
+	while (cw->filled - taken_min(cw) >= IMP_CHUNK_JOBS)
 		pthread_cond_wait(&cw->has_free, &cw->mu);
-	cw->cur = cw->free;
-	cw->free = cw->cur->next;
+	cw->cur = &cw->jobs[cw->filled % IMP_CHUNK_JOBS];
 	failed = cw->failed;
+	if (failed)
+		imp_fail(imp, "%s", failure(cw));
 	pthread_mutex_unlock(&cw->mu);
 	cw->cur->n_runs = cw->cur->n_addrs = cw->cur->n_shapes = 0;
-	return failed ? imp_fail(imp, "%s", cw->err) : 0;
+	return failed ? -1 : 0;
 }
 
 int imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h)
@@ -855,20 +941,6 @@ static void stmts_finalize(struct imp_chunkw *cw)
 	}
 }
 
-static void writer_stop(struct imp_chunkw *cw, int drop)
-{
-	if (!cw->running)
-		return;
-	pthread_mutex_lock(&cw->mu);
-	if (drop)
-		cw->stop = 1;
-	cw->done = 1;
-	pthread_cond_signal(&cw->has_full);
-	pthread_mutex_unlock(&cw->mu);
-	pthread_join(cw->thread, NULL);
-	cw->running = 0;
-}
-
 int imp_chunk_finish(struct importer *imp)
 {
 	struct imp_chunkw *cw = imp->cw;
@@ -876,10 +948,10 @@ int imp_chunk_finish(struct importer *imp)
 	/* the shapes of contexts defined after the last run go too */
 	if ((cw->cur->n_runs || cw->cur->n_shapes) && hand_over(imp, cw) < 0)
 		return -1;
-	writer_stop(cw, 0);
+	consumers_stop(cw, 0);
 	stmts_finalize(cw);
 	if (cw->failed)
-		return imp_fail(imp, "%s", cw->err);
+		return imp_fail(imp, "%s", failure(cw));
 	if (write_sums(imp, &cw->pages_sum, "INSERT INTO sum_pages VALUES (?1, ?2, ?3)") < 0
 	    || write_sums(imp, &cw->lines_sum, "INSERT INTO sum_lines VALUES (?1, ?2, ?3)") < 0)
 		return -1;
@@ -900,10 +972,12 @@ void imp_chunk_free(struct importer *imp)
 
 	if (!cw)
 		return;
-	writer_stop(cw, 1);
+	consumers_stop(cw, 1);
 	stmts_finalize(cw);
 	for (k = 0; k < IMP_CHUNK_JOBS; k++)
 		job_free(&cw->jobs[k]);
+	if (cw->wb_fd >= 0)
+		close(cw->wb_fd);
 	dgchunk_free(&cw->codec);
 	dgchunk_buf_free(&cw->buf);
 	free(cw->ctx_chunk);

@@ -1,5 +1,6 @@
 /* imp_chunk.h: the chunk writer, a second thread that turns whole chunks of
- * runs into the database's chunk tables, so that the import uses both cores.
+ * runs into the database's chunk tables, so that the import uses both cores;
+ * and the chunk's other consumers (stages), each on a thread of its own.
  *
  * The import thread (imp_run.c) decides where a chunk starts and ends and
  * copies each run's addresses into the chunk being filled (imp_chunk_run);
@@ -18,11 +19,20 @@
  * the log's length.  An error in the writer is kept and returned by the next
  * imp_chunk_flush or by imp_chunk_finish (as -1, the message in imp->err).
  *
+ * Stages: a module that summarises whole chunks (imp_sum) hands
+ * imp_chunk_start a stage; its function sees every chunk, in order, on its
+ * own thread, alongside the writer (the chunks are shared, read-only, and
+ * a chunk is refilled only once every stage and the writer are past it).
+ * A stage owns its state until imp_chunk_finish (or imp_chunk_free) has
+ * joined its thread; it must not touch SQLite or struct importer.  An
+ * error in a stage is reported like the writer's.
+ *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #ifndef IMP_CHUNK_H
 #define IMP_CHUNK_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "dglog.h"
 
@@ -30,7 +40,8 @@ struct importer;
 
 #define IMP_CHUNK_JOBS 8
 
-/* Kinds of a bbdef's accesses, one byte each (imp_run_bbdef makes them; the
+/* Kinds of a bbdef's n_acc accesses, one byte each, followed by their
+   instruction numbers (iseq), one byte each (imp_run_bbdef makes them; the
    array must not change or go away before imp_chunk_free). */
 #define IMP_K_WRITE    1
 #define IMP_K_GUARDED  2      /* address 0 means "did not happen" */
@@ -41,19 +52,42 @@ struct imp_chunk_head {
 	uint64_t icount_lo, icount_next, accesses;
 };
 
-/* Start the writer (after imp_db_open). */
-int  imp_chunk_start(struct importer *imp);
+/* A run as the stages see it: its accesses are n_addrs addresses in the
+   chunk's address array, after the earlier runs'. */
+struct imp_chunk_run {
+	uint64_t context, icount_start;
+	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, then n_acc iseqs */
+	uint32_t n_instrs, n_addrs;
+	uint32_t n_acc;            /* accesses of its bbdef (n_addrs or more) */
+	int partial;
+};
+
+/* A stage: chunk() is called with every chunk, in order; 0, or -1 with a
+   message in err (the import then fails with it). */
+struct imp_chunk_stage {
+	int (*chunk)(void *arg, const struct imp_chunk_head *h,
+	             const struct imp_chunk_run *runs, size_t n_runs,
+	             const uint64_t *addrs, char *err, size_t errlen);
+	void *arg;
+};
+
+#define IMP_CHUNK_STAGES 2    /* at most, besides the writer */
+
+/* Start the writer and the stages (after imp_db_open). */
+int  imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages,
+                     int n_stages);
 /* A new context, in index order: its bbdef's shape. */
 int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses);
 /* Append a run to the chunk being filled. */
-int  imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds);
+int  imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
+                   uint32_t n_acc);
 /* Hand the chunk over (if it has runs) and start an empty one. */
 int  imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h);
-/* Hand over the last chunk, wait for the writer, write sum_lines and
-   sum_pages. */
+/* Hand over the last chunk, wait for the writer and the stages, write
+   sum_lines and sum_pages. */
 int  imp_chunk_finish(struct importer *imp);
-/* Stop the writer if it runs (dropping what it has not written) and free
-   everything. */
+/* Stop the writer and the stages if they run (dropping what they have not
+   done) and free everything. */
 void imp_chunk_free(struct importer *imp);
 
 #endif

@@ -1,8 +1,11 @@
 /* imp_run.c: runs.  Each run is copied into the chunk being filled, which
  * the chunk writer thread encodes and writes (imp_chunk.c, with the counts
- * by line, page and cell), and each of its accesses is counted here into
- * the summaries: per instruction, per heap block, per function x block, per
- * tracked range and user event.  The per-desc caches in struct imp_desc
+ * by line, page and cell) and imp_sum's stage thread counts (by context
+ * and by window), and each of its accesses is counted here into the
+ * summaries that follow the heap's records: per instruction, per heap
+ * block, per function x block, per tracked range and user event (they need
+ * the heap as it was at the access, so they stay on the import thread).
+ * The per-desc caches in struct imp_desc
  * make the usual case cheap: an instruction tends to hit the same block as
  * the last time it ran.
  */
@@ -19,16 +22,20 @@
 
 int imp_run_init(struct importer *imp)
 {
+	struct imp_chunk_stage sums;
+
 	if (dghash_init(&imp->fnblock, 1024) < 0)
 		return imp_fail(imp, "out of memory");
-	return imp_chunk_start(imp);
+	if (imp_sum_init(imp, &sums) < 0)
+		return -1;
+	return imp_chunk_start(imp, &sums, 1);
 }
 
 void imp_run_free(struct importer *imp)
 {
 	size_t i;
 
-	imp_chunk_free(imp);       /* first: the writer reads the kinds */
+	imp_chunk_free(imp);       /* first: the writer and stages read the kinds */
 	imp_sum_free(imp);
 	dghash_free(&imp->fnblock);
 	free(imp->fb);
@@ -104,7 +111,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 	               sizeof *imp->bbdef_kinds) < 0
 	    || dg_grow((void **)&imp->descs, &imp->cap_descs, imp->n_descs + d->n_accesses,
 	            sizeof *imp->descs) < 0
-	    || !(kinds = malloc(d->n_accesses + 1)))
+	    || !(kinds = malloc(2 * (size_t)d->n_accesses + 1)))
 		return imp_fail(imp, "out of memory");
 	imp->bbdef_desc[idx] = (uint32_t)imp->n_descs;
 	imp->bbdef_kinds[idx] = kinds;
@@ -120,6 +127,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->block = IMP_NONE;
 		x->fb_block = IMP_NONE;
 		kinds[i] = (x->is_write ? IMP_K_WRITE : 0) | (x->guarded ? IMP_K_GUARDED : 0);
+		kinds[d->n_accesses + i] = x->iseq;     /* the iseqs follow the kinds */
 		if (imp_sym_pc(imp, x->pc, &x->function, &x->module) < 0
 		    || imp_pctype_desc(imp, x) < 0)
 			return -1;
@@ -245,6 +253,8 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 int imp_run(struct importer *imp, const struct dglog_run *run)
 {
 	struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
+	uint32_t n_acc = (run->bbdef + 1 < imp->n_bbdefs ? imp->bbdef_desc[run->bbdef + 1]
+	                  : (uint32_t)imp->n_descs) - imp->bbdef_desc[run->bbdef];
 	struct imp_thread *t = run->thread < imp->n_threads ? &imp->threads[run->thread]
 	                       : imp_thread(imp, run->thread);
 	/* counts in scalars, not rw.n[is_write]: indexed stores then a vector
@@ -263,7 +273,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 			return -1;
 	if (imp->chunk_runs == 0)
 		chunk_start(imp, run);
-	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef]) < 0)
+	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef], n_acc) < 0)
 		return -1;
 	imp->run_thread = run->thread;
 	for (i = 0; i < run->n_addrs; i++) {
@@ -302,7 +312,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		imp_rw_add(&t->rw, 1, n_w, b_w);
 	}
 	t->accesses += made;
-	return imp_sum_run(imp, run, made);
+	return 0;
 }
 
 /* ------------------------------------------------------------ summaries */

@@ -6,6 +6,10 @@
  * accesses go to `miss`, a hash from (context << 32 | thread << 16 | aseq)
  * to an index of miss_n.
  *
+ * Everything is counted on a thread of its own, a stage of the chunk
+ * pipeline (imp_chunk.h) that sees every chunk's runs in order: the state
+ * is that thread's until imp_chunk_finish joins it.
+ *
  * Windows (sum_windows): the lines and pages of the current window of
  * IMP_SUM_WINDOW instructions in two sets of open addressing whose slots
  * carry the window's number, so that a new window empties them without
@@ -23,6 +27,7 @@
 #include "dghash.h"
 #include "dgmem.h"
 #include "imp.h"
+#include "imp_chunk.h"
 
 #define IMP_SUM_WINDOW 100000
 
@@ -54,24 +59,23 @@ struct imp_sum {
 	int win_bad;            /* icount went back: no sum_windows */
 };
 
-static struct imp_sum *sum_get(struct importer *imp)
-{
-	struct imp_sum *s = imp->sum;
+static int sum_chunk(void *arg, const struct imp_chunk_head *h,
+		     const struct imp_chunk_run *runs, size_t n_runs,
+		     const uint64_t *addrs, char *err, size_t errlen);
 
-	if (s)
-		return s;
-	s = calloc(1, sizeof *s);
-	if (s)
-		s->cur = -1;
-	if (!s || dghash_init(&s->other, 64) < 0 || dghash_init(&s->miss, 64) < 0) {
-		if (s) {
-			dghash_free(&s->other);
-			free(s);
-		}
-		return NULL;
-	}
-	imp->sum = s;
-	return s;
+int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage)
+{
+	struct imp_sum *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return imp_fail(imp, "out of memory");
+	imp->sum = s;          /* imp_sum_free frees what follows */
+	s->cur = -1;
+	if (dghash_init(&s->other, 64) < 0 || dghash_init(&s->miss, 64) < 0)
+		return imp_fail(imp, "out of memory");
+	stage->chunk = sum_chunk;
+	stage->arg = s;
+	return 0;
 }
 
 /* counts[slot of key in h]++, the slot's value indexing counts. */
@@ -89,22 +93,18 @@ static int bump(struct dghash *h, uint64_t **counts, size_t *cap, uint64_t key,
 	return 0;
 }
 
-/* The accesses of run's bbdef that it did not make: its tail when partial,
-   guarded ones with address 0. */
-static int count_misses(struct importer *imp, struct imp_sum *s,
-			const struct dglog_run *run, uint32_t n)
+/* The accesses of run x (in thread) that it did not make: its tail when
+   partial, guarded ones with address 0.  -1: out of memory. */
+static int count_misses(struct imp_sum *s, uint32_t thread,
+			const struct imp_chunk_run *x, const uint64_t *a)
 {
-	const struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
 	uint32_t i;
 
-	if (n > 0xffff)
-		return imp_fail(imp, "bbdef %u: %u accesses, more than the "
-		                "summary sum_ctx_miss numbers", run->bbdef, n);
-	for (i = 0; i < n; i++)
-		if ((i >= run->n_addrs || (run->addrs[i] == 0 && d[i].guarded))
-		    && bump(&s->miss, &s->miss_n, &s->cap_miss, run->context << 32
-			    | (uint64_t)run->thread << 16 | i, 1) < 0)
-			return imp_fail(imp, "out of memory");
+	for (i = 0; i < x->n_acc; i++)
+		if ((i >= x->n_addrs || (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED)))
+		    && bump(&s->miss, &s->miss_n, &s->cap_miss, x->context << 32
+			    | (uint64_t)thread << 16 | i, 1) < 0)
+			return -1;
 	return 0;
 }
 
@@ -202,54 +202,82 @@ static inline int window_add(struct imp_sum *s, int64_t ic, uint64_t addr)
 	return r < 0 ? -1 : 0;
 }
 
-static int windows_run(struct importer *imp, struct imp_sum *s,
-		       const struct dglog_run *run)
+/* One run's accesses into the windows. */
+static int windows_run(struct imp_sum *s, const struct imp_chunk_run *x, const uint64_t *a)
 {
-	const struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
+	const uint8_t *iseq = x->kinds + x->n_acc;
 	uint32_t i;
 
 	if (s->win_bad)
 		return 0;
-	for (i = 0; i < run->n_addrs; i++)
-		if (!(run->addrs[i] == 0 && d[i].guarded)
-		    && window_add(s, (int64_t)(run->icount_start + d[i].iseq), run->addrs[i]) < 0)
-			return imp_fail(imp, "out of memory");
+	for (i = 0; i < x->n_addrs; i++)
+		if (!(a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
+		    && window_add(s, (int64_t)(x->icount_start + iseq[i]), a[i]) < 0)
+			return -1;
 	return 0;
 }
 
 /* ------------------------------------------------------------ runs */
 
-int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made)
+/* Count a run of context c, made in thread; -1: out of memory. */
+static int ctx_run(struct imp_sum *s, uint64_t c, uint32_t thread)
 {
-	struct imp_sum *s = sum_get(imp);
-	uint64_t c = run->context;
-	uint32_t n = (run->bbdef + 1 < imp->n_bbdefs ? imp->bbdef_desc[run->bbdef + 1]
-		      : (uint32_t)imp->n_descs) - imp->bbdef_desc[run->bbdef];
-
-	if (!s)
-		return imp_fail(imp, "out of memory");
-	if (windows_run(imp, s, run) < 0)
-		return -1;
-	if (c >= UINT32_MAX || run->thread > 0xffff)
-		return imp_fail(imp, "context %llu, thread %u: beyond what the "
-		                "summary sum_ctx numbers", (unsigned long long)c,
-		                run->thread);
 	if (c >= s->cap) {
 		size_t old = s->cap, cap = old;
 
 		if (dg_grow((void **)&s->runs, &cap, c + 1, sizeof *s->runs) < 0
 		    || dg_grow((void **)&s->thread, &old, cap, sizeof *s->thread) < 0)
-			return imp_fail(imp, "out of memory");
+			return -1;
 		memset(s->runs + s->cap, 0, (cap - s->cap) * sizeof *s->runs);
 		s->cap = cap;
 	}
-	if (s->runs[c] == 0 || s->thread[c] == run->thread) {
-		s->thread[c] = run->thread;
+	if (s->runs[c] == 0 || s->thread[c] == thread) {
+		s->thread[c] = thread;
 		s->runs[c]++;
-	} else if (bump(&s->other, &s->other_runs, &s->cap_other,
-			c << 16 | run->thread, 1) < 0)
-		return imp_fail(imp, "out of memory");
-	return made == n ? 0 : count_misses(imp, s, run, n);
+		return 0;
+	}
+	return bump(&s->other, &s->other_runs, &s->cap_other, c << 16 | thread, 1);
+}
+
+/* Did run x make every access of its bbdef? */
+static int run_whole(const struct imp_chunk_run *x, const uint64_t *a)
+{
+	uint32_t i;
+
+	if (x->n_addrs != x->n_acc)
+		return 0;
+	for (i = 0; i < x->n_addrs; i++)
+		if (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
+			return 0;
+	return 1;
+}
+
+/* The stage: every run of a chunk, in order, into the summaries. */
+static int sum_chunk(void *arg, const struct imp_chunk_head *h,
+		     const struct imp_chunk_run *runs, size_t n_runs,
+		     const uint64_t *addrs, char *err, size_t errlen)
+{
+	struct imp_sum *s = arg;
+	size_t r;
+
+	for (r = 0; r < n_runs; r++) {
+		const struct imp_chunk_run *x = &runs[r];
+		int whole = run_whole(x, addrs);
+		if (x->context >= UINT32_MAX || h->thread > 0xffff || (!whole && x->n_acc > 0xffff)) {
+			snprintf(err, errlen, "context %llu (%u accesses), thread %u: beyond "
+			         "what the summaries sum_ctx and sum_ctx_miss number",
+			         (unsigned long long)x->context, x->n_acc, h->thread);
+			return -1;
+		}
+		if (ctx_run(s, x->context, h->thread) < 0
+		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)
+		    || windows_run(s, x, addrs) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		addrs += x->n_addrs;
+	}
+	return 0;
 }
 
 /* Runs every (key, count) of h through st as (?1, ?2, [?3,] count). */
@@ -315,12 +343,12 @@ static int write_windows(struct importer *imp, struct imp_sum *s)
 
 int imp_sum_finish(struct importer *imp)
 {
-	struct imp_sum *s = sum_get(imp);
+	struct imp_sum *s = imp->sum;
 	sqlite3_stmt *r = NULL, *m = NULL;
 	int rc = -1;
 
 	if (!s)
-		return imp_fail(imp, "out of memory");
+		return imp_fail(imp, "sum_ctx: no state (importer bug)");
 	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx VALUES (?1, ?2, ?3)",
 			       -1, &r, NULL) == SQLITE_OK
 	    && sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx_miss VALUES "

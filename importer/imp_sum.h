@@ -1,8 +1,8 @@
 /* imp_sum.h: the per-context summaries of the import (sum_ctx,
  * sum_ctx_miss in schema/schema.sql).
  *
- * Promise: fed every run (imp_sum_run, with the number of accesses the run
- * made), imp_sum_finish writes how many runs each context had in each
+ * Promise: fed every run (as a stage of the chunk pipeline, imp_chunk.h,
+ * on a thread of its own), imp_sum_finish writes how many runs each context had in each
  * thread, and for the accesses a run did not make (a partial run's tail,
  * a guarded access whose guard was false) how many times each was missed.
  * From them and access_descs, a filter on call stacks (a set of contexts,
@@ -14,8 +14,9 @@
  * (a hash look-up per run for the contexts that run in several), and a
  * set insertion per access whose line differs from the one before.
  *
- * Ownership: the state hangs off struct importer (imp->sum), made on the
- * first run; imp_sum_finish and imp_sum_free release it.
+ * Ownership: the state hangs off struct importer (imp->sum), made by
+ * imp_sum_init; the stage's thread counts into it until imp_chunk_finish
+ * joins that thread; imp_sum_finish and imp_sum_free release it.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -25,10 +26,11 @@
 #include <stdint.h>
 
 struct importer;
-struct dglog_run;
+struct imp_chunk_stage;
 
-/* Counts run, which made `made` accesses.  0, or -1 (imp_fail). */
-int imp_sum_run(struct importer *imp, const struct dglog_run *run, uint64_t made);
+/* Make the state (imp->sum) and the stage that counts every run, for
+   imp_chunk_start.  0, or -1 (imp_fail). */
+int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage);
 
 /* Writes sum_ctx, sum_ctx_miss and sum_windows, then frees the state.
    0 or -1. */
