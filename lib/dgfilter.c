@@ -11,7 +11,11 @@
  *   dgf_rg_pcs(pc, module_id) code addresses matching --ranges fn/file/dso
  *   dgf_rg_blk(id)            heap blocks allocated from such a stack
  *   dgf_rg_box(lo, hi, t0, t1)  tracked ranges of --ranges range / user:
+ *   dgf_cls(id)               access classes whose modules a dso: filter
+ *                             matches (sum_class_modules)
  *   filtered_accesses         the view
+ *   filtered_sum, filtered_span, filtered_windows, filtered_lines,
+ *   filtered_pages            the same from the summaries (dgfilter.h)
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
