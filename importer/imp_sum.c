@@ -5,7 +5,6 @@
  * from (context << 16 | thread) to an index of other_runs.  Missed
  * accesses go to `miss`, a hash from (context << 32 | thread << 16 | aseq)
  * to an index of miss_n.
-
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */

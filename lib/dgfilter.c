@@ -899,17 +899,19 @@ static int build_classes(sqlite3 *db, const struct dgfilter *f, enum cls_src src
 		       ? -1 : 0;
 	if (src == CLS_DSO && fill_classes(db, f, err) < 0)
 		return -1;
+	/* lines first, in key order (no sorter); pages from them, as a line
+	   matching in two classes is one line of its page */
 	sql = sqlite3_mprintf(
 		"CREATE TEMP VIEW filtered_lines AS SELECT line, sum(reads) AS "
 		"reads, sum(writes) AS writes FROM sum_line_class WHERE %s "
 		"GROUP BY line; "
 		"CREATE TEMP VIEW filtered_pages AS SELECT line >> 6 AS page, "
-		"sum(reads) AS reads, sum(writes) AS writes, count(DISTINCT line) "
-		"AS lines FROM sum_line_class WHERE %s GROUP BY line >> 6; "
+		"sum(reads) AS reads, sum(writes) AS writes, count(*) AS lines "
+		"FROM temp.filtered_lines GROUP BY line >> 6; "
 		"CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
 		"sum(accesses) AS accesses, sum(lines) AS lines, sum(pages) AS "
 		"pages FROM sum_window_class WHERE %s GROUP BY window_start",
-		cond, cond, cond);
+		cond, cond);
 	rc = exec(db, sql, NULL, err);
 	sqlite3_free(sql);
 	return rc;
