@@ -46,7 +46,7 @@ static int set_is(const struct imp_cls *c, uint32_t id, const uint32_t *w, uint3
 {
 	const struct imp_cls_set *s = &c->sets[id];
 
-	return s->n == n && memcmp(c->words + s->off, w, n * sizeof *w) == 0;
+	return s->n == n && (n == 0 || memcmp(c->words + s->off, w, n * sizeof *w) == 0);
 }
 
 /* The id of the set of the n sorted, distinct ids w (not inside c->words). */
@@ -69,7 +69,8 @@ static uint32_t intern(struct imp_cls *c, const uint32_t *w, uint32_t n)
 	}
 	if (!added)
 		return c->by_words.vals[slot];
-	memcpy(c->words + c->n_words, w, n * sizeof *w);
+	if (n)
+		memcpy(c->words + c->n_words, w, n * sizeof *w);
 	c->sets[c->n_sets].off = c->n_words;
 	c->sets[c->n_sets].n = n;
 	c->n_words += n;
@@ -88,7 +89,8 @@ static uint32_t intern_tmp(struct imp_cls *c, size_t n)
 {
 	size_t i, k = 0;
 
-	qsort(c->tmp, n, sizeof *c->tmp, cmp_u32);
+	if (n)
+		qsort(c->tmp, n, sizeof *c->tmp, cmp_u32);
 	for (i = 0; i < n; i++)
 		if (k == 0 || c->tmp[k - 1] != c->tmp[i])
 			c->tmp[k++] = c->tmp[i];
