@@ -451,8 +451,8 @@ CREATE TABLE sum_windows (
 -- hot_pages and working_set under a dso: or malloc filter sum the rows
 -- whose class matches instead of decoding every access: a dso: PATH that
 -- matches several modules counts each access once, as it has one class.
--- A trace has a few hundred sets; the tables cost about 1 % of the
--- database.  All three are left empty when the log's icounts were not in
+-- A trace has tens to a few hundred sets (xz: 16, curl: 342); the tables
+-- cost 12.4 MB on the 1.57 G-access xz trace (0.3 % of its database).  All three are left empty when the log's icounts were not in
 -- order (as sum_windows).
 --
 -- sum_class_modules: the modules of each set (set = class_id >> 1); a set
