@@ -252,6 +252,8 @@ static int narrow_icount(struct rep *r)
 	    sqlite3_create_function(r->db, "dg_summed", 0, SQLITE_UTF8, NULL,
 				    flag_zero, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(r->db, "dg_windowed", 0, SQLITE_UTF8,
+				    NULL, flag_zero, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(r->db, "dg_paged", 0, SQLITE_UTF8,
 				    NULL, flag_zero, NULL, NULL) != SQLITE_OK)
 		return fail_db(r, "icount range");
 	return 0;

@@ -11,9 +11,12 @@
  *                writer thread (chunks encoded and written, with their
  *                cells, regions, contexts, sum_lines and sum_pages) and
  *                to the stages, each on a thread of its own
- *   imp_sum.c    a stage: sum_ctx, sum_ctx_miss, sum_windows
+ *   imp_sum.c    a stage: sum_ctx, sum_ctx_miss
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_hsum.c   heap summaries: sum_heap, sum_heap_threads, sum_block_chunks
+ *   imp_cls.c    access classes (modules on the stack, heap bit): the keys
+ *                of sum_line_class and sum_window_class
+ *   imp_win.c    the working set per window (sum_windows), and by class
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *   imp_pctype.c struct fields from the accessing instruction and the heap
@@ -246,9 +249,11 @@ struct importer {
 
 	/* summaries */
 	struct dghash fnblock;
-	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss, sum_windows
-	                              (the stage thread's while the pipeline runs) */
+	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss (the
+	                              stage thread's while the pipeline runs) */
 	struct imp_hsum *hsum;     /* imp_hsum.c: sum_heap, sum_heap_threads, sum_block_chunks */
+	struct imp_cls *cls;       /* imp_cls.c: access classes, sum_class_modules */
+	struct imp_win *win;       /* imp_win.c: sum_windows, sum_window_class, sum_line_class */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_fb;
 

@@ -17,6 +17,8 @@
 #include "imp_hsum.h"
 #include "imp_pctype.h"
 #include "imp_sum.h"
+#include "imp_cls.h"
+#include "imp_win.h"
 #include "dgmem.h"
 
 
@@ -37,6 +39,8 @@ void imp_run_free(struct importer *imp)
 
 	imp_chunk_free(imp);       /* first: the writer and stages read the kinds */
 	imp_sum_free(imp);
+	imp_win_free(imp);
+	imp_cls_free(imp);
 	dghash_free(&imp->fnblock);
 	free(imp->fb);
 	free(imp->descs);
@@ -152,7 +156,8 @@ int imp_run_context(struct importer *imp, const struct dglog_context *c)
 		return -1;
 	imp->ctx_bbdef[idx] = c->bbdef;
 	imp->n_ctx++;
-	if (imp_sym_stack(imp, c->stack, c->depth, &stack) < 0)
+	if (imp_sym_stack(imp, c->stack, c->depth, &stack) < 0
+	    || imp_cls_context(imp, idx, c->bbdef, stack) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, (int64_t)idx);
 	sqlite3_bind_int64(st, 2, c->bbdef);
@@ -312,7 +317,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		imp_rw_add(&t->rw, 1, n_w, b_w);
 	}
 	t->accesses += made;
-	return 0;
+	return imp_win_run(imp, run);
 }
 
 /* ------------------------------------------------------------ summaries */
@@ -361,7 +366,8 @@ int imp_run_finish(struct importer *imp)
 {
 	if (imp_run_flush(imp) < 0 || imp_chunk_finish(imp) < 0)
 		return -1;
-	if (write_fn_block(imp) < 0 || write_sum_pc(imp) < 0 || imp_sum_finish(imp) < 0)
+	if (write_fn_block(imp) < 0 || write_sum_pc(imp) < 0 || imp_sum_finish(imp) < 0
+	    || imp_win_finish(imp) < 0 || imp_cls_write(imp) < 0)
 		return -1;
 	return 0;
 }

@@ -10,13 +10,6 @@
  * pipeline (imp_chunk.h) that sees every chunk's runs in order: the state
  * is that thread's until imp_chunk_finish joins it.
  *
- * Windows (sum_windows): the lines and pages of the current window of
- * IMP_SUM_WINDOW instructions in two sets of open addressing whose slots
- * carry the window's number, so that a new window empties them without
- * touching them; a finished window is appended to `win`.  Accesses come
- * in icount order (the log is in execution order, across threads); if
- * one ever goes back to an earlier window the summary is not written.
- *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "imp_sum.h"
@@ -29,20 +22,6 @@
 #include "imp.h"
 #include "imp_chunk.h"
 
-#define IMP_SUM_WINDOW 100000
-
-/* A set of 64-bit keys, emptied by bumping `gen`. */
-struct wset {
-	uint64_t *key;
-	uint32_t *gen;
-	size_t cap, n;          /* cap a power of two */
-};
-
-struct window {
-	int64_t start;
-	uint64_t accesses, lines, pages;
-};
-
 struct imp_sum {
 	uint64_t *runs;
 	uint32_t *thread;
@@ -50,13 +29,6 @@ struct imp_sum {
 	struct dghash other, miss;
 	uint64_t *other_runs, *miss_n;
 	size_t cap_other, cap_miss;
-	struct wset lines, pages;
-	uint32_t gen;           /* number of the current window, from 1 */
-	int64_t cur;            /* its icount / IMP_SUM_WINDOW, -1 before */
-	uint64_t cur_accesses, last_line;
-	struct window *win;
-	size_t n_win, cap_win;
-	int win_bad;            /* icount went back: no sum_windows */
 };
 
 static int sum_chunk(void *arg, const struct imp_chunk_head *h,
@@ -70,7 +42,6 @@ int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage)
 	if (!s)
 		return imp_fail(imp, "out of memory");
 	imp->sum = s;          /* imp_sum_free frees what follows */
-	s->cur = -1;
 	if (dghash_init(&s->other, 64) < 0 || dghash_init(&s->miss, 64) < 0)
 		return imp_fail(imp, "out of memory");
 	stage->chunk = sum_chunk;
@@ -104,115 +75,6 @@ static int count_misses(struct imp_sum *s, uint32_t thread,
 		if ((i >= x->n_addrs || (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED)))
 		    && bump(&s->miss, &s->miss_n, &s->cap_miss, x->context << 32
 			    | (uint64_t)thread << 16 | i, 1) < 0)
-			return -1;
-	return 0;
-}
-
-/* ------------------------------------------------------------ windows */
-
-static int wset_grow(struct wset *w, uint32_t gen);
-
-/* Adds k to w for window gen; 1 if it was new, 0 if not, -1 (memory). */
-static int wset_add(struct wset *w, uint64_t k, uint32_t gen)
-{
-	size_t i;
-
-	if (2 * (w->n + 1) > w->cap && wset_grow(w, gen) < 0)
-		return -1;
-	for (i = dghash_mix(k) & (w->cap - 1); w->gen[i] == gen; i = (i + 1) & (w->cap - 1))
-		if (w->key[i] == k)
-			return 0;
-	w->gen[i] = gen;
-	w->key[i] = k;
-	w->n++;
-	return 1;
-}
-
-static int wset_grow(struct wset *w, uint32_t gen)
-{
-	struct wset old = *w;
-	size_t i;
-
-	w->cap = old.cap ? 2 * old.cap : 4096;
-	w->key = malloc(w->cap * sizeof *w->key);
-	w->gen = calloc(w->cap, sizeof *w->gen);
-	w->n = 0;
-	if (!w->key || !w->gen) {
-		free(w->key);
-		free(w->gen);
-		*w = old;
-		return -1;
-	}
-	for (i = 0; i < old.cap; i++)
-		if (old.gen[i] == gen)
-			wset_add(w, old.key[i], gen);
-	free(old.key);
-	free(old.gen);
-	return 0;
-}
-
-/* Closes the current window (if any) into s->win. */
-static int window_close(struct imp_sum *s)
-{
-	struct window *w;
-
-	if (s->cur < 0)
-		return 0;
-	if (dg_grow((void **)&s->win, &s->cap_win, s->n_win + 1, sizeof *s->win) < 0)
-		return -1;
-	w = &s->win[s->n_win++];
-	w->start = s->cur * IMP_SUM_WINDOW;
-	w->accesses = s->cur_accesses;
-	w->lines = s->lines.n;
-	w->pages = s->pages.n;
-	return 0;
-}
-
-static int window_open(struct imp_sum *s, int64_t win)
-{
-	if (win < s->cur) {
-		s->win_bad = 1;
-		return 0;
-	}
-	if (window_close(s) < 0)
-		return -1;
-	s->cur = win;
-	s->gen++;
-	s->lines.n = s->pages.n = 0;
-	s->cur_accesses = 0;
-	s->last_line = UINT64_MAX;
-	return 0;
-}
-
-/* One access at icount ic into the window summary. */
-static inline int window_add(struct imp_sum *s, int64_t ic, uint64_t addr)
-{
-	uint64_t line = addr >> 6;
-	int r;
-
-	if (ic / IMP_SUM_WINDOW != s->cur && window_open(s, ic / IMP_SUM_WINDOW) < 0)
-		return -1;
-	s->cur_accesses++;
-	if (line == s->last_line)
-		return 0;
-	s->last_line = line;
-	r = wset_add(&s->lines, line, s->gen);
-	if (r > 0)
-		r = wset_add(&s->pages, line >> 6, s->gen);
-	return r < 0 ? -1 : 0;
-}
-
-/* One run's accesses into the windows. */
-static int windows_run(struct imp_sum *s, const struct imp_chunk_run *x, const uint64_t *a)
-{
-	const uint8_t *iseq = x->kinds + x->n_acc;
-	uint32_t i;
-
-	if (s->win_bad)
-		return 0;
-	for (i = 0; i < x->n_addrs; i++)
-		if (!(a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
-		    && window_add(s, (int64_t)(x->icount_start + iseq[i]), a[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -270,8 +132,7 @@ static int sum_chunk(void *arg, const struct imp_chunk_head *h,
 			return -1;
 		}
 		if (ctx_run(s, x->context, h->thread) < 0
-		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)
-		    || windows_run(s, x, addrs) < 0) {
+		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -319,28 +180,6 @@ static int write_runs(struct importer *imp, struct imp_sum *s, sqlite3_stmt *st)
 	return write_hash(imp, st, &s->other, s->other_runs, 0);
 }
 
-static int write_windows(struct importer *imp, struct imp_sum *s)
-{
-	sqlite3_stmt *st;
-	size_t i;
-	int rc = SQLITE_OK;
-
-	if (s->win_bad || window_close(s) < 0)
-		return s->win_bad ? 0 : -1;
-	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_windows VALUES "
-			       "(?1, ?2, ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	for (i = 0; i < s->n_win && rc == SQLITE_OK; i++) {
-		sqlite3_bind_int64(st, 1, s->win[i].start);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)s->win[i].accesses);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)s->win[i].lines);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)s->win[i].pages);
-		rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : SQLITE_ERROR;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : -1;
-}
-
 int imp_sum_finish(struct importer *imp)
 {
 	struct imp_sum *s = imp->sum;
@@ -354,8 +193,7 @@ int imp_sum_finish(struct importer *imp)
 	    && sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx_miss VALUES "
 				  "(?1, ?2, ?3, ?4)", -1, &m, NULL) == SQLITE_OK
 	    && write_runs(imp, s, r) == 0
-	    && write_hash(imp, m, &s->miss, s->miss_n, 1) == 0
-	    && write_windows(imp, s) == 0)
+	    && write_hash(imp, m, &s->miss, s->miss_n, 1) == 0)
 		rc = 0;
 	else
 		imp_fail(imp, "%s: writing sum_ctx: %s", imp->db_path,
@@ -378,11 +216,6 @@ void imp_sum_free(struct importer *imp)
 	free(s->miss_n);
 	dghash_free(&s->other);
 	dghash_free(&s->miss);
-	free(s->lines.key);
-	free(s->lines.gen);
-	free(s->pages.key);
-	free(s->pages.gen);
-	free(s->win);
 	free(s);
 	imp->sum = NULL;
 }

@@ -7,12 +7,11 @@
  * a guarded access whose guard was false) how many times each was missed.
  * From them and access_descs, a filter on call stacks (a set of contexts,
  * and pcs inside them) gets its exact counts by pc, thread and direction
- * without decoding a chunk.  And sum_windows: the distinct cache lines
- * and pages of each window of 100 000 instructions (the working set).
+ * without decoding a chunk.  (The working set, sum_windows, is
+ * imp_win.h's.)
  *
  * Cost: one array increment per run when each context runs in one thread
- * (a hash look-up per run for the contexts that run in several), and a
- * set insertion per access whose line differs from the one before.
+ * (a hash look-up per run for the contexts that run in several).
  *
  * Ownership: the state hangs off struct importer (imp->sum), made by
  * imp_sum_init; the stage's thread counts into it until imp_chunk_finish
@@ -32,7 +31,7 @@ struct imp_chunk_stage;
    imp_chunk_start.  0, or -1 (imp_fail). */
 int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage);
 
-/* Writes sum_ctx, sum_ctx_miss and sum_windows, then frees the state.
+/* Writes sum_ctx and sum_ctx_miss, then frees the state.
    0 or -1. */
 int imp_sum_finish(struct importer *imp);
 

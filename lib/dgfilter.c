@@ -11,7 +11,11 @@
  *   dgf_rg_pcs(pc, module_id) code addresses matching --ranges fn/file/dso
  *   dgf_rg_blk(id)            heap blocks allocated from such a stack
  *   dgf_rg_box(lo, hi, t0, t1)  tracked ranges of --ranges range / user:
+ *   dgf_cls(id)               access classes whose modules a dso: filter
+ *                             matches (sum_class_modules)
  *   filtered_accesses         the view
+ *   filtered_sum, filtered_span, filtered_windows, filtered_lines,
+ *   filtered_pages            the same from the summaries (dgfilter.h)
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -607,7 +611,7 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 
 static const char *const temp_tables[] = {
 	"dgf_ev_pcs", "dgf_ev_ctx", "dgf_ev_iv", "dgf_rg_pcs", "dgf_rg_blk",
-	"dgf_rg_box", "dgf_rg_fld"
+	"dgf_rg_box", "dgf_rg_fld", "dgf_cls"
 };
 
 static int drop_all(sqlite3 *db, char **err)
@@ -618,7 +622,9 @@ static int drop_all(sqlite3 *db, char **err)
 		 "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
 		 "DROP VIEW IF EXISTS temp.filtered_span; "
-		 "DROP VIEW IF EXISTS temp.filtered_windows", NULL, err) < 0)
+		 "DROP VIEW IF EXISTS temp.filtered_windows; "
+		 "DROP VIEW IF EXISTS temp.filtered_lines; "
+		 "DROP VIEW IF EXISTS temp.filtered_pages", NULL, err) < 0)
 		return -1;
 	for (i = 0; i < sizeof temp_tables / sizeof temp_tables[0]; i++) {
 		char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.%s",
@@ -689,12 +695,13 @@ static int has_tables(sqlite3 *db, const char *a, const char *b)
 	return n == 2;
 }
 
-static int only_malloc(const struct side *s)
+/* 1 when s has conditions, all of kind k. */
+static int only_kind(const struct side *s, enum kind k)
 {
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->c[i].kind != K_MALLOC)
+		if (s->c[i].kind != k)
 			return 0;
 	return s->n > 0;
 }
@@ -703,7 +710,7 @@ static enum sum_src summed(sqlite3 *db, const struct dgfilter *f)
 {
 	int i;
 
-	if (f && !f->ev.n && only_malloc(&f->rg))
+	if (f && !f->ev.n && only_kind(&f->rg, K_MALLOC))
 		return has_tables(db, "sum_heap", "sum_heap_threads") ? SUM_HEAP : SUM_NONE;
 	if (!has_tables(db, "sum_ctx", "sum_ctx_miss"))
 		return SUM_NONE;
@@ -797,24 +804,117 @@ static const char *span_sql(const struct dgfilter *f, enum sum_src src)
 /* 1 when sum_windows answers the working set of filtered_accesses: no
    filter, and the table exists and was filled (it is left empty when the
    log's icounts were out of order; a trace without accesses has none). */
-static int windowed(sqlite3 *db, const struct dgfilter *f)
+static int windowed_all(sqlite3 *db)
 {
-	if (f && (f->ev.n || f->rg.n))
-		return 0;
 	return dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
 			   "name = 'sum_windows'") == 1
 	       && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_windows) "
 			      "OR NOT EXISTS (SELECT 1 FROM chunks)") == 1;
 }
 
-/* The TEMP VIEW filtered_windows(window_start, accesses, lines, pages):
-   sum_windows when windowed(), else empty. */
-static const char *windows_sql(int on)
+/* ---------------------------------------------------------- by class */
+
+/* Which rows of the class summaries (schema 8: sum_line_class,
+   sum_window_class) hold filtered_accesses' lines, pages and windows. */
+enum cls_src {
+	CLS_NONE,       /* none: decode */
+	CLS_ALL,        /* no filter: sum_lines, sum_pages, and sum_windows
+	                   when windowed_all() */
+	CLS_DSO,        /* only dso: in --events: classes in temp.dgf_cls */
+	CLS_HEAP        /* only malloc in --ranges: classes with the heap bit */
+};
+
+static int has_classes(sqlite3 *db)
 {
-	return on ? "CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
-		    "accesses, lines, pages FROM sum_windows"
-		  : "CREATE TEMP VIEW filtered_windows AS SELECT 0 AS "
-		    "window_start, 0 AS accesses, 0 AS lines, 0 AS pages WHERE 0";
+	return dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN "
+			   "('sum_class_modules', 'sum_line_class', "
+			   "'sum_window_class')") == 3
+	       && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_window_class) "
+			      "OR NOT EXISTS (SELECT 1 FROM chunks)") == 1;
+}
+
+/* A filter is answered by class when each access either matches it or
+   not by its class alone: dso: conditions only (one class has one set of
+   modules; but a pc of no module, module_id 0, matches dso: by its address,
+   which a class does not keep), or malloc only. */
+static enum cls_src classed(sqlite3 *db, const struct dgfilter *f)
+{
+	if (!f || (!f->ev.n && !f->rg.n))
+		return CLS_ALL;
+	if (!has_classes(db))
+		return CLS_NONE;
+	if (!f->rg.n && only_kind(&f->ev, K_DSO))
+		return dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM pcs WHERE "
+				   "module_id = 0)") == 0 ? CLS_DSO : CLS_NONE;
+	return !f->ev.n && only_kind(&f->rg, K_MALLOC) ? CLS_HEAP : CLS_NONE;
+}
+
+/* temp.dgf_cls: the classes whose set holds a module that a dso:
+   condition of f matches, with and without the heap bit. */
+static int fill_classes(sqlite3 *db, const struct dgfilter *f, char **err)
+{
+	int i;
+
+	if (exec(db, "CREATE TEMP TABLE dgf_cls(id INTEGER PRIMARY KEY)", NULL, err) < 0)
+		return -1;
+	for (i = 0; i < f->ev.n; i++)
+		if (exec(db, "INSERT OR IGNORE INTO temp.dgf_cls SELECT set_id * 2 + h "
+			 "FROM sum_class_modules, (SELECT 0 AS h UNION ALL SELECT 1) "
+			 "WHERE module_id IN (SELECT id FROM modules WHERE "
+			 "dg_match_path(path, ?1))", f->ev.c[i].arg, err) < 0)
+			return -1;
+	return 0;
+}
+
+#define NO_WINDOWS "CREATE TEMP VIEW filtered_windows AS SELECT 0 AS " \
+	"window_start, 0 AS accesses, 0 AS lines, 0 AS pages WHERE 0"
+
+/* The TEMP VIEWs filtered_lines(line, reads, writes), filtered_pages(page,
+   reads, writes, lines) and filtered_windows(window_start, accesses,
+   lines, pages) from the summaries src names; empty for CLS_NONE. */
+static int build_classes(sqlite3 *db, const struct dgfilter *f, enum cls_src src,
+			 char **err)
+{
+	const char *cond = src == CLS_DSO ? "class_id IN (SELECT id FROM temp.dgf_cls)"
+			   : "class_id & 1";
+	char *sql;
+	int rc;
+
+	if (src == CLS_NONE)
+		return exec(db, "CREATE TEMP VIEW filtered_lines AS SELECT 0 AS line, "
+			    "0 AS reads, 0 AS writes WHERE 0; "
+			    "CREATE TEMP VIEW filtered_pages AS SELECT 0 AS page, "
+			    "0 AS reads, 0 AS writes, 0 AS lines WHERE 0; "
+			    NO_WINDOWS, NULL, err);
+	if (src == CLS_ALL)
+		return exec(db, "CREATE TEMP VIEW filtered_lines AS SELECT line, "
+			    "reads, writes FROM sum_lines; "
+			    "CREATE TEMP VIEW filtered_pages AS SELECT p.page, "
+			    "p.reads, p.writes, (SELECT count(*) FROM sum_lines l "
+			    "WHERE l.line >= p.page * 64 AND l.line < (p.page + 1) "
+			    "* 64) AS lines FROM sum_pages p", NULL, err) < 0
+		       || exec(db, windowed_all(db) ? "CREATE TEMP VIEW "
+			       "filtered_windows AS SELECT window_start, accesses, "
+			       "lines, pages FROM sum_windows" : NO_WINDOWS, NULL, err) < 0
+		       ? -1 : 0;
+	if (src == CLS_DSO && fill_classes(db, f, err) < 0)
+		return -1;
+	/* lines first, in key order (no sorter); pages from them, as a line
+	   matching in two classes is one line of its page */
+	sql = sqlite3_mprintf(
+		"CREATE TEMP VIEW filtered_lines AS SELECT line, sum(reads) AS "
+		"reads, sum(writes) AS writes FROM sum_line_class WHERE %s "
+		"GROUP BY line; "
+		"CREATE TEMP VIEW filtered_pages AS SELECT line >> 6 AS page, "
+		"sum(reads) AS reads, sum(writes) AS writes, count(*) AS lines "
+		"FROM temp.filtered_lines GROUP BY line >> 6; "
+		"CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
+		"sum(accesses) AS accesses, sum(lines) AS lines, sum(pages) AS "
+		"pages FROM sum_window_class WHERE %s GROUP BY window_start",
+		cond, cond);
+	rc = exec(db, sql, NULL, err);
+	sqlite3_free(sql);
+	return rc;
 }
 
 static int build_sum(sqlite3 *db, const struct dgfilter *f, enum sum_src src, char **err)
@@ -822,7 +922,7 @@ static int build_sum(sqlite3 *db, const struct dgfilter *f, enum sum_src src, ch
 	char *sql = sum_sql(f, src);
 	int rc = exec(db, sql, NULL, err) < 0
 		 || exec(db, span_sql(f, src), NULL, err) < 0
-		 || exec(db, windows_sql(windowed(db, f)), NULL, err) < 0 ? -1 : 0;
+		 || build_classes(db, f, classed(db, f), err) < 0 ? -1 : 0;
 
 	sqlite3_free(sql);
 	return rc;
@@ -840,6 +940,7 @@ static void fn_flag(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 {
 	int on = f && (f->ev.n || f->rg.n);
+	enum cls_src cls = classed(db, f);
 
 	if (sqlite3_create_function(db, "dg_filtered", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)on, fn_flag, NULL, NULL) != SQLITE_OK
@@ -847,7 +948,11 @@ static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 	                            (void *)(intptr_t)(summed(db, f) != SUM_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-	                            (void *)(intptr_t)windowed(db, f), fn_flag, NULL,
+	                            (void *)(intptr_t)(cls == CLS_ALL ? windowed_all(db)
+						       : cls != CLS_NONE), fn_flag, NULL,
+				    NULL) != SQLITE_OK
+	    || sqlite3_create_function(db, "dg_paged", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+	                            (void *)(intptr_t)(cls != CLS_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK) {
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 		return -1;

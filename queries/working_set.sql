@@ -1,5 +1,5 @@
 -- Working set per instruction window: distinct cache lines and pages touched by filtered_accesses in each window of N instructions.
--- ?1: window length N in instructions (default 100000); ?2: line size (default 64).  Without a filter and with the defaults it reads the summary sum_windows.
+-- ?1: window length N in instructions (default 100000); ?2: line size (default 64).  With the defaults it reads the summaries (filtered_windows: sum_windows without a filter, sum_window_class under a dso: or malloc filter).
 SELECT icount / coalesce(?1, 100000) * coalesce(?1, 100000) AS window_start,
        count(*) AS accesses,
        count(DISTINCT addr / coalesce(?2, 64)) AS lines,

@@ -7,9 +7,16 @@
 # (dg_summed() is 1), and with `--ranges malloc` from sum_heap and
 # sum_heap_threads; `accesses WHERE block_id = X` of a block with
 # sum_block_chunks rows visits only those chunks and counts without
-# decoding.  Every such answer must equal the same aggregate computed by
-# decoding every access of `accesses` / filtered_accesses, on a single-
-# and two multi-threaded traces.
+# decoding.  With only dso: conditions in --events, or only malloc in
+# --ranges, hot_pages, hot_lines and working_set answer from the class
+# summaries (sum_line_class, sum_window_class: dg_paged(), dg_windowed()
+# are 1): on the traces above, on symprog (dso:libsym* matches three
+# modules, two of them mapped in turn at one address) and on curl
+# --version (59 modules) when curl is installed; with other filters, and
+# on a schema-7 database without those tables, they decode.  Every such
+# answer must equal the same aggregate computed by decoding every access
+# of `accesses` / filtered_accesses, on a single- and two multi-threaded
+# traces.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -161,6 +168,85 @@ for db in w.db t.db; do
 done
 check_eq "dg_windowed() without a filter, and with one" "1 0" \
 	"$(dq w.db 'SELECT dg_windowed()') $(dq w.db --events fn:main 'SELECT dg_windowed()')"
+# classed DB OPTION FILTER [SUMMED]: hot_pages, hot_lines and working_set
+# under OPTION FILTER equal the same aggregates of filtered_accesses,
+# decoded; SUMMED (default 1) is what dg_paged() and dg_windowed() must
+# say (1: the class summaries answer).
+classed() {
+	check_eq "$1 $2 $3: dg_paged(), dg_windowed()" "${4:-1}|${4:-1}" \
+		"$(dq $1 $2 "$3" 'SELECT dg_paged(), dg_windowed()')"
+	check_eq "$1 $2 $3: the filter selects accesses" 1 \
+		"$(dq $1 $2 "$3" 'SELECT count(*) > 0 FROM filtered_accesses')"
+	check_eq "$1 $2 $3: hot_pages = decoded" \
+		"$(dq $1 $2 "$3" "SELECT dg_hex(addr / 4096 * 4096), count(*), sum(is_write = 0),
+		    sum(is_write), count(DISTINCT addr / 64) FROM filtered_accesses
+		    GROUP BY addr / 4096" | sort -t'|' -k2,2nr -k1,1)" \
+		"$(dq $1 $2 "$3" ".q hot_pages 100000000" | sort -t'|' -k2,2nr -k1,1)"
+	check_eq "$1 $2 $3: hot_lines = decoded (accesses, reads, writes)" \
+		"$(dq $1 $2 "$3" "SELECT dg_hex(addr / 64 * 64), count(*), sum(is_write = 0),
+		    sum(is_write) FROM filtered_accesses GROUP BY addr / 64" |
+		   sort -t'|' -k2,2nr -k1,1)" \
+		"$(dq $1 $2 "$3" ".q hot_lines 100000000" | cut -d'|' -f1-4 | sort -t'|' -k2,2nr -k1,1)"
+	check_eq "$1 $2 $3: working_set = decoded" \
+		"$(dq $1 $2 "$3" "SELECT icount / 100000 * 100000, count(*),
+		    count(DISTINCT addr / 64), count(DISTINCT addr / 4096)
+		    FROM filtered_accesses GROUP BY icount / 100000 ORDER BY 1")" \
+		"$(dq $1 $2 "$3" ".q working_set")"
+}
+for db in w.db t.db h.db; do
+	classed $db --events 'dso:libc.so*'
+	classed $db --ranges malloc
+done
+classed w.db --events 'dso:libc.so*,dso:ld-linux*'
+classed t.db --events 'dso:*libc*,dso:*threads*'
+classed w.db --events fn:main 0
+classed t.db --ranges malloc,range 0
+check_eq "dg_paged() with dso: and malloc together" 0 \
+	"$(dq h.db --events 'dso:*libc*' --ranges malloc 'SELECT dg_paged()')"
+
+# sum_class_modules: every module of a class is on the call stack of some
+# access of that class (its pc's module, or a caller frame's).
+check_eq "t.db: the classes' modules are on their accesses' stacks" 0 \
+	"$(dq t.db "SELECT count(*) FROM sum_class_modules m WHERE m.set_id IN
+	    (SELECT class_id >> 1 FROM sum_line_class) AND m.module_id NOT IN
+	    (SELECT module_id FROM access_descs UNION SELECT module_id FROM stack_frames)")"
+
+# symprog: dso:libsym* matches libsymlib.so, libsyma.so and libsymb.so
+# (the two plugins dlopen'ed in turn at one address).
+SYM=$DG_BUILD/tests/progs/sym
+[ -x "$SYM/symprog" ] || bail "$SYM/symprog is built (make tests-progs)"
+if LD_LIBRARY_PATH=$SYM DG_NATIVE=no run_dg sp.db.log -- "$SYM/symprog" \
+	"$SYM/libsyma.so" "$SYM/libsymb.so" && "$DG_IMPORT" -q sp.db.log sp.db \
+	>import.out 2>import.err; then
+	check_eq "sp.db: dso:libsym* matches three modules" 3 \
+		"$(dq sp.db "SELECT count(*) FROM modules WHERE path GLOB '*/libsym*'")"
+	classed sp.db --events 'dso:libsym*'
+	classed sp.db --events 'dso:libsyma.so,dso:libsymb.so'
+	classed sp.db --ranges malloc
+else
+	not_ok "trace and import symprog"
+	diag_file import.err 10
+fi
+
+# A database of schema 7 (no class summaries): the same answers, decoded.
+cp w.db w7.db
+sqlite3 -batch w7.db "DROP TABLE sum_line_class; DROP TABLE sum_window_class;
+	DROP TABLE sum_class_modules; PRAGMA user_version = 7"
+classed w7.db --events 'dso:libc.so*' 0
+classed w7.db --ranges malloc 0
+
+# A program with many shared libraries, when there is one.
+if command -v curl >/dev/null 2>&1 && DG_NATIVE=no run_dg c.db.log -- curl --version &&
+	"$DG_IMPORT" -q c.db.log c.db >import.out 2>import.err; then
+	check_eq "c.db: curl has more than 30 modules" 1 \
+		"$(dq c.db 'SELECT count(*) > 30 FROM modules')"
+	classed c.db --events 'dso:lib*'
+	classed c.db --events 'dso:*libssl*,dso:*libcrypto*'
+	classed c.db --ranges malloc
+else
+	diag "no curl, or it could not be traced: the many-library case is not checked"
+fi
+
 check_eq "totals without a filter = every access" \
 	"$(dq t.db "SELECT count(*), sum(is_write = 0), sum(is_write), sum(size) FROM accesses")" \
 	"$(dq t.db ".q totals")"

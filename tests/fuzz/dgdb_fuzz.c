@@ -392,6 +392,7 @@ static const char *const filters[][2] = {
 	{ "dso:libc*", "range,malloc" }, { "file:writes.c", "fn:main" },
 	{ NULL, "user:arr" }, { "fn:worker", NULL },
 	{ NULL, "field:int.*" }, { "fn:main", "field:*.*,malloc" },
+	{ "dso:libc*", NULL },      /* the class summaries (schema 8) */
 };
 #define N_FILTERS (sizeof filters / sizeof filters[0])
 
