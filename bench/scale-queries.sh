@@ -15,7 +15,8 @@
 #
 #   q:NAME [FILTER]  every canned query (queries/*.sql), without a filter
 #                    and with one filter of each kind: --events fn:, file:,
-#                    dso:, user:, --ranges range, malloc
+#                    dso:, user:, --ranges range, malloc; and zoomed to the
+#                    middle 1/1000 of the trace with --icount-range
 #   plot [FILTER]    dgsql --plot of the whole trace, with --events fn:,
 #                    and zoomed with --icount-range (the middle 1/1000)
 #   block            SELECT count(*) FROM accesses WHERE block_id = X, X
@@ -104,6 +105,8 @@ for q in $QUERIES; do
 	t "q:$q user:" 0 -- "$DGSQL" --events "user:$LABEL" "$DB" ".q $q $arg"
 	t "q:$q range" 0 -- "$DGSQL" --ranges range "$DB" ".q $q $arg"
 	t "q:$q malloc" 0 -- "$DGSQL" --ranges malloc "$DB" ".q $q $arg"
+	t "q:$q --icount-range" 0 -- "$DGSQL" --icount-range \
+		"$((IC / 2)):$((IC / 2 + IC / 1000))" "$DB" ".q $q $arg"
 done
 t "plot" 0 -- "$DGSQL" --plot "$OUT/p.png" "$DB"
 t "plot fn:" 0 -- "$DGSQL" --events "fn:$FN" --plot "$OUT/p.png" "$DB"

@@ -275,7 +275,11 @@ static int c_modules(struct shell *sh, int argc, char **argv, char **err)
 
 static void show_filter(struct shell *sh)
 {
-	if (!sh->events && !sh->ranges) {
+	const char *sep = "";
+	int ic = sh->zoom_queries && sh->plot.has_icount;
+	int ad = sh->zoom_queries && sh->plot.has_addr;
+
+	if (!sh->events && !sh->ranges && !ic && !ad) {
 		fprintf(sh->out, "no filter: filtered_accesses is every "
 			"access\n");
 		return;
@@ -283,11 +287,20 @@ static void show_filter(struct shell *sh)
 	if (sh->events) {
 		fputs("--events ", sh->out);
 		print_escaped(sh->out, sh->events);
+		sep = " ";
 	}
 	if (sh->ranges) {
-		fputs(sh->events ? " --ranges " : "--ranges ", sh->out);
+		fprintf(sh->out, "%s--ranges ", sep);
 		print_escaped(sh->out, sh->ranges);
+		sep = " ";
 	}
+	/* the zoom comes from the command line and stays */
+	if (ic)
+		fprintf(sh->out, "%s--icount-range %lld:%lld", sep,
+			(long long)sh->plot.icount_lo, (long long)sh->plot.icount_hi), sep = " ";
+	if (ad)
+		fprintf(sh->out, "%s--addr-range 0x%llx:0x%llx", sep,
+			(unsigned long long)sh->plot.addr_lo, (unsigned long long)sh->plot.addr_hi);
 	fputc('\n', sh->out);
 }
 

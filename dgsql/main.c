@@ -89,7 +89,9 @@ static const char usage_text[] =
 "      --plot-data FILE write the binned cells (x y reads writes; with\n"
 "                       --plot-fields: row icount reads writes)\n"
 "      --size WxH       image size in pixels [1024x768]\n"
-"      --addr-range LO:HI, --icount-range LO:HI   zoom (hex or decimal)\n"
+"      --addr-range LO:HI, --icount-range LO:HI   zoom (hex or decimal;\n"
+"                       LO included, HI not); without --plot or --report\n"
+"                       they narrow filtered_accesses (SQL, canned queries)\n"
 "      --page-size N, --line-size N   boundaries drawn when zoomed [4096, 64]\n"
 "\n"
 "Report (a directory a CI job keeps; gnuplot draws the charts):\n"
@@ -326,7 +328,9 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 		sqlite3_free(err);
 		return EXIT_OPEN;
 	}
-	if ((a->events || a->ranges || a->fields_ranges) &&
+	/* a plot or report zooms by itself; queries see the zoom as a filter */
+	sh->zoom_queries = !a->plot && !a->report.dir && (sh->plot.has_icount || sh->plot.has_addr);
+	if ((a->events || a->ranges || a->fields_ranges || sh->zoom_queries) &&
 	    shell_set_filter(sh, a->events, a->fields_ranges ? a->fields_ranges : a->ranges,
 			     &err) < 0) {
 		shell_error("filter: ", err ? err : "failed");

@@ -129,11 +129,17 @@ int shell_set_filter(struct shell *sh, const char *events, const char *ranges,
 		     char **err)
 {
 	struct dgfilter *f = NULL;
+	int zoom_ic = sh->zoom_queries && sh->plot.has_icount;
+	int zoom_ad = sh->zoom_queries && sh->plot.has_addr;
 	int rc;
 
-	if ((events && *events) || (ranges && *ranges)) {
+	if ((events && *events) || (ranges && *ranges) || zoom_ic || zoom_ad) {
 		if (dgfilter_parse(events, ranges, &f, err) < 0)
 			return -1;
+		if (zoom_ic)
+			dgfilter_zoom(f, 0, sh->plot.icount_lo, sh->plot.icount_hi);
+		if (zoom_ad)
+			dgfilter_zoom(f, 1, sh->plot.addr_lo, sh->plot.addr_hi);
 	}
 	rc = dgfilter_install(sh->db, f, err);
 	dgfilter_free(f);

@@ -37,6 +37,7 @@ struct shell {
 	char *events, *ranges;  /* the active filter (NULL: none) */
 	char *queries_dir;      /* canned queries, NULL if none found */
 	struct dgplot_opts plot;
+	int zoom_queries;       /* plot's icount/addr ranges narrow the view */
 	const char *where;      /* input name for messages */
 	int lineno;
 };

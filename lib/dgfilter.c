@@ -42,9 +42,21 @@ struct side {
 	int n;
 };
 
+/* --icount-range / --addr-range: [lo, hi) when on. */
+struct zoom {
+	int on;
+	int64_t lo, hi;
+};
+
 struct dgfilter {
 	struct side ev, rg;
+	struct zoom ic, ad;
 };
+
+static int zoomed(const struct dgfilter *f)
+{
+	return f && (f->ic.on || f->ad.on);
+}
 
 static const struct {
 	const char *name;
@@ -152,6 +164,15 @@ void dgfilter_free(struct dgfilter *f)
 	for (i = 0; i < f->rg.n; i++)
 		free(f->rg.c[i].arg);
 	free(f);
+}
+
+void dgfilter_zoom(struct dgfilter *f, int is_addr, int64_t lo, int64_t hi)
+{
+	struct zoom *z = is_addr ? &f->ad : &f->ic;
+
+	z->on = 1;
+	z->lo = lo;
+	z->hi = hi;
 }
 
 int dgfilter_parse(const char *events, const char *ranges,
@@ -652,6 +673,12 @@ static int build(sqlite3 *db, const struct dgfilter *f, char **err)
 	}
 	if (f && f->rg.n && build_ranges(db, f, &w, err) < 0)
 		goto out;
+	if (f && f->ic.on)
+		sqlite3_str_appendf(w.expr, " AND icount >= %lld AND icount < %lld",
+				    (long long)f->ic.lo, (long long)f->ic.hi);
+	if (f && f->ad.on)
+		sqlite3_str_appendf(w.expr, " AND addr >= %lld AND addr < %lld",
+				    (long long)f->ad.lo, (long long)f->ad.hi);
 	rc = 0;
 out:
 	expr = sqlite3_str_finish(w.expr);
@@ -710,6 +737,8 @@ static enum sum_src summed(sqlite3 *db, const struct dgfilter *f)
 {
 	int i;
 
+	if (zoomed(f))
+		return SUM_NONE;
 	if (f && !f->ev.n && only_kind(&f->rg, K_MALLOC))
 		return has_tables(db, "sum_heap", "sum_heap_threads") ? SUM_HEAP : SUM_NONE;
 	if (!has_tables(db, "sum_ctx", "sum_ctx_miss"))
@@ -839,6 +868,8 @@ static int has_classes(sqlite3 *db)
    which a class does not keep), or malloc only. */
 static enum cls_src classed(sqlite3 *db, const struct dgfilter *f)
 {
+	if (zoomed(f))
+		return CLS_NONE;
 	if (!f || (!f->ev.n && !f->rg.n))
 		return CLS_ALL;
 	if (!has_classes(db))
@@ -939,7 +970,7 @@ static void fn_flag(sqlite3_context *ctx, int argc, sqlite3_value **argv)
    once, before any loop, so the branch not taken costs nothing. */
 static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 {
-	int on = f && (f->ev.n || f->rg.n);
+	int on = f && (f->ev.n || f->rg.n || zoomed(f));
 	enum cls_src cls = classed(db, f);
 
 	if (sqlite3_create_function(db, "dg_filtered", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,

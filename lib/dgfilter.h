@@ -68,6 +68,7 @@
 #ifndef DGFILTER_H
 #define DGFILTER_H
 
+#include <stdint.h>
 #include <sqlite3.h>
 
 struct dgfilter;
@@ -77,6 +78,14 @@ struct dgfilter;
 int dgfilter_parse(const char *events, const char *ranges,
 		   struct dgfilter **out, char **err);
 void dgfilter_free(struct dgfilter *f);
+
+/* Narrows f to the accesses with icount (is_addr 0) or addr (is_addr 1)
+   in [lo, hi), dgsql's --icount-range / --addr-range for queries; f may
+   hold no condition (dgfilter_parse(NULL, NULL)).  A zoomed filter is a
+   filter: dg_filtered() is 1 and no summary answers for it (dg_summed(),
+   dg_windowed() and dg_paged() 0); the bounds reach the virtual table,
+   which decodes only the chunks in them. */
+void dgfilter_zoom(struct dgfilter *f, int is_addr, int64_t lo, int64_t hi);
 
 /* Defines filtered_accesses for f (NULL: every access).  0, or -1 with
    *err. */
