@@ -252,7 +252,10 @@ struct importer {
 	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss (the
 	                              stage thread's while the pipeline runs) */
 	struct imp_hsum *hsum;     /* imp_hsum.c: sum_heap, sum_heap_threads, sum_block_chunks */
-	struct imp_cls *cls;       /* imp_cls.c: access classes, sum_class_modules */
+	struct imp_cls *cls;       /* imp_cls.c: access classes, sum_class_modules
+	                              (imp_win's stage thread's while the pipeline runs) */
+	uint32_t *cls_words;       /* imp_cls_words' answer (the import thread's) */
+	size_t cap_cls_words;
 	struct imp_win *win;       /* imp_win.c: sum_windows, sum_window_class, sum_line_class */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_fb;
