@@ -1,8 +1,10 @@
 /* imp_chunk.c: the chunk writer thread (imp_chunk.h).
  *
  * A job is one chunk: its runs (context, shape, kinds of its accesses) and
- * all their addresses back to back, plus the shapes of the contexts defined
- * while it was filled.  The jobs are a ring under one mutex: the import
+ * all their addresses back to back with a heap bit each (1 byte: imp_win's
+ * classes need it, and only the import thread knows the heap), plus the
+ * shapes of the contexts defined while it was filled and, for the stages,
+ * each one's words and the run it came before.  The jobs are a ring under one mutex: the import
  * thread fills job `filled` (mod IMP_CHUNK_JOBS) and hands it over by
  * counting it; each consumer (the writer, then the stages) takes the jobs
  * in order, counting in `taken` those it is done with; a slot is filled

@@ -25,7 +25,10 @@
  * a chunk is refilled only once every stage and the writer are past it).
  * A stage owns its state until imp_chunk_finish (or imp_chunk_free) has
  * joined its thread; it must not touch SQLite or struct importer.  An
- * error in a stage is reported like the writer's.
+ * error in a stage is reported like the writer's.  What only the import
+ * thread knows travels in the chunk: each access's heap bit, and words per
+ * context defined (imp_chunk_context), placed among the runs where the
+ * definition came, so that a stage sees the log's order.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
