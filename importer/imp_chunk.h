@@ -72,7 +72,7 @@ struct imp_chunk_head {
    chunk's address array, after the earlier runs'. */
 struct imp_chunk_run {
 	uint64_t context, icount_start;
-	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, then n_acc iseqs */
+	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, iseqs, modules */
 	uint32_t n_instrs, n_addrs;
 	uint32_t n_acc;            /* accesses of its bbdef (n_addrs or more) */
 	int partial;

@@ -1,14 +1,14 @@
 /* imp_run.c: runs.  Each run is copied into the chunk being filled, which
  * the chunk writer thread encodes and writes (imp_chunk.c, with the counts
  * by line, page and cell), imp_sum's stage thread counts by context and
- * imp_win's by window and class (from the heap bit of each access that
- * this loop stores beside the addresses), and each of its accesses is counted here into the
- * summaries that follow the heap's records: per instruction, per heap
- * block, per function x block, per tracked range and user event (they need
- * the heap as it was at the access, so they stay on the import thread).
- * The per-desc caches in struct imp_desc
- * make the usual case cheap: an instruction tends to hit the same block as
- * the last time it ran.
+ * imp_win's by window and class (from the heap bit of each access, which
+ * this loop stores beside the addresses), and each of its accesses is
+ * counted here into the summaries that follow the heap's records: per
+ * instruction, per heap block, per function x block, per tracked range and
+ * user event (they need the heap as it was at the access, so they stay on
+ * the import thread).  The per-desc caches in struct imp_desc make the
+ * usual case cheap: an instruction tends to hit the same block as the last
+ * time it ran.
  */
 #include <stdlib.h>
 #include <string.h>
