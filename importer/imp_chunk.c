@@ -4,12 +4,12 @@
  * all their addresses back to back with a heap bit each (1 byte: imp_win's
  * classes need it, and only the import thread knows the heap), plus the
  * shapes of the contexts defined while it was filled and, for the stages,
- * each one's words and the run it came before.  The jobs are a ring under one mutex: the import
- * thread fills job `filled` (mod IMP_CHUNK_JOBS) and hands it over by
- * counting it; each consumer (the writer, then the stages) takes the jobs
- * in order, counting in `taken` those it is done with; a slot is filled
- * again once every consumer is past it.  The writer encodes
- * each job's runs, counts its accesses by 64-byte line, sorts the lines
+ * each one's words and the run it came before.  The jobs are a ring under
+ * one mutex: the import thread fills job `filled` (mod IMP_CHUNK_JOBS) and
+ * hands it over by counting it; each consumer (the writer, then the
+ * stages) takes the jobs in order, counting in `taken` those it is done
+ * with; a slot is filled again once every consumer is past it.  The writer
+ * encodes each job's runs, counts its accesses by 64-byte line, sorts the lines
  * (radix, by key) and derives from that one sorted list the chunk's 256-byte
  * cells (one chunk_cells row, a blob of lib/dgcells) and 64 KiB regions and
  * the sum_lines / sum_pages counters, then writes the chunk's rows.

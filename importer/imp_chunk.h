@@ -45,7 +45,7 @@ struct importer;
 
 /* Kinds of a bbdef's n_acc accesses, one byte each, followed by their
    instruction numbers (iseq), one byte each, then (4-byte aligned, see
-   imp_chunk_modules) their modules' ids, 4 bytes each (imp_run_bbdef makes
+   imp_chunk_modules_off) their modules' ids, 4 bytes each (imp_run_bbdef makes
    them; the array must not change or go away before imp_chunk_free). */
 #define IMP_K_WRITE    1
 #define IMP_K_GUARDED  2      /* address 0 means "did not happen" */
