@@ -16,7 +16,8 @@
  *   imp_hsum.c   heap summaries: sum_heap, sum_heap_threads, sum_block_chunks
  *   imp_cls.c    access classes (modules on the stack, heap bit): the keys
  *                of sum_line_class and sum_window_class
- *   imp_win.c    the working set per window (sum_windows), and by class
+ *   imp_win.c    a stage: the working set per window (sum_windows), and by
+ *                class (it owns imp_cls's state while the pipeline runs)
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *   imp_pctype.c struct fields from the accessing instruction and the heap
@@ -231,7 +232,8 @@ struct importer {
 	size_t n_descs, cap_descs;
 	uint32_t *bbdef_desc;      /* first desc of each bbdef */
 	uint8_t **bbdef_kinds;     /* IMP_K_* of each bbdef's n accesses, then
-	                              their n iseqs, for the chunk writer and
+	                              their n iseqs, then their modules
+	                              (imp_chunk.h), for the chunk writer and
 	                              stages: never changed once made */
 	size_t n_bbdefs, cap_bbdefs, cap_bbdef_kinds;
 	uint32_t *ctx_bbdef;       /* bbdef of each context */
@@ -252,7 +254,10 @@ struct importer {
 	struct imp_sum *sum;       /* imp_sum.c: sum_ctx, sum_ctx_miss (the
 	                              stage thread's while the pipeline runs) */
 	struct imp_hsum *hsum;     /* imp_hsum.c: sum_heap, sum_heap_threads, sum_block_chunks */
-	struct imp_cls *cls;       /* imp_cls.c: access classes, sum_class_modules */
+	struct imp_cls *cls;       /* imp_cls.c: access classes, sum_class_modules
+	                              (imp_win's stage thread's while the pipeline runs) */
+	uint32_t *cls_words;       /* imp_cls_words' answer (the import thread's) */
+	size_t cap_cls_words;
 	struct imp_win *win;       /* imp_win.c: sum_windows, sum_window_class, sum_line_class */
 	struct { uint32_t fn, block_id; uint8_t is_write; uint64_t n, bytes; } *fb;
 	size_t cap_fb;

@@ -1,13 +1,15 @@
 /* imp_chunk.c: the chunk writer thread (imp_chunk.h).
  *
  * A job is one chunk: its runs (context, shape, kinds of its accesses) and
- * all their addresses back to back, plus the shapes of the contexts defined
- * while it was filled.  The jobs are a ring under one mutex: the import
- * thread fills job `filled` (mod IMP_CHUNK_JOBS) and hands it over by
- * counting it; each consumer (the writer, then the stages) takes the jobs
- * in order, counting in `taken` those it is done with; a slot is filled
- * again once every consumer is past it.  The writer encodes
- * each job's runs, counts its accesses by 64-byte line, sorts the lines
+ * all their addresses back to back with a heap bit each (1 byte: imp_win's
+ * classes need it, and only the import thread knows the heap), plus the
+ * shapes of the contexts defined while it was filled and, for the stages,
+ * each one's words and the run it came before.  The jobs are a ring under
+ * one mutex: the import thread fills job `filled` (mod IMP_CHUNK_JOBS) and
+ * hands it over by counting it; each consumer (the writer, then the
+ * stages) takes the jobs in order, counting in `taken` those it is done
+ * with; a slot is filled again once every consumer is past it.  The writer
+ * encodes each job's runs, counts its accesses by 64-byte line, sorts the lines
  * (radix, by key) and derives from that one sorted list the chunk's 256-byte
  * cells (one chunk_cells row, a blob of lib/dgcells) and 64 KiB regions and
  * the sum_lines / sum_pages counters, then writes the chunk's rows.
@@ -62,8 +64,14 @@ struct cw_job {
 	size_t n_runs, cap_runs;
 	uint64_t *addrs;
 	size_t n_addrs, cap_addrs;
+	uint8_t *heap;                /* by address: in a live heap block */
+	size_t cap_heap;
 	uint32_t (*shapes)[2];        /* new contexts: n_instrs, n_accesses */
 	size_t n_shapes, cap_shapes;
+	struct imp_chunk_def *defs;   /* new contexts: the stages' words */
+	size_t cap_defs;              /* (n_shapes of them) */
+	uint32_t *words;
+	size_t n_words, cap_words;
 };
 
 struct cw_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
@@ -705,10 +713,12 @@ static int job_do(struct imp_chunkw *cw, const struct cw_job *j)
 /* A stage's work on job j. */
 static int stage_do(struct cw_consumer *c, const struct cw_job *j)
 {
-	if (j->n_runs == 0)
+	struct imp_chunk_view v = { &j->head, j->runs, j->n_runs, j->addrs, j->heap,
+	                            j->defs, j->n_shapes, j->words };
+
+	if (j->n_runs == 0 && j->n_shapes == 0)
 		return 0;
-	return c->stage.chunk(c->stage.arg, &j->head, j->runs, j->n_runs, j->addrs,
-	                      c->err, sizeof c->err);
+	return c->stage.chunk(c->stage.arg, &v, c->err, sizeof c->err);
 }
 
 /* Job j done by consumer c (failed: with an error); tells the import
@@ -819,28 +829,39 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	return 0;
 }
 
-int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses)
+int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses,
+                      const uint32_t *words, uint32_t n)
 {
 	struct cw_job *j = imp->cw->cur;
 
-	if (dg_grow((void **)&j->shapes, &j->cap_shapes, j->n_shapes + 1, sizeof *j->shapes) < 0)
+	if (dg_grow((void **)&j->shapes, &j->cap_shapes, j->n_shapes + 1, sizeof *j->shapes) < 0
+	    || dg_grow((void **)&j->defs, &j->cap_defs, j->n_shapes + 1, sizeof *j->defs) < 0
+	    || dg_grow((void **)&j->words, &j->cap_words, j->n_words + n, sizeof *j->words) < 0)
 		return imp_fail(imp, "out of memory");
 	j->shapes[j->n_shapes][0] = n_instrs;
 	j->shapes[j->n_shapes][1] = n_accesses;
+	j->defs[j->n_shapes] = (struct imp_chunk_def){ (uint32_t)j->n_runs,
+	                                               (uint32_t)j->n_words, n };
+	if (n)
+		memcpy(j->words + j->n_words, words, n * sizeof *words);
+	j->n_words += n;
 	j->n_shapes++;
 	return 0;
 }
 
 int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
-                  uint32_t n_acc)
+                  uint32_t n_acc, uint8_t **heap)
 {
 	struct cw_job *j = imp->cw->cur;
 	struct imp_chunk_run *x;
 
 	if (dg_grow((void **)&j->runs, &j->cap_runs, j->n_runs + 1, sizeof *j->runs) < 0
 	    || dg_grow((void **)&j->addrs, &j->cap_addrs, j->n_addrs + run->n_addrs,
-	               sizeof *j->addrs) < 0)
+	               sizeof *j->addrs) < 0
+	    || dg_grow((void **)&j->heap, &j->cap_heap, j->n_addrs + run->n_addrs,
+	               sizeof *j->heap) < 0)
 		return imp_fail(imp, "out of memory");
+	*heap = j->heap + j->n_addrs;
 	x = &j->runs[j->n_runs++];
 	x->context = run->context;
 	x->icount_start = run->icount_start;
@@ -888,7 +909,7 @@ static int hand_over(struct importer *imp, struct imp_chunkw *cw)
 	if (failed)
 		imp_fail(imp, "%s", failure(cw));
 	pthread_mutex_unlock(&cw->mu);
-	cw->cur->n_runs = cw->cur->n_addrs = cw->cur->n_shapes = 0;
+	cw->cur->n_runs = cw->cur->n_addrs = cw->cur->n_shapes = cw->cur->n_words = 0;
 	return failed ? -1 : 0;
 }
 
@@ -962,7 +983,10 @@ static void job_free(struct cw_job *j)
 {
 	free(j->runs);
 	free(j->addrs);
+	free(j->heap);
 	free(j->shapes);
+	free(j->defs);
+	free(j->words);
 }
 
 void imp_chunk_free(struct importer *imp)

@@ -25,7 +25,10 @@
  * a chunk is refilled only once every stage and the writer are past it).
  * A stage owns its state until imp_chunk_finish (or imp_chunk_free) has
  * joined its thread; it must not touch SQLite or struct importer.  An
- * error in a stage is reported like the writer's.
+ * error in a stage is reported like the writer's.  What only the import
+ * thread knows travels in the chunk: each access's heap bit, and words per
+ * context defined (imp_chunk_context), placed among the runs where the
+ * definition came, so that a stage sees the log's order.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -41,10 +44,23 @@ struct importer;
 #define IMP_CHUNK_JOBS 8
 
 /* Kinds of a bbdef's n_acc accesses, one byte each, followed by their
-   instruction numbers (iseq), one byte each (imp_run_bbdef makes them; the
-   array must not change or go away before imp_chunk_free). */
+   instruction numbers (iseq), one byte each, then (4-byte aligned, see
+   imp_chunk_modules_off) their modules' ids, 4 bytes each (imp_run_bbdef makes
+   them; the array must not change or go away before imp_chunk_free). */
 #define IMP_K_WRITE    1
 #define IMP_K_GUARDED  2      /* address 0 means "did not happen" */
+
+/* Where the module ids start in a kinds array of n_acc accesses, and its
+   bytes. */
+static inline size_t imp_chunk_modules_off(uint32_t n_acc)
+{
+	return (2 * (size_t)n_acc + 4) & ~(size_t)3;
+}
+
+static inline size_t imp_chunk_kinds_size(uint32_t n_acc)
+{
+	return imp_chunk_modules_off(n_acc) + 4 * (size_t)n_acc;
+}
 
 /* The chunk's header, known to the import thread. */
 struct imp_chunk_head {
@@ -56,18 +72,36 @@ struct imp_chunk_head {
    chunk's address array, after the earlier runs'. */
 struct imp_chunk_run {
 	uint64_t context, icount_start;
-	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, then n_acc iseqs */
+	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, iseqs, modules */
 	uint32_t n_instrs, n_addrs;
 	uint32_t n_acc;            /* accesses of its bbdef (n_addrs or more) */
 	int partial;
 };
 
+/* A context defined while the chunk was filled, before its run at_run
+   (n_runs: after the last): the n words its definer gave
+   (imp_chunk_context), from words[off] of the chunk's. */
+struct imp_chunk_def { uint32_t at_run, off, n; };
+
+/* A chunk as the stages see it: the runs, their addresses back to back;
+   by address, whether it was inside a live heap block when made (1 or 0;
+   a guarded access that did not happen: 0); the contexts defined meanwhile,
+   in index order. */
+struct imp_chunk_view {
+	const struct imp_chunk_head *head;
+	const struct imp_chunk_run *runs;
+	size_t n_runs;
+	const uint64_t *addrs;
+	const uint8_t *heap;
+	const struct imp_chunk_def *defs;
+	size_t n_defs;
+	const uint32_t *words;
+};
+
 /* A stage: chunk() is called with every chunk, in order; 0, or -1 with a
    message in err (the import then fails with it). */
 struct imp_chunk_stage {
-	int (*chunk)(void *arg, const struct imp_chunk_head *h,
-	             const struct imp_chunk_run *runs, size_t n_runs,
-	             const uint64_t *addrs, char *err, size_t errlen);
+	int (*chunk)(void *arg, const struct imp_chunk_view *v, char *err, size_t errlen);
 	void *arg;
 };
 
@@ -76,11 +110,14 @@ struct imp_chunk_stage {
 /* Start the writer and the stages (after imp_db_open). */
 int  imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages,
                      int n_stages);
-/* A new context, in index order: its bbdef's shape. */
-int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses);
-/* Append a run to the chunk being filled. */
+/* A new context, in index order: its bbdef's shape, and n words for the
+   stages (copied; they see them at the context's place among the runs). */
+int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses,
+                       const uint32_t *words, uint32_t n);
+/* Append a run to the chunk being filled; *heap is where its n_addrs heap
+   bits go (the caller fills them before the next call). */
 int  imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
-                   uint32_t n_acc);
+                   uint32_t n_acc, uint8_t **heap);
 /* Hand the chunk over (if it has runs) and start an empty one. */
 int  imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h);
 /* Hand over the last chunk, wait for the writer and the stages, write

@@ -15,20 +15,16 @@
 #include "dgmem.h"
 #include "imp.h"
 
-static struct imp_cls *cls_get(struct importer *imp)
+struct imp_cls *imp_cls_new(void)
 {
-	struct imp_cls *c = imp->cls;
+	struct imp_cls *c = calloc(1, sizeof *c);
 
-	if (c)
-		return c;
-	c = calloc(1, sizeof *c);
 	if (!c || dghash_init(&c->by_words, 64) < 0 || dghash_init(&c->unions, 64) < 0) {
 		if (c)
 			dghash_free(&c->by_words);
 		free(c);
 		return NULL;
 	}
-	imp->cls = c;
 	return c;
 }
 
@@ -131,32 +127,58 @@ uint32_t imp_cls_single(struct imp_cls *c, uint32_t module)
 	return intern(c, &module, 1);
 }
 
-/* The context's set: the modules of its caller frames and of its block's
-   accesses; IMP_CLS_MIXED with the frames' alone when those accesses are
-   in more than one module (each access then adds its own). */
-int imp_cls_context(struct importer *imp, uint64_t ctx, uint32_t bbdef, int64_t stack)
+/* Appends id to the import thread's words (imp->cls_words). */
+static int word_push(struct importer *imp, size_t *n, uint32_t id)
 {
-	struct imp_cls *c = cls_get(imp);
+	if (dg_grow((void **)&imp->cls_words, &imp->cap_cls_words, *n + 1,
+		    sizeof *imp->cls_words) < 0)
+		return -1;
+	imp->cls_words[(*n)++] = id;
+	return 0;
+}
+
+/* On the import thread: the modules of the caller frames, and of the
+   block's accesses when they are all in one; the stage interns them. */
+int imp_cls_words(struct importer *imp, uint32_t bbdef, int64_t stack,
+		  const uint32_t **words, uint32_t *n_words)
+{
 	const struct imp_stack_at *at = &imp->stack_at[stack - 1];
 	const struct imp_desc *d = imp->descs + imp->bbdef_desc[bbdef];
 	uint32_t nd = (bbdef + 1 < imp->n_bbdefs ? imp->bbdef_desc[bbdef + 1]
-		       : (uint32_t)imp->n_descs) - imp->bbdef_desc[bbdef], i, set;
+		       : (uint32_t)imp->n_descs) - imp->bbdef_desc[bbdef], i;
 	size_t n = 0;
 	int mixed = 0;
 
-	if (!c || dg_grow((void **)&c->ctx_set, &c->cap_ctx, ctx + 1, sizeof *c->ctx_set) < 0)
-		return imp_fail(imp, "out of memory");
-	for (i = 1; i < at->n; i++)
-		if (tmp_push(c, &n, (uint32_t)imp->stack_words[at->off + 2 * i + 1]) < 0)
-			return imp_fail(imp, "out of memory");
 	for (i = 0; i < nd; i++)
 		mixed |= d[i].module != d[0].module;
-	if (nd && !mixed && tmp_push(c, &n, d[0].module) < 0)
+	if (word_push(imp, &n, mixed) < 0)
 		return imp_fail(imp, "out of memory");
-	set = intern_tmp(c, n);
+	for (i = 1; i < at->n; i++)
+		if (word_push(imp, &n, (uint32_t)imp->stack_words[at->off + 2 * i + 1]) < 0)
+			return imp_fail(imp, "out of memory");
+	if (nd && !mixed && word_push(imp, &n, d[0].module) < 0)
+		return imp_fail(imp, "out of memory");
+	*words = imp->cls_words;
+	*n_words = (uint32_t)n;
+	return 0;
+}
+
+/* On the stage: the context's set, IMP_CLS_MIXED with the frames' alone
+   when its block's accesses are in more than one module (each access then
+   adds its own). */
+int imp_cls_define(struct imp_cls *c, uint64_t ctx, const uint32_t *words, uint32_t n)
+{
+	uint32_t set;
+
+	if (n == 0 || ctx >= UINT32_MAX
+	    || dg_grow((void **)&c->ctx_set, &c->cap_ctx, ctx + 1, sizeof *c->ctx_set) < 0
+	    || dg_grow((void **)&c->tmp, &c->cap_tmp, n, sizeof *c->tmp) < 0)
+		return -1;
+	memcpy(c->tmp, words + 1, (n - 1) * sizeof *words);
+	set = intern_tmp(c, n - 1);
 	if (set == UINT32_MAX)
-		return imp_fail(imp, "out of memory");
-	c->ctx_set[ctx] = set | (mixed ? IMP_CLS_MIXED : 0);
+		return -1;
+	c->ctx_set[ctx] = set | (words[0] ? IMP_CLS_MIXED : 0);
 	return 0;
 }
 
@@ -189,6 +211,8 @@ void imp_cls_free(struct importer *imp)
 {
 	struct imp_cls *c = imp->cls;
 
+	free(imp->cls_words);
+	imp->cls_words = NULL;
 	if (!c)
 		return;
 	free(c->ctx_set);

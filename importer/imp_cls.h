@@ -6,12 +6,22 @@
  * heap block.  Class id = set id << 1 | heap bit.  Sets are interned: the
  * same modules, the same id; the union of two classes is a class too
  * (imp_cls_union, memoized), which is what the working set by class needs.
- * A context's set is computed once, when it is defined (imp_cls_context);
- * an access's is then one array read, or a memoized union for the rare
- * context whose block has code in more than one module.
+ * A context's set is computed once, when it is defined (imp_cls_words on
+ * the import thread, which alone knows stacks and modules; imp_cls_define
+ * where it is interned); an access's is then one array read, or a memoized
+ * union for the rare context whose block has code in more than one module.
  *
- * Ownership: the state hangs off struct importer (imp->cls, made on first
- * use); imp_cls_write writes sum_class_modules, imp_cls_free releases it.
+ * Threads: no lock.  The state belongs to one thread at a time: imp_win's
+ * stage thread (imp_win.h) interns every set while the chunk pipeline runs,
+ * the import thread after imp_chunk_finish has joined it.  Set ids are the
+ * order of first interning, which is then the log's order (a context's set
+ * at its definition, a union at the access or window that needs it) as
+ * when everything ran on the import thread, so the ids, and the tables
+ * keyed by them, do not depend on how the threads interleave.
+ *
+ * Ownership: the state hangs off struct importer (imp->cls, made by
+ * imp_win_init with imp_cls_new); imp_cls_write writes sum_class_modules,
+ * imp_cls_free releases it.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -40,9 +50,19 @@ struct imp_cls {
 	size_t cap_tmp;
 };
 
-/* Context ctx (defined in index order) runs bbdef with call stack `stack`
-   (imp_sym_stack's id).  0 or -1 (imp_fail). */
-int imp_cls_context(struct importer *imp, uint64_t ctx, uint32_t bbdef, int64_t stack);
+/* A new, empty state; NULL when out of memory. */
+struct imp_cls *imp_cls_new(void);
+
+/* On the import thread, for context ctx (defined in index order) running
+   bbdef with call stack `stack` (imp_sym_stack's id): the words that
+   imp_cls_define takes, in imp->cls_words (valid until the next call).
+   0 or -1 (imp_fail). */
+int imp_cls_words(struct importer *imp, uint32_t bbdef, int64_t stack,
+                  const uint32_t **words, uint32_t *n);
+
+/* On the thread that owns c: context ctx (the next in index order) has the
+   set of imp_cls_words' n words.  0, or -1 when out of memory. */
+int imp_cls_define(struct imp_cls *c, uint64_t ctx, const uint32_t *words, uint32_t n);
 
 /* The set id of the union of sets a and b.  Returns UINT32_MAX when out of
    memory. */

@@ -1,13 +1,14 @@
 /* imp_run.c: runs.  Each run is copied into the chunk being filled, which
  * the chunk writer thread encodes and writes (imp_chunk.c, with the counts
- * by line, page and cell) and imp_sum's stage thread counts (by context
- * and by window), and each of its accesses is counted here into the
- * summaries that follow the heap's records: per instruction, per heap
- * block, per function x block, per tracked range and user event (they need
- * the heap as it was at the access, so they stay on the import thread).
- * The per-desc caches in struct imp_desc
- * make the usual case cheap: an instruction tends to hit the same block as
- * the last time it ran.
+ * by line, page and cell), imp_sum's stage thread counts by context and
+ * imp_win's by window and class (from the heap bit of each access, which
+ * this loop stores beside the addresses), and each of its accesses is
+ * counted here into the summaries that follow the heap's records: per
+ * instruction, per heap block, per function x block, per tracked range and
+ * user event (they need the heap as it was at the access, so they stay on
+ * the import thread).  The per-desc caches in struct imp_desc make the
+ * usual case cheap: an instruction tends to hit the same block as the last
+ * time it ran.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,13 @@
 
 int imp_run_init(struct importer *imp)
 {
-	struct imp_chunk_stage sums;
+	struct imp_chunk_stage stages[2];
 
 	if (dghash_init(&imp->fnblock, 1024) < 0)
 		return imp_fail(imp, "out of memory");
-	if (imp_sum_init(imp, &sums) < 0)
+	if (imp_sum_init(imp, &stages[0]) < 0 || imp_win_init(imp, &stages[1]) < 0)
 		return -1;
-	return imp_chunk_start(imp, &sums, 1);
+	return imp_chunk_start(imp, stages, 2);
 }
 
 void imp_run_free(struct importer *imp)
@@ -102,7 +103,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 {
 	uint64_t idx = imp->n_bbdefs;
 	uint8_t *kinds;
-	uint32_t i;
+	uint32_t *mods, i;
 
 	/* a run must fit in one chunk (and the chunk's cell table) */
 	if (d->n_accesses > IMP_CHUNK_MAX)
@@ -115,8 +116,9 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 	               sizeof *imp->bbdef_kinds) < 0
 	    || dg_grow((void **)&imp->descs, &imp->cap_descs, imp->n_descs + d->n_accesses,
 	            sizeof *imp->descs) < 0
-	    || !(kinds = malloc(2 * (size_t)d->n_accesses + 1)))
+	    || !(kinds = malloc(imp_chunk_kinds_size(d->n_accesses))))
 		return imp_fail(imp, "out of memory");
+	mods = (uint32_t *)(void *)(kinds + imp_chunk_modules_off(d->n_accesses));
 	imp->bbdef_desc[idx] = (uint32_t)imp->n_descs;
 	imp->bbdef_kinds[idx] = kinds;
 	imp->n_bbdefs++;           /* from here on, imp_run_free frees kinds */
@@ -135,6 +137,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		if (imp_sym_pc(imp, x->pc, &x->function, &x->module) < 0
 		    || imp_pctype_desc(imp, x) < 0)
 			return -1;
+		mods[i] = x->module;
 	}
 	imp->n_descs += d->n_accesses;
 	return bbdef_rows(imp, idx, d);
@@ -147,18 +150,19 @@ int imp_run_context(struct importer *imp, const struct dglog_context *c)
 	const struct dglog_bbdef *d = dglog_bbdef(&imp->log, c->bbdef);
 	uint64_t idx = imp->n_ctx;
 	int64_t stack;
+	const uint32_t *words;
+	uint32_t n_words;
 
 	if (!st)
 		return -1;
 	if (dg_grow((void **)&imp->ctx_bbdef, &imp->cap_ctx, idx + 1, sizeof *imp->ctx_bbdef) < 0)
 		return imp_fail(imp, "out of memory");
-	if (imp_chunk_context(imp, d->n_instrs, d->n_accesses) < 0)
+	if (imp_sym_stack(imp, c->stack, c->depth, &stack) < 0
+	    || imp_cls_words(imp, c->bbdef, stack, &words, &n_words) < 0
+	    || imp_chunk_context(imp, d->n_instrs, d->n_accesses, words, n_words) < 0)
 		return -1;
 	imp->ctx_bbdef[idx] = c->bbdef;
 	imp->n_ctx++;
-	if (imp_sym_stack(imp, c->stack, c->depth, &stack) < 0
-	    || imp_cls_context(imp, idx, c->bbdef, stack) < 0)
-		return -1;
 	sqlite3_bind_int64(st, 1, (int64_t)idx);
 	sqlite3_bind_int64(st, 2, c->bbdef);
 	sqlite3_bind_int64(st, 3, stack);
@@ -265,6 +269,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	/* counts in scalars, not rw.n[is_write]: indexed stores then a vector
 	   load of the pair stalled store forwarding once a run */
 	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0;
+	uint8_t *heap;
 	uint32_t i;
 
 	if (!t)
@@ -278,15 +283,17 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 			return -1;
 	if (imp->chunk_runs == 0)
 		chunk_start(imp, run);
-	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef], n_acc) < 0)
+	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef], n_acc, &heap) < 0)
 		return -1;
 	imp->run_thread = run->thread;
 	for (i = 0; i < run->n_addrs; i++) {
 		uint64_t a = run->addrs[i];
+		heap[i] = 0;
 		if (a == 0 && d[i].guarded)
 			continue;
 		if (access_count(imp, &d[i], a, run->icount_start + d[i].iseq) < 0)
 			return -1;
+		heap[i] = d[i].block != IMP_NONE;      /* the class's heap bit (imp_win) */
 		if (!made++)
 			first_ic = run->icount_start + d[i].iseq;
 		last_ic = run->icount_start + d[i].iseq;
@@ -317,7 +324,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		imp_rw_add(&t->rw, 1, n_w, b_w);
 	}
 	t->accesses += made;
-	return imp_win_run(imp, run);
+	return 0;
 }
 
 /* ------------------------------------------------------------ summaries */

@@ -31,9 +31,7 @@ struct imp_sum {
 	size_t cap_other, cap_miss;
 };
 
-static int sum_chunk(void *arg, const struct imp_chunk_head *h,
-		     const struct imp_chunk_run *runs, size_t n_runs,
-		     const uint64_t *addrs, char *err, size_t errlen);
+static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_t errlen);
 
 int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage)
 {
@@ -115,15 +113,15 @@ static int run_whole(const struct imp_chunk_run *x, const uint64_t *a)
 }
 
 /* The stage: every run of a chunk, in order, into the summaries. */
-static int sum_chunk(void *arg, const struct imp_chunk_head *h,
-		     const struct imp_chunk_run *runs, size_t n_runs,
-		     const uint64_t *addrs, char *err, size_t errlen)
+static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_t errlen)
 {
 	struct imp_sum *s = arg;
+	const struct imp_chunk_head *h = v->head;
+	const uint64_t *addrs = v->addrs;
 	size_t r;
 
-	for (r = 0; r < n_runs; r++) {
-		const struct imp_chunk_run *x = &runs[r];
+	for (r = 0; r < v->n_runs; r++) {
+		const struct imp_chunk_run *x = &v->runs[r];
 		int whole = run_whole(x, addrs);
 		if (x->context >= UINT32_MAX || h->thread > 0xffff || (!whole && x->n_acc > 0xffff)) {
 			snprintf(err, errlen, "context %llu (%u accesses), thread %u: beyond "

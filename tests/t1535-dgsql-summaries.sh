@@ -11,7 +11,8 @@
 # --ranges, hot_pages, hot_lines and working_set answer from the class
 # summaries (sum_line_class, sum_window_class: dg_paged(), dg_windowed()
 # are 1): on the traces above, on symprog (dso:libsym* matches three
-# modules, two of them mapped in turn at one address) and on curl
+# modules, two of them mapped in turn at one address), on a hand-made log
+# whose block has code in two modules, and on curl
 # --version (59 modules) when curl is installed; with other filters, and
 # on a schema-7 database without those tables, they decode.  Every such
 # answer must equal the same aggregate computed by decoding every access
@@ -225,6 +226,29 @@ if LD_LIBRARY_PATH=$SYM DG_NATIVE=no run_dg sp.db.log -- "$SYM/symprog" \
 	classed sp.db --ranges malloc
 else
 	not_ok "trace and import symprog"
+	diag_file import.err 10
+fi
+
+# A block whose code is in two modules (tests/unit/mklogs: mixed-v2.log):
+# each access's class is the context's set plus its own module, so the
+# read at /bin/true's pc and the write at /bin/false's land in different
+# classes of the same lines; in the heap block at 0x5000: 2 reads, 1 write;
+# at 0x9000, outside: 1 read, 2 writes.
+MK=$DG_BUILD/tests/unit/mklogs
+[ -x "$MK" ] || bail "$MK is built (make unit-tests)"
+mkdir -p logs && "$MK" logs || bail "mklogs writes its logs"
+if "$DG_IMPORT" -q logs/mixed-v2.log mx.db >import.out 2>import.err; then
+	check_eq "mx.db: sum_line_class by line, modules of the class, heap bit" \
+		"320|/bin/false|1|0|1 320|/bin/true|1|2|0 576|/bin/false|0|0|2 576|/bin/true|0|1|0" \
+		"$(dq mx.db "SELECT l.line, group_concat(m.path), l.class_id & 1, l.reads, l.writes
+		    FROM sum_line_class l JOIN sum_class_modules c ON c.set_id = l.class_id >> 1
+		    JOIN modules m ON m.id = c.module_id GROUP BY l.line, l.class_id
+		    ORDER BY 1, 2" | tr '\n' ' ' | sed 's/ $//')"
+	classed mx.db --events dso:true
+	classed mx.db --events dso:false
+	classed mx.db --ranges malloc
+else
+	not_ok "dg-import logs/mixed-v2.log"
 	diag_file import.err 10
 fi
 

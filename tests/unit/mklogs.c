@@ -57,6 +57,42 @@ static int heap_log(const char *dir, int chains)
 	return rc;
 }
 
+/* A block whose code is in two modules (/bin/true mapped at 0x400000,
+   /bin/false at 0x401000): its read at 0x400ffc is /bin/true's, its write
+   at 0x401000 /bin/false's, so each access's class adds its own module.
+   Three runs: the read inside a 64-byte heap block at 0x5000, the write
+   outside; the second run writes into the block too, the third reads
+   0x9000 outside it (imp_win's classes of a mixed context, t1535). */
+static int mixed_log(const char *dir)
+{
+	static const struct dgwrite_instr in[3] = {
+		{ 0x400ff8, 4 }, { 0x400ffc, 4 }, { 0x401000, 4 },
+	};
+	static const struct dgwrite_access ac[2] = {
+		{ DG_ACC_READ, 4, 1, 0 }, { DG_ACC_WRITE, 8, 2, 0 },
+	};
+	static const uint64_t runs[3][2] = {
+		{ 0x5000, 0x9008 }, { 0x5004, 0x5010 }, { 0x9000, 0x9010 },
+	};
+	struct dgwrite w;
+	int rc;
+
+	dgwrite_init(&w, 2, 0, 8);
+	dgwrite_mmap(&w, 0x400000, 0x1000, 0, 0, 5, 0, NULL, "/bin/true");
+	dgwrite_mmap(&w, 0x401000, 0x1000, 0, 0, 5, 0, NULL, "/bin/false");
+	dgwrite_thread(&w, 1);
+	dgwrite_bbdef(&w, 3, in, 2, ac, 0);
+	dgwrite_context(&w, 0, 1, &(uint64_t){ 0x400ff8 });
+	dgwrite_malloc(&w, 0x5000, 64, 0, NULL);
+	for (int k = 0; k < 3; k++)
+		dgwrite_run(&w, 0, 0, 3, 2, runs[k]);
+	dgwrite_flush_runs(&w);
+	dgwrite_fini(&w, 9, w.n_runs, w.n_accesses, w.n_records, 0);
+	rc = save(&w, dir, "mixed-v2.log");
+	dgwrite_release(&w);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const endian[2] = { "le", "be" };
@@ -81,5 +117,6 @@ int main(int argc, char **argv)
 	dgwrite_release(&w);
 	rc |= heap_log(argv[1], 0);
 	rc |= heap_log(argv[1], 1);
+	rc |= mixed_log(argv[1]);
 	return rc ? 1 : 0;
 }
