@@ -260,7 +260,7 @@ void run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
 {
 	/* Returns need nothing here: the next block's entry pops. */
 	if (!info && bb->exit_kind == DG_EXIT_CALL)
-		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
+		dg_stack_call(&bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
 		              addrs[n_addrs + 1], &bb->call_memo);
 	if (bb->sets_sp)
 		dg_stack_sp_set();
