@@ -57,7 +57,7 @@ void dg_wr_end(void);
 /* A whole record of the tool's, [p, p + n), as it is. */
 void dg_wr_copy(const UChar *p, SizeT n);
 
-/* Runs: between runs_begin and runs_end every dg_wr_run adds one run of
+/* Runs: between runs_begin and runs_end every dg_wr_run_cur adds one run of
    context c (info: 0 for the whole block, else n_instrs | n_addrs << 8 |
    1 << 31) to a BBCHAINS record, or a BBRUNS one after
    dg_wr_chains(False) (docs/FORMAT.md §2.10, §2.17); runs_end drops an
@@ -67,7 +67,7 @@ void  dg_wr_runs_begin(void);
 void  dg_wr_runs_end(void);
 SizeT dg_wr_runs_len(void);     /* payload bytes of the open record */
 
-/* dg_wr_run is inline: the encoder calls it for every run.  Private
+/* dg_wr_run_cur is inline: the encoder calls it for every run.  Private
    state, only the inline uses it: the cursor of the open record, the end
    of its room, the prediction slots and each context's place in them and
    successor, the previous run (BBRUNS) or the chain state (BBCHAINS). */
