@@ -43,6 +43,7 @@ struct dg_bbdef {
 };
 
 #define DG_DEFS_UNWRITTEN 0xFFFFFFFFu
+#define DG_DEFS_LINE      64     /* a bbdef's size and the table's alignment */
 
 extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 

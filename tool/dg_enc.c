@@ -232,13 +232,9 @@ static inline UInt context_of(UInt id, struct dg_bbdef *bb)
 
 /* ------------------------------------------------------------ runs */
 
-/* Inline in both loops below: a call per run is measurable. */
-static inline __attribute__((always_inline))
-void run_emit(UInt id, struct dg_bbdef *bb, UInt info, UInt n_instrs,
-              const ULong *addrs, UInt n_addrs)
+/* Before a run when no batch is open or the open one is full. */
+static void batch_roll(void)
 {
-	UInt c = context_of(id, bb);
-
 	if (E.batch_open && ++E.batch_runs > BATCH_RUNS)
 		batch_close();
 	if (!E.batch_open) {
@@ -247,7 +243,27 @@ void run_emit(UInt id, struct dg_bbdef *bb, UInt info, UInt n_instrs,
 		dg_wr_runs_begin();
 		E.batch_open = True;
 	}
-	dg_wr_run(c, info, addrs, n_addrs);
+}
+
+/* Inline in both loops below: a call per run is measurable.  k is the
+   writer's state, kept by the caller (dg_wr.h); what may write records
+   (a new context, a batch's end) has it put back first. */
+static inline __attribute__((always_inline))
+void run_emit(struct dg_wr_cur *k, UInt id, struct dg_bbdef *bb, UInt info,
+              UInt n_instrs, const ULong *addrs, UInt n_addrs)
+{
+	UInt c = bb->cache_ctx;
+
+	if (__builtin_expect(bb->cache_node != dg_stack_cur_node
+	                     || !E.batch_open || E.batch_runs >= BATCH_RUNS, 0)) {
+		dg_wr_cur_put(k);
+		c = context_of(id, bb);
+		batch_roll();
+		dg_wr_cur_get(k);
+	} else {
+		E.batch_runs++;
+	}
+	dg_wr_run_cur(k, c, info, addrs, n_addrs);
 	E.reader_icount += n_instrs;
 	E.runs++;
 	E.accesses += n_addrs;
@@ -260,7 +276,7 @@ void run_after(struct dg_bbdef *bb, UInt info, const ULong *addrs,
 {
 	/* Returns need nothing here: the next block's entry pops. */
 	if (!info && bb->exit_kind == DG_EXIT_CALL)
-		dg_stack_call(bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
+		dg_stack_call(&bb->instrs[bb->n_instrs - 1].addr, addrs[n_addrs],
 		              addrs[n_addrs + 1], &bb->call_memo);
 	if (bb->sets_sp)
 		dg_stack_sp_set();
@@ -316,7 +332,10 @@ static const UChar *run_process(const UChar *p)
 	if (E.tracing) {
 		UInt ni = n_instrs, na = n_addrs;
 		UInt inf = E.use_window ? run_clip(bb, info, &ni, &na) : info;
-		run_emit(id, bb, inf, ni, addrs, na);
+		struct dg_wr_cur k;
+		dg_wr_cur_get(&k);
+		run_emit(&k, id, bb, inf, ni, addrs, na);
+		dg_wr_cur_put(&k);
 	} else {
 		E.dropped++;
 	}
@@ -336,14 +355,16 @@ static const UChar *run_process(const UChar *p)
 static const UChar *raw_fast(const UChar *p, const UChar *end)
 {
 	Addr sp = E.sp;     /* in a register: the calls below may write E */
+	struct dg_wr_cur k;
 
+	dg_wr_cur_get(&k);
 	while (p < end) {
 		UInt id, info, n_instrs, n_addrs;
 		struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
 		const ULong *addrs = (const ULong *)(p + bb->addr_off);
 		if (__builtin_expect(info != DG_RAW_UNFINISHED, 1)) {
 			dg_stack_entry(sp);
-			run_emit(id, bb, info, n_instrs, addrs, n_addrs);
+			run_emit(&k, id, bb, info, n_instrs, addrs, n_addrs);
 			E.icount += n_instrs;
 			run_after(bb, info, addrs, n_addrs);
 			if (bb->writes_sp)
@@ -351,6 +372,7 @@ static const UChar *raw_fast(const UChar *p, const UChar *end)
 		}
 		p = raw_next(p, bb);
 	}
+	dg_wr_cur_put(&k);
 	E.sp = sp;
 	return p;
 }

@@ -316,7 +316,8 @@ void dg_stack_sp_set(void)
 	dg_stack_ref_sp = 0;          /* the next block takes the slow path */
 }
 
-void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m)
+void dg_stack_call(const Addr *call_pc, Addr sp, Addr target,
+                   struct dg_call_memo *m)
 {
 	UInt child;
 
@@ -329,7 +330,7 @@ void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m)
 	if (m->parent == dg_stack_cur_node && m->target == target) {
 		child = m->child;
 	} else {
-		child = node_child(dg_stack_cur_node, call_pc, target);
+		child = node_child(dg_stack_cur_node, *call_pc, target);
 		m->parent = dg_stack_cur_node;
 		m->target = target;
 		m->child = child;

@@ -57,7 +57,10 @@ static inline Bool dg_stack_entry(Addr sp)
 /* The block just run set SP anew: look closely at the next entry. */
 void dg_stack_sp_set(void);
 
-void dg_stack_call(Addr call_pc, Addr sp, Addr target, struct dg_call_memo *m);
+/* call_pc points at the call's address: read only when the memo misses
+   (the block's instructions are a cache miss of their own). */
+void dg_stack_call(const Addr *call_pc, Addr sp, Addr target,
+                   struct dg_call_memo *m);
 void dg_stack_signal_enter(ThreadId tid, Addr sp, Bool alt);
 void dg_stack_signal_exit(ThreadId tid);
 

@@ -57,7 +57,7 @@ void dg_wr_end(void);
 /* A whole record of the tool's, [p, p + n), as it is. */
 void dg_wr_copy(const UChar *p, SizeT n);
 
-/* Runs: between runs_begin and runs_end every dg_wr_run adds one run of
+/* Runs: between runs_begin and runs_end every dg_wr_run_cur adds one run of
    context c (info: 0 for the whole block, else n_instrs | n_addrs << 8 |
    1 << 31) to a BBCHAINS record, or a BBRUNS one after
    dg_wr_chains(False) (docs/FORMAT.md §2.10, §2.17); runs_end drops an
@@ -67,7 +67,7 @@ void  dg_wr_runs_begin(void);
 void  dg_wr_runs_end(void);
 SizeT dg_wr_runs_len(void);     /* payload bytes of the open record */
 
-/* dg_wr_run is inline: the encoder calls it for every run.  Private
+/* dg_wr_run_cur is inline: the encoder calls it for every run.  Private
    state, only the inline uses it: the cursor of the open record, the end
    of its room, the prediction slots and each context's place in them and
    successor, the previous run (BBRUNS) or the chain state (BBCHAINS). */
@@ -80,30 +80,64 @@ extern Bool dg_wr_chains_;
 extern struct dgc_chain dg_wr_chain_;
 void dg_wr_run_room_(void);     /* close, write, reopen */
 
+/* The writer's state a run touches, as a caller's local: a loop that
+   writes many runs keeps it in registers (the bytes it stores through a
+   char pointer could alias any global, so globals are reloaded after
+   every byte).  Between get and put the globals are stale: put before
+   calling anything of the writer's, get after. */
+struct dg_wr_cur {
+	UChar *o, *end;
+	uint64_t *slots;
+	struct dg_wr_ctx *ctxs;
+	struct dgc_chain chain;
+	UInt prev;
+	Bool chains;
+};
+
+static inline __attribute__((always_inline))
+void dg_wr_cur_get(struct dg_wr_cur *k)
+{
+	k->o = dg_wr_o_;
+	k->end = dg_wr_o_end_;
+	k->slots = dg_wr_slots_;
+	k->ctxs = dg_wr_ctxs_;
+	k->chain = dg_wr_chain_;
+	k->prev = dg_wr_prev_;
+	k->chains = dg_wr_chains_;
+}
+
+static inline __attribute__((always_inline))
+void dg_wr_cur_put(const struct dg_wr_cur *k)
+{
+	dg_wr_o_ = k->o;
+	dg_wr_chain_ = k->chain;
+	dg_wr_prev_ = k->prev;
+}
+
 /* Each address is predicted from the last two of its slot (stride).
    n is the run's address count, which the caller knows. */
 static inline __attribute__((always_inline))
-void dg_wr_run(UInt c, UInt info, const ULong *a, UInt n)
+void dg_wr_run_cur(struct dg_wr_cur *k, UInt c, UInt info, const ULong *a,
+                   UInt n)
 {
 	UChar *o;
 
-	if (dg_wr_o_ + DGC_RUN_MAX(n) > dg_wr_o_end_)
+	if (k->o + DGC_RUN_MAX(n) > k->end) {
+		dg_wr_cur_put(k);
 		dg_wr_run_room_();
-	if (dg_wr_chains_) {
-		o = dgc_put_chain_head(dg_wr_o_, &dg_wr_chain_,
-		                       &dg_wr_ctxs_[dg_wr_chain_.prev].next, c,
-		                       info, n, 64);
+		dg_wr_cur_get(k);
+	}
+	if (k->chains) {
+		o = dgc_put_chain_head(k->o, &k->chain,
+		                       &k->ctxs[k->chain.prev].next, c, info, n, 64);
 	} else {
-		o = dgc_put_head(dg_wr_o_, c, dg_wr_prev_, info != 0, info & 0xFF,
-		                 n, 64);
-		dg_wr_prev_ = c;
+		o = dgc_put_head(k->o, c, k->prev, info != 0, info & 0xFF, n, 64);
+		k->prev = c;
 	}
 	if (n)
-		dg_wr_o_ = dgc_put_addrs(o, dg_wr_slots_
-		                         + 2 * (SizeT)dg_wr_ctxs_[c].slot,
-		                         (const uint64_t *)a, n, 64);
-	else
-		dg_wr_o_ = o;
+		o = dgc_put_addrs(o, k->slots + 2 * (SizeT)k->ctxs[c].slot,
+		                  (const uint64_t *)a, n, 64);
+	k->o = o;
 }
 
 #endif
