@@ -1794,28 +1794,61 @@ static int scan_loop(struct vt *t, struct cur *c, int64_t limit,
 	return SQLITE_OK;
 }
 
+/* A table of the caller's own (dgvtab_scan, dgvtab_count: no SQLite
+   statement) on db's SCHEMA, and its end: *errmsg as the table's errors
+   say them, everything freed, rc returned. */
+static int solo_begin(struct vt *t, sqlite3 *db, const char *schema)
+{
+	memset(t, 0, sizeof *t);
+	t->db = db;
+	t->schema = sqlite3_mprintf("%s", schema);
+	return t->schema ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static int solo_end(struct vt *t, int rc, char **errmsg)
+{
+	if (rc != SQLITE_OK && errmsg)
+		*errmsg = t->base.zErrMsg ? sqlite3_mprintf("%s", t->base.zErrMsg)
+		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+	vt_free(t);
+	return rc;
+}
+
+/* A cursor of t positioned as xFilter would (idx_num, plan, argv as
+   vt_best_index plans them); the caller closes it (vt_close). */
+static int solo_cursor(struct vt *t, int idx_num, const char *plan, int argc,
+		       sqlite3_value **argv, struct cur **out)
+{
+	sqlite3_vtab_cursor *base;
+	int rc = vt_open(&t->base, &base);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	base->pVtab = &t->base;
+	if ((rc = vt_filter(base, idx_num, plan, argc, argv)) != SQLITE_OK) {
+		vt_close(base);
+		return rc;
+	}
+	*out = (struct cur *)base;
+	return SQLITE_OK;
+}
+
 int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
-	struct vt t = { .db = db };
-	sqlite3_vtab_cursor *base = NULL;
+	struct vt t;
+	struct cur *c;
 	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
-	int rc = SQLITE_NOMEM;
+	int rc = solo_begin(&t, db, schema);
 
-	t.schema = sqlite3_mprintf("%s", schema);
-	if (rows && t.schema && (rc = vt_open(&t.base, &base)) == SQLITE_OK) {
-		base->pVtab = &t.base;
-		rc = vt_filter(base, PLAN_BLOCKS, "", 0, NULL);
-		if (rc == SQLITE_OK)
-			rc = scan_loop(&t, (struct cur *)base, limit, fn, arg, rows);
-		vt_close(base);
+	if (rc == SQLITE_OK && !rows)
+		rc = SQLITE_NOMEM;
+	if (rc == SQLITE_OK && (rc = solo_cursor(&t, PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
+		rc = scan_loop(&t, c, limit, fn, arg, rows);
+		vt_close(&c->base);
 	}
-	if (rc != SQLITE_OK && errmsg)
-		*errmsg = t.base.zErrMsg ? sqlite3_mprintf("%s", t.base.zErrMsg)
-		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
 	sqlite3_free(rows);
-	vt_free(&t);
-	return rc;
+	return solo_end(&t, rc, errmsg);
 }
 
 /* The rows a cursor positioned by vt_filter would give, summed run by
@@ -1845,35 +1878,31 @@ int dgvtab_term_taken(const struct dgvtab_term *t)
 	return usable(&c) && c.iColumn != COL_STACK;
 }
 
-/* The terms as vt_best_index would plan them, their values as SQLite
-   would pass them: sqlite3_values from a statement that selects them. */
-static int count_plan(sqlite3 *db, const struct dgvtab_term *terms, int n,
-		      char *plan, sqlite3_value **argv)
+/* The terms (all taken: dgvtab_term_taken) as vt_best_index would plan
+   them, their values as SQLite would pass them: sqlite3_values from a
+   statement that selects them. */
+static int count_values(sqlite3 *db, const struct dgvtab_term *terms, int n,
+			char *plan, sqlite3_value **argv)
 {
-	sqlite3_str *q = sqlite3_str_new(db);
+	sqlite3_str *q;
 	sqlite3_stmt *st = NULL;
+	char *sql;
 	int i, rc;
 
-	sqlite3_str_appendall(q, "SELECT ");
 	for (i = 0; i < n; i++) {
-		if (!dgvtab_term_taken(&terms[i])) {
-			sqlite3_free(sqlite3_str_finish(q));
-			return SQLITE_MISUSE;
-		}
 		plan[2 * i] = (char)('0' + terms[i].column);
 		plan[2 * i + 1] = op_char(terms[i].op);
-		sqlite3_str_appendf(q, "%s%lld", i ? ", " : "", (long long)terms[i].value);
 	}
 	plan[2 * n] = 0;
-	if (n == 0) {
-		sqlite3_free(sqlite3_str_finish(q));
+	if (n == 0)
 		return SQLITE_OK;
-	}
-	{
-		char *sql = sqlite3_str_finish(q);
-		rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
-		sqlite3_free(sql);
-	}
+	q = sqlite3_str_new(db);
+	sqlite3_str_appendall(q, "SELECT ");
+	for (i = 0; i < n; i++)
+		sqlite3_str_appendf(q, "%s%lld", i ? ", " : "", (long long)terms[i].value);
+	sql = sqlite3_str_finish(q);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
 	if (rc == SQLITE_OK && sqlite3_step(st) != SQLITE_ROW)
 		rc = sqlite3_errcode(db);
 	for (i = 0; i < n && rc == SQLITE_OK; i++)
@@ -1883,39 +1912,45 @@ static int count_plan(sqlite3 *db, const struct dgvtab_term *terms, int n,
 	return rc;
 }
 
-/* Terms on thread and chunk_id alone select whole chunks: their rows
-   are the chunks' n_accesses (schema.sql), summed without decoding.  0
-   with *count, 1 when a term is on another column. */
-static int count_from_chunks(struct vt *t, const struct dgvtab_term *terms, int n, int64_t *count, int *rc)
+/* Terms on thread and chunk_id alone select whole chunks. */
+static int whole_chunks(const struct dgvtab_term *terms, int n)
 {
-	static const char *const op_sql[] = { ['='] = "=", ['<'] = "<", ['l'] = "<=", ['>'] = ">", ['g'] = ">=" };
-	sqlite3_str *q;
-	sqlite3_stmt *st = NULL;
-	char *sql;
 	int i;
 
 	for (i = 0; i < n; i++)
 		if (terms[i].column != COL_THREAD && terms[i].column != COL_CHUNK)
-			return 1;
-	q = sqlite3_str_new(t->db);
+			return 0;
+	return 1;
+}
+
+/* Whole chunks' rows are their n_accesses (schema.sql), summed without
+   decoding. */
+static int count_from_chunks(struct vt *t, const struct dgvtab_term *terms, int n, int64_t *count)
+{
+	static const char *const op_sql[] = { ['='] = "=", ['<'] = "<", ['l'] = "<=", ['>'] = ">", ['g'] = ">=" };
+	sqlite3_str *q = sqlite3_str_new(t->db);
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int i, rc;
+
 	sqlite3_str_appendf(q, "SELECT coalesce(sum(n_accesses), 0) FROM \"%w\".chunks WHERE 1", t->schema);
 	for (i = 0; i < n; i++)
 		sqlite3_str_appendf(q, " AND %s %s ?%d", terms[i].column == COL_THREAD ? "thread" : "id",
 		                    op_sql[(unsigned char)op_char(terms[i].op)], i + 1);
 	if (!(sql = sqlite3_str_finish(q)))
-		return *rc = SQLITE_NOMEM, 0;
-	*rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);
 	sqlite3_free(sql);
-	if (*rc != SQLITE_OK)
-		return *rc = vt_sql_error(t, "counting the chunks' accesses"), 0;
+	if (rc != SQLITE_OK)
+		return vt_sql_error(t, "counting the chunks' accesses");
 	for (i = 0; i < n; i++)
 		sqlite3_bind_int64(st, i + 1, terms[i].value);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*count = sqlite3_column_int64(st, 0);
 	else
-		*rc = vt_sql_error(t, "counting the chunks' accesses");
+		rc = vt_sql_error(t, "counting the chunks' accesses");
 	sqlite3_finalize(st);
-	return 0;
+	return rc;
 }
 
 /* vt_best_index's idxNum for count(*) WHERE terms. */
@@ -1932,35 +1967,28 @@ static int count_idx_num(const struct dgvtab_term *terms, int n)
 int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		 int64_t *count, char **errmsg)
 {
-	struct vt t = { .db = db };
-	sqlite3_vtab_cursor *base = NULL;
+	struct vt t;
+	struct cur *c;
 	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
 	char plan[2 * DGVTAB_COUNT_TERMS + 1];
 	int i, rc;
 
 	if (n < 0 || n > DGVTAB_COUNT_TERMS)
 		return SQLITE_MISUSE;
-	if ((rc = count_plan(db, terms, n, plan, argv)) == SQLITE_MISUSE)
-		return rc;
-	t.schema = sqlite3_mprintf("%s", schema);
-	if (rc == SQLITE_OK && !t.schema)
-		rc = SQLITE_NOMEM;
-	if (rc == SQLITE_OK && count_from_chunks(&t, terms, n, count, &rc) == 0)
-		base = NULL;    /* counted from chunks (or failed) */
-	else if (rc == SQLITE_OK && (rc = vt_open(&t.base, &base)) == SQLITE_OK) {
-		base->pVtab = &t.base;
-		rc = vt_filter(base, count_idx_num(terms, n), plan, n, argv);
-		if (rc == SQLITE_OK)
-			rc = count_rows(&t, (struct cur *)base, count);
-		vt_close(base);
+	for (i = 0; i < n; i++)
+		if (!dgvtab_term_taken(&terms[i]))
+			return SQLITE_MISUSE;
+	rc = solo_begin(&t, db, schema);
+	if (rc == SQLITE_OK && whole_chunks(terms, n))
+		rc = count_from_chunks(&t, terms, n, count);
+	else if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
+	         && (rc = solo_cursor(&t, count_idx_num(terms, n), plan, n, argv, &c)) == SQLITE_OK) {
+		rc = count_rows(&t, c, count);
+		vt_close(&c->base);
 	}
-	if (rc != SQLITE_OK && errmsg)
-		*errmsg = t.base.zErrMsg ? sqlite3_mprintf("%s", t.base.zErrMsg)
-		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
 	for (i = 0; i < n; i++)
 		sqlite3_value_free(argv[i]);
-	vt_free(&t);
-	return rc;
+	return solo_end(&t, rc, errmsg);
 }
 
 /* ------------------------------------------------------------ module */
