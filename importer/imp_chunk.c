@@ -9,10 +9,12 @@
  * hands it over by counting it; each consumer (the writer, then the
  * stages) takes the jobs in order, counting in `taken` those it is done
  * with; a slot is filled again once every consumer is past it.  The writer
- * encodes each job's runs, counts its accesses by 64-byte line, sorts the lines
- * (radix, by key) and derives from that one sorted list the chunk's 256-byte
- * cells (one chunk_cells row, a blob of lib/dgcells) and 64 KiB regions and
- * the sum_lines / sum_pages counters, then writes the chunk's rows.
+ * encodes each job's runs, waits for the lines stage's counts of the job's
+ * accesses by 64-byte line (imp_win: it hashes every access by line for
+ * its windows anyway), sorts the lines (radix, by key) and derives from
+ * that one sorted list the chunk's 256-byte cells (one chunk_cells row, a
+ * blob of lib/dgcells) and 64 KiB regions and the sum_lines / sum_pages
+ * counters, then writes the chunk's rows.
  *
  * Rows of chunk_regions and chunk_contexts, keyed (region or context,
  * chunk), would land all over their b-trees if written chunk by chunk, and
@@ -37,7 +39,6 @@
 #include "dgcells.h"
 #include "dgmem.h"
 
-#define LINES_INITIAL 1024    /* line table slots; grows to stay 1/4 full */
 #define ROWS_PER_LOCK 1024    /* rows written per hold of the database lock */
 #define ROWS_PER_STMT 32      /* rows in one INSERT: fewer statement runs */
 #define PENDING_MAX (1u << 20) /* rows of chunk_regions, chunk_contexts held */
@@ -72,9 +73,10 @@ struct cw_job {
 	size_t cap_defs;              /* (n_shapes of them) */
 	uint32_t *words;
 	size_t n_words, cap_words;
+	struct imp_chunk_lines lines; /* the lines stage's, for the writer */
 };
 
-struct cw_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
+#define cw_line imp_chunk_line
 
 /* Rows of (key, chunk) waiting to be written in key order. */
 struct cw_pending {
@@ -105,13 +107,14 @@ struct cw_consumer {
 struct imp_chunkw {
 	struct importer *imp;
 	pthread_mutex_t mu;           /* guards the counters and the flags */
-	pthread_cond_t has_full, has_free;
+	pthread_cond_t has_full, has_free, has_lines;
 	struct cw_job *cur;
 	struct cw_job jobs[IMP_CHUNK_JOBS];
 	uint64_t filled;              /* jobs handed over */
 	uint64_t taken[1 + IMP_CHUNK_STAGES];   /* jobs each consumer is done with */
 	struct cw_consumer con[1 + IMP_CHUNK_STAGES];
 	int n_con;
+	int lines_k;                  /* the lines stage's index in taken[] */
 	int done, stop;
 	int failed;                   /* 1 + the consumer that failed first, 0 */
 	char err[1024];
@@ -124,12 +127,8 @@ struct imp_chunkw {
 	size_t n_ctx, cap_ctx;
 	uint64_t *ctx_list;
 	size_t n_ctx_list, cap_ctx_list;
-	uint64_t *tkeys;              /* line table: keys (all ones: empty) */
-	uint32_t (*tcnt)[2];
-	uint32_t *tused;
-	uint32_t tn, tcap, tshift;    /* tcap = 2^(64 - tshift) */
 	struct cw_line *lines, *tmp;  /* the chunk's lines, sorted */
-	size_t cap_lines, cap_tmp;
+	size_t cap_tmp;
 	struct dgcells_cell *cells;   /* 256-byte cells, from the lines */
 	size_t n_cells, cap_cells;
 	uint8_t *cells_blob;          /* their chunk_cells blob (dgcells.h) */
@@ -164,92 +163,7 @@ static int cw_db_fail(struct imp_chunkw *cw, const char *what)
 	return cw_fail(cw, "%s: %s: %s", cw->imp->db_path, what, sqlite3_errmsg(cw->imp->db));
 }
 
-/* ------------------------------------------------------------ line table */
-
-static int table_alloc(struct imp_chunkw *cw, uint32_t cap)
-{
-	cw->tcap = cap;
-	for (cw->tshift = 64; cap > 1; cap >>= 1)
-		cw->tshift--;
-	cap = cw->tcap;
-	cw->tn = 0;
-	cw->tkeys = malloc(cap * sizeof *cw->tkeys);
-	cw->tcnt = calloc(cap, sizeof *cw->tcnt);
-	cw->tused = malloc(cap * sizeof *cw->tused);
-	if (!cw->tkeys || !cw->tcnt || !cw->tused)
-		return -1;
-	memset(cw->tkeys, 0xFF, cap * sizeof *cw->tkeys);
-	return 0;
-}
-
-static void table_free(struct imp_chunkw *cw)
-{
-	free(cw->tkeys);
-	free(cw->tcnt);
-	free(cw->tused);
-	cw->tkeys = NULL;
-	cw->tcnt = NULL;
-	cw->tused = NULL;
-}
-
-/* Fibonacci hashing: one multiply, the high bits (a chunk's lines are
-   runs of neighbours, which it spreads well). */
-static uint32_t table_slot(struct imp_chunkw *cw, uint64_t key)
-{
-	uint32_t mask = cw->tcap - 1;
-	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> cw->tshift);
-
-	while (cw->tkeys[i] != key) {
-		if (cw->tkeys[i] == UINT64_MAX) {
-			cw->tkeys[i] = key;
-			cw->tused[cw->tn++] = i;
-			break;
-		}
-		i = (i + 1) & mask;
-	}
-	return i;
-}
-
-/* Four times the slots, keys and counts moved over. */
-static int table_grow(struct imp_chunkw *cw)
-{
-	uint64_t *keys = cw->tkeys;
-	uint32_t (*cnt)[2] = cw->tcnt, *used = cw->tused, n = cw->tn, k;
-
-	if (table_alloc(cw, cw->tcap * 4) < 0) {
-		free(keys);
-		free(cnt);
-		free(used);
-		return cw_fail(cw, "out of memory");
-	}
-	for (k = 0; k < n; k++) {
-		uint32_t j = table_slot(cw, keys[used[k]]);
-		cw->tcnt[j][0] = cnt[used[k]][0];
-		cw->tcnt[j][1] = cnt[used[k]][1];
-	}
-	free(keys);
-	free(cnt);
-	free(used);
-	return 0;
-}
-
-/* The used slots into cw->lines (emptying the table); returns how many. */
-static size_t table_take(struct imp_chunkw *cw)
-{
-	uint32_t k;
-
-	for (k = 0; k < cw->tn; k++) {
-		uint32_t i = cw->tused[k];
-		cw->lines[k].key = cw->tkeys[i];
-		cw->lines[k].n[0] = cw->tcnt[i][0];
-		cw->lines[k].n[1] = cw->tcnt[i][1];
-		cw->tkeys[i] = UINT64_MAX;
-		cw->tcnt[i][0] = cw->tcnt[i][1] = 0;
-	}
-	k = cw->tn;
-	cw->tn = 0;
-	return k;
-}
+/* ------------------------------------------------------------ lines */
 
 /* LSD radix sort by key, a byte a pass; a pass where every key has the same
    byte is skipped (most passes: a chunk's lines share their high bytes). */
@@ -427,51 +341,8 @@ static int ctx_note(struct imp_chunkw *cw, uint64_t ctx)
 	return 0;
 }
 
-/* Count a run's accesses by 64-byte line (lines are below 2^58, so the
-   all-ones key is free to mark empty slots); widen [*lo, *hi] to them.
-   The table has room for all of them first, so the loop works on locals. */
-static int run_lines(struct imp_chunkw *cw, const struct imp_chunk_run *x, const uint64_t *a,
-                     uint64_t *lo, uint64_t *hi)
-{
-	uint64_t l = *lo, h = *hi, *keys;
-	uint32_t (*cnt)[2], *used, tn, mask, i;
-	unsigned shift;
-
-	while (4 * ((uint64_t)cw->tn + x->n_addrs) > cw->tcap)
-		if (table_grow(cw) < 0)
-			return -1;
-	keys = cw->tkeys;
-	cnt = cw->tcnt;
-	used = cw->tused;
-	tn = cw->tn;
-	mask = cw->tcap - 1;
-	shift = cw->tshift;
-	for (i = 0; i < x->n_addrs; i++) {
-		uint64_t v = a[i], line = v >> 6;
-		uint32_t s;
-		if (v == 0 && (x->kinds[i] & IMP_K_GUARDED))
-			continue;
-		l = v < l ? v : l;
-		h = v > h ? v : h;
-		s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> shift);
-		while (keys[s] != line) {
-			if (keys[s] == UINT64_MAX) {
-				keys[s] = line;
-				used[tn++] = s;
-				break;
-			}
-			s = (s + 1) & mask;
-		}
-		cnt[s][x->kinds[i] & IMP_K_WRITE]++;
-	}
-	cw->tn = tn;
-	*lo = l;
-	*hi = h;
-	return 0;
-}
-
-/* Encode the runs, count the accesses by line; the address span in lo, hi. */
-static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *lo, uint64_t *hi)
+/* Encode the runs. */
+static int job_encode(struct imp_chunkw *cw, const struct cw_job *j)
 {
 	const uint64_t *a = j->addrs;
 	size_t r;
@@ -487,8 +358,6 @@ static int job_encode(struct imp_chunkw *cw, const struct cw_job *j, uint64_t *l
 		if (dgchunk_put_run(&cw->codec, &cw->buf, x->context, x->partial, x->n_instrs,
 		                    a, x->n_addrs) < 0 || ctx_note(cw, x->context) < 0)
 			return cw_fail(cw, "out of memory");
-		if (run_lines(cw, x, a, lo, hi) < 0)
-			return -1;
 		a += x->n_addrs;
 	}
 	return 0;
@@ -685,24 +554,38 @@ static void writeback(struct imp_chunkw *cw)
 	(void)sync_file_range(cw->wb_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
-static int job_do(struct imp_chunkw *cw, const struct cw_job *j)
+/* Wait until the lines stage is done with job number `job`; 0, or -1 when
+   a consumer failed meanwhile (the import thread reports its message) or
+   the pipeline stops. */
+static int lines_wait(struct imp_chunkw *cw, uint64_t job)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
-	size_t n;
+	int rc;
+
+	pthread_mutex_lock(&cw->mu);
+	while (cw->taken[cw->lines_k] <= job && !cw->failed && !cw->stop)
+		pthread_cond_wait(&cw->has_lines, &cw->mu);
+	rc = cw->failed || cw->stop ? -1 : 0;
+	pthread_mutex_unlock(&cw->mu);
+	return rc;
+}
+
+/* Job number `job` (slot j): encoded while the lines stage counts it. */
+static int job_do(struct imp_chunkw *cw, struct cw_job *j, uint64_t job)
+{
+	struct imp_chunk_lines *l = &j->lines;
 
 	if (shapes_add(cw, j) < 0)
 		return -1;
 	if (j->n_runs == 0)
 		return 0;
 	cw->chunk_id++;
-	if (job_encode(cw, j, &lo, &hi) < 0)
+	if (job_encode(cw, j) < 0 || lines_wait(cw, job) < 0)
 		return -1;
-	if (dg_grow((void **)&cw->lines, &cw->cap_lines, cw->tn + 1, sizeof *cw->lines) < 0
-	    || dg_grow((void **)&cw->tmp, &cw->cap_tmp, cw->tn + 1, sizeof *cw->tmp) < 0)
+	if (dg_grow((void **)&cw->tmp, &cw->cap_tmp, l->n + 1, sizeof *cw->tmp) < 0)
 		return cw_fail(cw, "out of memory");
-	n = table_take(cw);
-	lines_sort(cw->lines, cw->tmp, n);
-	if (lines_fold(cw, n) < 0 || job_rows(cw, j, lo, hi) < 0)
+	lines_sort(l->v, cw->tmp, l->n);
+	cw->lines = l->v;
+	if (lines_fold(cw, l->n) < 0 || job_rows(cw, j, l->lo, l->hi) < 0)
 		return -1;
 	writeback(cw);
 	return 0;
@@ -711,11 +594,17 @@ static int job_do(struct imp_chunkw *cw, const struct cw_job *j)
 /* ------------------------------------------------------------ the threads */
 
 /* A stage's work on job j. */
-static int stage_do(struct cw_consumer *c, const struct cw_job *j)
+static int stage_do(struct cw_consumer *c, struct cw_job *j)
 {
 	struct imp_chunk_view v = { &j->head, j->runs, j->n_runs, j->addrs, j->heap,
-	                            j->defs, j->n_shapes, j->words };
+	                            j->defs, j->n_shapes, j->words,
+	                            c->stage.makes_lines ? &j->lines : NULL };
 
+	if (c->stage.makes_lines) {
+		j->lines.n = 0;
+		j->lines.lo = UINT64_MAX;
+		j->lines.hi = 0;
+	}
 	if (j->n_runs == 0 && j->n_shapes == 0)
 		return 0;
 	return c->stage.chunk(c->stage.arg, &v, c->err, sizeof c->err);
@@ -732,6 +621,8 @@ static void job_done(struct cw_consumer *c, int failed)
 		cw->failed = 1 + c->k;
 	cw->taken[c->k]++;
 	pthread_cond_signal(&cw->has_free);
+	if (c->k == cw->lines_k)
+		pthread_cond_signal(&cw->has_lines);
 	pthread_mutex_unlock(&cw->mu);
 }
 
@@ -746,7 +637,8 @@ static void *consumer(void *arg)
 {
 	struct cw_consumer *c = arg;
 	struct imp_chunkw *cw = c->cw;
-	const struct cw_job *j;
+	struct cw_job *j;
+	uint64_t job;
 	int failed;
 
 	for (;;) {
@@ -760,12 +652,13 @@ static void *consumer(void *arg)
 				job_done(c, 1);   /* counts one job too many: nobody waits now */
 			return NULL;
 		}
-		j = &cw->jobs[cw->taken[c->k] % IMP_CHUNK_JOBS];
+		job = cw->taken[c->k];
+		j = &cw->jobs[job % IMP_CHUNK_JOBS];
 		failed = cw->failed != 0;
 		pthread_mutex_unlock(&cw->mu);
 
 		/* after a failure the jobs only go round, so nobody waits forever */
-		failed = !failed && (c->k == 0 ? job_do(cw, j) : stage_do(c, j)) < 0;
+		failed = !failed && (c->k == 0 ? job_do(cw, j, job) : stage_do(c, j)) < 0;
 		job_done(c, failed);
 	}
 }
@@ -779,6 +672,7 @@ static void consumers_stop(struct imp_chunkw *cw, int drop)
 		cw->stop = 1;
 	cw->done = 1;
 	pthread_cond_broadcast(&cw->has_full);
+	pthread_cond_broadcast(&cw->has_lines);
 	pthread_mutex_unlock(&cw->mu);
 	for (k = 0; k < cw->n_con; k++)
 		if (cw->con[k].running) {
@@ -795,12 +689,17 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	if (n_stages > IMP_CHUNK_STAGES)
 		return imp_fail(imp, "%d chunk stages, at most %d (importer bug)", n_stages,
 		                IMP_CHUNK_STAGES);
+	for (k = 0; k < n_stages && !stages[k].makes_lines; k++)
+		;
+	if (k == n_stages)
+		return imp_fail(imp, "no chunk stage makes the lines (importer bug)");
 	if (posix_memalign((void **)&cw, CW_LINE, sizeof *cw) != 0)
 		return imp_fail(imp, "out of memory");
 	memset(cw, 0, sizeof *cw);
 	cw->wb_fd = -1;
 	imp->cw = cw;
 	cw->imp = imp;
+	cw->lines_k = 1 + k;
 	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
 	cw->ins_ctx = (struct cw_insert){ "chunk_contexts", 2, NULL, NULL };
 	cw->pend_region.ins = &cw->ins_region;
@@ -809,9 +708,10 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	pthread_mutex_init(&cw->mu, NULL);
 	pthread_cond_init(&cw->has_full, NULL);
 	pthread_cond_init(&cw->has_free, NULL);
+	pthread_cond_init(&cw->has_lines, NULL);
 	cw->cur = &cw->jobs[0];
 	cw->wb_fd = open(imp->tmp_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (table_alloc(cw, LINES_INITIAL) < 0 || sums_alloc(&cw->lines_sum, 12) < 0
+	if (sums_alloc(&cw->lines_sum, 12) < 0
 	    || sums_alloc(&cw->pages_sum, 10) < 0)
 		return imp_fail(imp, "out of memory");
 	cw->n_con = 1 + n_stages;
@@ -987,6 +887,7 @@ static void job_free(struct cw_job *j)
 	free(j->shapes);
 	free(j->defs);
 	free(j->words);
+	free(j->lines.v);
 }
 
 void imp_chunk_free(struct importer *imp)
@@ -1006,8 +907,6 @@ void imp_chunk_free(struct importer *imp)
 	dgchunk_buf_free(&cw->buf);
 	free(cw->ctx_chunk);
 	free(cw->ctx_list);
-	table_free(cw);
-	free(cw->lines);
 	free(cw->tmp);
 	free(cw->cells);
 	free(cw->cells_blob);
@@ -1019,6 +918,7 @@ void imp_chunk_free(struct importer *imp)
 	pthread_mutex_destroy(&cw->mu);
 	pthread_cond_destroy(&cw->has_full);
 	pthread_cond_destroy(&cw->has_free);
+	pthread_cond_destroy(&cw->has_lines);
 	free(cw);
 	imp->cw = NULL;
 }

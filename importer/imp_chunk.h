@@ -9,7 +9,7 @@
  * per record.
  *
  * Ownership, from imp_chunk_start to imp_chunk_finish: the writer thread
- * owns the run codec, the chunk's counts by 64-byte line, the sum_lines and
+ * owns the run codec, the sorted lines of the chunk, the sum_lines and
  * sum_pages counters and the rows of chunks, chunk_regions, chunk_contexts,
  * chunk_cells; the import thread owns everything else in struct importer.
  * The writer takes the database lock (imp_db_lock) around each batch of its
@@ -83,10 +83,22 @@ struct imp_chunk_run {
    (imp_chunk_context), from words[off] of the chunk's. */
 struct imp_chunk_def { uint32_t at_run, off, n; };
 
+/* A chunk's accesses by 64-byte line, as the lines stage (see below) gives
+   them to the writer: a line may come more than once (the writer sums
+   them), in no order; lo and hi are the lowest and highest address (lo
+   UINT64_MAX when no access happened). */
+struct imp_chunk_line { uint64_t key; uint32_t n[2]; };     /* reads, writes */
+struct imp_chunk_lines {
+	struct imp_chunk_line *v;
+	size_t n, cap;
+	uint64_t lo, hi;
+};
+
 /* A chunk as the stages see it: the runs, their addresses back to back;
    by address, whether it was inside a live heap block when made (1 or 0;
    a guarded access that did not happen: 0); the contexts defined meanwhile,
-   in index order. */
+   in index order; for the lines stage only, where its lines go (else
+   NULL). */
 struct imp_chunk_view {
 	const struct imp_chunk_head *head;
 	const struct imp_chunk_run *runs;
@@ -96,13 +108,19 @@ struct imp_chunk_view {
 	const struct imp_chunk_def *defs;
 	size_t n_defs;
 	const uint32_t *words;
+	struct imp_chunk_lines *lines;
 };
 
 /* A stage: chunk() is called with every chunk, in order; 0, or -1 with a
-   message in err (the import then fails with it). */
+   message in err (the import then fails with it).  Exactly one stage makes
+   the lines: it fills v->lines (emptied for it) with every access that
+   happened, and the writer waits for them before it writes the chunk (the
+   lines stage hashes each access by line anyway, for its windows; the
+   writer hashing them again cost a tenth of the import's CPU). */
 struct imp_chunk_stage {
 	int (*chunk)(void *arg, const struct imp_chunk_view *v, char *err, size_t errlen);
 	void *arg;
+	int makes_lines;
 };
 
 #define IMP_CHUNK_STAGES 2    /* at most, besides the writer */

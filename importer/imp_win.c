@@ -1,14 +1,18 @@
 /* imp_win.c: working set and lines by class (see imp_win.h).
  *
- * Layout: four open-addressing tables of struct wslot.  Three hold the
- * current window and carry its number in each slot, so that a new window
- * empties them without touching them: `lc` (line, class) -> reads, writes;
- * `lines` line -> the union of the classes that touched it; `pages` (made
- * from `lines` when the window closes) likewise.  Each keeps the list of
- * its used slots, so closing a window walks only them.  `total` is (line,
- * class) over the whole trace.  A closing window's `lc` goes into `epoch`,
- * the same for the last few windows, small enough for the core's own
- * cache; `epoch` goes into `total` when it holds EPOCH_ROWS rows.  A line
+ * Layout: five open-addressing tables of struct wslot.  `seg` counts the
+ * accesses of a segment (the part of a chunk inside one window) by (line,
+ * class), and carries the segment's number in each slot, so that a new
+ * segment empties it without touching it.  When the segment ends its rows
+ * go to the chunk's lines, for the chunk writer (imp_chunk.h: this is the
+ * lines stage), to the window's counts by class (hist), into `lines` and
+ * into `epoch`.  `lines` (line -> the union of the classes that touched it)
+ * and `pages` (made from `lines` when the window closes, likewise) hold the
+ * current window and carry its number the same way.  Each keeps the list
+ * of its used slots, so closing a segment or window walks only them.
+ * `total` is (line, class) over the whole trace.  `epoch` is the same for
+ * the last few windows, small enough for the core's own cache; it goes
+ * into `total` when it holds EPOCH_ROWS rows.  A line
  * is in about a hundred windows of a trace, and `total` outgrows every
  * cache at 10^9 accesses: updating it a window at a time cost a miss per
  * line and window (52 M on the xz trace).
@@ -16,9 +20,10 @@
  * All of it runs on a stage thread of the chunk pipeline (win_chunk): the
  * import thread gives each access's heap bit, the rest of a class (the
  * modules) comes from the context's definition and the bbdef's kinds, and
- * the sets are interned here, in log order, so their ids are those of one
- * thread doing everything.  The import thread's share is a byte store per
- * access (it was 6-13 % of its CPU when the windows were counted there).
+ * the sets are interned here, in the order of the log and of each
+ * segment's rows, so their ids are the same from one import to the next.
+ * The import thread's share is a byte store per access (it was 6-13 % of
+ * its CPU when the windows were counted there).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -56,7 +61,9 @@ struct window { int64_t start; uint64_t accesses, lines, pages; };
 struct wrow { int64_t start; uint32_t cls; uint64_t acc, lines, pages; };
 
 struct imp_win {
-	struct wtab lc, lines, pages, epoch, total;
+	struct wtab seg, lines, pages, epoch, total;
+	uint32_t seg_gen;       /* number of the current segment, from 1 */
+	struct imp_chunk_lines *out;    /* the chunk's lines (imp_chunk.h) */
 	uint32_t epoch_gen;     /* number of the current epoch, from 1 */
 	struct wcls *hist;      /* by class: the current window's counts */
 	size_t cap_hist;
@@ -91,10 +98,12 @@ int imp_win_init(struct importer *imp, struct imp_chunk_stage *stage)
 		return imp_fail(imp, "out of memory");
 	w->cur = -1;
 	w->lo = (uint64_t)1 << 63;      /* no icount is in it */
-	w->lc.by_cls = w->epoch.by_cls = w->total.by_cls = 1;
-	w->epoch_gen = 1;
+	w->seg.by_cls = w->epoch.by_cls = w->total.by_cls = 1;
+	w->epoch_gen = w->seg_gen = 1;
+	w->last_line = UINT64_MAX;
 	stage->chunk = win_chunk;
 	stage->arg = w;
+	stage->makes_lines = 1;
 	return 0;
 }
 
@@ -237,24 +246,6 @@ static int flush_epoch(struct imp_win *w)
 	return 0;
 }
 
-/* The window's (line, class) counts into `epoch` and hist. */
-static int close_counts(struct imp_win *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->lc.n; i++) {
-		const struct wslot *s = &w->lc.slot[w->lc.used[i]];
-		struct wcls *h = hist(w, s->cls);
-
-		if (!h)
-			return -1;
-		h->acc += s->n[0] + s->n[1];
-	}
-	if (merge(&w->epoch, w->epoch_gen, &w->lc) < 0)
-		return -1;
-	return w->epoch.n > EPOCH_ROWS ? flush_epoch(w) : 0;
-}
-
 /* The window's lines, then pages, by the union of their classes. */
 static int close_sets(struct imp_win *w)
 {
@@ -292,7 +283,7 @@ static int window_close(struct imp_win *w)
 
 	if (w->cur < 0)
 		return 0;
-	if (close_counts(w) < 0 || close_sets(w) < 0
+	if ((w->epoch.n > EPOCH_ROWS && flush_epoch(w) < 0) || close_sets(w) < 0
 	    || dg_grow((void **)&w->win, &w->cap_win, w->n_win + 1, sizeof *w->win) < 0
 	    || dg_grow((void **)&w->rows, &w->cap_rows, w->n_rows + w->n_touched,
 		       sizeof *w->rows) < 0)
@@ -318,12 +309,12 @@ static int window_close(struct imp_win *w)
 /* Window numbers mark the slots: on the (theoretical) wrap, clear them. */
 static void next_gen(struct imp_win *w)
 {
-	struct wtab *t[] = { &w->lc, &w->lines, &w->pages };
+	struct wtab *t[] = { &w->lines, &w->pages };
 	size_t i, k;
 
 	if (++w->gen != 0)
 		return;
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 2; k++)
 		for (i = 0; i < t[k]->cap; i++)
 			t[k]->slot[i].gen = 0;
 	for (i = 0; i < w->cap_hist; i++)
@@ -331,8 +322,60 @@ static void next_gen(struct imp_win *w)
 	w->gen = 1;
 }
 
+/* A row of the window: its accesses to hist, the line into `lines` with
+   the union of its classes. */
+static int window_row(struct imp_win *w, const struct wslot *s)
+{
+	struct wcls *h = hist(w, s->cls);
+	int added;
+	long l = wtab_at(&w->lines, s->key, s->cls, w->gen, &added);
+
+	if (!h || l < 0)
+		return -1;
+	h->acc += s->n[0] + s->n[1];
+	if (!added)
+		w->lines.slot[l].cls = imp_cls_union(w->cls, w->lines.slot[l].cls, s->cls);
+	return w->lines.slot[l].cls == UINT32_MAX ? -1 : 0;
+}
+
+/* Ends the segment: its rows to the chunk's lines and (unless the
+   windows are given up) to the window's counts and into `epoch`; a new,
+   empty segment. */
+static int segment_close(struct imp_win *w)
+{
+	struct imp_chunk_lines *out = w->out;
+	size_t i;
+
+	if (dg_grow((void **)&out->v, &out->cap, out->n + w->seg.n, sizeof *out->v) < 0)
+		return -1;
+	for (i = 0; i < w->seg.n; i++) {
+		const struct wslot *s = &w->seg.slot[w->seg.used[i]];
+
+		out->v[out->n].key = s->key;
+		out->v[out->n].n[0] = (uint32_t)s->n[0];
+		out->v[out->n++].n[1] = (uint32_t)s->n[1];
+	}
+	if (!w->bad && w->cur >= 0) {
+		for (i = 0; i < w->seg.n; i++)
+			if (window_row(w, &w->seg.slot[w->seg.used[i]]) < 0)
+				return -1;
+		if (merge(&w->epoch, w->epoch_gen, &w->seg) < 0)
+			return -1;
+	}
+	w->seg.n = 0;
+	w->last_line = UINT64_MAX;
+	if (++w->seg_gen == 0) {         /* the slots' marks wrapped: clear them */
+		for (i = 0; i < w->seg.cap; i++)
+			w->seg.slot[i].gen = 0;
+		w->seg_gen = 1;
+	}
+	return 0;
+}
+
 static int window_open(struct imp_win *w, int64_t win)
 {
+	if (segment_close(w) < 0)
+		return -1;
 	if (win < w->cur) {
 		w->bad = 1;
 		return 0;
@@ -342,46 +385,39 @@ static int window_open(struct imp_win *w, int64_t win)
 	w->cur = win;
 	w->lo = (uint64_t)win * IMP_WIN_LEN;
 	next_gen(w);
-	w->lc.n = w->lines.n = w->pages.n = 0;
+	w->lines.n = w->pages.n = 0;
 	w->accesses = 0;
-	w->last_line = UINT64_MAX;
 	return 0;
 }
 
-/* A (line, class) other than the last access's: its slot in lc, and the
-   line in `lines` with the union of its classes. */
+/* A (line, class) other than the last access's: its slot in `seg`. */
 static inline __attribute__((always_inline)) int new_key(struct imp_win *w, uint64_t line,
 							 uint32_t cls)
 {
 	int added;
-	long k = wtab_at(&w->lc, line, cls, w->gen, &added), l;
+	long k = wtab_at(&w->seg, line, cls, w->seg_gen, &added);
 
 	if (k < 0)
 		return -1;
 	w->last_line = line;
 	w->last_cls = cls;
 	w->last_slot = (size_t)k;
-	if (!added)
-		return 0;
-	l = wtab_at(&w->lines, line, cls, w->gen, &added);
-	if (l < 0)
-		return -1;
-	if (!added)
-		w->lines.slot[l].cls = imp_cls_union(w->cls, w->lines.slot[l].cls, cls);
-	return w->lines.slot[l].cls == UINT32_MAX ? -1 : 0;
+	return 0;
 }
 
-/* One access at icount ic, of class cls, is_write wr. */
+/* One access at icount ic, of class cls, is_write wr.  Once the windows
+   are given up (icount went back) the segment is the rest of the chunk. */
 static inline int window_add(struct imp_win *w, int64_t ic, uint64_t addr, uint32_t cls, int wr)
 {
 	uint64_t line = addr >> 6;
 
-	if ((uint64_t)ic - w->lo >= IMP_WIN_LEN && window_open(w, ic / IMP_WIN_LEN) < 0)
+	if ((uint64_t)ic - w->lo >= IMP_WIN_LEN && !w->bad
+	    && window_open(w, ic / IMP_WIN_LEN) < 0)
 		return -1;
 	w->accesses++;
 	if ((line != w->last_line || cls != w->last_cls) && new_key(w, line, cls) < 0)
 		return -1;
-	w->lc.slot[w->last_slot].n[wr]++;
+	w->seg.slot[w->last_slot].n[wr]++;
 	return 0;
 }
 
@@ -409,15 +445,20 @@ static int win_run(struct imp_win *w, const struct imp_chunk_run *x, const uint6
 	const uint32_t *mods = (const uint32_t *)(const void *)
 		(x->kinds + imp_chunk_modules_off(x->n_acc));
 	uint32_t i, set = w->cls->ctx_set[x->context], cls;
+	uint64_t lo = w->out->lo, hi = w->out->hi;
 
 	for (i = 0; i < x->n_addrs; i++) {
 		if (addrs[i] == 0 && (kinds[i] & IMP_K_GUARDED))
 			continue;
+		lo = addrs[i] < lo ? addrs[i] : lo;
+		hi = addrs[i] > hi ? addrs[i] : hi;
 		cls = access_cls(w->cls, set, mods[i], heap[i]);
 		if (cls == UINT32_MAX || window_add(w, (int64_t)(x->icount_start + iseq[i]),
 						    addrs[i], cls, kinds[i] & IMP_K_WRITE) < 0)
 			return -1;
 	}
+	w->out->lo = lo;
+	w->out->hi = hi;
 	return 0;
 }
 
@@ -440,6 +481,7 @@ static int win_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_
 	const uint8_t *heap = v->heap;
 	size_t r, k = 0;
 
+	w->out = v->lines;
 	for (r = 0; r < v->n_runs; r++) {
 		const struct imp_chunk_run *x = &v->runs[r];
 
@@ -450,12 +492,12 @@ static int win_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_
 				 (unsigned long long)x->context);
 			return -1;
 		}
-		if (!w->bad && win_run(w, x, addrs, heap) < 0)
+		if (win_run(w, x, addrs, heap) < 0)
 			goto oom;
 		addrs += x->n_addrs;
 		heap += x->n_addrs;
 	}
-	if (win_defs(w, v, &k, v->n_runs) == 0)
+	if (segment_close(w) == 0 && win_defs(w, v, &k, v->n_runs) == 0)
 		return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -561,7 +603,7 @@ void imp_win_free(struct importer *imp)
 
 	if (!w)
 		return;
-	wtab_free(&w->lc);
+	wtab_free(&w->seg);
 	wtab_free(&w->lines);
 	wtab_free(&w->pages);
 	wtab_free(&w->epoch);
