@@ -62,6 +62,7 @@ struct imp_desc {
 	uint32_t block;            /* last block hit */
 	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
 	                              block id is fb_block */
+	uint64_t fb_n;             /* its accesses not yet added there */
 	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
 	uint8_t  bf_i;
 	/* imp_field: the sum_field row (+1; 0 none) of its last access typed

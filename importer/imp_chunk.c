@@ -750,7 +750,7 @@ int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_access
 }
 
 int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
-                  uint32_t n_acc, uint8_t **heap)
+                  uint32_t n_acc, uint64_t **addrs, uint8_t **heap)
 {
 	struct cw_job *j = imp->cw->cur;
 	struct imp_chunk_run *x;
@@ -761,6 +761,7 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 	    || dg_grow((void **)&j->heap, &j->cap_heap, j->n_addrs + run->n_addrs,
 	               sizeof *j->heap) < 0)
 		return imp_fail(imp, "out of memory");
+	*addrs = j->addrs + j->n_addrs;
 	*heap = j->heap + j->n_addrs;
 	x = &j->runs[j->n_runs++];
 	x->context = run->context;
@@ -770,8 +771,6 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 	x->n_instrs = run->n_instrs;
 	x->n_addrs = run->n_addrs;
 	x->partial = run->partial;
-	if (run->n_addrs)
-		memcpy(j->addrs + j->n_addrs, run->addrs, run->n_addrs * sizeof *j->addrs);
 	j->n_addrs += run->n_addrs;
 	return 0;
 }

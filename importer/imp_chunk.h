@@ -132,10 +132,12 @@ int  imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages,
    stages (copied; they see them at the context's place among the runs). */
 int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses,
                        const uint32_t *words, uint32_t n);
-/* Append a run to the chunk being filled; *heap is where its n_addrs heap
-   bits go (the caller fills them before the next call). */
+/* Append a run to the chunk being filled; *addrs and *heap are where its
+   n_addrs addresses and heap bits go (the caller copies and fills them
+   before the next call: in its own loop over the addresses, where the
+   stores cost less than a copy here). */
 int  imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8_t *kinds,
-                   uint32_t n_acc, uint8_t **heap);
+                   uint32_t n_acc, uint64_t **addrs, uint8_t **heap);
 /* Hand the chunk over (if it has runs) and start an empty one. */
 int  imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h);
 /* Hand over the last chunk, wait for the writer and the stages, write

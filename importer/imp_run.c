@@ -196,9 +196,20 @@ static void chunk_start(struct importer *imp, const struct dglog_run *run)
 
 /* ------------------------------------------------------------ counters */
 
+/* d's accesses counted in d->fb_n into its entry of the global table. */
+static void fn_block_flush(struct importer *imp, struct imp_desc *d)
+{
+	imp->fb[d->fb_idx].n += d->fb_n;
+	imp->fb[d->fb_idx].bytes += d->fb_n * d->size;
+	d->fb_n = 0;
+}
+
 /* Accesses by function x block x direction: in the block's own record while
    it has room (so they go out with the block when it is freed), else in
-   the global table, which also holds the accesses outside the heap. */
+   the global table, which also holds the accesses outside the heap.  There
+   they are counted in the descriptor while its block stays the same, and
+   added on a change and at the end: the table's entry, the same for one
+   function's run of accesses, was a chain of dependent increments. */
 static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 {
 	uint32_t bid = b == IMP_NONE ? 0 : imp->blocks[b].id;
@@ -207,6 +218,8 @@ static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 	int added;
 
 	if (d->fb_block != bid) {
+		if (d->fb_n)
+			fn_block_flush(imp, d);
 		key = (uint64_t)d->function << 33 | (uint64_t)bid << 1 | d->is_write;
 		s = dghash_put(&imp->fnblock, key, (uint32_t)imp->fnblock.n, &added);
 		if (s < 0)
@@ -223,8 +236,7 @@ static int count_fn_block(struct importer *imp, struct imp_desc *d, uint32_t b)
 		d->fb_idx = imp->fnblock.vals[s];   /* dense: stays valid */
 		d->fb_block = bid;
 	}
-	imp->fb[d->fb_idx].n++;
-	imp->fb[d->fb_idx].bytes += d->size;
+	d->fb_n++;
 	return 0;
 }
 
@@ -269,7 +281,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	                       : imp_thread(imp, run->thread);
 	/* counts in scalars, not rw.n[is_write]: indexed stores then a vector
 	   load of the pair stalled store forwarding once a run */
-	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0;
+	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0, *addrs;
 	uint8_t *heap;
 	uint32_t i;
 
@@ -284,11 +296,12 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 			return -1;
 	if (imp->chunk_runs == 0)
 		chunk_start(imp, run);
-	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef], n_acc, &heap) < 0)
+	if (imp_chunk_run(imp, run, imp->bbdef_kinds[run->bbdef], n_acc, &addrs, &heap) < 0)
 		return -1;
 	imp->run_thread = run->thread;
 	for (i = 0; i < run->n_addrs; i++) {
 		uint64_t a = run->addrs[i];
+		addrs[i] = a;
 		heap[i] = 0;
 		if (a == 0 && d[i].guarded)
 			continue;
@@ -334,6 +347,9 @@ static int write_fn_block(struct importer *imp)
 {
 	size_t i;
 
+	for (i = 0; i < imp->n_descs; i++)
+		if (imp->descs[i].fb_n)
+			fn_block_flush(imp, &imp->descs[i]);
 	for (i = 0; i < imp->fnblock.n; i++)
 		if (imp_fn_block_row(imp, imp->fb[i].fn, imp->fb[i].block_id, imp->fb[i].is_write,
 		                     imp->fb[i].n, imp->fb[i].bytes) < 0)
