@@ -151,8 +151,8 @@ int imp_run_context(struct importer *imp, const struct dglog_context *c)
 	const struct dglog_bbdef *d = dglog_bbdef(&imp->log, c->bbdef);
 	uint64_t idx = imp->n_ctx;
 	int64_t stack;
-	const uint32_t *words;
-	uint32_t n_words;
+	const uint32_t *words = NULL;
+	uint32_t n_words = 0;
 
 	if (!st)
 		return -1;
@@ -281,8 +281,8 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	                       : imp_thread(imp, run->thread);
 	/* counts in scalars, not rw.n[is_write]: indexed stores then a vector
 	   load of the pair stalled store forwarding once a run */
-	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0, *addrs;
-	uint8_t *heap;
+	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0, *addrs = NULL;
+	uint8_t *heap = NULL;
 	uint32_t i;
 
 	if (!t)
