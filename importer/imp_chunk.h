@@ -44,9 +44,10 @@ struct importer;
 #define IMP_CHUNK_JOBS 8
 
 /* Kinds of a bbdef's n_acc accesses, one byte each, followed by their
-   instruction numbers (iseq), one byte each, then (4-byte aligned, see
-   imp_chunk_modules_off) their modules' ids, 4 bytes each (imp_run_bbdef makes
-   them; the array must not change or go away before imp_chunk_free). */
+   instruction numbers (iseq), one byte each, and their sizes in bytes, one
+   byte each, then (4-byte aligned, see imp_chunk_modules_off) their
+   modules' ids, 4 bytes each (imp_run_bbdef makes them; the array must not
+   change or go away before imp_chunk_free). */
 #define IMP_K_WRITE    1
 #define IMP_K_GUARDED  2      /* address 0 means "did not happen" */
 
@@ -54,7 +55,7 @@ struct importer;
    bytes. */
 static inline size_t imp_chunk_modules_off(uint32_t n_acc)
 {
-	return (2 * (size_t)n_acc + 4) & ~(size_t)3;
+	return (3 * (size_t)n_acc + 4) & ~(size_t)3;
 }
 
 static inline size_t imp_chunk_kinds_size(uint32_t n_acc)

@@ -135,6 +135,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		x->fb_block = IMP_NONE;
 		kinds[i] = (x->is_write ? IMP_K_WRITE : 0) | (x->guarded ? IMP_K_GUARDED : 0);
 		kinds[d->n_accesses + i] = x->iseq;     /* the iseqs follow the kinds */
+		kinds[2 * d->n_accesses + i] = x->size; /* then the sizes */
 		if (imp_sym_pc(imp, x->pc, &x->function, &x->module) < 0
 		    || imp_pctype_desc(imp, x) < 0)
 			return -1;
@@ -272,6 +273,22 @@ static int access_count(struct importer *imp, struct imp_desc *d, uint64_t a,
 	return count_fn_block(imp, d, b);
 }
 
+/* The run's accesses into the user events open now. */
+static void events_add(struct importer *imp, const struct dglog_run *run,
+                       const struct imp_desc *d)
+{
+	struct imp_rw rw = { { 0, 0 }, { 0, 0 } };
+	uint32_t i;
+
+	for (i = 0; i < run->n_addrs; i++)
+		if (run->addrs[i] != 0 || !d[i].guarded)
+			imp_rw_add(&rw, d[i].is_write, 1, d[i].size);
+	imp_heap_events_add(imp, &rw);
+}
+
+/* A run: its accesses into the chunk and the summaries that need the heap
+   as it is now.  Its thread's counts (the threads table) are the sum
+   stage's (imp_sum.h): this thread sets the import's pace. */
 int imp_run(struct importer *imp, const struct dglog_run *run)
 {
 	struct imp_desc *d = imp->descs + imp->bbdef_desc[run->bbdef];
@@ -279,9 +296,7 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 	                  : (uint32_t)imp->n_descs) - imp->bbdef_desc[run->bbdef];
 	struct imp_thread *t = run->thread < imp->n_threads ? &imp->threads[run->thread]
 	                       : imp_thread(imp, run->thread);
-	/* counts in scalars, not rw.n[is_write]: indexed stores then a vector
-	   load of the pair stalled store forwarding once a run */
-	uint64_t made = 0, first_ic = 0, last_ic = 0, n_w = 0, bytes = 0, b_w = 0, *addrs = NULL;
+	uint64_t made = 0, *addrs = NULL;
 	uint8_t *heap = NULL;
 	uint32_t i;
 
@@ -308,36 +323,15 @@ int imp_run(struct importer *imp, const struct dglog_run *run)
 		if (access_count(imp, &d[i], a, run->icount_start + d[i].iseq) < 0)
 			return -1;
 		heap[i] = d[i].block != IMP_NONE;      /* the class's heap bit (imp_win) */
-		if (!made++)
-			first_ic = run->icount_start + d[i].iseq;
-		last_ic = run->icount_start + d[i].iseq;
-		n_w += d[i].is_write;
-		bytes += d[i].size;
-		b_w += d[i].is_write ? d[i].size : 0;
+		made++;
 	}
-	if (imp->n_open_events) {
-		struct imp_rw rw = { { made - n_w, n_w }, { bytes - b_w, b_w } };
-		imp_heap_events_add(imp, &rw);
-	}
+	if (imp->n_open_events)
+		events_add(imp, run, d);
 	imp->chunk_runs++;
 	imp->chunk_accesses += made;
 	imp->chunk_icount_next = run->icount_start + run->n_instrs;
 	imp->runs++;
 	imp->accesses += made;
-	if (!t->seen) {
-		t->first = run->icount_start;
-		t->seen = 1;
-	}
-	t->last = run->icount_start + run->n_instrs;
-	t->runs++;
-	if (made) {
-		if (!t->rw.n[0] && !t->rw.n[1])
-			t->first_access = first_ic;
-		t->last_access = last_ic;
-		imp_rw_add(&t->rw, 0, made - n_w, bytes - b_w);
-		imp_rw_add(&t->rw, 1, n_w, b_w);
-	}
-	t->accesses += made;
 	return 0;
 }
 

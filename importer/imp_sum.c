@@ -23,6 +23,8 @@
 #include "imp_chunk.h"
 
 struct imp_sum {
+	struct imp_thread *threads;    /* by thread id: the counts of the run loop */
+	size_t n_threads;
 	uint64_t *runs;
 	uint32_t *thread;
 	size_t cap;
@@ -112,6 +114,42 @@ static int run_whole(const struct imp_chunk_run *x, const uint64_t *a)
 	return 1;
 }
 
+/* Run x's counts (addresses a) into thread tid's; -1: out of memory. */
+static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_run *x,
+		      const uint64_t *a)
+{
+	const uint8_t *iseq = x->kinds + x->n_acc, *size = x->kinds + 2 * (size_t)x->n_acc;
+	struct imp_thread *t;
+	uint32_t i;
+
+	if (tid >= s->n_threads) {
+		size_t n = s->n_threads;
+
+		if (dg_grow((void **)&s->threads, &n, (size_t)tid + 1, sizeof *s->threads) < 0)
+			return -1;
+		memset(s->threads + s->n_threads, 0, (n - s->n_threads) * sizeof *s->threads);
+		s->n_threads = n;
+	}
+	t = &s->threads[tid];
+	if (!t->seen) {
+		t->first = x->icount_start;
+		t->seen = 1;
+	}
+	t->last = x->icount_start + x->n_instrs;
+	t->runs++;
+	for (i = 0; i < x->n_addrs; i++) {
+		int w = x->kinds[i] & IMP_K_WRITE;
+
+		if (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
+			continue;
+		if (!t->accesses++)
+			t->first_access = x->icount_start + iseq[i];
+		t->last_access = x->icount_start + iseq[i];
+		imp_rw_add(&t->rw, w, 1, size[i]);
+	}
+	return 0;
+}
+
 /* The stage: every run of a chunk, in order, into the summaries. */
 static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_t errlen)
 {
@@ -130,6 +168,7 @@ static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_
 			return -1;
 		}
 		if (ctx_run(s, x->context, h->thread) < 0
+		    || thread_run(s, h->thread, x, addrs) < 0
 		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
@@ -178,6 +217,33 @@ static int write_runs(struct importer *imp, struct imp_sum *s, sqlite3_stmt *st)
 	return write_hash(imp, st, &s->other, s->other_runs, 0);
 }
 
+/* The run loop's counts into imp->threads (the import thread made an
+   entry for every thread that ran: imp_thread). */
+static int threads_give(struct importer *imp, const struct imp_sum *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->n_threads; k++) {
+		const struct imp_thread *from = &s->threads[k];
+		struct imp_thread *t;
+
+		if (!from->seen)
+			continue;
+		if (k >= imp->n_threads)
+			return imp_fail(imp, "thread %zu ran but has no entry (importer bug)", k);
+		t = &imp->threads[k];
+		t->seen = 1;
+		t->first = from->first;
+		t->last = from->last;
+		t->runs = from->runs;
+		t->accesses = from->accesses;
+		t->rw = from->rw;
+		t->first_access = from->first_access;
+		t->last_access = from->last_access;
+	}
+	return 0;
+}
+
 int imp_sum_finish(struct importer *imp)
 {
 	struct imp_sum *s = imp->sum;
@@ -186,6 +252,8 @@ int imp_sum_finish(struct importer *imp)
 
 	if (!s)
 		return imp_fail(imp, "sum_ctx: no state (importer bug)");
+	if (threads_give(imp, s) < 0)
+		return -1;
 	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx VALUES (?1, ?2, ?3)",
 			       -1, &r, NULL) == SQLITE_OK
 	    && sqlite3_prepare_v2(imp->db, "INSERT INTO sum_ctx_miss VALUES "
@@ -208,6 +276,7 @@ void imp_sum_free(struct importer *imp)
 
 	if (!s)
 		return;
+	free(s->threads);
 	free(s->runs);
 	free(s->thread);
 	free(s->other_runs);

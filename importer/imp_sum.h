@@ -1,10 +1,13 @@
 /* imp_sum.h: the per-context summaries of the import (sum_ctx,
- * sum_ctx_miss in schema/schema.sql).
+ * sum_ctx_miss in schema/schema.sql), and each thread's counts.
  *
  * Promise: fed every run (as a stage of the chunk pipeline, imp_chunk.h,
  * on a thread of its own), imp_sum_finish writes how many runs each context had in each
  * thread, and for the accesses a run did not make (a partial run's tail,
- * a guarded access whose guard was false) how many times each was missed.
+ * a guarded access whose guard was false) how many times each was missed;
+ * and it gives each thread of imp->threads its first and last icount, its
+ * runs, and its accesses by direction with their bytes and first and last
+ * icounts (the threads table; counted here, off the import thread).
  * From them and access_descs, a filter on call stacks (a set of contexts,
  * and pcs inside them) gets its exact counts by pc, thread and direction
  * without decoding a chunk.  (The working set, sum_windows, is
@@ -31,8 +34,8 @@ struct imp_chunk_stage;
    imp_chunk_start.  0, or -1 (imp_fail). */
 int imp_sum_init(struct importer *imp, struct imp_chunk_stage *stage);
 
-/* Writes sum_ctx and sum_ctx_miss, then frees the state.
-   0 or -1. */
+/* Writes sum_ctx and sum_ctx_miss, fills imp->threads' counts (before
+   they are written), then frees the state.  0 or -1. */
 int imp_sum_finish(struct importer *imp);
 
 void imp_sum_free(struct importer *imp);
