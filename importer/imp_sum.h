@@ -14,7 +14,8 @@
  * imp_win.h's.)
  *
  * Cost: one array increment per run when each context runs in one thread
- * (a hash look-up per run for the contexts that run in several).
+ * (a hash look-up per run for the contexts that run in several); the
+ * thread's counts, a few increments per access.
  *
  * Ownership: the state hangs off struct importer (imp->sum), made by
  * imp_sum_init; the stage's thread counts into it until imp_chunk_finish
