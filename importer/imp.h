@@ -147,13 +147,18 @@ struct imp_event {
 	int open;
 };
 
-struct imp_thread {
-	uint32_t id;
+/* A thread's runs and accesses, counted by the sum stage (imp_sum.h). */
+struct imp_thread_runs {
 	uint64_t first, last, runs, accesses;
 	struct imp_rw rw;
 	uint64_t first_access, last_access;   /* valid when rw has any */
-	uint64_t heap_n, heap_first, heap_last;   /* accesses in heap blocks */
 	int seen;                  /* has runs */
+};
+
+struct imp_thread {
+	uint32_t id;
+	struct imp_thread_runs r;  /* filled by imp_sum_finish */
+	uint64_t heap_n, heap_first, heap_last;   /* accesses in heap blocks */
 	int known;                 /* named by a THREAD record */
 };
 

@@ -592,19 +592,20 @@ static int write_threads(struct importer *imp)
 		return imp_db_fail(imp, "prepare");
 	for (k = 0; k < imp->n_threads; k++) {
 		const struct imp_thread *t = &imp->threads[k];
-		if (!t->seen && !t->known)
+		const struct imp_thread_runs *r = &t->r;
+		if (!r->seen && !t->known)
 			continue;
 		sqlite3_bind_int64(st, 1, t->id);
-		if (t->seen) {
-			sqlite3_bind_int64(st, 2, (int64_t)t->first);
-			sqlite3_bind_int64(st, 3, (int64_t)t->last);
+		if (r->seen) {
+			sqlite3_bind_int64(st, 2, (int64_t)r->first);
+			sqlite3_bind_int64(st, 3, (int64_t)r->last);
 		}
-		sqlite3_bind_int64(st, 4, (int64_t)t->runs);
-		sqlite3_bind_int64(st, 5, (int64_t)t->accesses);
-		imp_rw_bind(st, 6, &t->rw);
-		if (t->rw.n[0] || t->rw.n[1]) {
-			sqlite3_bind_int64(st, 10, (int64_t)t->first_access);
-			sqlite3_bind_int64(st, 11, (int64_t)t->last_access);
+		sqlite3_bind_int64(st, 4, (int64_t)r->runs);
+		sqlite3_bind_int64(st, 5, (int64_t)r->accesses);
+		imp_rw_bind(st, 6, &r->rw);
+		if (r->rw.n[0] || r->rw.n[1]) {
+			sqlite3_bind_int64(st, 10, (int64_t)r->first_access);
+			sqlite3_bind_int64(st, 11, (int64_t)r->last_access);
 		}
 		if (imp_db_step(imp, st) < 0) {
 			sqlite3_finalize(st);

@@ -23,7 +23,7 @@
 #include "imp_chunk.h"
 
 struct imp_sum {
-	struct imp_thread *threads;    /* by thread id: the counts of the run loop */
+	struct imp_thread_runs *threads;    /* by thread id */
 	size_t n_threads;
 	uint64_t *runs;
 	uint32_t *thread;
@@ -119,7 +119,7 @@ static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_ru
 		      const uint64_t *a)
 {
 	const uint8_t *iseq = x->kinds + x->n_acc, *size = x->kinds + 2 * (size_t)x->n_acc;
-	struct imp_thread *t;
+	struct imp_thread_runs *t;
 	uint32_t i;
 
 	if (tid >= s->n_threads) {
@@ -224,22 +224,11 @@ static int threads_give(struct importer *imp, const struct imp_sum *s)
 	size_t k;
 
 	for (k = 0; k < s->n_threads; k++) {
-		const struct imp_thread *from = &s->threads[k];
-		struct imp_thread *t;
-
-		if (!from->seen)
+		if (!s->threads[k].seen)
 			continue;
 		if (k >= imp->n_threads)
 			return imp_fail(imp, "thread %zu ran but has no entry (importer bug)", k);
-		t = &imp->threads[k];
-		t->seen = 1;
-		t->first = from->first;
-		t->last = from->last;
-		t->runs = from->runs;
-		t->accesses = from->accesses;
-		t->rw = from->rw;
-		t->first_access = from->first_access;
-		t->last_access = from->last_access;
+		imp->threads[k].r = s->threads[k];
 	}
 	return 0;
 }
