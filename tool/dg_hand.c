@@ -20,6 +20,7 @@ extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);
 #define MFD_CLOEXEC      1
 
 #define SLOT_SIZE   DG_OUT_BUF_SIZE
+#define RING_SIZE   ((SizeT)DG_HAND_SLOTS * SLOT_SIZE)
 #define WAKE        1     /* bytes on the wake pipe */
 #define REPLY       2
 #define CTL_SIZE    4096
@@ -95,7 +96,7 @@ static void helper_main(Int fd, Int tee)
 
 	in_helper = True;
 	dg_proc_quiet();
-	dg_wr_init(fd, tee, log_path, &ctl->wr);
+	dg_wr_init(fd, tee, log_path, &ctl->wr, slots + RING_SIZE);
 	for (;;) {
 		Int n;
 		helper_drain();
@@ -121,7 +122,7 @@ static void helper_main(Int fd, Int tee)
 
 static Bool shared_map(void)
 {
-	SizeT size = CTL_SIZE + (SizeT)DG_HAND_SLOTS * SLOT_SIZE;
+	SizeT size = CTL_SIZE + RING_SIZE + DG_WR_SHARED;
 	SysRes r = DG_SYS2(__NR_memfd_create, (UWord)"datagrind", MFD_CLOEXEC);
 	Int fd;
 
@@ -191,10 +192,11 @@ UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
 	kick_w = kick[1];
 	wake_r = wake[0];
 	VG_(fcntl)(kick_w, VKI_F_SETFL, VKI_O_NONBLOCK);
+	dg_wr_behind_attach(fd, tee, path, &ctl->wr);
 	return slot(0);
 no_helper:
 	ctl = NULL;
-	dg_wr_init(fd, tee, path, &inline_state);
+	dg_wr_init(fd, tee, path, &inline_state, NULL);
 	return buf;
 }
 
@@ -217,6 +219,8 @@ static void wait_below(ULong max)
 
 	ctl->wake_at = max;
 	while (!dead && ctl->published - ctl->consumed > max) {
+		if (dg_wr_behind())
+			continue;       /* the helper's write(2), done here */
 		ctl->waiting = 1;
 		fence();
 		if (ctl->published - ctl->consumed <= max)
@@ -277,7 +281,9 @@ void dg_hand_finish(void)
 		;               /* until the helper has exited */
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("datagrind: %llu buffers handed over, the tool waited "
-		          "%llu times\n", ctl->published, sleeps);
+		          "%llu times and wrote %llu of the log's %llu bytes\n",
+		          ctl->published, sleeps, ctl->wr.behind_other,
+		          ctl->wr.disk);
 	inline_state.err = ctl->wr.err;      /* what the closing line says */
 	inline_state.disk = ctl->wr.disk;
 	inline_state.records = ctl->wr.records;
@@ -294,6 +300,7 @@ void dg_hand_forget(void)
 	VG_(close)(kick_r);
 	VG_(close)(wake_r);
 	kick_w = kick_r = wake_r = -1;
+	dg_wr_behind_attach(-1, -1, NULL, NULL);   /* the parent's log */
 	ctl = NULL;     /* the mapping stays: the helper may still read it */
 }
 
