@@ -38,8 +38,8 @@ extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);
    handed over; the helper has finished with every k < consumed. */
 struct ctl {
 	volatile ULong published, consumed;
-	volatile UInt  waiting;     /* the tool sleeps until at most wake_at */
-	volatile ULong wake_at;     /* buffers are with the helper */
+	volatile UInt  waiting;     /* the tool sleeps: wake it when ... */
+	volatile ULong wake_at;     /* ... at most this many are with the helper */
 	volatile UInt  stop;        /* the tool is done: finish and exit */
 	volatile UInt  sleeping;    /* the helper waits for a kick */
 	ULong len[DG_HAND_SLOTS];

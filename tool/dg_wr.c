@@ -213,10 +213,10 @@ static Bool behind_take(SizeT *n)
 	*n = 0;
 	if (st->behind == DG_WR_BEHIND_NONE)
 		return True;
+	/* the taker's pid in the same word: a waiter can tell if it died */
 	if (!__sync_bool_compare_and_swap(&st->behind, DG_WR_BEHIND_READY,
-	                                  DG_WR_BEHIND_BUSY))
+	                                  DG_WR_BEHIND_BUSY + VG_(getpid)()))
 		return False;
-	st->behind_pid = VG_(getpid)();
 	*n = st->behind_n;
 	write_all(st->behind_p, *n);
 	__sync_synchronize();
@@ -238,8 +238,12 @@ Bool dg_wr_behind(void)
    it) in the middle of a write: the log ends somewhere in those bytes. */
 static Bool behind_writer_died(void)
 {
-	SysRes r = DG_SYS2(__NR_kill, st->behind_pid, 0);
+	UInt b = st->behind;
+	SysRes r;
 
+	if (b < DG_WR_BEHIND_BUSY)
+		return False;
+	r = DG_SYS2(__NR_kill, b - DG_WR_BEHIND_BUSY, 0);
 	if (!sr_isError(r) || sr_Err(r) != VKI_ESRCH)
 		return False;
 	if (!st->err) {

@@ -30,12 +30,13 @@ struct dg_wr_state {
 	volatile ULong disk;     /* bytes the file received (its offset) */
 	volatile ULong records;  /* records framed so far */
 	volatile ULong icount, accesses;   /* the encoder's, at FINI */
-	/* Write-behind (below): [behind_p, +behind_n) waits to be written. */
-	volatile UInt  behind;   /* DG_WR_BEHIND_* */
+	/* Write-behind (below): [behind_p, +behind_n) waits to be written
+	   (READY), or the process of pid behind - DG_WR_BEHIND_BUSY writes
+	   it, or there is none (NONE). */
+	volatile UInt  behind;
 	UChar * volatile behind_p;
 	volatile SizeT behind_n;
 	volatile ULong behind_other;  /* bytes the other process wrote */
-	volatile Int   behind_pid;    /* who writes them (BUSY) */
 };
 enum { DG_WR_BEHIND_NONE, DG_WR_BEHIND_READY, DG_WR_BEHIND_BUSY };
 
