@@ -8,7 +8,11 @@
  * hands it over; the helper runs the encoder (dg_enc.c) on it and gives it
  * back; a third pipe carries the encoder's state back when the program
  * forks.  Hand-over costs one byte in a pipe per buffer; the tool sleeps on
- * a second pipe only when every buffer is taken.
+ * a second pipe only when every buffer is taken, until half of them are
+ * free again.  Before it sleeps it writes what the helper has encoded, if
+ * that is waiting (the writer's write-behind, dg_wr.h): the helper is
+ * then the busier process, and write(2) moves to the idle one.  The log
+ * is the same byte for byte, whoever writes it.
  *
  * The helper is a grandchild (the child in between exits at once, with no
  * signal to the program), so the program's wait() never sees it and no

@@ -4,12 +4,14 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 #include "dg_format.h"
 #include "dg_wr.h"
+#include "dg_proc.h"
 
-#define WR_BUF_SIZE   (4u << 20)
+#define WR_BUF_SIZE   DG_WR_BUF_SIZE
 #define WR_WRITE_AT   (1u << 20)    /* write(2) calls of about this size */
 #define WR_DIRECT     (64u << 10)   /* records this long are not copied */
 #define REC_ROOM      (64u << 10)   /* room made for a record framed here */
@@ -22,6 +24,7 @@ static const HChar *wr_path;
 static struct dg_wr_state *st;
 static UChar  *obuf;
 static SizeT   oused;
+static UChar  *shared_buf;          /* two halves for write-behind, or NULL */
 #define slots  dg_wr_slots_         /* (last, stride) per access slot */
 static SizeT   cap_slots;           /* in pairs */
 
@@ -86,14 +89,25 @@ const HChar *dg_wr_strerror(UWord err)
 	return other;
 }
 
-void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *state)
+void dg_wr_behind_attach(Int fd, Int tee, const HChar *path,
+                         struct dg_wr_state *state)
 {
 	wr_fd = fd;
 	wr_tee = tee;
 	wr_path = path;
 	st = state;
-	if (!obuf)
-		obuf = VG_(malloc)("dg.wr.buf", WR_BUF_SIZE);
+}
+
+void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *state,
+                UChar *shared)
+{
+	static UChar *own;
+
+	dg_wr_behind_attach(fd, tee, path, state);
+	if (!shared && !own)
+		own = VG_(malloc)("dg.wr.buf", WR_BUF_SIZE);
+	shared_buf = shared;
+	obuf = shared ? shared : own;
 	oused = 0;
 	rec_at = runs_at = NO_REC;
 }
@@ -190,8 +204,88 @@ static void write_all(const UChar *p, SizeT n)
 	write_fd(wr_fd, p, n, True);
 }
 
+/* ------------------------------------------------------------ write-behind */
+
+/* Write the waiting bytes unless the other process has taken them (*n:
+   how many, 0 if none); False only while the other process writes them. */
+static Bool behind_take(SizeT *n)
+{
+	*n = 0;
+	if (st->behind == DG_WR_BEHIND_NONE)
+		return True;
+	/* the taker's pid in the same word: a waiter can tell if it died */
+	if (!__sync_bool_compare_and_swap(&st->behind, DG_WR_BEHIND_READY,
+	                                  DG_WR_BEHIND_BUSY + VG_(getpid)()))
+		return False;
+	*n = st->behind_n;
+	write_all(st->behind_p, *n);
+	__sync_synchronize();
+	st->behind = DG_WR_BEHIND_NONE;
+	return True;
+}
+
+Bool dg_wr_behind(void)
+{
+	SizeT n;
+
+	if (!st || st->behind != DG_WR_BEHIND_READY || !behind_take(&n) || !n)
+		return False;
+	st->behind_other += n;
+	return True;
+}
+
+/* The process writing behind was killed (SIGKILL: nothing else stops
+   it) in the middle of a write: the log ends somewhere in those bytes. */
+static Bool behind_writer_died(void)
+{
+	UInt b = st->behind;
+	SysRes r;
+
+	if (b < DG_WR_BEHIND_BUSY)
+		return False;
+	r = DG_SYS2(__NR_kill, b - DG_WR_BEHIND_BUSY, 0);
+	if (!sr_isError(r) || sr_Err(r) != VKI_ESRCH)
+		return False;
+	if (!st->err) {
+		st->err = VKI_EPIPE;
+		VG_(umsg)("datagrind: the process writing the log '%s' was killed "
+		          "during a write; the log is cut short\n", wr_path);
+	}
+	st->behind = DG_WR_BEHIND_NONE;
+	return True;
+}
+
+/* The writer, before its bytes may overtake the waiting ones or it reuses
+   their half.  The other process writes them in well under a millisecond;
+   the writer meets this rarely (the next half takes ~1 MB of encoding). */
+static void behind_done(void)
+{
+	UInt polls = 0;
+	SizeT n;
+
+	while (!behind_take(&n)) {
+		DG_SYS1(__NR_sched_yield, 0);
+		if (++polls % 1024 == 0 && behind_writer_died())
+			return;
+	}
+}
+
+/* Leave the filled half for write-behind and go on in the other. */
+static void behind_pass(void)
+{
+	behind_done();
+	st->behind_p = obuf;
+	st->behind_n = oused;
+	__sync_synchronize();
+	st->behind = DG_WR_BEHIND_READY;
+	obuf = obuf == shared_buf ? shared_buf + WR_BUF_SIZE : shared_buf;
+	oused = 0;
+}
+
 static void obuf_flush(void)
 {
+	if (shared_buf)
+		behind_done();
 	write_all(obuf, oused);
 	oused = 0;
 }
@@ -309,7 +403,11 @@ void dg_wr_run_room_(void)
 
 void dg_wr_flush_maybe(void)
 {
-	if (oused >= WR_WRITE_AT)
+	if (oused < WR_WRITE_AT)
+		return;
+	if (shared_buf)
+		behind_pass();
+	else
 		obuf_flush();
 }
 

@@ -11,6 +11,8 @@
  * access slot of a context, zero until first use), the output buffer, the
  * file descriptor's writes and their failure: after a failed write it
  * says so once (bytes that reached the file, and why) and drops the rest.
+ * With a helper, the tool process may do some of those writes for it
+ * (write-behind, dg_wr_init); the state they share says who does which.
  *
  * The writer runs in the helper process (dg_hand.c) when there is one,
  * else in the tool itself; nothing here knows which.  Its counters live in
@@ -28,12 +30,36 @@ struct dg_wr_state {
 	volatile ULong disk;     /* bytes the file received (its offset) */
 	volatile ULong records;  /* records framed so far */
 	volatile ULong icount, accesses;   /* the encoder's, at FINI */
+	/* Write-behind (below): [behind_p, +behind_n) waits to be written
+	   (READY), or the process of pid behind - DG_WR_BEHIND_BUSY writes
+	   it, or there is none (NONE). */
+	volatile UInt  behind;
+	UChar * volatile behind_p;
+	volatile SizeT behind_n;
+	volatile ULong behind_other;  /* bytes the other process wrote */
 };
+enum { DG_WR_BEHIND_NONE, DG_WR_BEHIND_READY, DG_WR_BEHIND_BUSY };
 
 /* Start writing to fd (the log at path, for messages), and the same bytes
    to tee unless it is -1 (the log kept beside an importer's pipe: a
-   failed write to either stops both); st starts zeroed. */
-void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *st);
+   failed write to either stops both); st starts zeroed.  shared is NULL,
+   or DG_WR_SHARED bytes that another process maps at the same address
+   and whose st it shares: then the writer fills one half of it while the
+   other half's bytes wait for write(2), by whichever process gets to them
+   first (write-behind: the tool, which would otherwise sleep waiting for
+   the helper, takes write(2) off the helper's busy core).  The writer
+   writes them itself before it reuses their half and on every flush, so
+   dg_wr_flush still means "the file has it all". */
+#define DG_WR_BUF_SIZE  (4u << 20)
+#define DG_WR_SHARED    (2 * DG_WR_BUF_SIZE)
+void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *st,
+                UChar *shared);
+/* The other process: attach to the same fds, path and st (NULL: detach);
+   dg_wr_behind writes the bytes waiting, if any and nobody has taken them
+   (True then; the bytes count as written if the log had failed). */
+void dg_wr_behind_attach(Int fd, Int tee, const HChar *path,
+                         struct dg_wr_state *st);
+Bool dg_wr_behind(void);
 struct dg_wr_state *dg_wr_state(void);
 /* Put everything framed into the file (or fail); _maybe only once a
    good write's worth is waiting.  Never while runs are open. */
