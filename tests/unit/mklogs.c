@@ -93,6 +93,39 @@ static int mixed_log(const char *dir)
 	return rc;
 }
 
+/* Instruction counts that go back: runs at icount 0, 250000, then 100
+   (an ICOUNT record sets it lower), then 300000, in thread 1, each a read
+   and a write.  The importer gives up the working set (sum_windows and the
+   class tables stay empty) but every other summary holds (t1535). */
+static int back_log(const char *dir)
+{
+	static const struct dgwrite_instr in[2] = { { 0x401000, 4 }, { 0x401004, 3 } };
+	static const struct dgwrite_access ac[2] = {
+		{ DG_ACC_READ, 4, 0, 0 }, { DG_ACC_WRITE, 8, 1, 0 },
+	};
+	static const uint64_t at[4] = { 0, 250000, 100, 300000 };
+	static const uint64_t runs[4][2] = {
+		{ 0x5000, 0x9000 }, { 0x5040, 0x9000 }, { 0x5000, 0x9040 }, { 0x5080, 0x9080 },
+	};
+	struct dgwrite w;
+	int rc;
+
+	dgwrite_init(&w, 2, 0, 8);
+	dgwrite_thread(&w, 1);
+	dgwrite_bbdef(&w, 2, in, 2, ac, 0);
+	dgwrite_context(&w, 0, 1, &(uint64_t){ 0x401000 });
+	for (int k = 0; k < 4; k++) {
+		if (at[k])
+			dgwrite_icount(&w, at[k]);
+		dgwrite_run(&w, 0, 0, 2, 2, runs[k]);
+	}
+	dgwrite_flush_runs(&w);
+	dgwrite_fini(&w, 300002, w.n_runs, w.n_accesses, w.n_records, 0);
+	rc = save(&w, dir, "back-v2.log");
+	dgwrite_release(&w);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const endian[2] = { "le", "be" };
@@ -118,5 +151,6 @@ int main(int argc, char **argv)
 	rc |= heap_log(argv[1], 0);
 	rc |= heap_log(argv[1], 1);
 	rc |= mixed_log(argv[1]);
+	rc |= back_log(argv[1]);
 	return rc ? 1 : 0;
 }
