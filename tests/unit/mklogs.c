@@ -24,6 +24,18 @@ static int save(struct dgwrite *w, const char *dir, const char *name)
 	return 0;
 }
 
+/* Close the runs, write FINI (at icount), save the log as name, free it. */
+static int finish(struct dgwrite *w, uint64_t icount, const char *dir, const char *name)
+{
+	int rc;
+
+	dgwrite_flush_runs(w);         /* so that n_records counts the runs */
+	dgwrite_fini(w, icount, w->n_runs, w->n_accesses, w->n_records, 0);
+	rc = save(w, dir, name);
+	dgwrite_release(w);
+	return rc;
+}
+
 /* A log with strided loops through a heap block, for --blocks and the
  * prediction; thread 1 then thread 2.  With chains, the runs go into
  * BBCHAINS records (heap-v2-chains.log): the same log to every reader. */
@@ -35,7 +47,6 @@ static int heap_log(const char *dir, int chains)
 	};
 	static const uint64_t ips[2] = { 0x400a00, 0x400b00 };
 	struct dgwrite w;
-	int rc;
 
 	dgwrite_init(&w, 2, 0, 8);
 	w.chains = chains;
@@ -50,11 +61,7 @@ static int heap_log(const char *dir, int chains)
 	dgwrite_free(&w, 0x5000, 0, NULL);
 	dgwrite_thread(&w, 2);
 	dgwrite_run(&w, 0, 1, 1, 1, (uint64_t[]){ 0x5000 });
-	dgwrite_flush_runs(&w);         /* so that n_records counts it */
-	dgwrite_fini(&w, 21, w.n_runs, w.n_accesses, w.n_records, 0);
-	rc = save(&w, dir, chains ? "heap-v2-chains.log" : "heap-v2.log");
-	dgwrite_release(&w);
-	return rc;
+	return finish(&w, 21, dir, chains ? "heap-v2-chains.log" : "heap-v2.log");
 }
 
 /* A block whose code is in two modules (/bin/true mapped at 0x400000,
@@ -75,7 +82,6 @@ static int mixed_log(const char *dir)
 		{ 0x5000, 0x9008 }, { 0x5004, 0x5010 }, { 0x9000, 0x9010 },
 	};
 	struct dgwrite w;
-	int rc;
 
 	dgwrite_init(&w, 2, 0, 8);
 	dgwrite_mmap(&w, 0x400000, 0x1000, 0, 0, 5, 0, NULL, "/bin/true");
@@ -86,11 +92,7 @@ static int mixed_log(const char *dir)
 	dgwrite_malloc(&w, 0x5000, 64, 0, NULL);
 	for (int k = 0; k < 3; k++)
 		dgwrite_run(&w, 0, 0, 3, 2, runs[k]);
-	dgwrite_flush_runs(&w);
-	dgwrite_fini(&w, 9, w.n_runs, w.n_accesses, w.n_records, 0);
-	rc = save(&w, dir, "mixed-v2.log");
-	dgwrite_release(&w);
-	return rc;
+	return finish(&w, 9, dir, "mixed-v2.log");
 }
 
 /* Instruction counts that go back: runs at icount 0, 250000, then 100
@@ -108,7 +110,6 @@ static int back_log(const char *dir)
 		{ 0x5000, 0x9000 }, { 0x5040, 0x9000 }, { 0x5000, 0x9040 }, { 0x5080, 0x9080 },
 	};
 	struct dgwrite w;
-	int rc;
 
 	dgwrite_init(&w, 2, 0, 8);
 	dgwrite_thread(&w, 1);
@@ -119,11 +120,7 @@ static int back_log(const char *dir)
 			dgwrite_icount(&w, at[k]);
 		dgwrite_run(&w, 0, 0, 2, 2, runs[k]);
 	}
-	dgwrite_flush_runs(&w);
-	dgwrite_fini(&w, 300002, w.n_runs, w.n_accesses, w.n_records, 0);
-	rc = save(&w, dir, "back-v2.log");
-	dgwrite_release(&w);
-	return rc;
+	return finish(&w, 300002, dir, "back-v2.log");
 }
 
 int main(int argc, char **argv)
