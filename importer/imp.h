@@ -149,10 +149,10 @@ struct imp_event {
 
 /* A thread's runs and accesses, counted by the sum stage (imp_sum.h). */
 struct imp_thread_runs {
-	uint64_t first, last, runs, accesses;
+	uint64_t first, last;      /* valid when it has runs */
+	uint64_t runs, accesses;
 	struct imp_rw rw;
 	uint64_t first_access, last_access;   /* valid when rw has any */
-	int seen;                  /* has runs */
 };
 
 struct imp_thread {

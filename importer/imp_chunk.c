@@ -76,11 +76,9 @@ struct cw_job {
 	struct imp_chunk_lines lines; /* the lines stage's, for the writer */
 };
 
-#define cw_line imp_chunk_line
-
 /* Rows of (key, chunk) waiting to be written in key order. */
 struct cw_pending {
-	struct cw_line *rows;         /* key, n[0] the chunk */
+	struct imp_chunk_line *rows;  /* key, n[0] the chunk */
 	size_t n, cap;
 	struct cw_insert *ins;
 };
@@ -127,7 +125,7 @@ struct imp_chunkw {
 	size_t n_ctx, cap_ctx;
 	uint64_t *ctx_list;
 	size_t n_ctx_list, cap_ctx_list;
-	struct cw_line *lines, *tmp;  /* the chunk's lines, sorted */
+	struct imp_chunk_line *tmp;   /* lines_sort's */
 	size_t cap_tmp;
 	struct dgcells_cell *cells;   /* 256-byte cells, from the lines */
 	size_t n_cells, cap_cells;
@@ -139,7 +137,7 @@ struct imp_chunkw {
 	sqlite3_stmt *st_chunk, *st_cells;
 	struct cw_insert ins_region, ins_ctx;
 	struct cw_pending pend_region, pend_ctx;
-	const struct cw_line *pairs;  /* the rows bind_pair binds */
+	const struct imp_chunk_line *pairs;   /* the rows bind_pair binds */
 	int wb_fd;                    /* the database file, for writeback(); -1 */
 	unsigned wb_jobs;             /* chunks since the last push */
 };
@@ -167,7 +165,7 @@ static int cw_db_fail(struct imp_chunkw *cw, const char *what)
 
 /* LSD radix sort by key, a byte a pass; a pass where every key has the same
    byte is skipped (most passes: a chunk's lines share their high bytes). */
-static void lines_sort(struct cw_line *a, struct cw_line *tmp, size_t n)
+static void lines_sort(struct imp_chunk_line *a, struct imp_chunk_line *tmp, size_t n)
 {
 	size_t count[256], i;
 	int shift;
@@ -243,7 +241,7 @@ static int sums_grow(struct imp_chunkw *cw, struct cw_sums *t)
 	return 0;
 }
 
-static int sums_add(struct imp_chunkw *cw, struct cw_sums *t, const struct cw_line *l)
+static int sums_add(struct imp_chunkw *cw, struct cw_sums *t, const struct imp_chunk_line *l)
 {
 	struct cw_sum *x;
 
@@ -255,7 +253,7 @@ static int sums_add(struct imp_chunkw *cw, struct cw_sums *t, const struct cw_li
 	return 0;
 }
 
-static int cell_push(struct imp_chunkw *cw, const struct cw_line *c)
+static int cell_push(struct imp_chunkw *cw, const struct imp_chunk_line *c)
 {
 	if (dg_grow((void **)&cw->cells, &cw->cap_cells, cw->n_cells + 1, sizeof *cw->cells) < 0)
 		return cw_fail(cw, "out of memory");
@@ -276,14 +274,14 @@ static int region_push(struct imp_chunkw *cw, uint64_t region)
 
 /* The sorted lines into sum_lines, sum_pages (a page's lines are adjacent),
    the chunk's cells (line >> 2) and regions (line >> 10), both in order. */
-static int lines_fold(struct imp_chunkw *cw, size_t n)
+static int lines_fold(struct imp_chunkw *cw, const struct imp_chunk_line *lines, size_t n)
 {
-	struct cw_line page = { UINT64_MAX, { 0, 0 } }, cell = { UINT64_MAX, { 0, 0 } };
+	struct imp_chunk_line page = { UINT64_MAX, { 0, 0 } }, cell = { UINT64_MAX, { 0, 0 } };
 	size_t i;
 
 	cw->n_cells = cw->n_regions = 0;
 	for (i = 0; i < n; i++) {
-		const struct cw_line *l = &cw->lines[i];
+		const struct imp_chunk_line *l = &lines[i];
 		if (i + PREFETCH_AHEAD < n)
 			__builtin_prefetch(&cw->lines_sum.slot[sums_home(&cw->lines_sum,
 			                                                l[PREFETCH_AHEAD].key)], 1);
@@ -584,8 +582,7 @@ static int job_do(struct imp_chunkw *cw, struct cw_job *j, uint64_t job)
 	if (dg_grow((void **)&cw->tmp, &cw->cap_tmp, l->n + 1, sizeof *cw->tmp) < 0)
 		return cw_fail(cw, "out of memory");
 	lines_sort(l->v, cw->tmp, l->n);
-	cw->lines = l->v;
-	if (lines_fold(cw, l->n) < 0 || job_rows(cw, j, l->lo, l->hi) < 0)
+	if (lines_fold(cw, l->v, l->n) < 0 || job_rows(cw, j, l->lo, l->hi) < 0)
 		return -1;
 	writeback(cw);
 	return 0;

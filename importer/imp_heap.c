@@ -593,10 +593,10 @@ static int write_threads(struct importer *imp)
 	for (k = 0; k < imp->n_threads; k++) {
 		const struct imp_thread *t = &imp->threads[k];
 		const struct imp_thread_runs *r = &t->r;
-		if (!r->seen && !t->known)
+		if (!r->runs && !t->known)
 			continue;
 		sqlite3_bind_int64(st, 1, t->id);
-		if (r->seen) {
+		if (r->runs) {
 			sqlite3_bind_int64(st, 2, (int64_t)r->first);
 			sqlite3_bind_int64(st, 3, (int64_t)r->last);
 		}

@@ -101,22 +101,10 @@ static int ctx_run(struct imp_sum *s, uint64_t c, uint32_t thread)
 	return bump(&s->other, &s->other_runs, &s->cap_other, c << 16 | thread, 1);
 }
 
-/* Did run x make every access of its bbdef? */
-static int run_whole(const struct imp_chunk_run *x, const uint64_t *a)
-{
-	uint32_t i;
-
-	if (x->n_addrs != x->n_acc)
-		return 0;
-	for (i = 0; i < x->n_addrs; i++)
-		if (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
-			return 0;
-	return 1;
-}
-
-/* Run x's counts (addresses a) into thread tid's; -1: out of memory. */
+/* Run x's counts (addresses a) into thread tid's, the accesses it made in
+   *made (its bbdef's n_acc when it made them all); -1: out of memory. */
 static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_run *x,
-		      const uint64_t *a)
+		      const uint64_t *a, uint32_t *made)
 {
 	const uint8_t *iseq = x->kinds + x->n_acc, *size = x->kinds + 2 * (size_t)x->n_acc;
 	struct imp_thread_runs *t;
@@ -131,17 +119,16 @@ static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_ru
 		s->n_threads = n;
 	}
 	t = &s->threads[tid];
-	if (!t->seen) {
+	if (!t->runs++)
 		t->first = x->icount_start;
-		t->seen = 1;
-	}
 	t->last = x->icount_start + x->n_instrs;
-	t->runs++;
+	*made = 0;
 	for (i = 0; i < x->n_addrs; i++) {
 		int w = x->kinds[i] & IMP_K_WRITE;
 
 		if (a[i] == 0 && (x->kinds[i] & IMP_K_GUARDED))
 			continue;
+		++*made;
 		if (!t->accesses++)
 			t->first_access = x->icount_start + iseq[i];
 		t->last_access = x->icount_start + iseq[i];
@@ -160,7 +147,12 @@ static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_
 
 	for (r = 0; r < v->n_runs; r++) {
 		const struct imp_chunk_run *x = &v->runs[r];
-		int whole = run_whole(x, addrs);
+		uint32_t made;
+		int whole;
+
+		if (thread_run(s, h->thread, x, addrs, &made) < 0)
+			goto oom;
+		whole = made == x->n_acc;      /* every access of its bbdef */
 		if (x->context >= UINT32_MAX || h->thread > 0xffff || (!whole && x->n_acc > 0xffff)) {
 			snprintf(err, errlen, "context %llu (%u accesses), thread %u: beyond "
 			         "what the summaries sum_ctx and sum_ctx_miss number",
@@ -168,14 +160,14 @@ static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_
 			return -1;
 		}
 		if (ctx_run(s, x->context, h->thread) < 0
-		    || thread_run(s, h->thread, x, addrs) < 0
-		    || (!whole && count_misses(s, h->thread, x, addrs) < 0)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		    || (!whole && count_misses(s, h->thread, x, addrs) < 0))
+			goto oom;
 		addrs += x->n_addrs;
 	}
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 /* Runs every (key, count) of h through st as (?1, ?2, [?3,] count). */
@@ -224,7 +216,7 @@ static int threads_give(struct importer *imp, const struct imp_sum *s)
 	size_t k;
 
 	for (k = 0; k < s->n_threads; k++) {
-		if (!s->threads[k].seen)
+		if (!s->threads[k].runs)
 			continue;
 		if (k >= imp->n_threads)
 			return imp_fail(imp, "thread %zu ran but has no entry (importer bug)", k);

@@ -344,6 +344,7 @@ static int window_row(struct imp_win *w, const struct wslot *s)
 static int segment_close(struct imp_win *w)
 {
 	struct imp_chunk_lines *out = w->out;
+	int windowed = !w->bad && w->cur >= 0;
 	size_t i;
 
 	if (dg_grow((void **)&out->v, &out->cap, out->n + w->seg.n, sizeof *out->v) < 0)
@@ -354,14 +355,11 @@ static int segment_close(struct imp_win *w)
 		out->v[out->n].key = s->key;
 		out->v[out->n].n[0] = (uint32_t)s->n[0];
 		out->v[out->n++].n[1] = (uint32_t)s->n[1];
-	}
-	if (!w->bad && w->cur >= 0) {
-		for (i = 0; i < w->seg.n; i++)
-			if (window_row(w, &w->seg.slot[w->seg.used[i]]) < 0)
-				return -1;
-		if (merge(&w->epoch, w->epoch_gen, &w->seg) < 0)
+		if (windowed && window_row(w, s) < 0)
 			return -1;
 	}
+	if (windowed && merge(&w->epoch, w->epoch_gen, &w->seg) < 0)
+		return -1;
 	w->seg.n = 0;
 	w->last_line = UINT64_MAX;
 	if (++w->seg_gen == 0) {         /* the slots' marks wrapped: clear them */
