@@ -63,7 +63,8 @@ struct imp_desc {
 	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
 	                              block id is fb_block */
 	uint64_t fb_n;             /* its accesses not yet added there */
-	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it */
+	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it
+	                              (bf_i IMP_BLOCK_FNS: none, it is full) */
 	uint8_t  bf_i;
 	/* imp_field: the sum_field row (+1; 0 none) of its last access typed
 	   by a range or a variable, for that type, field, variable, way and

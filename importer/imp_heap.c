@@ -292,13 +292,19 @@ static int block_write(struct importer *imp, uint32_t b)
 }
 
 /* d's entry in the block's function counts; d remembers where it was (an
-   entry never moves while its block lives, and block ids are not reused). */
+   entry never moves while its block lives, and block ids are not reused),
+   or that the block's table is full without it (bf_i IMP_BLOCK_FNS: a full
+   table stays full), so that the global table counts it: 1.  The big
+   blocks of a real program are touched by more than IMP_BLOCK_FNS
+   functions, and every access of the others walked the whole table. */
 static inline int fn_count(struct imp_block *x, struct imp_desc *d)
 {
 	uint8_t i;
 
 	if (d->bf_id == x->id) {
 		i = d->bf_i;
+		if (i == IMP_BLOCK_FNS)
+			return 1;
 		x->fns[i].n++;
 		x->fns[i].bytes += d->size;
 		return 0;
@@ -306,6 +312,8 @@ static inline int fn_count(struct imp_block *x, struct imp_desc *d)
 	for (i = 0; i < x->n_fns; i++)
 		if (x->fns[i].fn == d->function && x->fns[i].is_write == d->is_write)
 			break;
+	d->bf_id = x->id;
+	d->bf_i = i;
 	if (i == x->n_fns) {
 		if (i == IMP_BLOCK_FNS)
 			return 1;
@@ -316,8 +324,6 @@ static inline int fn_count(struct imp_block *x, struct imp_desc *d)
 	}
 	x->fns[i].n++;
 	x->fns[i].bytes += d->size;
-	d->bf_id = x->id;
-	d->bf_i = i;
 	return 0;
 }
 
