@@ -27,9 +27,11 @@
 #                    in one sqlite3 session with build/lib/dgaccess.so
 #                    (note: rows/s; the ratio is printed after)
 #   csv, tsv, json   dgsql -m MODE of SELECT * FROM accesses LIMIT
-#                    $EXPORT_ROWS, to /dev/null (note: rows/s): dgsql's
+#                    $EXPORT_ROWS to /dev/null (note: rows/s): dgsql's
 #                    export fast path; then csv of the same statement
-#                    with a comment, which goes through SQLite's row loop
+#                    with a comment, which goes through SQLite's row loop;
+#                    then what the kernel adds: csv and json into a pipe
+#                    (wc reads it), csv into a file beside the database
 #
 # Environment: DGSQL (build/bin/dgsql), TIMEOUT seconds a measurement may
 # take before it is cut off and reported as ">TIMEOUT" (60); FN, FILE, DSO,
@@ -52,7 +54,8 @@ EXT=build/lib/dgaccess
 [ -x "$DGSQL" ] || { echo "scale-queries.sh: build $DGSQL first (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "scale-queries.sh: /usr/bin/time is missing (Debian package time)" >&2; exit 2; }
 OUT=$(mktemp -d) || exit 2
-trap 'rm -rf "$OUT"' EXIT
+FOUT=
+trap 'rm -rf "$OUT"; [ -z "$FOUT" ] || rm -f "$FOUT"' EXIT
 
 q1() { "$DGSQL" "$DB" "$1" 2>/dev/null; }
 
@@ -127,10 +130,19 @@ if command -v sqlite3 >/dev/null && [ -f "$EXT.so" ]; then
 	echo "(the scan decodes $S accesses, chunks up to $LAST, and passes the writes to SQLite)"
 fi
 for m in csv tsv json; do
-	t "$m export, $EXPORT_ROWS rows" "$EXPORT_ROWS" -- "$DGSQL" -m $m "$DB" \
-		"SELECT * FROM accesses LIMIT $EXPORT_ROWS"
+	t "$m export, $EXPORT_ROWS rows" "$EXPORT_ROWS" -- sh -c '"$@" > /dev/null' sh \
+		"$DGSQL" -m $m "$DB" "SELECT * FROM accesses LIMIT $EXPORT_ROWS"
 done
 # the same rows through SQLite's row loop (the comment turns the fast
 # path off: dgsql/export.h)
-t "csv through SQLite, $EXPORT_ROWS rows" "$EXPORT_ROWS" -- "$DGSQL" -m csv "$DB" \
-	"SELECT * FROM accesses LIMIT $EXPORT_ROWS -- through SQLite"
+t "csv through SQLite, $EXPORT_ROWS rows" "$EXPORT_ROWS" -- sh -c '"$@" > /dev/null' sh \
+	"$DGSQL" -m csv "$DB" "SELECT * FROM accesses LIMIT $EXPORT_ROWS -- through SQLite"
+# what the kernel adds: into a pipe (wc at the other end) and into a file
+# on the database's filesystem (removed after)
+for m in csv json; do
+	t "$m export into a pipe" "$EXPORT_ROWS" -- sh -c '"$@" | wc -c > /dev/null' sh \
+		"$DGSQL" -m $m "$DB" "SELECT * FROM accesses LIMIT $EXPORT_ROWS"
+done
+FOUT=$(mktemp "$(dirname "$DB")/export.XXXXXX") || exit 2
+t "csv export into a file" "$EXPORT_ROWS" -- sh -c '"$@" > "$0"' "$FOUT" \
+	"$DGSQL" -m csv "$DB" "SELECT * FROM accesses LIMIT $EXPORT_ROWS"
