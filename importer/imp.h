@@ -28,10 +28,15 @@
  * rows are written by imp_heap's imp_fn_block_row, for the blocks and for
  * imp_run's table; imp_sym tells imp_field of a module whose code runs).
  *
- * One struct importer owns everything; imp_free releases it.  Every
- * function that can fail returns -1 and leaves a message in imp->err
- * ("trace.out: byte 8312: record #77 (bbdef): ..." where the log is at
- * fault, "trace.db: ..." where the database is).
+ * This header holds what they share: struct importer and the records it
+ * keeps (descriptors, blocks, ranges, events, threads), and the error
+ * helpers below.  Each module's functions are in its own header
+ * (imp_db.h, imp_run.h, imp_heap.h, imp_sym.h, imp_chunk.h, ...).
+ *
+ * One struct importer owns everything; importer_free (imp_import.c)
+ * releases it.  Every function that can fail returns -1 and leaves a
+ * message in imp->err ("trace.out: byte 8312: record #77 (bbdef): ..."
+ * where the log is at fault, "trace.db: ..." where the database is).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -333,68 +338,8 @@ struct importer {
 	int have_process;
 };
 
-/* imp_db.c */
-/* Before anything is read: the target may be written (not the log itself,
-   not an existing file without force). */
-int  imp_db_target_check(struct importer *imp);
-int  imp_db_open(struct importer *imp);
-int  imp_db_exec(struct importer *imp, const char *sql);
-sqlite3_stmt *imp_db_stmt(struct importer *imp, int which, const char *sql);
-int  imp_db_step(struct importer *imp, sqlite3_stmt *st);
-int  imp_db_finish(struct importer *imp);
-void imp_db_abort(struct importer *imp);
-int  imp_db_meta(struct importer *imp, const char *key, const char *text, int64_t num);
-void imp_db_lock(struct importer *imp);
-void imp_db_unlock(struct importer *imp);
-
-/* imp_run.c */
-int  imp_run_init(struct importer *imp);
-/* A run: counted into the summaries and handed to the chunk pipeline.
-   Called without the database lock: nothing in it may touch SQLite. */
-int  imp_run(struct importer *imp, const struct dglog_run *run);
-int  imp_run_flush(struct importer *imp);      /* close the chunk */
-/* After the last record: the writer joined, the summaries written. */
-int  imp_run_finish(struct importer *imp);
-int  imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d);
-int  imp_run_context(struct importer *imp, const struct dglog_context *c);
-void imp_run_free(struct importer *imp);
-
-/* imp_heap.c */
-int  imp_heap_init(struct importer *imp);
-int  imp_heap_malloc(struct importer *imp, const struct dglog_record *rec);
-int  imp_heap_free(struct importer *imp, const struct dglog_record *rec);
-int  imp_heap_range(struct importer *imp, const struct dglog_record *rec);
-int  imp_heap_event(struct importer *imp, const struct dglog_record *rec);
-uint32_t imp_heap_find(struct importer *imp, uint64_t addr);
-/* Count an access of d into block b, and d's function into the block's
-   function counts: 0 if those had room, 1 if the caller must count the
-   function in the global table. */
-int  imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
-                    uint64_t icount, struct imp_desc *d);
-int  imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
-                      int is_write, uint64_t n, uint64_t bytes);
-void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp_desc *d);
-void imp_heap_events_add(struct importer *imp, const struct imp_rw *rw);
-struct imp_thread *imp_thread(struct importer *imp, uint32_t tid);
-int  imp_heap_finish(struct importer *imp);
-void imp_heap_free_all(struct importer *imp);
-
-/* imp_sym.c */
-int  imp_sym_init(struct importer *imp);
-int  imp_sym_mmap(struct importer *imp, const struct dglog_record *rec);
-int  imp_sym_munmap(struct importer *imp, const struct dglog_record *rec);
-int  imp_sym_text_avma(struct importer *imp, const struct dglog_record *rec);
-/* Function id of pc and the id of the module mapped there now (0: none),
-   symbolizing it and filling pcs the first time the pair is seen. */
-int  imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function, uint32_t *module);
-/* Stack id of frames (interned; symbolizes every frame). */
-int  imp_sym_stack(struct importer *imp, const uint64_t *frames, uint64_t n,
-                   int64_t *id);
-/* Write `modules`; fill sym_info (where each module's symbols came from)
-   and sym_warn (modules with a problem, and why), for main to print. */
-int  imp_sym_finish(struct importer *imp);
-void imp_sym_free(struct importer *imp);
-
+/* The error helpers of every module (imp_db.c): a message in imp->err,
+   and -1 to return. */
 int  imp_fail(struct importer *imp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Text for a person through imp->say (nothing without one). */

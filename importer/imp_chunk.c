@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "imp.h"
+#include "imp_db.h"
 #include "imp_chunk.h"
 #include "dgcells.h"
 #include "dgmem.h"

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "imp_db.h"
 #include "imp.h"
 #include "schema_sql.h"      /* generated from schema/schema.sql */
 

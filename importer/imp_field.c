@@ -12,6 +12,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "imp_field.h"
+#include "imp_db.h"
 
 #include <stdio.h>
 #include <stdlib.h>

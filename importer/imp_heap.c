@@ -10,7 +10,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "imp_heap.h"
 #include "imp.h"
+#include "imp_db.h"
+#include "imp_sym.h"
 #include "imp_field.h"
 #include "imp_pctype.h"
 #include "dgmem.h"

@@ -10,6 +10,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "imp_hsum.h"
+#include "imp_db.h"
 
 #include <stdlib.h>
 

@@ -21,6 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "imp.h"
+#include "imp_db.h"
+#include "imp_heap.h"
+#include "imp_run.h"
+#include "imp_sym.h"
 #include "imp_field.h"
 #include "imp_pctype.h"
 #include "dgsym.h"

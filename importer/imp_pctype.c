@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "imp_pctype.h"
+#include "imp_db.h"
 #include "imp_field.h"
 #include "dgmem.h"
 #include "dgpctype.h"

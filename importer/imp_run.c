@@ -12,7 +12,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "imp_run.h"
 #include "imp.h"
+#include "imp_db.h"
+#include "imp_heap.h"
+#include "imp_sym.h"
 #include "imp_chunk.h"
 #include "imp_field.h"
 #include "imp_hsum.h"

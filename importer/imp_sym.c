@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "imp_sym.h"
 #include "imp.h"
+#include "imp_db.h"
 #include "imp_field.h"
 #include "dgsym.h"
 #include "dgmem.h"

@@ -8,5 +8,5 @@ FUZZ_import_SRCS   := tests/fuzz/import_fuzz.c \
                       $(wildcard lib/*.c)
 FUZZ_import_CFLAGS := -Iimporter -I$(B)/gen
 FUZZ_import_LIBS   := -lsqlite3 -lcapstone -ldw -lelf -lstdc++ -pthread
-FUZZ_import_DEPS   := $(B)/gen/schema_sql.h importer/imp.h
+FUZZ_import_DEPS   := $(B)/gen/schema_sql.h $(wildcard importer/*.h)
 FUZZ_import_SEEDS  := tests/fixtures
