@@ -7,6 +7,7 @@
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <signal.h>
@@ -40,6 +41,11 @@ static const char usage_text[] =
 "                   types, fields, variables, pc_types, site_types,\n"
 "                   site_fields and sum_field stay empty (meta fields_* are\n"
 "                   absent); the import is faster on logs of many accesses\n"
+"  -T, --threads N  use N threads in all (default: one per CPU dg-import may\n"
+"                   run on, from its affinity mask): the thread reading the\n"
+"                   log, and N-1 (at least 1, at most 3) that encode, write\n"
+"                   and summarise the chunks; more threads than cores only\n"
+"                   take turns on them\n"
 "  -q, --quiet      no summary at the end\n"
 "      --progress   show progress on standard error even if it is not a\n"
 "                   terminal; --no-progress never shows it\n"
@@ -64,6 +70,23 @@ static const char usage_text[] =
 "\n"
 "The database and its temporary file are created mode 0600.\n";
 
+
+/* --threads N: a whole number from 1 to 1024. */
+static int threads_arg(const char *arg, int *n)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > 1024) {
+		fprintf(stderr, "dg-import: --threads: '%s' is not a number of threads "
+		        "from 1 to 1024\n", arg);
+		return -1;
+	}
+	*n = (int)v;
+	return 0;
+}
 
 static void say_stderr(const char *text, void *arg)
 {
@@ -112,6 +135,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "debug-dir", required_argument, NULL, 'D' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct imp_options o;
@@ -129,7 +153,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	memset(&o, 0, sizeof o);
-	while ((c = getopt_long(argc, argv, "fqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fqhT:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': o.force = 1; break;
 		case 'S': o.strict = 1; break;
@@ -139,6 +163,10 @@ int main(int argc, char **argv)
 		case 'P': progress = 1; break;
 		case 'N': progress = 0; break;
 		case 'D': o.debug_dirs = optarg; break;
+		case 'T':
+			if (threads_arg(optarg, &o.threads) < 0)
+				return IMP_USAGE;
+			break;
 		case 'h': fputs(usage_text, stdout); return IMP_OK;
 		case 'V': printf("dg-import %s\n", imp_version()); return IMP_OK;
 		default:

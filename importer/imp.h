@@ -177,6 +177,8 @@ struct imp_options {
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
 	int force, strict, check_only, quiet, progress;
 	int no_fields;             /* --no-fields: imp->fld and imp->pct stay NULL */
+	int threads;               /* --threads: threads in all, with the import
+	                              thread (0: one per CPU it may run on) */
 	/* Text meant for a person (summary, warnings, progress; lines end in
 	   '\n', progress lines start with '\r'), or NULL to drop it. */
 	void (*say)(const char *text, void *arg);
@@ -224,6 +226,7 @@ struct importer {
 	const char *log_path, *db_path;
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
 	int force, quiet, strict, check_only, progress, no_fields;
+	int use_threads;           /* imp_options' threads, never 0 */
 	void (*say)(const char *text, void *arg);
 	void *say_arg;
 	/* state */

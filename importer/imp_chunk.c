@@ -93,14 +93,22 @@ struct cw_sums {
 	unsigned shift;
 };
 
-/* A thread that takes every job: the writer (number 0) or a stage. */
+/* A consumer takes every job: the writer (number 0) or a stage. */
 struct cw_consumer {
 	struct imp_chunkw *cw;
 	int k;                        /* its index in taken[] */
-	pthread_t thread;
-	int running;
 	struct imp_chunk_stage stage; /* a stage's */
 	char err[512];                /* a stage's message (the writer's: cw->err) */
+};
+
+/* A thread runs one or more consumers, each job through all of them in
+   turn (the lines stage before the writer, which needs its lines). */
+struct cw_thread {
+	struct imp_chunkw *cw;
+	int ks[1 + IMP_CHUNK_STAGES]; /* its consumers, in the order they run */
+	int n_ks;
+	pthread_t thread;
+	int running;
 };
 
 struct imp_chunkw {
@@ -113,6 +121,8 @@ struct imp_chunkw {
 	uint64_t taken[1 + IMP_CHUNK_STAGES];   /* jobs each consumer is done with */
 	struct cw_consumer con[1 + IMP_CHUNK_STAGES];
 	int n_con;
+	struct cw_thread thr[1 + IMP_CHUNK_STAGES];
+	int n_thr;
 	int lines_k;                  /* the lines stage's index in taken[] */
 	int done, stop;
 	int failed;                   /* 1 + the consumer that failed first, 0 */
@@ -631,33 +641,46 @@ static int writer_last(struct imp_chunkw *cw)
 	       ? -1 : 0;
 }
 
+/* Consumer c's work on job number `job` (slot j). */
+static int consume(struct cw_consumer *c, struct cw_job *j, uint64_t job)
+{
+	return c->k == 0 ? job_do(c->cw, j, job) : stage_do(c, j);
+}
+
 static void *consumer(void *arg)
 {
-	struct cw_consumer *c = arg;
-	struct imp_chunkw *cw = c->cw;
+	struct cw_thread *t = arg;
+	struct imp_chunkw *cw = t->cw;
 	struct cw_job *j;
 	uint64_t job;
-	int failed;
+	int failed, i;
 
 	for (;;) {
+		/* the thread's consumers move together: its first one says */
 		pthread_mutex_lock(&cw->mu);
-		while (cw->taken[c->k] == cw->filled && !cw->done && !cw->stop)
+		while (cw->taken[t->ks[0]] == cw->filled && !cw->done && !cw->stop)
 			pthread_cond_wait(&cw->has_full, &cw->mu);
-		if (cw->stop || cw->taken[c->k] == cw->filled) {
-			int last = !cw->stop && !cw->failed && c->k == 0;
+		if (cw->stop || cw->taken[t->ks[0]] == cw->filled) {
+			int last = !cw->stop && !cw->failed;
 			pthread_mutex_unlock(&cw->mu);
-			if (last && writer_last(cw) < 0)
-				job_done(c, 1);   /* counts one job too many: nobody waits now */
+			for (i = 0; i < t->n_ks; i++)
+				if (t->ks[i] == 0 && last && writer_last(cw) < 0)
+					job_done(&cw->con[0], 1);   /* one job too many: nobody waits now */
 			return NULL;
 		}
-		job = cw->taken[c->k];
+		job = cw->taken[t->ks[0]];
 		j = &cw->jobs[job % IMP_CHUNK_JOBS];
 		failed = cw->failed != 0;
 		pthread_mutex_unlock(&cw->mu);
 
 		/* after a failure the jobs only go round, so nobody waits forever */
-		failed = !failed && (c->k == 0 ? job_do(cw, j, job) : stage_do(c, j)) < 0;
-		job_done(c, failed);
+		for (i = 0; i < t->n_ks; i++) {
+			struct cw_consumer *c = &cw->con[t->ks[i]];
+			int bad = !failed && consume(c, j, job) < 0;
+
+			job_done(c, bad);
+			failed |= bad;
+		}
 	}
 }
 
@@ -672,14 +695,37 @@ static void consumers_stop(struct imp_chunkw *cw, int drop)
 	pthread_cond_broadcast(&cw->has_full);
 	pthread_cond_broadcast(&cw->has_lines);
 	pthread_mutex_unlock(&cw->mu);
-	for (k = 0; k < cw->n_con; k++)
-		if (cw->con[k].running) {
-			pthread_join(cw->con[k].thread, NULL);
-			cw->con[k].running = 0;
+	for (k = 0; k < cw->n_thr; k++)
+		if (cw->thr[k].running) {
+			pthread_join(cw->thr[k].thread, NULL);
+			cw->thr[k].running = 0;
 		}
 }
 
-int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, int n_stages)
+/* The consumers over n threads (clamped to 1..n_con): the lines stage
+   first, the other stages, the writer last, cut into runs of about equal
+   length.  More threads than cores only take turns on them, and the import
+   thread, which sets the pace, waits its turn with the rest. */
+static void threads_plan(struct imp_chunkw *cw, int n)
+{
+	int order[1 + IMP_CHUNK_STAGES], m = 0, k, i;
+
+	order[m++] = cw->lines_k;
+	for (k = 1; k < cw->n_con; k++)
+		if (k != cw->lines_k)
+			order[m++] = k;
+	order[m++] = 0;
+	n = n < 1 ? 1 : n > m ? m : n;
+	cw->n_thr = n;
+	for (i = 0; i < m; i++) {
+		struct cw_thread *t = &cw->thr[i * n / m];
+		t->cw = cw;
+		t->ks[t->n_ks++] = order[i];
+	}
+}
+
+int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, int n_stages,
+                    int n_threads)
 {
 	struct imp_chunkw *cw = NULL;
 	int k;
@@ -714,15 +760,17 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 		return imp_fail(imp, "out of memory");
 	cw->n_con = 1 + n_stages;
 	for (k = 0; k < cw->n_con; k++) {
-		struct cw_consumer *c = &cw->con[k];
-		c->cw = cw;
-		c->k = k;
+		cw->con[k].cw = cw;
+		cw->con[k].k = k;
 		if (k)
-			c->stage = stages[k - 1];
-		if (pthread_create(&c->thread, NULL, consumer, c) != 0)
-			return imp_fail(imp, "cannot start the chunk %s thread",
-			                k ? "stage" : "writer");
-		c->running = 1;
+			cw->con[k].stage = stages[k - 1];
+	}
+	threads_plan(cw, n_threads);
+	for (k = 0; k < cw->n_thr; k++) {
+		struct cw_thread *t = &cw->thr[k];
+		if (pthread_create(&t->thread, NULL, consumer, t) != 0)
+			return imp_fail(imp, "cannot start a chunk consumer thread");
+		t->running = 1;
 	}
 	return 0;
 }

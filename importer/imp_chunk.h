@@ -1,6 +1,7 @@
 /* imp_chunk.h: the chunk writer, a second thread that turns whole chunks of
  * runs into the database's chunk tables, so that the import uses both cores;
- * and the chunk's other consumers (stages), each on a thread of its own.
+ * and the chunk's other consumers (stages), each on a thread of its own
+ * when there are cores enough for them (imp_chunk_start).
  *
  * The import thread (imp_run.c) decides where a chunk starts and ends and
  * copies each run's addresses into the chunk being filled (imp_chunk_run);
@@ -20,8 +21,8 @@
  * imp_chunk_flush or by imp_chunk_finish (as -1, the message in imp->err).
  *
  * Stages: a module that summarises whole chunks (imp_sum) hands
- * imp_chunk_start a stage; its function sees every chunk, in order, on its
- * own thread, alongside the writer (the chunks are shared, read-only, and
+ * imp_chunk_start a stage; its function sees every chunk, in order, on a
+ * consumer thread, alongside the writer (the chunks are shared, read-only, and
  * a chunk is refilled only once every stage and the writer are past it).
  * A stage owns its state until imp_chunk_finish (or imp_chunk_free) has
  * joined its thread; it must not touch SQLite or struct importer.  An
@@ -126,9 +127,11 @@ struct imp_chunk_stage {
 
 #define IMP_CHUNK_STAGES 2    /* at most, besides the writer */
 
-/* Start the writer and the stages (after imp_db_open). */
+/* Start the writer and the stages (after imp_db_open) on n_threads
+   threads (at least one; at most one each): on fewer, a thread runs
+   several of them, each chunk through one after the other. */
 int  imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages,
-                     int n_stages);
+                     int n_stages, int n_threads);
 /* A new context, in index order: its bbdef's shape, and n words for the
    stages (copied; they see them at the context's place among the runs). */
 int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_accesses,

@@ -11,6 +11,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -540,6 +541,19 @@ static int import(struct importer *imp)
 	return truncated ? IMP_INCOMPLETE : IMP_OK;
 }
 
+/* The CPUs this process may run on (its affinity mask: taskset, a
+   container's cpuset), at least 1. */
+static int cpus_usable(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && (n = CPU_COUNT(&set)) > 0)
+		return n;
+	n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 static void importer_free(struct importer *imp)
 {
 	release(imp, 0, -1);
@@ -573,6 +587,7 @@ int imp_import_file(const struct imp_options *o, char *err, size_t errlen)
 	imp->strict = o->strict;
 	imp->check_only = o->check_only;
 	imp->no_fields = o->no_fields;
+	imp->use_threads = o->threads > 0 ? o->threads : cpus_usable();
 	imp->quiet = o->quiet;
 	imp->progress = o->progress;
 	imp->say = o->say;

@@ -36,7 +36,8 @@ int imp_run_init(struct importer *imp)
 		return imp_fail(imp, "out of memory");
 	if (imp_sum_init(imp, &stages[0]) < 0 || imp_win_init(imp, &stages[1]) < 0)
 		return -1;
-	return imp_chunk_start(imp, stages, 2);
+	/* the import thread is one of them: the rest consume the chunks */
+	return imp_chunk_start(imp, stages, 2, imp->use_threads - 1);
 }
 
 void imp_run_free(struct importer *imp)

@@ -6,6 +6,9 @@
 # those of the thread's first and last runs, the rows sum to meta accesses
 # and meta runs; chunks are single-thread and add up per thread; each
 # worker's block is written 200 times by its own thread (blocks.alloc_thread).
+# dg-import --threads 1, 2 and 4 (one to three chunk consumer threads) write
+# the same rows in every table as the default; a bad --threads is a usage
+# error (exit 2) that names the value.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
 need_tool
@@ -71,4 +74,33 @@ done <wb
 check_cmp "blocks.alloc_thread = the thread that writes the block" owners.want owners.got
 check_eq "4 different worker threads, none the main thread" "4 0" \
 	"$(sort -u owners.got | wc -l | tr -d ' ') $(grep -c '^1$' owners.got)"
+
+# every table's rows (blobs as hex, the import's date left out), sorted
+rows_of() {
+	for _t in $(q "$1" "SELECT name FROM sqlite_master WHERE type = 'table'
+	                    AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
+		_cols=$(q "$1" "SELECT group_concat('quote(\"' || name || '\")', ' || ''|'' || ')
+		                FROM pragma_table_info('$_t')")
+		q "$1" "SELECT '$_t|' || $_cols FROM \"$_t\"" | grep -v "^meta|'import_time'" | sort
+	done
+}
+rows_of $DB >rows.default
+check_eq "the default import has rows in chunks, sum_lines and blocks" "yes yes yes" \
+	"$(for t in chunks sum_lines blocks; do grep -q "^$t|" rows.default && echo yes; done | tr '\n' ' ' | sed 's/ $//')"
+for n in 1 2 4; do
+	rm -f t$n.db
+	if "$DG_IMPORT" -q --threads $n t.log t$n.db 2>import$n.err; then
+		rows_of t$n.db >rows.$n
+		check_cmp "--threads $n: every table's rows as the default import's" rows.default rows.$n
+	else
+		not_ok "dg-import --threads $n exits 0"
+		diag_file import$n.err 5
+	fi
+done
+for bad in 0 -1 x 2x 1025; do
+	"$DG_IMPORT" -q --threads "$bad" t.log bad.db 2>bad.err
+	check_eq "--threads '$bad': exit 2, no database" "2 no" "$? $([ -e bad.db ] && echo yes || echo no)"
+	check_eq "--threads '$bad': the message names the value" 1 \
+		"$(grep -c "^dg-import: --threads: '$bad' is not a number of threads" bad.err)"
+done
 finish
