@@ -42,6 +42,7 @@ struct ctl {
 	volatile ULong wake_at;     /* ... at most this many are with the helper */
 	volatile UInt  stop;        /* the tool is done: finish and exit */
 	volatile UInt  sleeping;    /* the helper waits for a kick */
+	volatile UInt  old_alone;   /* the tool closed the replaced log */
 	ULong len[DG_HAND_SLOTS];
 	struct dg_wr_state wr;
 };
@@ -50,6 +51,7 @@ static struct dg_wr_state inline_state;   /* without a helper */
 static struct ctl *ctl;          /* NULL: no helper */
 static UChar *slots;
 static Int kick_w = -1, kick_r = -1, wake_r = -1;
+static Int old_fd = -1;          /* helper: the replaced log, to close */
 static Bool in_helper;
 static Int helper_pid;
 static Bool dead;                /* the helper ended without being told */
@@ -100,6 +102,10 @@ static void helper_main(Int fd, Int tee)
 	for (;;) {
 		Int n;
 		helper_drain();
+		if (old_fd >= 0 && ctl->old_alone) {   /* the last copy */
+			VG_(close)(old_fd);
+			old_fd = -1;
+		}
 		ctl->sleeping = 1;
 		fence();
 		if (ctl->consumed < ctl->published) {
@@ -143,7 +149,7 @@ static Bool shared_map(void)
 
 /* Child in between: fork the helper and go.  clone without an exit
    signal, so the program sees neither it nor a SIGCHLD. */
-static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
+static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2], Int old)
 {
 	Int r = dg_proc_clone(), st;
 
@@ -156,6 +162,7 @@ static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
 			VG_(close)(wake[0]);
 			kick_r = kick[0];
 			wake_r = wake[1];
+			old_fd = old;
 			helper_main(fd, tee);
 		}
 		ctl->wr.err = pid < 0 ? 1 : 0;   /* only read below */
@@ -168,9 +175,10 @@ static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
 }
 
 UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
-                     UChar *buf)
+                     UChar *buf, Int old)
 {
 	Int kick[2], wake[2];
+	UChar b = WAKE;
 
 	log_path = path;
 	VG_(memset)(&inline_state, 0, sizeof inline_state);
@@ -180,7 +188,7 @@ UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
 	if (!dg_proc_pipe(kick) || !dg_proc_pipe(wake))
 		goto no_helper;     /* (fds of a failed start are not reclaimed) */
 	VG_(memset)(ctl, 0, sizeof *ctl);
-	if (!spawn(fd, tee, kick, wake)) {
+	if (!spawn(fd, tee, kick, wake, old)) {
 		VG_(close)(kick[0]); VG_(close)(kick[1]);
 		VG_(close)(wake[0]); VG_(close)(wake[1]);
 		goto no_helper;
@@ -193,8 +201,16 @@ UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
 	wake_r = wake[0];
 	VG_(fcntl)(kick_w, VKI_F_SETFL, VKI_O_NONBLOCK);
 	dg_wr_behind_attach(fd, tee, path, &ctl->wr);
+	if (old >= 0) {        /* the helper's copy is the last: a kick */
+		VG_(close)(old);
+		ctl->old_alone = 1;
+		fence();
+		VG_(write)(kick_w, &b, 1);
+	}
 	return slot(0);
 no_helper:
+	if (old >= 0)
+		VG_(close)(old);
 	ctl = NULL;
 	dg_wr_init(fd, tee, path, &inline_state, NULL);
 	return buf;
