@@ -43,6 +43,7 @@ struct ctl {
 	volatile UInt  stop;        /* the tool is done: finish and exit */
 	volatile UInt  sleeping;    /* the helper waits for a kick */
 	volatile UInt  old_alone;   /* the tool closed the replaced log */
+	volatile ULong idle;        /* times the helper waited for a buffer */
 	ULong len[DG_HAND_SLOTS];
 	struct dg_wr_state wr;
 };
@@ -114,6 +115,7 @@ static void helper_main(Int fd, Int tee)
 		}
 		if (ctl->stop)
 			break;
+		ctl->idle++;
 		n = VG_(read)(kick_r, b, sizeof b);
 		ctl->sleeping = 0;
 		if (n == 0) {          /* the tool is gone */
@@ -297,9 +299,10 @@ void dg_hand_finish(void)
 		;               /* until the helper has exited */
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("datagrind: %llu buffers handed over, the tool waited "
-		          "%llu times and wrote %llu of the log's %llu bytes\n",
+		          "%llu times and wrote %llu of the log's %llu bytes, the "
+		          "helper waited %llu times\n",
 		          ctl->published, sleeps, ctl->wr.behind_other,
-		          ctl->wr.disk);
+		          ctl->wr.disk, ctl->idle);
 	inline_state.err = ctl->wr.err;      /* what the closing line says */
 	inline_state.disk = ctl->wr.disk;
 	inline_state.records = ctl->wr.records;
