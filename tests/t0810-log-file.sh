@@ -3,6 +3,9 @@
 # cannot write it.
 #   * under umask 022 the log is mode 0600, also when it replaces an
 #     existing 0644 file, and so is a forked child's log;
+#   * the replaced file is let go while the program still runs (the
+#     helper closes its last descriptor, which frees its pages, off the
+#     program's start-up): no process holds it open once the program runs;
 #   * a symlink at the log's path is refused (exit 1, a message naming the
 #     symlink, the program not run) and its target is untouched;
 #   * a log that cannot be created (/nonexistent/x): exit 1 before the
@@ -26,6 +29,31 @@ echo old >old.log
 chmod 644 old.log
 run_dg old.log -- "$W" >/dev/null || finish
 check_eq "a replaced 644 log becomes mode 600" 600 "$(mode_of old.log)"
+
+# The replaced log, while `cat` (the program) waits on a fifo we hold.
+echo old >held.log
+mkfifo hold.fifo
+"$DATAGRIND" -q --datagrind-out-file=held.log cat <hold.fifo >held.out 2>held.err &
+held_pid=$!
+exec 3>hold.fifo
+echo ready >&3
+holders() {   # processes with the replaced held.log open
+	for f in /proc/[0-9]*/fd/*; do
+		readlink "$f" 2>/dev/null
+	done | grep -c "^$PWD/held.log (deleted)\$"
+}
+i=0
+while { [ "$(cat held.out)" != ready ] || [ "$(holders)" != 0 ]; } && [ $i -lt 400 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check_eq "replaced log: the program runs" ready "$(cat held.out)"
+check_eq "replaced log: nobody holds the old file once the program runs" 0 "$(holders)"
+exec 3>&-
+wait $held_pid
+check_eq "replaced log: exit status" 0 "$?"
+check_eq "replaced log: the new log is complete" 1 \
+	"$("$DG_DUMP" --stats held.log | grep -c '^complete 1$')"
 
 mkdir fork && (cd fork && "$DATAGRIND" -q "$DG_PROGS/fork" >out 2>err)
 check_eq "fork: exit status" 0 "$?"

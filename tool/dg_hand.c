@@ -21,6 +21,7 @@ extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);
 
 #define SLOT_SIZE   DG_OUT_BUF_SIZE
 #define RING_SIZE   ((SizeT)DG_HAND_SLOTS * SLOT_SIZE)
+#define MAP_SIZE    (CTL_SIZE + RING_SIZE + DG_WR_SHARED)
 #define WAKE        1     /* bytes on the wake pipe */
 #define REPLY       2
 #define CTL_SIZE    4096
@@ -42,6 +43,8 @@ struct ctl {
 	volatile ULong wake_at;     /* ... at most this many are with the helper */
 	volatile UInt  stop;        /* the tool is done: finish and exit */
 	volatile UInt  sleeping;    /* the helper waits for a kick */
+	volatile UInt  old_alone;   /* the tool closed the replaced log */
+	volatile ULong idle;        /* times the helper waited for a buffer */
 	ULong len[DG_HAND_SLOTS];
 	struct dg_wr_state wr;
 };
@@ -50,6 +53,7 @@ static struct dg_wr_state inline_state;   /* without a helper */
 static struct ctl *ctl;          /* NULL: no helper */
 static UChar *slots;
 static Int kick_w = -1, kick_r = -1, wake_r = -1;
+static Int old_fd = -1;          /* helper: the replaced log, to close */
 static Bool in_helper;
 static Int helper_pid;
 static Bool dead;                /* the helper ended without being told */
@@ -90,16 +94,35 @@ static void helper_drain(void)
 	}
 }
 
+/* Read every page of the shared memory once, while the tool is still
+   starting up and the helper has nothing else to do: the memfd's pages
+   (10 MB) are allocated and zeroed here, not on the first pass of the
+   tool's generated code over the ring or of the encoder over the writer's
+   halves (2 560 page faults, ~8 ms, most of it the helper's). */
+static void helper_prefault(void)
+{
+	const volatile UChar *p = (const volatile UChar *)ctl;
+	SizeT off;
+
+	for (off = 0; off < MAP_SIZE; off += VKI_PAGE_SIZE)
+		(void)p[off];
+}
+
 static void helper_main(Int fd, Int tee)
 {
 	UChar b[256];
 
 	in_helper = True;
 	dg_proc_quiet();
+	helper_prefault();
 	dg_wr_init(fd, tee, log_path, &ctl->wr, slots + RING_SIZE);
 	for (;;) {
 		Int n;
 		helper_drain();
+		if (old_fd >= 0 && ctl->old_alone) {   /* the last copy */
+			VG_(close)(old_fd);
+			old_fd = -1;
+		}
 		ctl->sleeping = 1;
 		fence();
 		if (ctl->consumed < ctl->published) {
@@ -108,6 +131,7 @@ static void helper_main(Int fd, Int tee)
 		}
 		if (ctl->stop)
 			break;
+		ctl->idle++;
 		n = VG_(read)(kick_r, b, sizeof b);
 		ctl->sleeping = 0;
 		if (n == 0) {          /* the tool is gone */
@@ -122,7 +146,7 @@ static void helper_main(Int fd, Int tee)
 
 static Bool shared_map(void)
 {
-	SizeT size = CTL_SIZE + RING_SIZE + DG_WR_SHARED;
+	SizeT size = MAP_SIZE;
 	SysRes r = DG_SYS2(__NR_memfd_create, (UWord)"datagrind", MFD_CLOEXEC);
 	Int fd;
 
@@ -143,7 +167,7 @@ static Bool shared_map(void)
 
 /* Child in between: fork the helper and go.  clone without an exit
    signal, so the program sees neither it nor a SIGCHLD. */
-static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
+static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2], Int old)
 {
 	Int r = dg_proc_clone(), st;
 
@@ -156,6 +180,7 @@ static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
 			VG_(close)(wake[0]);
 			kick_r = kick[0];
 			wake_r = wake[1];
+			old_fd = old;
 			helper_main(fd, tee);
 		}
 		ctl->wr.err = pid < 0 ? 1 : 0;   /* only read below */
@@ -168,9 +193,10 @@ static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2])
 }
 
 UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
-                     UChar *buf)
+                     UChar *buf, Int old)
 {
 	Int kick[2], wake[2];
+	UChar b = WAKE;
 
 	log_path = path;
 	VG_(memset)(&inline_state, 0, sizeof inline_state);
@@ -180,7 +206,7 @@ UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
 	if (!dg_proc_pipe(kick) || !dg_proc_pipe(wake))
 		goto no_helper;     /* (fds of a failed start are not reclaimed) */
 	VG_(memset)(ctl, 0, sizeof *ctl);
-	if (!spawn(fd, tee, kick, wake)) {
+	if (!spawn(fd, tee, kick, wake, old)) {
 		VG_(close)(kick[0]); VG_(close)(kick[1]);
 		VG_(close)(wake[0]); VG_(close)(wake[1]);
 		goto no_helper;
@@ -193,8 +219,16 @@ UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
 	wake_r = wake[0];
 	VG_(fcntl)(kick_w, VKI_F_SETFL, VKI_O_NONBLOCK);
 	dg_wr_behind_attach(fd, tee, path, &ctl->wr);
+	if (old >= 0) {        /* the helper's copy is the last: a kick */
+		VG_(close)(old);
+		ctl->old_alone = 1;
+		fence();
+		VG_(write)(kick_w, &b, 1);
+	}
 	return slot(0);
 no_helper:
+	if (old >= 0)
+		VG_(close)(old);
 	ctl = NULL;
 	dg_wr_init(fd, tee, path, &inline_state, NULL);
 	return buf;
@@ -281,9 +315,10 @@ void dg_hand_finish(void)
 		;               /* until the helper has exited */
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("datagrind: %llu buffers handed over, the tool waited "
-		          "%llu times and wrote %llu of the log's %llu bytes\n",
+		          "%llu times and wrote %llu of the log's %llu bytes, the "
+		          "helper waited %llu times\n",
 		          ctl->published, sleeps, ctl->wr.behind_other,
-		          ctl->wr.disk);
+		          ctl->wr.disk, ctl->idle);
 	inline_state.err = ctl->wr.err;      /* what the closing line says */
 	inline_state.disk = ctl->wr.disk;
 	inline_state.records = ctl->wr.records;

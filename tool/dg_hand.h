@@ -36,9 +36,12 @@
 /* The writer writes fd (the log at path; and tee unless -1: dg_wr.h); a
    helper is started unless
    use_helper is False or it cannot be.  buf is the tool's own buffer,
-   used when there is no helper.  Returns the buffer to fill. */
+   used when there is no helper.  old is -1, or a file to close, the
+   log this one replaced: its last close frees its pages, which the
+   helper does once the tool has closed its own copy, while the tool is
+   still starting up.  Returns the buffer to fill. */
 UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
-                     UChar *buf);
+                     UChar *buf, Int old);
 /* Hand over [0, n) of the buffer being filled (whole records); returns
    the next buffer to fill, which may be the same. */
 UChar *dg_hand_put(UChar *buf, SizeT n);

@@ -61,8 +61,11 @@ static SysRes open_new(void)
    An existing regular file is replaced (O_TRUNC would keep its old mode,
    perhaps world-readable); a device or fifo (/dev/null, a pipe) is used
    as it is.  O_EXCL makes the final create fail on anything that appeared
-   at the path meanwhile. */
-static UWord open_log(Int *fd_out)
+   at the path meanwhile.  The replaced file stays open in *old: the
+   kernel frees its pages at its last close, 25-120 ms for a log of a few
+   hundred MB still in the page cache, which the helper pays (dg_hand.h)
+   rather than the program's start-up. */
+static UWord open_log(Int *fd_out, Int *old)
 {
 	struct vg_stat st;
 	SysRes sr = open_new();
@@ -76,9 +79,11 @@ static UWord open_log(Int *fd_out)
 	fd = sr_Res(sr);
 	if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISREG(st.mode))
 		goto done;
-	VG_(close)(fd);
-	if (VG_(unlink)(out_path) != 0)
+	if (VG_(unlink)(out_path) != 0) {
+		VG_(close)(fd);
 		return VKI_EACCES;    /* VG_(unlink) gives no errno; the usual one */
+	}
+	*old = VG_(safe_fd)(fd);    /* above the program's fds, as the log's */
 	sr = open_new();
 done:
 	if (sr_isError(sr))
@@ -88,14 +93,18 @@ done:
 }
 
 /* The log, or the importer's pipe with or without a kept log. */
-static UWord open_outputs(void)
+static UWord open_outputs(Int *old)
 {
 	Int log = -1, pipe;
-	UWord err = out_path ? open_log(&log) : 0;
+	UWord err = out_path ? open_log(&log, old) : 0;
 
 	if (err || !out_db) {
 		out_fd = log;
 		return err;
+	}
+	if (*old >= 0) {      /* the importer's watcher would keep it open */
+		VG_(close)(*old);
+		*old = -1;
 	}
 	pipe = dg_imp_start(out_db);
 	failed_db = pipe < 0;
@@ -111,16 +120,19 @@ static UWord open_outputs(void)
 
 static void out_open(void)
 {
-	UWord err = open_outputs();
+	Int old = -1;
+	UWord err = open_outputs(&old);
 	UChar *next;
 
 	if (err) {
+		if (old >= 0)
+			VG_(close)(old);
 		out_err = err;
 		out_failed = True;
 		return;
 	}
 	next = dg_hand_start(out_fd, tee_fd, out_db ? out_db : out_path,
-	                     use_helper, priv_buf);
+	                     use_helper, priv_buf, old);
 	if (next != out_buf)            /* a forked child's first records */
 		VG_(memcpy)(next, out_buf, out_used);
 	out_buf = next;

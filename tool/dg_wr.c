@@ -206,9 +206,10 @@ static void write_all(const UChar *p, SizeT n)
 
 /* ------------------------------------------------------------ write-behind */
 
-/* Write the waiting bytes unless the other process has taken them (*n:
-   how many, 0 if none); False only while the other process writes them. */
-static Bool behind_take(SizeT *n)
+/* Write up to max of the waiting bytes unless the other process is
+   writing them (*n: how many were written, 0 if none wait); False only
+   while the other process writes them.  Whatever is left stays waiting. */
+static Bool behind_take(SizeT *n, SizeT max)
 {
 	*n = 0;
 	if (st->behind == DG_WR_BEHIND_NONE)
@@ -217,18 +218,31 @@ static Bool behind_take(SizeT *n)
 	if (!__sync_bool_compare_and_swap(&st->behind, DG_WR_BEHIND_READY,
 	                                  DG_WR_BEHIND_BUSY + VG_(getpid)()))
 		return False;
-	*n = st->behind_n;
+	*n = st->behind_n < max ? st->behind_n : max;
 	write_all(st->behind_p, *n);
+	st->behind_p += *n;
+	st->behind_n -= *n;
 	__sync_synchronize();
-	st->behind = DG_WR_BEHIND_NONE;
+	st->behind = st->behind_n ? DG_WR_BEHIND_READY : DG_WR_BEHIND_NONE;
 	return True;
 }
+
+/* The other process writes a piece at a time: it takes the writes only
+   while it would otherwise sleep waiting for the writer, and between
+   pieces it looks whether the writer has caught up (dg_hand.c).  A whole
+   half (1 MB or more; 1-3 ms of write(2), more when the page cache must
+   find new pages) kept it from the program long after the helper had
+   encoded the half ring it was waiting for (4 buffers, ~0.35 ms on
+   sort), and the helper then sat idle.  A piece stays under that even
+   at ~400 MB/s. */
+#define WR_BEHIND_PIECE  (128u << 10)
 
 Bool dg_wr_behind(void)
 {
 	SizeT n;
 
-	if (!st || st->behind != DG_WR_BEHIND_READY || !behind_take(&n) || !n)
+	if (!st || st->behind != DG_WR_BEHIND_READY
+	    || !behind_take(&n, WR_BEHIND_PIECE) || !n)
 		return False;
 	st->behind_other += n;
 	return True;
@@ -256,14 +270,15 @@ static Bool behind_writer_died(void)
 }
 
 /* The writer, before its bytes may overtake the waiting ones or it reuses
-   their half.  The other process writes them in well under a millisecond;
-   the writer meets this rarely (the next half takes ~1 MB of encoding). */
+   their half.  The other process holds them for one piece at a time;
+   the writer meets this rarely (the next half takes ~1 MB of encoding) and
+   then writes what the other left. */
 static void behind_done(void)
 {
 	UInt polls = 0;
 	SizeT n;
 
-	while (!behind_take(&n)) {
+	while (!behind_take(&n, (SizeT)-1)) {
 		DG_SYS1(__NR_sched_yield, 0);
 		if (++polls % 1024 == 0 && behind_writer_died())
 			return;

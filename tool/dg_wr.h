@@ -47,16 +47,18 @@ enum { DG_WR_BEHIND_NONE, DG_WR_BEHIND_READY, DG_WR_BEHIND_BUSY };
    and whose st it shares: then the writer fills one half of it while the
    other half's bytes wait for write(2), by whichever process gets to them
    first (write-behind: the tool, which would otherwise sleep waiting for
-   the helper, takes write(2) off the helper's busy core).  The writer
-   writes them itself before it reuses their half and on every flush, so
-   dg_wr_flush still means "the file has it all". */
+   the helper, takes write(2) off the helper's busy core, a piece at a
+   time, and goes back to the program as soon as the helper wants more).
+   The writer writes what is left itself before it reuses their half and
+   on every flush, so dg_wr_flush still means "the file has it all". */
 #define DG_WR_BUF_SIZE  (4u << 20)
 #define DG_WR_SHARED    (2 * DG_WR_BUF_SIZE)
 void dg_wr_init(Int fd, Int tee, const HChar *path, struct dg_wr_state *st,
                 UChar *shared);
 /* The other process: attach to the same fds, path and st (NULL: detach);
    dg_wr_behind writes the bytes waiting, if any and nobody has taken them
-   (True then; the bytes count as written if the log had failed). */
+   (True then; the bytes count as written if the log had failed): a
+   piece of them, the rest waits for the next call or for the writer. */
 void dg_wr_behind_attach(Int fd, Int tee, const HChar *path,
                          struct dg_wr_state *st);
 Bool dg_wr_behind(void);
