@@ -47,8 +47,9 @@ struct importer;
 /* Kinds of a bbdef's n_acc accesses, one byte each, followed by their
    instruction numbers (iseq), one byte each, and their sizes in bytes, one
    byte each, then (4-byte aligned, see imp_chunk_modules_off) their
-   modules' ids, 4 bytes each (imp_run_bbdef makes them; the array must not
-   change or go away before imp_chunk_free). */
+   modules' ids, 4 bytes each, then (8-byte aligned, imp_chunk_totals_off)
+   its totals, struct imp_chunk_totals (imp_run_bbdef makes them; the array
+   must not change or go away before imp_chunk_free). */
 #define IMP_K_WRITE    1
 #define IMP_K_GUARDED  2      /* address 0 means "did not happen" */
 
@@ -59,9 +60,30 @@ static inline size_t imp_chunk_modules_off(uint32_t n_acc)
 	return (3 * (size_t)n_acc + 4) & ~(size_t)3;
 }
 
+/* What a run that makes every access of its bbdef adds up to, so that
+   the stages count it at once: reads and writes ([0], [1]) and their
+   bytes; any_guarded says that some access may not happen (address 0),
+   so a run must be looked at access by access to know it made them all. */
+struct imp_chunk_totals {
+	uint64_t bytes[2];
+	uint32_t n[2];
+	uint32_t any_guarded;
+};
+
+static inline size_t imp_chunk_totals_off(uint32_t n_acc)
+{
+	return (imp_chunk_modules_off(n_acc) + 4 * (size_t)n_acc + 7) & ~(size_t)7;
+}
+
 static inline size_t imp_chunk_kinds_size(uint32_t n_acc)
 {
-	return imp_chunk_modules_off(n_acc) + 4 * (size_t)n_acc;
+	return imp_chunk_totals_off(n_acc) + sizeof(struct imp_chunk_totals);
+}
+
+static inline const struct imp_chunk_totals *imp_chunk_totals(const uint8_t *kinds,
+                                                              uint32_t n_acc)
+{
+	return (const struct imp_chunk_totals *)(const void *)(kinds + imp_chunk_totals_off(n_acc));
 }
 
 /* The chunk's header, known to the import thread. */
@@ -74,7 +96,8 @@ struct imp_chunk_head {
    chunk's address array, after the earlier runs'. */
 struct imp_chunk_run {
 	uint64_t context, icount_start;
-	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, iseqs, modules */
+	const uint8_t *kinds;      /* its bbdef's: n_acc kinds, iseqs, sizes,
+	                              modules, totals */
 	uint32_t n_instrs, n_addrs;
 	uint32_t n_acc;            /* accesses of its bbdef (n_addrs or more) */
 	int partial;

@@ -110,6 +110,7 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 	uint64_t idx = imp->n_bbdefs;
 	uint8_t *kinds;
 	uint32_t *mods, i;
+	struct imp_chunk_totals *tot;
 
 	/* a run must fit in one chunk (and the chunk's cell table) */
 	if (d->n_accesses > IMP_CHUNK_MAX)
@@ -125,6 +126,8 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 	    || !(kinds = malloc(imp_chunk_kinds_size(d->n_accesses))))
 		return imp_fail(imp, "out of memory");
 	mods = (uint32_t *)(void *)(kinds + imp_chunk_modules_off(d->n_accesses));
+	tot = (struct imp_chunk_totals *)(void *)(kinds + imp_chunk_totals_off(d->n_accesses));
+	memset(tot, 0, sizeof *tot);
 	imp->bbdef_desc[idx] = (uint32_t)imp->n_descs;
 	imp->bbdef_kinds[idx] = kinds;
 	imp->n_bbdefs++;           /* from here on, imp_run_free frees kinds */
@@ -145,6 +148,9 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 		    || imp_pctype_desc(imp, x) < 0)
 			return -1;
 		mods[i] = x->module;
+		tot->n[x->is_write]++;
+		tot->bytes[x->is_write] += x->size;
+		tot->any_guarded |= x->guarded;
 	}
 	imp->n_descs += d->n_accesses;
 	return bbdef_rows(imp, idx, d);

@@ -107,6 +107,7 @@ static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_ru
 		      const uint64_t *a, uint32_t *made)
 {
 	const uint8_t *iseq = x->kinds + x->n_acc, *size = x->kinds + 2 * (size_t)x->n_acc;
+	const struct imp_chunk_totals *tot;
 	struct imp_thread_runs *t;
 	uint32_t i;
 
@@ -122,6 +123,18 @@ static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_ru
 	if (!t->runs++)
 		t->first = x->icount_start;
 	t->last = x->icount_start + x->n_instrs;
+	tot = imp_chunk_totals(x->kinds, x->n_acc);
+	if (x->n_addrs == x->n_acc && x->n_acc > 0 && !tot->any_guarded) {
+		/* it made every access: its bbdef's totals (most runs) */
+		*made = x->n_acc;
+		if (!t->accesses)
+			t->first_access = x->icount_start + iseq[0];
+		t->accesses += x->n_acc;
+		t->last_access = x->icount_start + iseq[x->n_acc - 1];
+		imp_rw_add(&t->rw, 0, tot->n[0], tot->bytes[0]);
+		imp_rw_add(&t->rw, 1, tot->n[1], tot->bytes[1]);
+		return 0;
+	}
 	*made = 0;
 	for (i = 0; i < x->n_addrs; i++) {
 		int w = x->kinds[i] & IMP_K_WRITE;

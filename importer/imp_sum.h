@@ -15,7 +15,9 @@
  *
  * Cost: one array increment per run when each context runs in one thread
  * (a hash look-up per run for the contexts that run in several); the
- * thread's counts, a few increments per access.
+ * thread's counts, a few additions per run that made every access of its
+ * bbdef (the bbdef's totals, imp_chunk_totals), a few per access of the
+ * others (partial runs, guarded accesses).
  *
  * Ownership: the state hangs off struct importer (imp->sum), made by
  * imp_sum_init; the stage's thread counts into it until imp_chunk_finish
