@@ -8,7 +8,11 @@
  * one mutex: the import thread fills job `filled` (mod IMP_CHUNK_JOBS) and
  * hands it over by counting it; each consumer (the writer, then the
  * stages) takes the jobs in order, counting in `taken` those it is done
- * with; a slot is filled again once every consumer is past it.  The writer
+ * with; a slot is filled again once every consumer is past it.  Consumer
+ * threads run the consumers they are given (threads_plan), one job at a
+ * time each (`busy`); the import thread, when it would wait for a slot,
+ * runs a stage's next job itself, so the two cores stay busy whichever
+ * side has more to do.  The writer
  * encodes each job's runs, waits for the lines stage's counts of the job's
  * accesses by 64-byte line (imp_win: it hashes every access by line for
  * its windows anyway), sorts the lines (radix, by key) and derives from
@@ -114,13 +118,14 @@ struct cw_thread {
 struct imp_chunkw {
 	struct importer *imp;
 	pthread_mutex_t mu;           /* guards the counters and the flags */
-	pthread_cond_t has_full, has_free, has_lines;
+	pthread_cond_t changed;       /* a job was handed over or done, or the end */
 	struct cw_job *cur;
 	struct cw_job jobs[IMP_CHUNK_JOBS];
 	uint64_t filled;              /* jobs handed over */
 	uint64_t taken[1 + IMP_CHUNK_STAGES];   /* jobs each consumer is done with */
 	struct cw_consumer con[1 + IMP_CHUNK_STAGES];
 	int n_con;
+	int busy[1 + IMP_CHUNK_STAGES];   /* a thread runs consumer k's next job */
 	struct cw_thread thr[1 + IMP_CHUNK_STAGES];
 	int n_thr;
 	int lines_k;                  /* the lines stage's index in taken[] */
@@ -572,7 +577,7 @@ static int lines_wait(struct imp_chunkw *cw, uint64_t job)
 
 	pthread_mutex_lock(&cw->mu);
 	while (cw->taken[cw->lines_k] <= job && !cw->failed && !cw->stop)
-		pthread_cond_wait(&cw->has_lines, &cw->mu);
+		pthread_cond_wait(&cw->changed, &cw->mu);
 	rc = cw->failed || cw->stop ? -1 : 0;
 	pthread_mutex_unlock(&cw->mu);
 	return rc;
@@ -618,22 +623,6 @@ static int stage_do(struct cw_consumer *c, struct cw_job *j)
 	return c->stage.chunk(c->stage.arg, &v, c->err, sizeof c->err);
 }
 
-/* Job j done by consumer c (failed: with an error); tells the import
-   thread, which may be waiting for the slot. */
-static void job_done(struct cw_consumer *c, int failed)
-{
-	struct imp_chunkw *cw = c->cw;
-
-	pthread_mutex_lock(&cw->mu);
-	if (failed && !cw->failed)
-		cw->failed = 1 + c->k;
-	cw->taken[c->k]++;
-	pthread_cond_signal(&cw->has_free);
-	if (c->k == cw->lines_k)
-		pthread_cond_signal(&cw->has_lines);
-	pthread_mutex_unlock(&cw->mu);
-}
-
 /* The writer's work at the end of the log: the rows still held. */
 static int writer_last(struct imp_chunkw *cw)
 {
@@ -647,41 +636,70 @@ static int consume(struct cw_consumer *c, struct cw_job *j, uint64_t job)
 	return c->k == 0 ? job_do(c->cw, j, job) : stage_do(c, j);
 }
 
+/* Whether consumer k's next job may start (cw->mu held): handed over, not
+   under way in another thread, and for the writer, its lines made. */
+static int runnable(const struct imp_chunkw *cw, int k)
+{
+	return !cw->busy[k] && cw->taken[k] < cw->filled
+	       && (k != 0 || cw->taken[cw->lines_k] > cw->taken[0]);
+}
+
+/* Runs consumer k's next job, with cw->mu held on entry and on return
+   (not meanwhile); after a failure the jobs only go round, so nobody
+   waits forever.  Whichever thread runs it, a consumer does its jobs one
+   at a time and in order. */
+static void run_one(struct imp_chunkw *cw, int k)
+{
+	uint64_t job = cw->taken[k];
+	int failed = cw->failed != 0;
+
+	cw->busy[k] = 1;
+	pthread_mutex_unlock(&cw->mu);
+	failed = !failed && consume(&cw->con[k], &cw->jobs[job % IMP_CHUNK_JOBS], job) < 0;
+	pthread_mutex_lock(&cw->mu);
+	if (failed && !cw->failed)
+		cw->failed = 1 + k;
+	cw->taken[k]++;
+	cw->busy[k] = 0;
+	pthread_cond_broadcast(&cw->changed);
+}
+
+/* A consumer thread: the first of its consumers that may go, in its
+   order (the writer first, so that a chunk whose lines are made is
+   written while its addresses are still in the cache). */
 static void *consumer(void *arg)
 {
 	struct cw_thread *t = arg;
 	struct imp_chunkw *cw = t->cw;
-	struct cw_job *j;
-	uint64_t job;
-	int failed, i;
+	int i, left, writes = 0;
 
+	pthread_mutex_lock(&cw->mu);
 	for (;;) {
-		/* the thread's consumers move together: its first one says */
-		pthread_mutex_lock(&cw->mu);
-		while (cw->taken[t->ks[0]] == cw->filled && !cw->done && !cw->stop)
-			pthread_cond_wait(&cw->has_full, &cw->mu);
-		if (cw->stop || cw->taken[t->ks[0]] == cw->filled) {
-			int last = !cw->stop && !cw->failed;
-			pthread_mutex_unlock(&cw->mu);
-			for (i = 0; i < t->n_ks; i++)
-				if (t->ks[i] == 0 && last && writer_last(cw) < 0)
-					job_done(&cw->con[0], 1);   /* one job too many: nobody waits now */
-			return NULL;
+		for (i = 0; i < t->n_ks && !runnable(cw, t->ks[i]); i++)
+			;
+		if (cw->stop)
+			break;
+		if (i < t->n_ks) {
+			run_one(cw, t->ks[i]);
+			continue;
 		}
-		job = cw->taken[t->ks[0]];
-		j = &cw->jobs[job % IMP_CHUNK_JOBS];
-		failed = cw->failed != 0;
-		pthread_mutex_unlock(&cw->mu);
-
-		/* after a failure the jobs only go round, so nobody waits forever */
-		for (i = 0; i < t->n_ks; i++) {
-			struct cw_consumer *c = &cw->con[t->ks[i]];
-			int bad = !failed && consume(c, j, job) < 0;
-
-			job_done(c, bad);
-			failed |= bad;
+		for (i = left = 0; i < t->n_ks; i++) {
+			left |= cw->taken[t->ks[i]] < cw->filled;
+			writes |= t->ks[i] == 0;
 		}
+		if (cw->done && !left)
+			break;
+		pthread_cond_wait(&cw->changed, &cw->mu);
 	}
+	writes = writes && !cw->stop && !cw->failed;
+	pthread_mutex_unlock(&cw->mu);
+	if (writes && writer_last(cw) < 0) {
+		pthread_mutex_lock(&cw->mu);
+		if (!cw->failed)
+			cw->failed = 1;
+		pthread_mutex_unlock(&cw->mu);
+	}
+	return NULL;
 }
 
 static void consumers_stop(struct imp_chunkw *cw, int drop)
@@ -692,8 +710,7 @@ static void consumers_stop(struct imp_chunkw *cw, int drop)
 	if (drop)
 		cw->stop = 1;
 	cw->done = 1;
-	pthread_cond_broadcast(&cw->has_full);
-	pthread_cond_broadcast(&cw->has_lines);
+	pthread_cond_broadcast(&cw->changed);
 	pthread_mutex_unlock(&cw->mu);
 	for (k = 0; k < cw->n_thr; k++)
 		if (cw->thr[k].running) {
@@ -702,19 +719,20 @@ static void consumers_stop(struct imp_chunkw *cw, int drop)
 		}
 }
 
-/* The consumers over n threads (clamped to 1..n_con): the lines stage
-   first, the other stages, the writer last, cut into runs of about equal
-   length.  More threads than cores only take turns on them, and the import
-   thread, which sets the pace, waits its turn with the rest. */
+/* The consumers over n threads (clamped to 1..n_con): the writer, the
+   other stages, the lines stage, cut into runs of about equal length; a
+   thread gives its consumers' jobs in that order (consumer()).  More
+   threads than cores only take turns on them, and the import thread,
+   which sets the pace, waited its turn with the rest. */
 static void threads_plan(struct imp_chunkw *cw, int n)
 {
 	int order[1 + IMP_CHUNK_STAGES], m = 0, k, i;
 
-	order[m++] = cw->lines_k;
+	order[m++] = 0;
 	for (k = 1; k < cw->n_con; k++)
 		if (k != cw->lines_k)
 			order[m++] = k;
-	order[m++] = 0;
+	order[m++] = cw->lines_k;
 	n = n < 1 ? 1 : n > m ? m : n;
 	cw->n_thr = n;
 	for (i = 0; i < m; i++) {
@@ -750,9 +768,7 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	cw->pend_ctx.ins = &cw->ins_ctx;
 	dgchunk_init(&cw->codec);
 	pthread_mutex_init(&cw->mu, NULL);
-	pthread_cond_init(&cw->has_full, NULL);
-	pthread_cond_init(&cw->has_free, NULL);
-	pthread_cond_init(&cw->has_lines, NULL);
+	pthread_cond_init(&cw->changed, NULL);
 	cw->cur = &cw->jobs[0];
 	cw->wb_fd = open(imp->tmp_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (sums_alloc(&cw->lines_sum, 12) < 0
@@ -838,17 +854,37 @@ static uint64_t taken_min(const struct imp_chunkw *cw)
 	return m;
 }
 
+/* A stage the import thread may run while it waits for a slot (cw->mu
+   held), or 0: the one furthest behind, never the writer (SQLite is the
+   writer's while the pipeline runs).  The stages then take both cores'
+   spare time, whatever the consumer threads' plan. */
+static int stage_to_help(const struct imp_chunkw *cw)
+{
+	int k, best = 0;
+
+	for (k = 1; k < cw->n_con; k++)
+		if (runnable(cw, k) && (!best || cw->taken[k] < cw->taken[best]))
+			best = k;
+	return best;
+}
+
 /* Hand over the current job, take the next slot (waiting until every
-   consumer is past it). */
+   consumer is past it, and running stages meanwhile). */
 static int hand_over(struct importer *imp, struct imp_chunkw *cw)
 {
 	int failed;
 
 	pthread_mutex_lock(&cw->mu);
 	cw->filled++;
-	pthread_cond_broadcast(&cw->has_full);
-	while (cw->filled - taken_min(cw) >= IMP_CHUNK_JOBS)
-		pthread_cond_wait(&cw->has_free, &cw->mu);
+	pthread_cond_broadcast(&cw->changed);
+	while (cw->filled - taken_min(cw) >= IMP_CHUNK_JOBS) {
+		int k = stage_to_help(cw);
+
+		if (k > 0)
+			run_one(cw, k);
+		else
+			pthread_cond_wait(&cw->changed, &cw->mu);
+	}
 	cw->cur = &cw->jobs[cw->filled % IMP_CHUNK_JOBS];
 	failed = cw->failed;
 	if (failed)
@@ -961,9 +997,7 @@ void imp_chunk_free(struct importer *imp)
 	free(cw->pend_region.rows);
 	free(cw->pend_ctx.rows);
 	pthread_mutex_destroy(&cw->mu);
-	pthread_cond_destroy(&cw->has_full);
-	pthread_cond_destroy(&cw->has_free);
-	pthread_cond_destroy(&cw->has_lines);
+	pthread_cond_destroy(&cw->changed);
 	free(cw);
 	imp->cw = NULL;
 }

@@ -22,7 +22,8 @@
  *
  * Stages: a module that summarises whole chunks (imp_sum) hands
  * imp_chunk_start a stage; its function sees every chunk, in order, on a
- * consumer thread, alongside the writer (the chunks are shared, read-only, and
+ * consumer thread (or on the import thread while it waits for a free
+ * chunk), alongside the writer (the chunks are shared, read-only, and
  * a chunk is refilled only once every stage and the writer are past it).
  * A stage owns its state until imp_chunk_finish (or imp_chunk_free) has
  * joined its thread; it must not touch SQLite or struct importer.  An
