@@ -105,8 +105,8 @@ struct cw_consumer {
 	char err[512];                /* a stage's message (the writer's: cw->err) */
 };
 
-/* A thread runs one or more consumers, each job through all of them in
-   turn (the lines stage before the writer, which needs its lines). */
+/* A consumer thread: it runs the next job of the first of its consumers
+   that may go (consumer()); the import thread may run a stage's meanwhile. */
 struct cw_thread {
 	struct imp_chunkw *cw;
 	int ks[1 + IMP_CHUNK_STAGES]; /* its consumers, in the order they run */
