@@ -228,8 +228,9 @@ static Bool behind_take(SizeT *n, SizeT max)
 }
 
 /* The other process writes a piece at a time: it takes the writes only
-   while it would otherwise sleep waiting for the writer, and between
-   pieces it looks whether the writer has caught up (dg_hand.c).  A whole
+   while the writer is behind (it would otherwise sleep waiting for it, or
+   the ring is more than half full), and between pieces it looks whether
+   the writer has caught up (dg_hand.c).  A whole
    half (1 MB or more; 1-3 ms of write(2), more when the page cache must
    find new pages) kept it from the program long after the helper had
    encoded the half ring it was waiting for (4 buffers, ~0.35 ms on

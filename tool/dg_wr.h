@@ -46,9 +46,9 @@ enum { DG_WR_BEHIND_NONE, DG_WR_BEHIND_READY, DG_WR_BEHIND_BUSY };
    or DG_WR_SHARED bytes that another process maps at the same address
    and whose st it shares: then the writer fills one half of it while the
    other half's bytes wait for write(2), by whichever process gets to them
-   first (write-behind: the tool, which would otherwise sleep waiting for
-   the helper, takes write(2) off the helper's busy core, a piece at a
-   time, and goes back to the program as soon as the helper wants more).
+   first (write-behind: the tool, when the helper is behind, takes
+   write(2) off the helper's busy core, a piece at a time, and goes back
+   to the program as soon as the helper wants more: dg_hand.c).
    The writer writes what is left itself before it reuses their half and
    on every flush, so dg_wr_flush still means "the file has it all". */
 #define DG_WR_BUF_SIZE  (4u << 20)
