@@ -12,10 +12,10 @@
  * threads run the consumers they are given (threads_plan), one job at a
  * time each (`busy`); the import thread, when it would wait for a slot,
  * runs a stage's next job itself, so the two cores stay busy whichever
- * side has more to do.  The writer
- * encodes each job's runs, waits for the lines stage's counts of the job's
- * accesses by 64-byte line (imp_win: it hashes every access by line for
- * its windows anyway), sorts the lines (radix, by key) and derives from
+ * side has more to do.  The writer takes a job once the lines stage has
+ * counted its accesses by 64-byte line (imp_win: it hashes every access by
+ * line for its windows anyway), encodes its runs, sorts the lines (radix,
+ * by key) and derives from
  * that one sorted list the chunk's 256-byte cells (one chunk_cells row, a
  * blob of lib/dgcells) and 64 KiB regions and the sum_lines / sum_pages
  * counters, then writes the chunk's rows.
@@ -568,23 +568,9 @@ static void writeback(struct imp_chunkw *cw)
 	(void)sync_file_range(cw->wb_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
-/* Wait until the lines stage is done with job number `job`; 0, or -1 when
-   a consumer failed meanwhile (the import thread reports its message) or
-   the pipeline stops. */
-static int lines_wait(struct imp_chunkw *cw, uint64_t job)
-{
-	int rc;
-
-	pthread_mutex_lock(&cw->mu);
-	while (cw->taken[cw->lines_k] <= job && !cw->failed && !cw->stop)
-		pthread_cond_wait(&cw->changed, &cw->mu);
-	rc = cw->failed || cw->stop ? -1 : 0;
-	pthread_mutex_unlock(&cw->mu);
-	return rc;
-}
-
-/* Job number `job` (slot j): encoded while the lines stage counts it. */
-static int job_do(struct imp_chunkw *cw, struct cw_job *j, uint64_t job)
+/* Job j, whose lines the lines stage has made (runnable() lets the
+   writer start no sooner). */
+static int job_do(struct imp_chunkw *cw, struct cw_job *j)
 {
 	struct imp_chunk_lines *l = &j->lines;
 
@@ -593,7 +579,7 @@ static int job_do(struct imp_chunkw *cw, struct cw_job *j, uint64_t job)
 	if (j->n_runs == 0)
 		return 0;
 	cw->chunk_id++;
-	if (job_encode(cw, j) < 0 || lines_wait(cw, job) < 0)
+	if (job_encode(cw, j) < 0)
 		return -1;
 	if (dg_grow((void **)&cw->tmp, &cw->cap_tmp, l->n + 1, sizeof *cw->tmp) < 0)
 		return cw_fail(cw, "out of memory");
@@ -630,10 +616,10 @@ static int writer_last(struct imp_chunkw *cw)
 	       ? -1 : 0;
 }
 
-/* Consumer c's work on job number `job` (slot j). */
-static int consume(struct cw_consumer *c, struct cw_job *j, uint64_t job)
+/* Consumer c's work on job j. */
+static int consume(struct cw_consumer *c, struct cw_job *j)
 {
-	return c->k == 0 ? job_do(c->cw, j, job) : stage_do(c, j);
+	return c->k == 0 ? job_do(c->cw, j) : stage_do(c, j);
 }
 
 /* Whether consumer k's next job may start (cw->mu held): handed over, not
@@ -655,7 +641,7 @@ static void run_one(struct imp_chunkw *cw, int k)
 
 	cw->busy[k] = 1;
 	pthread_mutex_unlock(&cw->mu);
-	failed = !failed && consume(&cw->con[k], &cw->jobs[job % IMP_CHUNK_JOBS], job) < 0;
+	failed = !failed && consume(&cw->con[k], &cw->jobs[job % IMP_CHUNK_JOBS]) < 0;
 	pthread_mutex_lock(&cw->mu);
 	if (failed && !cw->failed)
 		cw->failed = 1 + k;
@@ -673,6 +659,8 @@ static void *consumer(void *arg)
 	struct imp_chunkw *cw = t->cw;
 	int i, left, writes = 0;
 
+	for (i = 0; i < t->n_ks; i++)
+		writes |= t->ks[i] == 0;
 	pthread_mutex_lock(&cw->mu);
 	for (;;) {
 		for (i = 0; i < t->n_ks && !runnable(cw, t->ks[i]); i++)
@@ -683,10 +671,8 @@ static void *consumer(void *arg)
 			run_one(cw, t->ks[i]);
 			continue;
 		}
-		for (i = left = 0; i < t->n_ks; i++) {
+		for (i = left = 0; i < t->n_ks; i++)
 			left |= cw->taken[t->ks[i]] < cw->filled;
-			writes |= t->ks[i] == 0;
-		}
 		if (cw->done && !left)
 			break;
 		pthread_cond_wait(&cw->changed, &cw->mu);
