@@ -9,15 +9,17 @@
  *   imp_run.c    runs: where chunks start and end, per-access summaries
  *   imp_chunk.c  the chunk pipeline: whole chunks of runs handed to the
  *                writer thread (chunks encoded and written, with their
- *                cells, regions, contexts, sum_lines and sum_pages) and
- *                to the stages, each on a thread of its own
+ *                cells, regions and contexts) and to the stages, each on
+ *                a thread of its own
  *   imp_sum.c    a stage: sum_ctx, sum_ctx_miss
  *   imp_heap.c   heap blocks, tracked ranges, user events, threads
  *   imp_hsum.c   heap summaries: sum_heap, sum_heap_threads, sum_block_chunks
  *   imp_cls.c    access classes (modules on the stack, heap bit): the keys
  *                of sum_line_class and sum_window_class
  *   imp_win.c    a stage: the working set per window (sum_windows), and by
- *                class (it owns imp_cls's state while the pipeline runs)
+ *                class (it owns imp_cls's state while the pipeline runs);
+ *                accesses by line (and class, page): sum_line_class,
+ *                sum_lines, sum_pages
  *   imp_sym.c    modules, symbols (libdw through lib/dgsym), stacks
  *   imp_field.c  accesses to fields of types (lib/dgtypes): sum_field
  *   imp_pctype.c struct fields from the accessing instruction and the heap

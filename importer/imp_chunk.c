@@ -17,8 +17,10 @@
  * line for its windows anyway), encodes its runs, sorts the lines (radix,
  * by key) and derives from
  * that one sorted list the chunk's 256-byte cells (one chunk_cells row, a
- * blob of lib/dgcells) and 64 KiB regions and the sum_lines / sum_pages
- * counters, then writes the chunk's rows.
+ * blob of lib/dgcells) and 64 KiB regions, then writes the chunk's rows.
+ * (sum_lines and sum_pages are imp_win's: its count by line and class over
+ * the trace adds up to them, so the writer no longer keeps a table of
+ * every line for them.)
  *
  * Rows of chunk_regions and chunk_contexts, keyed (region or context,
  * chunk), would land all over their b-trees if written chunk by chunk, and
@@ -29,9 +31,7 @@
  * slice per chunk (PENDING_SLICES slices) while the next one fills: written
  * at once, a batch held the writer for 0.2-0.5 s, and the import thread,
  * out of free chunks, waited as long (3 s of a 42 s import at 1.5 G
- * accesses).  sum_lines and sum_pages are
- * open-addressing tables with the counts in the slot, sum_lines' slots
- * prefetched ahead of use.
+ * accesses).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -52,7 +52,6 @@
 #define ROWS_PER_STMT 32      /* rows in one INSERT: fewer statement runs */
 #define PENDING_MAX (1u << 19) /* rows of chunk_regions, chunk_contexts held */
 #define PENDING_SLICES 256    /* a sorted batch is written over this many chunks */
-#define PREFETCH_AHEAD 8      /* sum_lines slots fetched this many lines early */
 #define WRITEBACK_JOBS 64     /* chunks between two pushes to the disk */
 
 /* An INSERT of rows of `cols` columns into `table`: one row a statement
@@ -93,15 +92,6 @@ struct cw_pending {
 	struct imp_chunk_line *drain; /* the batch before, sorted, being written */
 	size_t n_drain, cap_drain, at, slice;   /* at: rows of it written */
 	struct cw_insert *ins;
-};
-
-/* A summary row being counted: the key (all ones: empty) and its counts;
-   sum_lines and sum_pages are open-addressing tables of them. */
-struct cw_sum { uint64_t key, n[2]; };
-struct cw_sums {
-	struct cw_sum *slot;          /* 2^(64 - shift) of them */
-	size_t n;
-	unsigned shift;
 };
 
 /* A consumer takes every job: the writer (number 0) or a stage. */
@@ -156,7 +146,6 @@ struct imp_chunkw {
 	size_t cap_cells_blob;        /* in entries of DGCELLS_ENTRY_MAX bytes */
 	uint64_t *regions;
 	size_t n_regions, cap_regions;
-	struct cw_sums lines_sum, pages_sum;
 	sqlite3_stmt *st_chunk, *st_cells;
 	struct cw_insert ins_region, ins_ctx;
 	struct cw_pending pend_region, pend_ctx;
@@ -211,71 +200,6 @@ static void lines_sort(struct imp_chunk_line *a, struct imp_chunk_line *tmp, siz
 	}
 }
 
-/* ------------------------------------------------------------ summaries */
-
-static size_t sums_cap(const struct cw_sums *t) { return (size_t)1 << (64 - t->shift); }
-
-static inline size_t sums_home(const struct cw_sums *t, uint64_t key)
-{
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> t->shift);
-}
-
-static int sums_alloc(struct cw_sums *t, unsigned bits)
-{
-	size_t cap = (size_t)1 << bits;
-
-	t->slot = malloc(cap * sizeof *t->slot);
-	if (!t->slot)
-		return -1;
-	memset(t->slot, 0xFF, cap * sizeof *t->slot);
-	t->shift = 64 - bits;
-	t->n = 0;
-	return 0;
-}
-
-static struct cw_sum *sums_slot(struct cw_sums *t, uint64_t key)
-{
-	size_t mask = sums_cap(t) - 1, i = sums_home(t, key);
-
-	while (t->slot[i].key != key && t->slot[i].key != UINT64_MAX)
-		i = (i + 1) & mask;
-	if (t->slot[i].key == UINT64_MAX) {
-		t->slot[i].key = key;
-		t->slot[i].n[0] = t->slot[i].n[1] = 0;
-		t->n++;
-	}
-	return &t->slot[i];
-}
-
-/* Twice the slots once half full. */
-static int sums_grow(struct imp_chunkw *cw, struct cw_sums *t)
-{
-	struct cw_sum *old = t->slot;
-	size_t cap = sums_cap(t), k;
-
-	if (sums_alloc(t, 65 - t->shift) < 0) {
-		t->slot = old;
-		return cw_fail(cw, "out of memory");
-	}
-	for (k = 0; k < cap; k++)
-		if (old[k].key != UINT64_MAX)
-			*sums_slot(t, old[k].key) = old[k];
-	free(old);
-	return 0;
-}
-
-static int sums_add(struct imp_chunkw *cw, struct cw_sums *t, const struct imp_chunk_line *l)
-{
-	struct cw_sum *x;
-
-	if (2 * (t->n + 1) > sums_cap(t) && sums_grow(cw, t) < 0)
-		return -1;
-	x = sums_slot(t, l->key);
-	x->n[0] += l->n[0];
-	x->n[1] += l->n[1];
-	return 0;
-}
-
 static int cell_push(struct imp_chunkw *cw, const struct imp_chunk_line *c)
 {
 	if (dg_grow((void **)&cw->cells, &cw->cap_cells, cw->n_cells + 1, sizeof *cw->cells) < 0)
@@ -295,29 +219,16 @@ static int region_push(struct imp_chunkw *cw, uint64_t region)
 	return 0;
 }
 
-/* The sorted lines into sum_lines, sum_pages (a page's lines are adjacent),
-   the chunk's cells (line >> 2) and regions (line >> 10), both in order. */
+/* The sorted lines into the chunk's cells (line >> 2) and regions
+   (line >> 10), both in order. */
 static int lines_fold(struct imp_chunkw *cw, const struct imp_chunk_line *lines, size_t n)
 {
-	struct imp_chunk_line page = { UINT64_MAX, { 0, 0 } }, cell = { UINT64_MAX, { 0, 0 } };
+	struct imp_chunk_line cell = { UINT64_MAX, { 0, 0 } };
 	size_t i;
 
 	cw->n_cells = cw->n_regions = 0;
 	for (i = 0; i < n; i++) {
 		const struct imp_chunk_line *l = &lines[i];
-		if (i + PREFETCH_AHEAD < n)
-			__builtin_prefetch(&cw->lines_sum.slot[sums_home(&cw->lines_sum,
-			                                                l[PREFETCH_AHEAD].key)], 1);
-		if (sums_add(cw, &cw->lines_sum, l) < 0)
-			return -1;
-		if (l->key >> 6 != page.key) {
-			if (i && sums_add(cw, &cw->pages_sum, &page) < 0)
-				return -1;
-			page.key = l->key >> 6;
-			page.n[0] = page.n[1] = 0;
-		}
-		page.n[0] += l->n[0];
-		page.n[1] += l->n[1];
 		if (l->key >> 2 != cell.key) {
 			if (i && cell_push(cw, &cell) < 0)
 				return -1;
@@ -329,7 +240,7 @@ static int lines_fold(struct imp_chunkw *cw, const struct imp_chunk_line *lines,
 		if (region_push(cw, l->key >> 10) < 0)
 			return -1;
 	}
-	if (n && (sums_add(cw, &cw->pages_sum, &page) < 0 || cell_push(cw, &cell) < 0))
+	if (n && cell_push(cw, &cell) < 0)
 		return -1;
 	return 0;
 }
@@ -793,9 +704,6 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	pthread_cond_init(&cw->changed, NULL);
 	cw->cur = &cw->jobs[0];
 	cw->wb_fd = open(imp->tmp_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (sums_alloc(&cw->lines_sum, 12) < 0
-	    || sums_alloc(&cw->pages_sum, 10) < 0)
-		return imp_fail(imp, "out of memory");
 	cw->n_con = 1 + n_stages;
 	for (k = 0; k < cw->n_con; k++) {
 		cw->con[k].cw = cw;
@@ -926,29 +834,6 @@ int imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h)
 	return hand_over(imp, cw);
 }
 
-/* A summary table's rows (after the writer has stopped). */
-static int write_sums(struct importer *imp, const struct cw_sums *t, const char *sql)
-{
-	sqlite3_stmt *st;
-	size_t i;
-
-	if (sqlite3_prepare_v2(imp->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return imp_db_fail(imp, "prepare");
-	for (i = 0; i < sums_cap(t); i++) {
-		if (t->slot[i].key == UINT64_MAX)
-			continue;
-		sqlite3_bind_int64(st, 1, (int64_t)t->slot[i].key);
-		sqlite3_bind_int64(st, 2, (int64_t)t->slot[i].n[0]);
-		sqlite3_bind_int64(st, 3, (int64_t)t->slot[i].n[1]);
-		if (imp_db_step(imp, st) < 0) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
 /* Before the database closes (it would not, with statements open). */
 static void stmts_finalize(struct imp_chunkw *cw)
 {
@@ -976,9 +861,6 @@ int imp_chunk_finish(struct importer *imp)
 	stmts_finalize(cw);
 	if (cw->failed)
 		return imp_fail(imp, "%s", failure(cw));
-	if (write_sums(imp, &cw->pages_sum, "INSERT INTO sum_pages VALUES (?1, ?2, ?3)") < 0
-	    || write_sums(imp, &cw->lines_sum, "INSERT INTO sum_lines VALUES (?1, ?2, ?3)") < 0)
-		return -1;
 	return 0;
 }
 
@@ -1014,8 +896,6 @@ void imp_chunk_free(struct importer *imp)
 	free(cw->cells);
 	free(cw->cells_blob);
 	free(cw->regions);
-	free(cw->lines_sum.slot);
-	free(cw->pages_sum.slot);
 	free(cw->pend_region.rows);
 	free(cw->pend_ctx.rows);
 	free(cw->pend_region.drain);

@@ -10,9 +10,9 @@
  * per record.
  *
  * Ownership, from imp_chunk_start to imp_chunk_finish: the writer thread
- * owns the run codec, the sorted lines of the chunk, the sum_lines and
- * sum_pages counters and the rows of chunks, chunk_regions, chunk_contexts,
- * chunk_cells; the import thread owns everything else in struct importer.
+ * owns the run codec, the sorted lines of the chunk and the rows of chunks,
+ * chunk_regions, chunk_contexts, chunk_cells; the import thread owns
+ * everything else in struct importer.
  * The writer takes the database lock (imp_db_lock) around each batch of its
  * SQLite calls; the import thread takes it around every record handler but
  * the runs' (imp_import.c), so a per-run hook must not touch SQLite.
@@ -168,8 +168,7 @@ int  imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint
                    uint32_t n_acc, uint64_t **addrs, uint8_t **heap);
 /* Hand the chunk over (if it has runs) and start an empty one. */
 int  imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h);
-/* Hand over the last chunk, wait for the writer and the stages, write
-   sum_lines and sum_pages. */
+/* Hand over the last chunk, wait for the writer and the stages. */
 int  imp_chunk_finish(struct importer *imp);
 /* Stop the writer and the stages if they run (dropping what they have not
    done) and free everything. */

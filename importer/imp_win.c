@@ -358,7 +358,10 @@ static int segment_close(struct imp_win *w)
 		if (windowed && window_row(w, s) < 0)
 			return -1;
 	}
-	if (windowed && merge(&w->epoch, w->epoch_gen, &w->seg) < 0)
+	/* the count by (line, class) goes on without windows: sum_lines and
+	   sum_pages are made of it */
+	if (merge(&w->epoch, w->epoch_gen, &w->seg) < 0
+	    || (!windowed && w->epoch.n > EPOCH_ROWS && flush_epoch(w) < 0))
 		return -1;
 	w->seg.n = 0;
 	w->last_line = UINT64_MAX;
@@ -552,30 +555,64 @@ static int cmp_slot(const void *x, const void *y)
 	return a->cls < b->cls ? -1 : a->cls > b->cls;
 }
 
-/* sum_line_class, in key order: one sweep over the b-tree. */
+/* A row (key, reads, writes) of sum_lines or sum_pages. */
+static int sum_row(sqlite3_stmt *st, uint64_t key, const uint64_t n[2])
+{
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)n[0]);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)n[1]);
+	return step(st);
+}
+
+/* sum_line_class (unless the windows were given up: its classes come
+   with them), and grouped by line sum_lines, by page sum_pages; in key
+   order, so each is one sweep over its b-tree. */
 static int write_lines(struct importer *imp, struct imp_win *w)
 {
+	static const char *const sql[3] = {
+		"INSERT INTO sum_line_class VALUES (?1, ?2, ?3, ?4)",
+		"INSERT INTO sum_lines VALUES (?1, ?2, ?3)",
+		"INSERT INTO sum_pages VALUES (?1, ?2, ?3)",
+	};
 	struct wtab *t = &w->total;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st[3] = { NULL, NULL, NULL };
+	uint64_t line[3] = { UINT64_MAX, 0, 0 }, page[3] = { UINT64_MAX, 0, 0 };
 	size_t i;
-	int rc = SQLITE_OK;
+	int k, rc = SQLITE_OK;
 
 	sort_slots = t->slot;
 	if (t->n)
 		qsort(t->used, t->n, sizeof *t->used, cmp_slot);
-	if (sqlite3_prepare_v2(imp->db, "INSERT INTO sum_line_class VALUES "
-			       "(?1, ?2, ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
+	for (k = 0; k < 3 && rc == SQLITE_OK; k++)
+		rc = sqlite3_prepare_v2(imp->db, sql[k], -1, &st[k], NULL);
 	for (i = 0; i < t->n && rc == SQLITE_OK; i++) {
 		const struct wslot *s = &t->slot[t->used[i]];
 
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)s->key);
-		sqlite3_bind_int64(st, 2, s->cls);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)s->n[0]);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)s->n[1]);
-		rc = step(st);
+		if (!w->bad) {
+			sqlite3_bind_int64(st[0], 1, (sqlite3_int64)s->key);
+			sqlite3_bind_int64(st[0], 2, s->cls);
+			sqlite3_bind_int64(st[0], 3, (sqlite3_int64)s->n[0]);
+			sqlite3_bind_int64(st[0], 4, (sqlite3_int64)s->n[1]);
+			rc = step(st[0]);
+		}
+		/* key order: a line's classes, and a page's lines, are adjacent */
+		if (rc == SQLITE_OK && s->key != line[0] && line[0] != UINT64_MAX)
+			rc = sum_row(st[1], line[0], line + 1);
+		if (rc == SQLITE_OK && s->key >> 6 != page[0] && page[0] != UINT64_MAX)
+			rc = sum_row(st[2], page[0], page + 1);
+		if (s->key != line[0])
+			line[0] = s->key, line[1] = line[2] = 0;
+		if (s->key >> 6 != page[0])
+			page[0] = s->key >> 6, page[1] = page[2] = 0;
+		line[1] += s->n[0], line[2] += s->n[1];
+		page[1] += s->n[0], page[2] += s->n[1];
 	}
-	sqlite3_finalize(st);
+	if (rc == SQLITE_OK && t->n)
+		rc = sum_row(st[1], line[0], line + 1);
+	if (rc == SQLITE_OK && t->n)
+		rc = sum_row(st[2], page[0], page + 1);
+	for (k = 0; k < 3; k++)
+		sqlite3_finalize(st[k]);
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
@@ -586,11 +623,12 @@ int imp_win_finish(struct importer *imp)
 
 	if (!w)
 		return imp_fail(imp, "sum_windows: no state (importer bug)");
-	if (!w->bad && (window_close(w) < 0 || flush_epoch(w) < 0))
+	if ((!w->bad && window_close(w) < 0) || flush_epoch(w) < 0)
 		rc = imp_fail(imp, "out of memory");
-	else if (!w->bad && (write_windows(imp, w) < 0 || write_lines(imp, w) < 0))
+	else if ((!w->bad && write_windows(imp, w) < 0) || write_lines(imp, w) < 0)
 		rc = imp_fail(imp, "%s: writing sum_windows, sum_window_class, "
-			      "sum_line_class: %s", imp->db_path, sqlite3_errmsg(imp->db));
+			      "sum_line_class, sum_lines, sum_pages: %s", imp->db_path,
+			      sqlite3_errmsg(imp->db));
 	imp_win_free(imp);
 	return rc;
 }

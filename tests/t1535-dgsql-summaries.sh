@@ -256,7 +256,7 @@ fi
 # Instruction counts that go back (tests/unit/mklogs: back-v2.log, runs at
 # icount 0, 250000, 100, 300000): the importer gives up the working set
 # and the class tables (dgsql decodes them), but still counts every line
-# (the window stage hands the writer the lines of every chunk).
+# and page (the window stage goes on counting by line without windows).
 if "$DG_IMPORT" -q logs/back-v2.log bk.db >import.out 2>import.err; then
 	check_eq "bk.db: sum_windows and sum_line_class are left empty" "0|0" \
 		"$(dq bk.db 'SELECT (SELECT count(*) FROM sum_windows),
@@ -266,6 +266,9 @@ if "$DG_IMPORT" -q logs/back-v2.log bk.db >import.out 2>import.err; then
 	check_eq "bk.db: sum_lines as constructed (line, reads, writes)" \
 		"320|2|0 321|1|0 322|1|0 576|0|2 577|0|1 578|0|1" \
 		"$(dq bk.db 'SELECT line, reads, writes FROM sum_lines ORDER BY line' |
+		   tr '\n' ' ' | sed 's/ $//')"
+	check_eq "bk.db: sum_pages as constructed (page, reads, writes)" "5|4|0 9|0|4" \
+		"$(dq bk.db 'SELECT page, reads, writes FROM sum_pages ORDER BY page' |
 		   tr '\n' ' ' | sed 's/ $//')"
 	check_eq "bk.db: hot_lines = decoded" \
 		"$(dq bk.db "SELECT dg_hex(addr / 64 * 64), count(*), sum(is_write = 0),
