@@ -101,25 +101,29 @@ static int ctx_run(struct imp_sum *s, uint64_t c, uint32_t thread)
 	return bump(&s->other, &s->other_runs, &s->cap_other, c << 16 | thread, 1);
 }
 
-/* Run x's counts (addresses a) into thread tid's, the accesses it made in
-   *made (its bbdef's n_acc when it made them all); -1: out of memory. */
-static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_run *x,
-		      const uint64_t *a, uint32_t *made)
+/* Thread tid's counts, made zero the first time; NULL: out of memory. */
+static struct imp_thread_runs *thread_of(struct imp_sum *s, uint32_t tid)
 {
-	const uint8_t *iseq = x->kinds + x->n_acc, *size = x->kinds + 2 * (size_t)x->n_acc;
-	const struct imp_chunk_totals *tot;
-	struct imp_thread_runs *t;
-	uint32_t i;
-
 	if (tid >= s->n_threads) {
 		size_t n = s->n_threads;
 
 		if (dg_grow((void **)&s->threads, &n, (size_t)tid + 1, sizeof *s->threads) < 0)
-			return -1;
+			return NULL;
 		memset(s->threads + s->n_threads, 0, (n - s->n_threads) * sizeof *s->threads);
 		s->n_threads = n;
 	}
-	t = &s->threads[tid];
+	return &s->threads[tid];
+}
+
+/* Run x's counts (addresses a) into its thread's, t, the accesses it made
+   in *made (its bbdef's n_acc when it made them all). */
+static inline void thread_run(struct imp_thread_runs *t, const struct imp_chunk_run *x,
+			      const uint64_t *a, uint32_t *made)
+{
+	const uint8_t *iseq = x->kinds + x->n_acc, *size = x->kinds + 2 * (size_t)x->n_acc;
+	const struct imp_chunk_totals *tot;
+	uint32_t i;
+
 	if (!t->runs++)
 		t->first = x->icount_start;
 	t->last = x->icount_start + x->n_instrs;
@@ -133,7 +137,7 @@ static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_ru
 		t->last_access = x->icount_start + iseq[x->n_acc - 1];
 		imp_rw_add(&t->rw, 0, tot->n[0], tot->bytes[0]);
 		imp_rw_add(&t->rw, 1, tot->n[1], tot->bytes[1]);
-		return 0;
+		return;
 	}
 	*made = 0;
 	for (i = 0; i < x->n_addrs; i++) {
@@ -147,24 +151,31 @@ static int thread_run(struct imp_sum *s, uint32_t tid, const struct imp_chunk_ru
 		t->last_access = x->icount_start + iseq[i];
 		imp_rw_add(&t->rw, w, 1, size[i]);
 	}
-	return 0;
 }
 
-/* The stage: every run of a chunk, in order, into the summaries. */
+/* The stage: every run of a chunk, in order, into the summaries.  A
+   chunk's runs are one thread's: its counts are a local copy meanwhile,
+   which the compiler keeps in registers (they were stores to memory at
+   every run). */
 static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_t errlen)
 {
 	struct imp_sum *s = arg;
 	const struct imp_chunk_head *h = v->head;
 	const uint64_t *addrs = v->addrs;
+	struct imp_thread_runs *tp, t;
 	size_t r;
 
+	if (v->n_runs == 0)
+		return 0;
+	if (!(tp = thread_of(s, h->thread)))
+		goto oom;
+	t = *tp;
 	for (r = 0; r < v->n_runs; r++) {
 		const struct imp_chunk_run *x = &v->runs[r];
 		uint32_t made;
 		int whole;
 
-		if (thread_run(s, h->thread, x, addrs, &made) < 0)
-			goto oom;
+		thread_run(&t, x, addrs, &made);
 		whole = made == x->n_acc;      /* every access of its bbdef */
 		if (x->context >= UINT32_MAX || h->thread > 0xffff || (!whole && x->n_acc > 0xffff)) {
 			snprintf(err, errlen, "context %llu (%u accesses), thread %u: beyond "
@@ -177,6 +188,7 @@ static int sum_chunk(void *arg, const struct imp_chunk_view *v, char *err, size_
 			goto oom;
 		addrs += x->n_addrs;
 	}
+	*tp = t;
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
