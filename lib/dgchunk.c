@@ -44,39 +44,71 @@ int dgchunk_add_context(struct dgchunk_codec *c, uint32_t n_instrs,
 	return 0;
 }
 
-/* The slots of context k, reset if this chunk has not used them yet. */
-static uint64_t *slots_of(struct dgchunk_codec *c, uint64_t k)
+/* Context k's state as the chunk starts: its successor and slots. */
+static __attribute__((noinline)) void state_reset(struct dgchunk_codec *c,
+                                                  struct dgchunk_shape *s, uint64_t k)
+{
+	if (s->n_accesses)      /* else c->slots may still be NULL */
+		memset(c->slots + s->slot_base, 0, 2 * (size_t)s->n_accesses * sizeof *c->slots);
+	s->next = dgc_next_init(k);
+	s->epoch = c->epoch;
+}
+
+/* Context k's state, reset if this chunk has not used it yet. */
+static inline struct dgchunk_shape *state_of(struct dgchunk_codec *c, uint64_t k)
 {
 	struct dgchunk_shape *s = &c->ctx[k];
-	uint64_t *sl;
 
-	if (s->n_accesses == 0)      /* no slots; c->slots may still be NULL */
-		return NULL;
-	sl = c->slots + s->slot_base;
-	if (s->epoch != c->epoch) {
-		memset(sl, 0, 2 * (size_t)s->n_accesses * sizeof *sl);
-		s->epoch = c->epoch;
-	}
-	return sl;
+	if (__builtin_expect(s->epoch != c->epoch, 0))
+		state_reset(c, s, k);
+	return s;
+}
+
+static uint64_t *slots_of(struct dgchunk_codec *c, const struct dgchunk_shape *s)
+{
+	return s->n_accesses ? c->slots + s->slot_base : NULL;
+}
+
+void dgchunk_set_plain(struct dgchunk_codec *c, int plain)
+{
+	c->plain = plain != 0;
 }
 
 void dgchunk_begin(struct dgchunk_codec *c)
 {
 	c->epoch++;
 	c->prev = 0;
+	c->head = DGCHUNK_NO_HEAD;
+	c->chain_left = 0;
 }
 
 int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
                     uint64_t context, int partial, uint32_t n_instrs,
                     const uint64_t *addrs, uint32_t n_addrs)
 {
-	uint64_t *sl = slots_of(c, context);
+	struct dgchunk_shape *s;
+	struct dgc_chain ch;
 	uint8_t *o;
 
+	if (partial && n_addrs > 0x7FFFFF)  /* dgc_info holds 23 bits */
+		return -1;
 	if (dg_grow((void **)&b->data, &b->cap, b->len + DGC_RUN_MAX(n_addrs), 1) < 0)
 		return -1;
-	o = dgc_put_run(b->data + b->len, context, c->prev, partial, n_instrs,
-	                sl, addrs, n_addrs, 64);
+	o = b->data + b->len;
+	if (c->plain) {
+		s = state_of(c, context);
+		o = dgc_put_run(o, context, c->prev, partial, n_instrs, slots_of(c, s),
+		                addrs, n_addrs, 64);
+	} else {
+		/* the head byte is kept as an offset: the buffer may move */
+		ch.head = c->head == DGCHUNK_NO_HEAD ? NULL : b->data + c->head;
+		ch.prev = c->prev;
+		o = dgc_put_chain_head(o, &ch, &state_of(c, c->prev)->next, context,
+		                       dgc_info(partial, n_instrs, n_addrs), n_addrs, 64);
+		c->head = ch.head ? (size_t)(ch.head - b->data) : DGCHUNK_NO_HEAD;
+		s = state_of(c, context);
+		o = dgc_put_addrs(o, slots_of(c, s), addrs, n_addrs, 64);
+	}
 	b->len = o - b->data;
 	c->prev = context;
 	return 0;
@@ -89,16 +121,38 @@ void dgchunk_decode_begin(struct dgchunk_codec *c, const void *data, size_t len)
 	c->end = c->p + len;
 }
 
-int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
+/* The next run's context and shape: from an explicit head (BBRUNS, or a
+   BBCHAINS item without a chain), or as the successor of the previous
+   run's context.  0, or -1 malformed. */
+static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec *c,
+                                                        struct dgchunk_run *r)
 {
 	const struct dgchunk_shape *s;
+	struct dgc_next nx;
 	const char *field;
-	uint64_t k, n;
+	uint64_t k, n, chain = 0;
 
-	if (c->p >= c->end)
-		return 0;
-	if (dgc_get_head(&c->p, c->end, c->prev, 64, &k, &r->partial) < 0
-	    || k >= c->n_ctx)
+	if (c->chain_left == 0) {
+		if (c->plain ? dgc_get_head(&c->p, c->end, c->prev, 64, &k, &r->partial) < 0
+		    : dgc_get_chain_head(&c->p, c->end, c->prev, 64, &chain, &k, &r->partial) < 0)
+			return -1;
+		if (chain > DGC_CHAIN_MAX)
+			return -1;
+		c->chain_left = chain;
+	}
+	if (c->chain_left) {            /* a chained run: prev's successor */
+		c->chain_left--;
+		nx = state_of(c, c->prev)->next;
+		if (nx.ctx >= c->n_ctx)
+			return -1;
+		r->context = nx.ctx;
+		r->partial = nx.info != 0;
+		s = &c->ctx[nx.ctx];
+		r->n_instrs = r->partial ? nx.info & 0xFF : s->n_instrs;
+		r->n_addrs = r->partial ? nx.info >> 8 & 0x7FFFFF : s->n_accesses;
+		return 0;               /* the shape was checked when stored */
+	}
+	if (k >= c->n_ctx)
 		return -1;
 	s = &c->ctx[k];
 	r->context = k;
@@ -111,10 +165,25 @@ int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 			return -1;
 		r->n_addrs = (uint32_t)n;
 	}
+	if (!c->plain)
+		state_of(c, c->prev)->next = (struct dgc_next){
+			(uint32_t)k, dgc_info(r->partial, r->n_instrs, r->n_addrs) };
+	return 0;
+}
+
+int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
+{
+	const struct dgchunk_shape *s;
+
+	if (c->chain_left == 0 && c->p >= c->end)
+		return 0;
+	if (next_head(c, r) < 0)
+		return -1;
+	s = state_of(c, r->context);
 	if (dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0
-	    || dgc_get_addrs(&c->p, c->end, slots_of(c, k), c->addrs, r->n_addrs, 64) < 0)
+	    || dgc_get_addrs(&c->p, c->end, slots_of(c, s), c->addrs, r->n_addrs, 64) < 0)
 		return -1;
 	r->addrs = c->addrs;
-	c->prev = k;
+	c->prev = r->context;
 	return 1;
 }

@@ -1,10 +1,11 @@
 /* dgchunk.h: database chunks of runs.
  *
- * Promise: encodes and decodes sequences of runs exactly as docs/FORMAT.md
- * §2.10 describes, through the one run codec (dgcodec.h), with the
- * prediction state reset at every chunk start (schema/schema.sql, table
- * chunks).  The encoder is used by dg-import, the decoder by the
- * `accesses` virtual table.
+ * Promise: encodes and decodes sequences of runs exactly as a BBCHAINS
+ * payload of docs/FORMAT.md §2.17 (or, for the databases of schema 8 and
+ * older, a BBRUNS payload, §2.10), through the one run codec (dgcodec.h),
+ * with `prev`, every context's successor and its prediction state reset at
+ * every chunk start (schema/schema.sql, table chunks).  The encoder is used
+ * by dg-import, the decoder by the `accesses` virtual table.
  *
  * The caller registers every context, in index order, with the shape of
  * its bbdef (dgchunk_add_context); the codec owns the prediction state and
@@ -20,10 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgcodec.h"
+
+#define DGCHUNK_NO_HEAD ((size_t)-1)
+
 struct dgchunk_shape {          /* per context */
 	uint32_t n_instrs;      /* of its bbdef */
 	uint32_t n_accesses;
-	uint32_t epoch;         /* chunk in which the slots were last reset */
+	uint32_t epoch;         /* chunk in which its state was last reset */
+	struct dgc_next next;   /* the context and shape that last followed it */
 	uint64_t slot_base;     /* index of its first (last, stride) pair */
 };
 
@@ -33,8 +39,12 @@ struct dgchunk_codec {
 	uint64_t *slots;        /* (last, stride) pairs */
 	size_t n_slots, cap_slots;
 	uint32_t epoch;
+	int plain;              /* BBRUNS coding (schema 8 and older) */
 	uint64_t prev;          /* previous run's context in this chunk */
+	size_t head;            /* encoding: offset of the open chain's head
+	                           byte, or DGCHUNK_NO_HEAD */
 	/* decoding */
+	uint64_t chain_left;    /* runs of the current chain still to come */
 	const uint8_t *p, *end;
 	uint64_t *addrs;        /* decoded addresses of the current run */
 	size_t cap_addrs;
@@ -54,7 +64,11 @@ struct dgchunk_buf {
 	size_t len, cap;
 };
 
+/* A codec for BBCHAINS-coded chunks (what dg-import writes). */
 void dgchunk_init(struct dgchunk_codec *c);
+/* Code chunks as BBRUNS payloads instead, as the databases of schema 8 and
+   older do (no meta key chunk_coding); before the first chunk. */
+void dgchunk_set_plain(struct dgchunk_codec *c, int plain);
 void dgchunk_free(struct dgchunk_codec *c);
 /* Register the next context (index = number registered so far).
    Returns 0, or -1 when out of memory. */
@@ -62,7 +76,8 @@ int dgchunk_add_context(struct dgchunk_codec *c, uint32_t n_instrs,
                         uint32_t n_accesses);
 
 /* Encoding: start a chunk, append runs (n_addrs may be below n_accesses
-   only when partial).  Returns 0, or -1 when out of memory. */
+   only when partial, and is below 2^23 then).  Returns 0, or -1 when out
+   of memory (or n_addrs is out of range). */
 void dgchunk_begin(struct dgchunk_codec *c);
 int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
                     uint64_t context, int partial, uint32_t n_instrs,

@@ -74,6 +74,7 @@ struct blk {
 
 struct model {
 	int loaded, blocks_loaded;
+	int plain;              /* chunks coded as BBRUNS (schema 8 and older) */
 	size_t n_ctx;
 	size_t *ctx_desc;       /* per context: its first descriptor */
 	uint32_t *ctx_shape;    /* per context: n_instrs, n_accesses */
@@ -462,6 +463,42 @@ static int load_contexts(struct vt *t, struct bbtab *b)
 	return rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "loading contexts");
 }
 
+/* How the chunks are coded: meta's chunk_coding ("chains", from schema 9
+   on), else by the schema's version (BBRUNS payloads up to 8).  A
+   database relabelled to an older version keeps its meta row. */
+static int load_coding(struct vt *t)
+{
+	sqlite3_stmt *st;
+	const unsigned char *v;
+	char *sql = sqlite3_mprintf("SELECT value FROM \"%w\".meta WHERE key = 'chunk_coding'",
+	                            t->schema);
+	int plain = -1, rc;
+
+	if (!sql)
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);   /* no meta: the version */
+	sqlite3_free(sql);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		v = sqlite3_column_text(st, 0);
+		if (!v || strcmp((const char *)v, "chains") != 0) {
+			rc = vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: meta chunk_coding is '%.40s', "
+			              "not 'chains'", v ? (const char *)v : "NULL");
+			sqlite3_finalize(st);
+			return rc;
+		}
+		plain = 0;
+	}
+	sqlite3_finalize(st);
+	if (plain < 0) {
+		if ((rc = vt_prepare(t, &st, "PRAGMA \"%w\".user_version")) != SQLITE_OK)
+			return rc;
+		plain = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) < 9;
+		sqlite3_finalize(st);
+	}
+	t->m.plain = plain;
+	return SQLITE_OK;
+}
+
 static int model_load(struct vt *t)
 {
 	struct bbtab b;
@@ -470,7 +507,9 @@ static int model_load(struct vt *t)
 	if (t->m.loaded)
 		return SQLITE_OK;
 	memset(&b, 0, sizeof b);
-	rc = load_bbdefs(t, &b);
+	rc = load_coding(t);
+	if (rc == SQLITE_OK)
+		rc = load_bbdefs(t, &b);
 	if (rc == SQLITE_OK)
 		rc = load_descs(t, &b);
 	if (rc == SQLITE_OK)
@@ -821,6 +860,7 @@ static int cur_ready(struct cur *c, const struct model *m)
 
 	if (c->codec_ready)
 		return SQLITE_OK;
+	dgchunk_set_plain(&c->codec, m->plain);
 	for (k = 0; k < m->n_ctx; k++)
 		if (dgchunk_add_context(&c->codec, m->ctx_shape[2 * k], m->ctx_shape[2 * k + 1]) < 0)
 			return SQLITE_NOMEM;

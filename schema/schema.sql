@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -32,6 +32,9 @@ PRAGMA user_version = 8;
 --   runs, accesses  runs and accesses imported
 --   unknown_records record types skipped because this importer does not
 --                   know them
+--   chunk_coding    "chains": chunks.data is coded as BBCHAINS (schema 9 on;
+--                   a database without the key and of schema 8 or older
+--                   codes it as BBRUNS, and the `accesses` table reads both)
 --   fields_range, fields_global, fields_insn, fields_heap, fields_unknown
 --                   accesses given a field each way (sum_field.how), and
 --   fields_untyped  the accesses no way covers (the fields_* keys are
@@ -311,14 +314,19 @@ CREATE TABLE trace_states (
 -- n_accesses counts the accesses that happened (the chunk's rows in the
 -- `accesses` table: dgsql counts whole chunks from it).
 --
--- data is a sequence of runs, each encoded as in a BBRUNS record of the log
--- (docs/FORMAT.md §2.10), except that every chunk starts afresh: `prev` and
--- every context's prediction state (last, stride) are 0 at the start of the
--- chunk.  So a chunk decodes alone, given `contexts`, `bbdefs` and
--- `access_descs`.  Run k starts at icount_lo plus the n_instrs of runs
--- 0..k-1; its access i is made by instruction iseq of access_descs (bbdef,
--- i), at icount run start + iseq.  Guarded accesses that did not happen have
--- address 0 and are not accesses (the `accesses` table skips them).
+-- data is a sequence of runs, coded as the payload of a BBCHAINS record of
+-- the log (docs/FORMAT.md §2.17: a run that follows its predecessor's
+-- context the way it did last time costs no head; up to 64 such runs take
+-- one byte), except that every chunk starts afresh: `prev`, every context's
+-- successor and every context's prediction state (last, stride) are as at
+-- the start of a log when the chunk starts.  So a chunk decodes alone,
+-- given `contexts`, `bbdefs` and `access_descs`.  (Schema 8 and older coded
+-- it as a BBRUNS payload, §2.10, with the same resets: a head for every
+-- run, 0.4-0.6 more bytes an access; see meta.chunk_coding.)  Run k starts
+-- at icount_lo plus the n_instrs of runs 0..k-1; its access i is made by
+-- instruction iseq of access_descs (bbdef, i), at icount run start + iseq.
+-- Guarded accesses that did not happen have address 0 and are not
+-- accesses (the `accesses` table skips them).
 CREATE TABLE chunks (
 	id          INTEGER PRIMARY KEY,
 	thread      INTEGER NOT NULL,

@@ -2,7 +2,9 @@
  *
  * The input's first bytes give the contexts' shapes:
  *
- *     u8 n                      1 + n % 16 contexts
+ *     u8 n                      1 + n % 16 contexts; bit 4 set: the chunks
+ *                               are coded as BBRUNS (schema 8 and older),
+ *                               else as BBCHAINS
  *     { u8 instrs; u8 acc; }    n_instrs 1 + instrs % 255, n_accesses acc % 64
  *
  * and the rest, P, is used twice:
@@ -10,7 +12,8 @@
  *   1. decoded as a chunk: every run the decoder gives must fit its
  *      context (context registered, 1 <= n_instrs <= the shape's, n_addrs
  *      <= its accesses, a whole run when not partial) and it must end in 0
- *      or -1 after at most one run per byte, never reading past P (ASAN);
+ *      or -1 after at most one run per byte (BBRUNS) or 64 (a BBCHAINS
+ *      chain head byte), never reading past P (ASAN);
  *   2. read as a description of runs, which are encoded into chunks and
  *      decoded back: the runs must come out exactly as they went in.
  *      Per run: u8 k (0xFE starts a new chunk instead), context k % n;
@@ -50,7 +53,8 @@ static void contexts_add(struct dgchunk_codec *c, const struct shape *sh, int n)
 }
 
 /* 1: arbitrary bytes as a chunk. */
-static void decode_any(const struct shape *sh, int n, const uint8_t *p, size_t len)
+static void decode_any(const struct shape *sh, int n, int plain, const uint8_t *p,
+                       size_t len)
 {
 	struct dgchunk_codec c;
 	struct dgchunk_run r;
@@ -58,11 +62,12 @@ static void decode_any(const struct shape *sh, int n, const uint8_t *p, size_t l
 	int k;
 
 	dgchunk_init(&c);
+	dgchunk_set_plain(&c, plain);
 	contexts_add(&c, sh, n);
 	dgchunk_decode_begin(&c, p, len);
 	while ((k = dgchunk_next(&c, &r)) > 0) {
 		const struct shape *s;
-		CHECK(++runs <= len);
+		CHECK(++runs <= (plain ? 1 : DGC_CHAIN_MAX) * len);
 		CHECK(r.context < (uint64_t)n);
 		s = &sh[r.context];
 		CHECK(r.n_instrs >= 1 && r.n_instrs <= s->n_instrs && r.n_addrs <= s->n_acc);
@@ -125,7 +130,8 @@ static size_t describe(const struct shape *sh, int n, const uint8_t *p, size_t l
 }
 
 /* 2: encode the described runs chunk by chunk, decode, compare. */
-static void round_trip(const struct shape *sh, int n, const uint8_t *p, size_t len)
+static void round_trip(const struct shape *sh, int n, int plain, const uint8_t *p,
+                       size_t len)
 {
 	static struct in_run runs[MAX_RUNS];
 	struct dgchunk_codec enc, dec;
@@ -135,6 +141,8 @@ static void round_trip(const struct shape *sh, int n, const uint8_t *p, size_t l
 
 	dgchunk_init(&enc);
 	dgchunk_init(&dec);
+	dgchunk_set_plain(&enc, plain);
+	dgchunk_set_plain(&dec, plain);
 	contexts_add(&enc, sh, n);
 	contexts_add(&dec, sh, n);
 	while (k < n_runs) {
@@ -177,7 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sh[i].n_acc = data[2 + 2 * i] % 64;
 	}
 	at = 1 + 2 * (size_t)n;
-	decode_any(sh, n, data + at, size - at);
-	round_trip(sh, n, data + at, size - at);
+	decode_any(sh, n, data[0] >> 4 & 1, data + at, size - at);
+	round_trip(sh, n, data[0] >> 4 & 1, data + at, size - at);
 	return 0;
 }

@@ -621,6 +621,35 @@ static void test_random_db(void)
 	mk_close(&m);
 }
 
+/* A database of schema 8: chunks coded as BBRUNS payloads, no meta key
+   chunk_coding; then one whose chunk_coding no reader knows. */
+static void test_schema8_db(void)
+{
+	struct mk m;
+	char *got;
+
+	mk_open(&m);
+	dgchunk_set_plain(&m.codec, 1);
+	exec(m.db, "PRAGMA user_version = 8");
+	random_defs(&m);
+	random_trace(&m, 30);
+	random_blocks(&m, m.icount);
+	mk_blocks_done(&m);
+	tu_note("schema 8: %zu accesses in %lld chunks", m.n_rows, (long long)m.chunk - 1);
+	test_full_scan(&m);
+	mk_close(&m);
+
+	mk_open(&m);
+	exec(m.db, "INSERT INTO meta VALUES ('chunk_coding', 'zip')");
+	random_defs(&m);
+	random_trace(&m, 2);
+	got = query1(m.db, "SELECT count(*) FROM accesses");
+	tu_check(strstr(got, "chunk_coding is 'zip'") != NULL,
+	         "an unknown chunk_coding is an error that names it: %s", got);
+	free(got);
+	mk_close(&m);
+}
+
 /* A hand-made history at one address: block 10 [0x1000,+64) lives 0..100,
    block 20 [0x1000,+32) 100..200, block 30 [0x1000,+64) from 200 on; pool
    block 40 [0x2000,+256) 0..300 holds block 50 [0x2040,+16) 10..20. */
@@ -672,7 +701,9 @@ static void test_corrupt(void)
 	static const struct { const char *what; const uint8_t *data; size_t len; } bad[] = {
 		{ "truncated varint", (const uint8_t *)"\x00\x80", 2 },
 		{ "context out of range", (const uint8_t *)"\x40\x01", 2 },
-		{ "partial run past the end", (const uint8_t *)"\x01", 1 },
+		{ "partial run past the end", (const uint8_t *)"\x02", 1 },
+		{ "chain to an undefined context", (const uint8_t *)"\x01", 1 },
+		{ "chain of 65 runs", (const uint8_t *)"\x81\x01", 2 },
 		{ "overlong varint", (const uint8_t *)"\x00\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f", 11 },
 	};
 	struct desc d = { 0x400000, 0, 4, 0, 0 };
@@ -775,6 +806,7 @@ int main(int argc, char **argv)
 	if (argc > 2)           /* another random trace: a seed */
 		rng = strtoull(argv[2], NULL, 0) | 1;
 	test_random_db();
+	test_schema8_db();
 	test_block_history();
 	test_corrupt();
 	test_bad_definitions();
