@@ -747,10 +747,11 @@ int imp_chunk_run(struct importer *imp, const struct dglog_run *run, const uint8
 	struct cw_job *j = imp->cw->cur;
 	struct imp_chunk_run *x;
 
+	/* + 1: never NULL, even for a chunk of runs without addresses */
 	if (dg_grow((void **)&j->runs, &j->cap_runs, j->n_runs + 1, sizeof *j->runs) < 0
-	    || dg_grow((void **)&j->addrs, &j->cap_addrs, j->n_addrs + run->n_addrs,
+	    || dg_grow((void **)&j->addrs, &j->cap_addrs, j->n_addrs + run->n_addrs + 1,
 	               sizeof *j->addrs) < 0
-	    || dg_grow((void **)&j->heap, &j->cap_heap, j->n_addrs + run->n_addrs,
+	    || dg_grow((void **)&j->heap, &j->cap_heap, j->n_addrs + run->n_addrs + 1,
 	               sizeof *j->heap) < 0)
 		return imp_fail(imp, "out of memory");
 	*addrs = j->addrs + j->n_addrs;

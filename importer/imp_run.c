@@ -32,7 +32,10 @@ int imp_run_init(struct importer *imp)
 	struct imp_chunk_stage stages[2];
 
 	memset(stages, 0, sizeof stages);     /* a stage says what it sets */
-	if (dghash_init(&imp->fnblock, 1024) < 0)
+	/* descs is never NULL: a bbdef without accesses, defined first, still
+	   takes imp->descs + its offset (UBSan: an offset on a null pointer) */
+	if (dghash_init(&imp->fnblock, 1024) < 0
+	    || dg_grow((void **)&imp->descs, &imp->cap_descs, 1, sizeof *imp->descs) < 0)
 		return imp_fail(imp, "out of memory");
 	if (imp_sum_init(imp, &stages[0]) < 0 || imp_win_init(imp, &stages[1]) < 0)
 		return -1;
