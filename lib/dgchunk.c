@@ -9,6 +9,7 @@ void dgchunk_init(struct dgchunk_codec *c)
 {
 	memset(c, 0, sizeof *c);
 	c->epoch = 1;
+	c->head = DGCHUNK_NO_HEAD;
 }
 
 void dgchunk_free(struct dgchunk_codec *c)
