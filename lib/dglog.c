@@ -29,6 +29,15 @@
 #endif
 #define BUF_INITIAL   DGLOG_BUF_INITIAL
 
+/* A context's decoding state (struct dglog's ctx_state).  pred: the
+   BBRUNS/BBCHAINS predictor, last[i], stride[i] pairs, NULL until the
+   context's first run with addresses; next: the BBCHAINS successor. */
+struct dglog_ctx_state {
+	uint32_t bbdef, n_instrs, n_accesses;
+	struct dgc_next next;
+	uint64_t *pred;
+};
+
 /* ------------------------------------------------------------ messages */
 
 static const char *const type_names[DG_R_MAX_KNOWN + 1] = {
@@ -581,14 +590,26 @@ static int add_context(struct dglog *r, struct dglog_record *rec, uint64_t bb,
 		return fail(r, "out of memory");
 	x->bbdef = (uint32_t)bb;
 	x->depth = depth;
-	x->next = dgc_next_init(r->n_contexts);
 	x->stack = (uint64_t *)(x + 1);
 	if (depth)
 		memcpy(x->stack, stack, depth * sizeof *stack);
+	if (r->n_contexts == r->ctx_state_cap) {
+		size_t cap = r->ctx_state_cap ? 2 * r->ctx_state_cap : 256;
+		struct dglog_ctx_state *t = realloc(r->ctx_state, cap * sizeof *t);
+		if (!t) {
+			free(x);
+			return fail(r, "out of memory");
+		}
+		r->ctx_state = t;
+		r->ctx_state_cap = cap;
+	}
 	if (table_push((void ***)&r->contexts, &r->contexts_cap, r->n_contexts, x) < 0) {
 		free(x);
 		return fail(r, "out of memory");
 	}
+	r->ctx_state[r->n_contexts] = (struct dglog_ctx_state){
+		(uint32_t)bb, r->bbdefs[bb]->n_instrs, r->bbdefs[bb]->n_accesses,
+		dgc_next_init(r->n_contexts), NULL };
 	rec->type = DG_R_CONTEXT;       /* a CTXREF reads as a CONTEXT */
 	rec->u.def.index = r->n_contexts++;
 	rec->u.def.context = x;
@@ -679,14 +700,15 @@ static int grow_scratch(struct dglog *r, size_t n)
 	return 0;
 }
 
-static const struct dglog_context *run_context(struct dglog *r, uint64_t ctx)
+/* The decoding state of a run's context: NULL (a message) if undefined. */
+static struct dglog_ctx_state *run_state(struct dglog *r, uint64_t ctx)
 {
 	if (ctx >= r->n_contexts) {
 		fail(r, "refers to context %llu, only %llu defined",
 		     (unsigned long long)ctx, (unsigned long long)r->n_contexts);
 		return NULL;
 	}
-	return r->contexts[ctx];
+	return &r->ctx_state[ctx];
 }
 
 /* Check a run's counts against its bbdef (version 2 rules). */
@@ -731,7 +753,7 @@ static void deliver_run(struct dglog *r, struct dglog_record *rec,
 	u->thread = r->thread;
 	u->icount_start = r->icount;
 	u->context = ctx;
-	u->bbdef = r->contexts[ctx]->bbdef;
+	u->bbdef = r->ctx_state[ctx].bbdef;
 	u->n_instrs = n_instrs;
 	u->n_addrs = n_addrs;
 	u->partial = partial;
@@ -746,7 +768,7 @@ static int rd_bbrun(struct cur *c, struct dglog_record *rec)
 	struct dglog *r = c->r;
 	uint64_t ctx, n, left;
 	uint8_t n_instrs;
-	const struct dglog_context *x;
+	const struct dglog_ctx_state *x;
 	const struct dglog_bbdef *d;
 	const uint64_t *addrs;
 
@@ -758,7 +780,7 @@ static int rd_bbrun(struct cur *c, struct dglog_record *rec)
 		return fail(r, "%llu bytes of addresses is not a whole number of words",
 			    (unsigned long long)left);
 	n = left / r->word_size;
-	if (!(x = run_context(r, ctx)))
+	if (!(x = run_state(r, ctx)))
 		return -1;
 	d = r->bbdefs[x->bbdef];
 	if (n > d->n_accesses)
@@ -805,7 +827,7 @@ static int rd_bbchains(struct cur *c, struct dglog_record *rec)
 }
 
 /* Decode n addresses of context x through its predictor. */
-static int predict(struct dglog *r, struct cur *c, struct dglog_context *x,
+static int predict(struct dglog *r, struct cur *c, struct dglog_ctx_state *x,
 		   uint32_t n_acc, uint32_t n)
 {
 	int e;
@@ -869,10 +891,10 @@ static int chained_head(struct dglog *r, struct cur *c, uint64_t *ctx,
 				    (unsigned long long)k, DGC_CHAIN_MAX);
 		r->chain_left = k;
 	}
-	if (!run_context(r, r->runs_prev))
+	if (!run_state(r, r->runs_prev))
 		return -1;
 	r->chain_left--;
-	nx = &r->contexts[r->runs_prev]->next;
+	nx = &r->ctx_state[r->runs_prev].next;
 	*ctx = nx->ctx;
 	*partial = nx->info != 0;
 	*n_instrs = nx->info & 0xFF;
@@ -886,28 +908,25 @@ static int next_run(struct dglog *r, struct dglog_record *rec)
 	struct cur c = { r, r->runs, r->runs_end };
 	uint64_t ctx, n_addrs;
 	uint32_t n_instrs;
-	struct dglog_context *x;
-	const struct dglog_bbdef *d;
+	struct dglog_ctx_state *x;
 	int partial;
 
 	r->run_off = r->base + (uint64_t)(r->runs - r->data);
 	if ((r->runs_type == DG_R_BBCHAINS ? chained_head : plain_head)
 	    (r, &c, &ctx, &n_instrs, &n_addrs, &partial) < 0)
 		return -1;
-	if (!run_context(r, ctx))
+	if (!(x = run_state(r, ctx)))
 		return -1;
-	x = r->contexts[ctx];
-	d = r->bbdefs[x->bbdef];
 	if (!partial) {
-		n_instrs = d->n_instrs;
-		n_addrs = d->n_accesses;
-	} else if (check_counts(r, d, n_instrs, n_addrs) < 0) {
+		n_instrs = x->n_instrs;
+		n_addrs = x->n_accesses;
+	} else if (check_counts(r, r->bbdefs[x->bbdef], n_instrs, n_addrs) < 0) {
 		return -1;
 	}
-	if (predict(r, &c, x, d->n_accesses, (uint32_t)n_addrs) < 0)
+	if (predict(r, &c, x, x->n_accesses, (uint32_t)n_addrs) < 0)
 		return -1;
 	if (r->runs_type == DG_R_BBCHAINS)
-		r->contexts[r->runs_prev]->next = (struct dgc_next){
+		r->ctx_state[r->runs_prev].next = (struct dgc_next){
 			(uint32_t)ctx, dgc_info(partial, n_instrs, n_addrs) };
 	r->runs = c.p;
 	r->runs_prev = ctx;
@@ -1373,11 +1392,12 @@ void dglog_close(struct dglog *r)
 	for (uint64_t i = 0; i < r->n_bbdefs; i++)
 		free(r->bbdefs[i]);
 	for (uint64_t i = 0; i < r->n_contexts; i++) {
-		free(r->contexts[i]->pred);
+		free(r->ctx_state[i].pred);
 		free(r->contexts[i]);
 	}
 	free(r->bbdefs);
 	free(r->contexts);
+	free(r->ctx_state);
 	free(r->buf);
 	free(r->scratch);
 	free(r->argv);
@@ -1385,6 +1405,8 @@ void dglog_close(struct dglog *r)
 		close(r->fd);
 	r->bbdefs = NULL;
 	r->contexts = NULL;
+	r->ctx_state = NULL;
+	r->ctx_state_cap = 0;
 	r->buf = NULL;
 	r->scratch = NULL;
 	r->argv = NULL;

@@ -65,9 +65,6 @@ struct dglog_context {
 	uint32_t bbdef;         /* bbdef index, always < number of bbdefs */
 	uint32_t depth;
 	uint64_t *stack;        /* stack[0] the block's first instruction */
-	uint64_t *pred;         /* BBRUNS state: last[i], stride[i] pairs;
-				   NULL until the context's first BBRUNS run */
-	struct dgc_next next;   /* BBCHAINS state: the run that last followed */
 };
 
 /* One run of a context's block.  addrs[i] belongs to accesses[i] of the
@@ -178,7 +175,11 @@ struct dglog {
 	uint64_t chain_left;    /* runs of the open chain not yet delivered */
 	struct dglog_bbdef **bbdefs;     /* one allocation each */
 	struct dglog_context **contexts;
-	size_t bbdefs_cap, contexts_cap;
+	/* per context, in one array: what decoding its runs reads (its
+	   bbdef's counts, the run that last followed it, its predictor
+	   slots), one cache line instead of three objects to chase */
+	struct dglog_ctx_state *ctx_state;
+	size_t bbdefs_cap, contexts_cap, ctx_state_cap;
 	uint64_t *scratch;      /* addresses, frames of the record */
 	size_t scratch_cap;
 	const char **argv;
