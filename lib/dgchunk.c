@@ -91,7 +91,7 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 	struct dgc_chain ch;
 	uint8_t *o;
 
-	if (partial && n_addrs > 0x7FFFFF)  /* dgc_info holds 23 bits */
+	if (partial && n_addrs > DGC_INFO_ADDRS_MAX)
 		return -1;
 	if (dg_grow((void **)&b->data, &b->cap, b->len + DGC_RUN_MAX(n_addrs), 1) < 0)
 		return -1;
@@ -149,8 +149,8 @@ static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec 
 		r->context = nx.ctx;
 		r->partial = nx.info != 0;
 		s = &c->ctx[nx.ctx];
-		r->n_instrs = r->partial ? nx.info & 0xFF : s->n_instrs;
-		r->n_addrs = r->partial ? nx.info >> 8 & 0x7FFFFF : s->n_accesses;
+		r->n_instrs = r->partial ? dgc_info_instrs(nx.info) : s->n_instrs;
+		r->n_addrs = r->partial ? dgc_info_addrs(nx.info) : s->n_accesses;
 		return 0;               /* the shape was checked when stored */
 	}
 	if (k >= c->n_ctx)

@@ -211,9 +211,22 @@ static inline int dgc_get_addrs(const uint8_t **pp, const uint8_t *end,
 #define DGC_PARTIAL       (1u << 31)
 #define DGC_CHAIN_MAX     64         /* runs a chain head counts, at most */
 
+#define DGC_INFO_ADDRS_MAX 0x7FFFFFu   /* the n_addrs a shape word holds */
+
 static inline uint32_t dgc_info(int partial, uint32_t n_instrs, uint64_t n_addrs)
 {
 	return partial ? DGC_PARTIAL | (uint32_t)(n_addrs << 8) | (n_instrs & 0xFF) : 0;
+}
+
+/* A partial run's counts, out of its shape word (info != 0). */
+static inline uint32_t dgc_info_instrs(uint32_t info)
+{
+	return info & 0xFF;
+}
+
+static inline uint32_t dgc_info_addrs(uint32_t info)
+{
+	return info >> 8 & DGC_INFO_ADDRS_MAX;
 }
 
 /* Per context: the context and shape of the run that last followed it.

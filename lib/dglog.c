@@ -12,6 +12,7 @@
  */
 #include "dglog.h"
 #include "dgcodec.h"
+#include "dgmem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -593,15 +594,10 @@ static int add_context(struct dglog *r, struct dglog_record *rec, uint64_t bb,
 	x->stack = (uint64_t *)(x + 1);
 	if (depth)
 		memcpy(x->stack, stack, depth * sizeof *stack);
-	if (r->n_contexts == r->ctx_state_cap) {
-		size_t cap = r->ctx_state_cap ? 2 * r->ctx_state_cap : 256;
-		struct dglog_ctx_state *t = realloc(r->ctx_state, cap * sizeof *t);
-		if (!t) {
-			free(x);
-			return fail(r, "out of memory");
-		}
-		r->ctx_state = t;
-		r->ctx_state_cap = cap;
+	if (dg_grow(&r->ctx_state, &r->ctx_state_cap, r->n_contexts + 1,
+		    sizeof *r->ctx_state) < 0) {
+		free(x);
+		return fail(r, "out of memory");
 	}
 	if (table_push((void ***)&r->contexts, &r->contexts_cap, r->n_contexts, x) < 0) {
 		free(x);
@@ -897,8 +893,8 @@ static int chained_head(struct dglog *r, struct cur *c, uint64_t *ctx,
 	nx = &r->ctx_state[r->runs_prev].next;
 	*ctx = nx->ctx;
 	*partial = nx->info != 0;
-	*n_instrs = nx->info & 0xFF;
-	*n_addrs = nx->info >> 8 & 0x7FFFFF;
+	*n_instrs = dgc_info_instrs(nx->info);
+	*n_addrs = dgc_info_addrs(nx->info);
 	return 0;
 }
 

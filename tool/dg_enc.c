@@ -305,8 +305,8 @@ struct dg_bbdef *raw_head(const UChar *p, UInt *id, UInt *info,
 	*n_instrs = bb->n_instrs;
 	*n_addrs = bb->n_acc;
 	if (*info) {
-		*n_instrs = *info & 0xFF;
-		*n_addrs = (*info >> 8) & 0x7FFFFF;
+		*n_instrs = dgc_info_instrs(*info);
+		*n_addrs = dgc_info_addrs(*info);
 	}
 	return bb;
 }

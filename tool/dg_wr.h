@@ -159,7 +159,7 @@ void dg_wr_run_cur(struct dg_wr_cur *k, UInt c, UInt info, const ULong *a,
 		o = dgc_put_chain_head(k->o, &k->chain,
 		                       &k->ctxs[k->chain.prev].next, c, info, n, 64);
 	} else {
-		o = dgc_put_head(k->o, c, k->prev, info != 0, info & 0xFF, n, 64);
+		o = dgc_put_head(k->o, c, k->prev, info != 0, dgc_info_instrs(info), n, 64);
 		k->prev = c;
 	}
 	if (n)
