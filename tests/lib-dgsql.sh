@@ -6,7 +6,10 @@
 #                      a skip: the scripts need real trace databases)
 #   trace_db DB PROG [ARGS...]
 #                      traces build/tests/progs/PROG and imports the log
-#                      into DB; a failed check (and 1) if either step fails
+#                      into DB (and DB.log); a failed check (and 1) if
+#                      either step fails.  Under tests/run.sh once a run:
+#                      later calls with the same PROG and ARGS, from any
+#                      script, copy the first one's DB and log
 #   dq DB ARGS...      dgsql ARGS on DB, stderr to dq.err
 #   png_info FILE      "WIDTH HEIGHT green red yellow" of a PNG: pixels that
 #                      are exactly reads' (0,255,0), writes' (255,0,0), both
@@ -28,12 +31,42 @@ trace_db() {
 	_p=$2
 	shift 2
 	need_prog "$_p"
-	DG_NATIVE=no run_dg "$_db.log" -- "$DG_PROGS/$_p" "$@" || return 1
-	rm -f "$_db"
-	if "$DG_IMPORT" -q "$_db.log" "$_db" >import.out 2>import.err; then
+	if [ -z "${DG_TEST_SHARED:-}" ] || ! command -v flock >/dev/null 2>&1; then
+		_trace_db "$_db" "$_p" "$@"
+		return
+	fi
+	# One trace per run for every script that asks for the same program
+	# and arguments (tests/run.sh makes DG_TEST_SHARED); the first to come
+	# traces it under the lock, the others wait and copy.
+	_key=$(printf '%s' "$_p $*" | tr -c 'A-Za-z0-9._-' '_')
+	_shared=$DG_TEST_SHARED/$_key
+	exec 9>"$_shared.lock"
+	flock 9
+	if [ -f "$_shared.db" ] && cp "$_shared.db" "$_db" && cp "$_shared.db.log" "$_db.log"; then
+		ok "$_p $*: traced and imported by another script this run"
+		_st=0
+	elif _trace_db "$_db" "$_p" "$@"; then
+		cp "$_db.log" "$_shared.db.log" && cp "$_db" "$_shared.tmp" &&
+			mv "$_shared.tmp" "$_shared.db"
+		_st=0
+	else
+		_st=1
+	fi
+	exec 9>&-
+	return $_st
+}
+
+# _trace_db DB PROG [ARGS...]: trace_db without the sharing.
+_trace_db() {
+	_tdb=$1
+	_tp=$2
+	shift 2
+	DG_NATIVE=no run_dg "$_tdb.log" -- "$DG_PROGS/$_tp" "$@" || return 1
+	rm -f "$_tdb"
+	if "$DG_IMPORT" -q "$_tdb.log" "$_tdb" >import.out 2>import.err; then
 		return 0
 	fi
-	not_ok "dg-import $_db.log $_db exits 0"
+	not_ok "dg-import $_tdb.log $_tdb exits 0"
 	diag_file import.err 10
 	return 1
 }
@@ -84,4 +117,32 @@ for y in range(h):
     prev = row
 print(w, h, count[(0, 255, 0)], count[(255, 0, 0)], count[(255, 255, 0)])
 PY
+}
+
+# gdb_hits FUNC DB OPTIONS... : reads SQL statements, one a line, from
+# standard input and runs dgsql OPTIONS DB SQL for each under one gdb with
+# a breakpoint at FUNC; prints "OPTIONS SQL: N" a line (OPTIONS and its
+# space left out when empty), N the times FUNC was entered before the
+# breakpoint let go (1 if it ran at all: each run ends at the first).
+# Loading dgsql's symbols once for every run is what makes it cheap.
+gdb_hits() {
+	_gf=$1 _gdb=$2
+	shift 2
+	_gopt="$*"
+	echo "break $_gf" >gdb.cmd
+	: >gdb.labels
+	_gi=0
+	while IFS= read -r _gq; do
+		_gi=$((_gi + 1))
+		# gdb hands run's arguments to the shell: quote the statement
+		printf "echo @@%d\\\\n\nrun %s %s '%s'\n" "$_gi" "$_gopt" "$_gdb" \
+			"$(printf '%s' "$_gq" | sed "s/'/'\\\\''/g")" >>gdb.cmd
+		echo "${_gopt:+$_gopt }$_gq" >>gdb.labels
+	done
+	gdb -nx -batch -x gdb.cmd "$DGSQL" >gdb.out 2>&1
+	awk -v f="$_gf" 'NR == FNR { label[NR] = $0; n = NR; next }
+		/^@@[0-9]+$/ { i = substr($0, 3) + 0; next }
+		$0 ~ "^Breakpoint 1, .*" f { hits[i]++ }
+		END { for (k = 1; k <= n; k++) print label[k] ": " hits[k] + 0 }' \
+		gdb.labels gdb.out
 }

@@ -79,13 +79,10 @@ check_eq "temp view named accesses" "x
 # The fast path is what ran (and not for other text).
 if command -v gdb >/dev/null 2>&1; then
 	for f in "" "--events fn:main"; do
-		for q in "SELECT * FROM accesses LIMIT 1" "SELECT * FROM accesses WHERE 1 LIMIT 1" \
-			 "SELECT * FROM filtered_accesses LIMIT 1"; do
-			gdb -nx -batch -ex 'break dgvtab_scan' -ex run --args "$DGSQL" -c $f \
-				m.db "$q" >gdb.out 2>&1
-			grep -c "^Breakpoint 1, .*dgvtab_scan" gdb.out >gdb.n
-			echo "${f:+$f }$q: $(cat gdb.n)" >>gdb.all
-		done
+		# shellcheck disable=SC2086
+		printf '%s\n' "SELECT * FROM accesses LIMIT 1" "SELECT * FROM accesses WHERE 1 LIMIT 1" \
+			"SELECT * FROM filtered_accesses LIMIT 1" |
+			gdb_hits dgvtab_scan m.db -c $f | sed "s/^-c //" >>gdb.all
 	done
 	check_eq "dgvtab_scan runs for the export, not for a WHERE or a filter" \
 		"SELECT * FROM accesses LIMIT 1: 1

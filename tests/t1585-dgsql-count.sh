@@ -85,13 +85,11 @@ check_eq "h.db block $HB: count = sum_block_chunks" \
 # The fast path is what ran (and not for other text).
 if command -v gdb >/dev/null 2>&1; then
 	for f in "" "--events fn:main"; do
-		for q in "SELECT count(*) FROM accesses WHERE block_id = $HB" \
-			 "SELECT count(*) FROM accesses WHERE size = 8" \
-			 "SELECT count(*) FROM filtered_accesses"; do
-			gdb -nx -batch -ex 'break dgvtab_count' -ex run --args "$DGSQL" $f \
-				h.db "$q" >gdb.out 2>&1
-			echo "${f:+$f }$q: $(grep -c "^Breakpoint 1, .*dgvtab_count" gdb.out)" >>gdb.all
-		done
+		# shellcheck disable=SC2086
+		printf '%s\n' "SELECT count(*) FROM accesses WHERE block_id = $HB" \
+			"SELECT count(*) FROM accesses WHERE size = 8" \
+			"SELECT count(*) FROM filtered_accesses" |
+			gdb_hits dgvtab_count h.db $f >>gdb.all
 	done
 	check_eq "dgvtab_count runs for the count, not for other terms or a filter" \
 		"SELECT count(*) FROM accesses WHERE block_id = $HB: 1
