@@ -75,7 +75,7 @@ LIBDG    := $(B)/obj/libdg.a
 # SQLite extensions to EXTS, with their own rules, linked with $(LIBDG).
 PROGS    := $(B)/bin/dg-dump
 EXTS     :=
-PROG_dg-dump_SRCS := $(wildcard tools/dg-dump*.c)
+PROG_dg-dump_SRCS := $(wildcard dump/dg-dump*.c)
 -include lib/ext.mk importer/importer.mk dgsql/dgsql.mk
 
 all: check-valgrind $(TOOL_EXES) $(TOOL_PRELOADS) $(VGLIB)/vgpreload_core-$(VG_PLAT).so \
