@@ -7,8 +7,8 @@ IMPORTER_LIBS := -lsqlite3 -lcapstone -ldw -lelf -lstdc++ -pthread
 # The importer's sources are compiled as one program with link-time
 # optimisation: the per-access path crosses modules (imp_run -> imp_heap,
 # imp_hsum, imp_pctype), and inlining across them cut the import's CPU by
-# 7-10 % on the xz trace (bench/README.md).  lib/ (the decoder dg-dump
-# shares) is compiled as before.
+# 7-10 % on the xz trace (bench/HISTORY.md, 2026-11-23, fourth session).
+# lib/ (the decoder dg-dump shares) is compiled as before.
 IMPORTER_LTO := -flto=auto
 
 $(B)/gen/schema_sql.h: schema/schema.sql
