@@ -393,7 +393,7 @@ static void match(struct cmp *c)
 	double all[2] = { 0, 0 }, in[2] = { 0, 0 };
 	int s;
 
-	qsort(c->e, c->n, sizeof *c->e, ent_cmp_key);
+	dg_sort(c->e, c->n, sizeof *c->e, ent_cmp_key);
 	for (i = 0; i < c->n; i++) {
 		if (j > 0 && c->e[j - 1].kind == c->e[i].kind &&
 		    c->e[j - 1].keylen == c->e[i].keylen &&
@@ -1309,7 +1309,7 @@ static int compare(struct cmp *c, char **err)
 			return EXIT_USAGE;
 	match(c);
 	sort_metric = c->o->sort;
-	qsort(c->e, c->n, sizeof *c->e, ent_cmp_change);
+	dg_sort(c->e, c->n, sizeof *c->e, ent_cmp_change);
 	for (i = 0; i < c->o->nconds; i++)
 		if (judge(c, &c->o->conds[i], c->o->cond_text[i]) < 0) {
 			*err = sqlite3_mprintf("out of memory");

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "queries.h"
+#include "dgmem.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -102,7 +103,7 @@ int queries_list(const char *dir, FILE *out, char **err)
 			names[n++] = strndup(e->d_name, l - 4);
 	}
 	closedir(d);
-	qsort(names, n, sizeof names[0], cmp_str);
+	dg_sort(names, n, sizeof names[0], cmp_str);
 	for (i = 0; i < n; i++) {
 		char path[PATH_MAX], what[256];
 

@@ -820,7 +820,7 @@ static int sec_flame(struct rep *r)
 		 "wide as its share; colours follow names.") < 0)
 		return -1;
 	if (flame_load(r, &f) == 0) {
-		qsort(f.v, f.n, sizeof *f.v, cmp_fline);
+		dg_sort(f.v, f.n, sizeof *f.v, cmp_fline);
 		if (flame_chart(r, &f, 0) == 0 && flame_chart(r, &f, 1) == 0 &&
 		    (!r->o->folded || write_folded(r, &f, r->o->folded) == 0))
 			rc = 0;

@@ -85,8 +85,7 @@ static uint32_t intern_tmp(struct imp_cls *c, size_t n)
 {
 	size_t i, k = 0;
 
-	if (n)
-		qsort(c->tmp, n, sizeof *c->tmp, cmp_u32);
+	dg_sort(c->tmp, n, sizeof *c->tmp, cmp_u32);
 	for (i = 0; i < n; i++)
 		if (k == 0 || c->tmp[k - 1] != c->tmp[i])
 			c->tmp[k++] = c->tmp[i];

@@ -581,8 +581,7 @@ static int write_lines(struct importer *imp, struct imp_win *w)
 	int k, rc = SQLITE_OK;
 
 	sort_slots = t->slot;
-	if (t->n)
-		qsort(t->used, t->n, sizeof *t->used, cmp_slot);
+	dg_sort(t->used, t->n, sizeof *t->used, cmp_slot);
 	for (k = 0; k < 3 && rc == SQLITE_OK; k++)
 		rc = sqlite3_prepare_v2(imp->db, sql[k], -1, &st[k], NULL);
 	for (i = 0; i < t->n && rc == SQLITE_OK; i++) {

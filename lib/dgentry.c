@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgentry.h"
+#include "dgmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,7 @@ static void tidy(struct dgentry *t)
 
 	if (!t->n)
 		return;
-	qsort(t->v, t->n, sizeof *t->v, u64_cmp);
+	dg_sort(t->v, t->n, sizeof *t->v, u64_cmp);
 	for (i = 1; i < t->n; i++)
 		if (t->v[i] != t->v[k])
 			t->v[++k] = t->v[i];

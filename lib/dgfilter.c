@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dgsqlfn.h"
+#include "dgmem.h"
 
 #define MAX_CONDS 64
 #define FOREVER "9223372036854775807"
@@ -398,8 +399,7 @@ static int ev_intervals(sqlite3 *db, const struct side *sd,
 		iv[n++].hi = sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
-	if (n)
-		qsort(iv, n, sizeof *iv, cmp_iv);
+	dg_sort(iv, n, sizeof *iv, cmp_iv);
 	for (i = 0; i < n; i++) {
 		if (m && iv[i].lo <= iv[m - 1].hi) {
 			if (iv[i].hi > iv[m - 1].hi)

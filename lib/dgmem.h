@@ -1,10 +1,16 @@
-/* dgmem.h: growing arrays.
+/* dgmem.h: growing and sorting arrays.
  *
  * dg_grow makes the array *pp (of elements of `elem` bytes, capacity *cap)
  * hold at least `need` elements, doubling; 0, or -1 when out of memory or
  * when the size would overflow (the array is then unchanged).  The caller
- * owns the array and frees it.  Header-only: one definition for every
- * program and module that grows arrays.
+ * owns the array and frees it.
+ *
+ * dg_sort is qsort for the arrays dg_grow makes: one that never grew is
+ * NULL with no elements, and qsort's base is declared nonnull even then
+ * (UBSan reports it), so fewer than two elements are left as they are.
+ *
+ * Header-only: one definition for every program and module that grows or
+ * sorts arrays.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -35,6 +41,13 @@ static inline int dg_grow(void *pp, size_t *cap, size_t need, size_t elem)
 	*p = q;
 	*cap = n;
 	return 0;
+}
+
+static inline void dg_sort(void *base, size_t n, size_t elem,
+			   int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, elem, cmp);
 }
 
 #endif

@@ -12,6 +12,7 @@
 #include "dgcells.h"
 #include "dgesc.h"
 #include "dghash.h"
+#include "dgmem.h"
 
 #include <errno.h>
 #include <math.h>
@@ -201,7 +202,7 @@ static int pages_from_set(struct plot *p, const struct dghash *set)
 	for (i = 0; i < set->cap; i++)
 		if (set->used[i])
 			p->pages[p->npages++] = (int64_t)set->keys[i];
-	qsort(p->pages, p->npages, sizeof *p->pages, cmp_i64);
+	dg_sort(p->pages, p->npages, sizeof *p->pages, cmp_i64);
 	return 0;
 }
 

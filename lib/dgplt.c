@@ -234,13 +234,11 @@ int dgplt_load(struct dgplt *p, Elf *e)
 		return 0;
 	if (each_section(e, SHT_RELA, rela_cb, &s) < 0)
 		rc = -1;
-	if (s.n)
-		qsort(s.v, s.n, sizeof *s.v, slot_cmp);
+	dg_sort(s.v, s.n, sizeof *s.v, slot_cmp);
 	if (rc == 0 && s.n && each_section(e, 0, plt_cb, &a) < 0)
 		rc = -1;
 	free(s.v);
-	if (p->n)
-		qsort(p->v, p->n, sizeof *p->v, stub_cmp);
+	dg_sort(p->v, p->n, sizeof *p->v, stub_cmp);
 	return rc;
 }
 

@@ -849,8 +849,7 @@ static struct cu_fns *cu_fns_of(struct mod *m, Dwarf_Die *cudie)
 		cu_release(&c);
 		return NULL;
 	}
-	if (c.nr)               /* c.r is NULL for a CU without functions */
-		qsort(c.r, c.nr, sizeof *c.r, fn_cmp);
+	dg_sort(c.r, c.nr, sizeof *c.r, fn_cmp);
 	shrink((void **)&c.r, c.nr * sizeof *c.r);
 	shrink((void **)&c.fn, c.nfn * sizeof *c.fn);
 	memmove(m->cu + lo + 1, m->cu + lo, (m->ncu - lo) * sizeof *m->cu);
@@ -1325,7 +1324,7 @@ static void mod_syms(struct mod *m)
 		m->sym[m->nsym++] = (struct fsym){ addr, sym.st_size, name,
 			GELF_ST_BIND(sym.st_info) == STB_GLOBAL };
 	}
-	qsort(m->sym, m->nsym, sizeof *m->sym, fsym_cmp);
+	dg_sort(m->sym, m->nsym, sizeof *m->sym, fsym_cmp);
 }
 
 /* The function symbol holding session address a: the nearest one before

@@ -550,8 +550,7 @@ static uint32_t build_level(struct dgtypes *t, struct build *b, Dwarf_Die *type,
 		free(l.v);
 		return DGTYPES_NONE;
 	}
-	if (l.n)
-		qsort(l.v, l.n, sizeof *l.v, item_cmp);
+	dg_sort(l.v, l.n, sizeof *l.v, item_cmp);
 	for (i = 0; i < l.n; i++) {
 		if (l.v[i].end > reach)
 			reach = l.v[i].end;
@@ -814,8 +813,7 @@ static int names_make(struct dgtypes *t, struct tmod *m)
 		if (names_walk(t, m, ut == DW_UT_skeleton ? &sub : &cudie, "", 0) < 0)
 			return fail(t, "types: out of memory"), -1;
 	}
-	if (m->n_names)
-		qsort(m->names, m->n_names, sizeof *m->names, nent_cmp);
+	dg_sort(m->names, m->n_names, sizeof *m->names, nent_cmp);
 	return 0;
 }
 
@@ -972,7 +970,7 @@ static int vars_sort(struct dgtypes *t)
 	for (i = 0; i < t->n_vars; i++)
 		t->order[i] = (uint32_t)i;
 	cmp_vars = t->vars;
-	qsort(t->order, t->n_vars, sizeof *t->order, var_cmp);
+	dg_sort(t->order, t->n_vars, sizeof *t->order, var_cmp);
 	for (i = 0; i < t->n_vars; i++)
 		if (k == 0 || t->vars[t->order[i]].v.lo >= t->vars[t->order[k - 1]].v.hi)
 			t->order[k++] = t->order[i];
