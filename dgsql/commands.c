@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "dgesc.h"
+#include "dgplot.h"
 #include "modules.h"
 #include "queries.h"
+#include "render.h"
 #include "shellctx.h"
 #include "stats.h"
 

@@ -22,6 +22,7 @@
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 #include "export.h"
+#include "render.h"
 
 /* The schema this dgsql reads: schema/schema.sql's PRAGMA user_version,
    passed in by dgsql.mk so the two cannot drift apart.  Older ones name
