@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "dgesc.h"
-#include "queries.h"
-#include "shell.h"
-#include "stats.h"
+#include "dgplot.h"
 #include "modules.h"
+#include "queries.h"
+#include "render.h"
+#include "shellctx.h"
+#include "stats.h"
 
 #define MAX_ARGS 64
 
@@ -149,14 +151,14 @@ static int c_output(struct shell *sh, int argc, char **argv, char **err)
 {
 	if (want_args(argc, 0, 1, ".output [FILE]", err) < 0)
 		return -1;
-	return shell_set_output(sh, argc > 1 ? argv[1] : NULL, 0, err);
+	return sh->ops->set_output(sh, argc > 1 ? argv[1] : NULL, 0, err);
 }
 
 static int c_once(struct shell *sh, int argc, char **argv, char **err)
 {
 	if (want_args(argc, 1, 1, ".once FILE", err) < 0)
 		return -1;
-	return shell_set_output(sh, argv[1], 1, err);
+	return sh->ops->set_output(sh, argv[1], 1, err);
 }
 
 static int c_read(struct shell *sh, int argc, char **argv, char **err)
@@ -177,7 +179,7 @@ static int c_read(struct shell *sh, int argc, char **argv, char **err)
 		return -1;
 	}
 	sh->depth++;
-	rc = shell_run_file(sh, f, argv[1]);
+	rc = sh->ops->run_file(sh, f, argv[1]);
 	sh->depth--;
 	fclose(f);
 	if (rc) {
@@ -314,7 +316,7 @@ static int c_filter(struct shell *sh, int argc, char **argv, char **err)
 		return 0;
 	}
 	if (argc == 2 && strcmp(argv[1], "off") == 0)
-		return shell_set_filter(sh, NULL, NULL, err);
+		return sh->ops->set_filter(sh, NULL, NULL, err);
 	for (i = 1; i < argc; i++) {
 		const char **slot = !strncmp(argv[i], "--events", 8) ? &ev
 				  : !strncmp(argv[i], "--ranges", 8) ? &rg : NULL;
@@ -327,7 +329,7 @@ static int c_filter(struct shell *sh, int argc, char **argv, char **err)
 		}
 		*slot = *v ? v + 1 : argv[++i];
 	}
-	return shell_set_filter(sh, ev, rg, err);
+	return sh->ops->set_filter(sh, ev, rg, err);
 }
 
 static int c_queries(struct shell *sh, int argc, char **argv, char **err)
@@ -349,7 +351,7 @@ static int c_q(struct shell *sh, int argc, char **argv, char **err)
 	sql = queries_load(sh->queries_dir, argv[1], err);
 	if (!sql)
 		return -1;
-	rc = shell_exec(sh, sql, argv + 2, argc - 2, err);
+	rc = sh->ops->exec(sh, sql, argv + 2, argc - 2, err);
 	if (rc < 0) {
 		char *m = sqlite3_mprintf("query %s: %s", argv[1], *err);
 
@@ -471,7 +473,7 @@ int commands_run(struct shell *sh, const char *line, char **err)
 	    strncmp(line + 1, "once ", 5)) {
 		char *e2 = NULL;
 
-		shell_set_output(sh, NULL, 0, &e2);
+		sh->ops->set_output(sh, NULL, 0, &e2);
 	}
 	return rc;
 }

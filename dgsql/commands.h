@@ -4,7 +4,13 @@
  * command is a short function in the table of commands.c, which also
  * feeds .help and tab completion.  Arguments are split on blanks, with
  * '...' and "..." quoting.  Commands print their results to the shell's
- * output and return errors (never print them).
+ * output and return errors (never print them).  They see the session
+ * through shellctx.h only: its fields, and sh->ops to run SQL or a script
+ * (.q, .modules, .read), redirect the output and set the filter; never
+ * the input loop of shell.h, which calls them.
+ *
+ * Ownership: the table is static and read-only; commands_run works on a
+ * copy of the line, and the commands borrow the session.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */

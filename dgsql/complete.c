@@ -18,8 +18,7 @@
 
 #include "commands.h"
 #include "dgesc.h"
-#include "dgsqlfn.h"
-#include "shell.h"
+#include "shellctx.h"
 
 struct list {
 	char **s;

@@ -6,7 +6,12 @@
  * user: the functions (without argument lists), source files (full paths
  * and base names), modules and labels of the open trace; elsewhere SQL
  * keywords, tables, views and their columns.  The SQL words are read from
- * the database once, at init.
+ * the database once, at init.  The command names come from commands.h's
+ * table, the database and the canned queries' directory from the session
+ * (shellctx.h); completion knows nothing of the input loop.
+ *
+ * Ownership: the completer borrows the session (its pointer is kept until
+ * exit) and owns its word and candidate lists.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */

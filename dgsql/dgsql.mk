@@ -5,7 +5,8 @@
 #   make install-dgsql   installs dgsql and the canned queries
 #                        (PREFIX/share/datagrind/queries)
 #
-# dgsql/ holds the program's own modules (shell, commands, output modes,
+# dgsql/ holds the program's own modules (shell, the session the commands
+# see (shellctx.h), commands, output modes,
 # the export fast path, completion, stats, canned-query lookup, and
 # --report: report, its
 # document rdoc and its charts rchart); the filter compiler, the plotter

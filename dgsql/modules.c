@@ -6,6 +6,8 @@
  */
 #include "modules.h"
 
+#include "shellctx.h"
+
 #define BY(o) "sum(CASE f.origin WHEN '" o "' THEN s.accesses ELSE 0 END)"
 
 static const char modules_sql[] =
@@ -35,5 +37,5 @@ const char modules_stats_sql[] =
 
 int modules_print(struct shell *sh, char **err)
 {
-	return shell_exec(sh, modules_sql, NULL, 0, err);
+	return sh->ops->exec(sh, modules_sql, NULL, 0, err);
 }

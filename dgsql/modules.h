@@ -6,13 +6,17 @@
  * table, by an entry address ("0x10ee88"), and unnamed; where its names
  * came from (modules.symbols_from) and what would improve them (the
  * problem, then the advice).  Accesses outside any module count under "?".
+ * It runs its query through the session's sh->ops->exec (shellctx.h), as
+ * any SQL the user types.
+ *
+ * Ownership: nothing kept; the query texts are static.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #ifndef DGSQL_MODULES_H
 #define DGSQL_MODULES_H
 
-#include "shell.h"
+struct shell;
 
 /* 0, or -1 with *err (a database older than schema 4, for one). */
 int modules_print(struct shell *sh, char **err);

@@ -22,6 +22,7 @@
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 #include "export.h"
+#include "render.h"
 
 /* The schema this dgsql reads: schema/schema.sql's PRAGMA user_version,
    passed in by dgsql.mk so the two cannot drift apart.  Older ones name
@@ -75,10 +76,19 @@ static int check_trace_db(sqlite3 *db, const char *path, char **err)
 	return -1;
 }
 
+/* What the dot-commands may ask of the loop (shellctx.h). */
+static const struct shell_ops ops = {
+	.exec = shell_exec,
+	.run_file = shell_run_file,
+	.set_output = shell_set_output,
+	.set_filter = shell_set_filter,
+};
+
 /* The session on an open connection: the accesses table, dgsql's
    functions, the unfiltered view. */
 int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 {
+	sh->ops = &ops;
 	sh->db = db;
 	sqlite3_extended_result_codes(sh->db, 1);
 	if (check_trace_db(sh->db, name, err) < 0 ||

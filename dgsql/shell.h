@@ -8,8 +8,11 @@
  * "dgsql: WHERE: error: MESSAGE"; with `bail` the first one stops the
  * input and makes the result 1.
  *
- * Ownership: the shell owns db (closed by shell_free), the output file it
- * opened, its filter strings and its plot options' strings.
+ * struct shell, and the operations the dot-commands reach it by, are in
+ * shellctx.h; shell_attach points sh->ops at the functions below.
+ *
+ * Ownership: as shellctx.h says (the session owns db, the output file it
+ * opened, its filter strings and queries_dir; shell_free frees them).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -19,28 +22,7 @@
 #include <stdio.h>
 #include <sqlite3.h>
 
-#include "dgplot.h"
-#include "render.h"
-
-struct shell {
-	sqlite3 *db;
-	char *db_path;
-	enum render_mode mode;
-	int headers;
-	int timer;
-	int bail;               /* stop at the first error */
-	int interactive;
-	int quit;               /* set by .quit */
-	int depth;              /* .read nesting */
-	FILE *out;              /* stdout, or a file we opened */
-	int once;               /* restore stdout after the next command */
-	char *events, *ranges;  /* the active filter (NULL: none) */
-	char *queries_dir;      /* canned queries, NULL if none found */
-	struct dgplot_opts plot;
-	int zoom_queries;       /* plot's icount/addr ranges narrow the view */
-	const char *where;      /* input name for messages */
-	int lineno;
-};
+#include "shellctx.h"
 
 /* Opens PATH (read-only unless writable) and prepares the session:
    registers the accesses table and dgsql's functions, installs the
