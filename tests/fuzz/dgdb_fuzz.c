@@ -33,6 +33,12 @@
  * and json: the export fast path), and a plot, unfiltered and filtered.  Errors are the expected outcome for most inputs; a
  * crash, a leak or a sanitizer report is a bug.
  *
+ * Built with DGDB_REPORT (the target dgreport, dgreport.mk) the same
+ * recipes feed `dgsql --report` instead (report_write, under the recipe's
+ * filter), its charts' gnuplot runs replaced by true(1): a report costs
+ * a few hundred milliseconds, too much for every dgdb input, so it has
+ * its own target and corpus.
+ *
  * Build and run: make fuzz FUZZ=dgdb (tests/fuzz/fuzz.mk); make test
  * replays its corpus tests/fuzz/dgdb/ (tests/t0190-fuzz-corpus.sh).
  *
@@ -48,6 +54,7 @@
 
 #include "commands.h"
 #include "dgplot.h"
+#include "report.h"
 #include "shell.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -99,13 +106,17 @@ static void load_seed(size_t i)
 /* The plot directory goes when the process ends. */
 static void remove_plot_dir(void)
 {
-	static const char *const files[] = { "data", "image.rgb", "plot.gp" };
+	static const char *const files[] = {
+		"data", "image.rgb", "plot.gp", "report/index.html",
+		"report/report.md", "report/report.json", "report"
+	};
 	char path[128];
 	size_t i;
 
 	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", plot_dir, files[i]);
-		unlink(path);
+		if (unlink(path) < 0)
+			rmdir(path);
 	}
 	rmdir(plot_dir);
 }
@@ -121,6 +132,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!devnull || !mkdtemp(plot_dir))
 		exit(1);
 	atexit(remove_plot_dir);
+#ifdef DGDB_REPORT
+	setenv("DG_GNUPLOT", "/bin/true", 1);   /* charts: scripts only */
+#endif
 	/* no lookaside surprises between runs: every run starts afresh */
 	sqlite3_config(SQLITE_CONFIG_LOOKASIDE, 0, 0);
 	return 0;
@@ -525,6 +539,22 @@ static void read_all(struct shell *sh)
 	drain(&err);
 }
 
+/* dgsql --report under the recipe's filter, into the plot directory. */
+static void report(struct shell *sh)
+{
+	struct report_opts o = { .top = 5 };
+	char dir[128], *err = NULL;
+
+	if (filter_choice && shell_set_filter(sh, filters[filter_choice][0],
+					      filters[filter_choice][1], &err) == 0)
+		o.filtered = 1;
+	drain(&err);
+	snprintf(dir, sizeof dir, "%s/report", plot_dir);
+	o.dir = dir;
+	report_write(sh->db, &o, &err);
+	drain(&err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct recipe r = { data, data + size };
@@ -551,8 +581,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		list_tables(&t);
 	}
 	sh.queries_dir = strdup(DGDB_QUERIES);
+#ifdef DGDB_REPORT
+	if (shell_attach(&sh, t.db, "fuzz", &err) == 0)
+		report(&sh);
+#else
 	if (shell_attach(&sh, t.db, "fuzz", &err) == 0)
 		read_all(&sh);
+#endif
 	else
 		sh.db = t.db;
 	sqlite3_free(err);
