@@ -19,11 +19,21 @@
 
 struct shell;
 
+/* What a command's arguments complete to (complete.c). */
+enum command_args {
+	ARGS_NONE,              /* nothing of the trace's: file names */
+	ARGS_MODE,              /* an output mode */
+	ARGS_ONOFF,             /* on or off */
+	ARGS_QUERY,             /* a canned query's name */
+	ARGS_FILTER,            /* a filter condition (fn:, file:, ...) */
+};
+
 struct command {
 	const char *name;       /* without the dot */
 	const char *usage;      /* arguments, for .help */
 	const char *help;       /* one line */
 	int (*run)(struct shell *sh, int argc, char **argv, char **err);
+	enum command_args args;
 };
 
 /* 0, or -1 with *err (sqlite3_free). */

@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "dgesc.h"
+#include "dgmem.h"
 #include "shellctx.h"
 
 struct list {
@@ -230,20 +231,27 @@ static const char *const modes[] = {
 static const char *const onoff[] = { "on", "off", NULL };
 
 /* Arguments of dot-command CMD; returns 0 to fall back on file names. */
+static void offer_modes(const char *text) { offer_words(modes, text); }
+static void offer_onoff(const char *text) { offer_words(onoff, text); }
+
+/* Offers what the arguments of the command named cmd[0..len) complete to
+   (its table entry says); 0 when they are nothing of the trace's. */
 static int offer_args(const char *cmd, size_t len, const char *text)
 {
-	if (!strncmp(cmd, "mode", len) && len == 4)
-		offer_words(modes, text);
-	else if ((len == 7 && !strncmp(cmd, "headers", 7)) ||
-		 (len == 5 && !strncmp(cmd, "timer", 5)) ||
-		 (len == 4 && !strncmp(cmd, "bail", 4)))
-		offer_words(onoff, text);
-	else if (len == 1 && cmd[0] == 'q')
-		offer_queries(text);
-	else if (len == 6 && !strncmp(cmd, "filter", 6))
-		offer_condition(text);
-	else
+	static void (*const offer_kind[])(const char *) = {
+		[ARGS_MODE] = offer_modes, [ARGS_ONOFF] = offer_onoff,
+		[ARGS_QUERY] = offer_queries, [ARGS_FILTER] = offer_condition,
+	};
+	const struct command *c;
+	int i, n;
+
+	c = commands_table(&n);
+	for (i = 0; i < n; i++)
+		if (strlen(c[i].name) == len && !strncmp(c[i].name, cmd, len))
+			break;
+	if (i == n || c[i].args == ARGS_NONE)
 		return 0;
+	offer_kind[c[i].args](text);
 	return 1;
 }
 
@@ -275,7 +283,7 @@ static char **attempt(const char *text, int start, int end)
 		offer_condition(text);
 	else
 		offer_sql_words(text);
-	qsort(cand.s, cand.n, sizeof cand.s[0], cmp_str);
+	dg_sort(cand.s, cand.n, sizeof cand.s[0], cmp_str);
 	dedupe(&cand);
 	return rl_completion_matches(text, generate);
 }
