@@ -63,14 +63,9 @@ void dg_enc_init(const struct dg_enc_options *o);
 /* Take n bytes of whole records of the stream. */
 void dg_enc_consume(const UChar *buf, SizeT n);
 
-/* A growing byte string: the encoder's state for a forked child. */
-struct dg_blob { UChar *p; SizeT n, cap, at; };
-void dg_blob_put(struct dg_blob *b, const void *p, SizeT n);
-const void *dg_blob_get(struct dg_blob *b, SizeT n);
-/* Arrays: a u64 count, then the elements; get returns the count. */
-void dg_blob_put_array(struct dg_blob *b, const void *p, SizeT n, SizeT size);
-SizeT dg_blob_get_array(struct dg_blob *b, void **p, SizeT size, const HChar *cc);
-
+/* The encoder's state for a forked child (dg_blob.h), as ctl_fork dumps
+   it. */
+struct dg_blob;
 void dg_enc_restore(struct dg_blob *b);
 
 #endif

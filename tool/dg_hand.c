@@ -14,6 +14,7 @@
 #include "dg_out.h"
 #include "dg_hand.h"
 #include "dg_enc.h"
+#include "dg_blob.h"
 #include "dg_proc.h"
 
 extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);

@@ -45,6 +45,7 @@
 #include "dg_out.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
+#include "dg_blob.h"
 #include "dg_wr.h"
 #include "dg_stream.h"
 #include "dg_hand.h"
