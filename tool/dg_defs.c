@@ -6,7 +6,7 @@
 #include "dg_format.h"
 #include "dg_defs.h"
 #include "dg_stream.h"
-#include "dg_enc.h"
+#include "dg_recs.h"
 #include "dg_wr.h"
 #include "dg_pairmap.h"
 

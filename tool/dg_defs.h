@@ -35,7 +35,7 @@ struct dg_bbdef {
 	UChar n_extra;        /* words after the addresses in a full raw run:
 	                         2 (SP, target) for calls, else 0 */
 	UShort addr_off;      /* offset of the addresses in its raw entries */
-	UShort raw_size;      /* size of its raw entries (dg_enc.h) */
+	UShort raw_size;      /* size of its raw entries (dg_recs.h) */
 	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
 	UInt  cache_ctx;
 	struct dg_call_memo call_memo;   /* for call blocks */

@@ -9,7 +9,7 @@
 #include "dg_blob.h"
 #include "dg_defs.h"
 #include "dg_stack.h"
-#include "dg_stream.h"
+#include "dg_recs.h"
 #include "dg_pairmap.h"
 #include "dg_hand.h"
 #include "dg_wr.h"
@@ -44,7 +44,7 @@ static struct {
 	Bool  batch_open;
 	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
-	Addr  sp;             /* SP at the next run's entry (dg_enc.h) */
+	Addr  sp;             /* SP at the next run's entry (dg_recs.h) */
 } E;
 
 /* ------------------------------------------------------------ batches */

@@ -12,7 +12,7 @@
  *         [for calls: p->addr[n] = SP after the call,
  *         p->addr[n+1] = its target;]  [p->sp = SP;]  p->head = ID (info 0);
  *
- * with p->sp only in blocks that write SP (dg_enc.h): the SP a run leaves
+ * with p->sp only in blocks that write SP (dg_recs.h): the SP a run leaves
  * with is the next run's entry SP, which the shadow stacks compare with
  * their top frame, and most runs leave SP as they found it.
  * end and limit are the open RAW record's, in the guest state (dg_out.h).
@@ -38,7 +38,7 @@
 #include "dg_format.h"
 #include "dg_instr.h"
 #include "dg_defs.h"
-#include "dg_enc.h"
+#include "dg_recs.h"
 #include "dg_out.h"
 #include "dg_maps.h"
 
@@ -246,7 +246,7 @@ static Bool sets_sp_anew(const IRSB *sb, Int sp_off)
 
 /* Does sb write SP at all (push, pop, call, return, frame set-up)?  Most
    runs are of blocks that do not: their entries leave SP out, since the
-   encoder knows it (dg_enc.h). */
+   encoder knows it (dg_recs.h). */
 static Bool overlaps_sp(Int off, Int size, Int sp_off)
 {
 	return off < sp_off + (Int)sizeof(Addr) && sp_off < off + size;

@@ -2,7 +2,7 @@
  *
  * dg_instrument describes each superblock as a bbdef and adds IR that
  * appends one raw entry per run to the encoder's buffer (layout in
- * dg_enc.h): the bbdef id at the start, each access's address as the access
+ * dg_recs.h): the bbdef id at the start, each access's address as the access
  * happens, and the run's length before every exit.  No C call on the hot
  * path; one guarded call per block when the buffer is full.
  */

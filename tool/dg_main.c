@@ -15,7 +15,7 @@
  * tool learns goes in the same stream, in order: new bbdefs, thread
  * switches, signals, heap blocks (dg_heap.c), file mappings (dg_maps.c),
  * tracked ranges and user events (client requests, here), as records of
- * the log or internal ones (dg_stream.h).  The encoder (dg_enc.c), in the
+ * the log or internal ones (dg_recs.h).  The encoder (dg_enc.c), in the
  * helper, replays calls and returns on shadow stacks (dg_stack.c) to know
  * each run's calling context, and writes the runs compactly (dg_wr.c),
  * predicting each address from the previous run of the same context.  VEX's

@@ -11,8 +11,7 @@
 #include "dg_out.h"
 #include "dg_wr.h"
 #include "dg_hand.h"
-#include "dg_stream.h"
-#include "dg_enc.h"
+#include "dg_recs.h"
 #include "dg_imp.h"
 
 extern Int VG_(safe_fd)(Int);   /* core; no pub_tool header declares it */

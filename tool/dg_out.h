@@ -7,7 +7,7 @@
  * payload may reach 255 bytes, so a record never has to move.
  *
  * Nothing here allocates per record.  Between records the buffer holds an
- * open RAW record (dg_stream.h) that generated code fills with raw run
+ * open RAW record (dg_recs.h) that generated code fills with raw run
  * entries: dg_raw_ptr is its end, dg_raw_limit the buffer's; beginning any
  * other record closes it (or drops it if empty), ending one opens the
  * next.  Full buffers of whole records go to the encoder (dg_enc.c,
