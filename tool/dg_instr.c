@@ -40,6 +40,7 @@
 #include "dg_defs.h"
 #include "dg_recs.h"
 #include "dg_out.h"
+#include "dg_stream.h"
 #include "dg_maps.h"
 
 static const HChar *trace_fn;
@@ -379,7 +380,7 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 
 static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 {
-	UInt k;
+	UInt k, id;
 
 	for (k = 0; k < n_acc; k++) {
 		acc[k].dir = found[k].dir;
@@ -388,9 +389,10 @@ static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 		acc[k].flags = (found[k].guard ? DG_AF_GUARDED : 0)
 		             | (found[k].size >= 255 ? DG_AF_CLAMPED : 0);
 	}
-	return dg_defs_add(instrs, n_instrs, acc, n_acc,
-	                   exit_kind_of(sb->jumpkind),
-	                   is_trace_fn_entry(instrs[0].addr), sp_flags);
+	id = dg_defs_add(instrs, n_instrs, acc, n_acc, exit_kind_of(sb->jumpkind),
+	                 is_trace_fn_entry(instrs[0].addr), sp_flags);
+	dg_stream_def(id, &dg_bbdefs[id]);
+	return id;
 }
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
