@@ -485,7 +485,7 @@ static void dg_post_clo_init(void)
 	dg_wr_chains(clo_compact);
 	name = expand_out_name();
 	db = expand_db_name();
-	err = dg_out_init(name, db, clo_helper);
+	err = dg_out_init(name, db, dg_enc_consume, clo_helper);
 	if (err && dg_out_failed_db()) {
 		VG_(umsg)("datagrind: cannot start the import into '%s': %s\n",
 		          db, dg_out_strerror(err));
