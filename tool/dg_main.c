@@ -22,6 +22,18 @@
  * superblock chasing is switched off so that no block spans a call, which
  * keeps blocks within one function as the 2010 manual promised.
  *
+ * The files form layers: each module (X.c with its X.h) uses only modules
+ * below it (README's Layout lists them top down).  At the bottom are the
+ * stream's format (dg_recs.h), the side processes' tricks (dg_proc.h) and
+ * the blob a forked child's encoder state travels in (dg_blob.c); on them
+ * the pair map, the writer (dg_wr.c) and the importer (dg_imp.c); then the
+ * shadow stacks and the hand-over (dg_hand.c), which reaches the encoder
+ * only through the loop this file gives dg_out_init (dg_enc_consume),
+ * called once a buffer; then the bbdef table and the stream's buffer
+ * (dg_defs.c, dg_out.c); the encoder and the stream's writers (dg_enc.c,
+ * dg_stream.c); the heap and the module map; the instrumentation; this
+ * file.
+ *
  * The log format is docs/FORMAT.md; the constants are lib/dg_format.h.
  */
 #include "pub_tool_basics.h"
