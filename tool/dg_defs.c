@@ -5,8 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "dg_format.h"
 #include "dg_defs.h"
-#include "dg_stream.h"
-#include "dg_enc.h"
+#include "dg_recs.h"
 #include "dg_wr.h"
 #include "dg_pairmap.h"
 
@@ -67,9 +66,9 @@ static void table_grow(void)
 	dg_bbdefs = t;
 }
 
-static UInt defs_insert(const struct dg_instr *instrs, UInt n_instrs,
-                        const struct dg_access *acc, UInt n_acc,
-                        UChar exit_kind, Bool fn_entry, UChar sp_flags)
+UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
+                 const struct dg_access *acc, UInt n_acc,
+                 UChar exit_kind, Bool fn_entry, UChar sp_flags)
 {
 	struct dg_bbdef *d;
 
@@ -97,17 +96,6 @@ static UInt defs_insert(const struct dg_instr *instrs, UInt n_instrs,
 	d->call_memo.parent = DG_PAIRMAP_NONE;
 	d->file_index = DG_DEFS_UNWRITTEN;
 	return n_bbdefs++;
-}
-
-UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
-                 const struct dg_access *acc, UInt n_acc,
-                 UChar exit_kind, Bool fn_entry, UChar sp_flags)
-{
-	UInt id = defs_insert(instrs, n_instrs, acc, n_acc, exit_kind,
-	                      fn_entry, sp_flags);
-
-	dg_stream_def(id, &dg_bbdefs[id]);
-	return id;
 }
 
 /* The DEF layout is dg_stream_def's; the tool wrote it, so a bad one is
@@ -138,7 +126,7 @@ Bool dg_defs_learn(const UChar *p, const UChar *end)
 		VG_(memcpy)(&ins[i].addr, p, 8);
 		ins[i].size = p[8];
 	}
-	defs_insert(ins, ni, (const struct dg_access *)p, n_acc, kind, fn, ssp);
+	dg_defs_add(ins, ni, (const struct dg_access *)p, n_acc, kind, fn, ssp);
 	return True;
 }
 

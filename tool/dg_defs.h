@@ -4,14 +4,15 @@
  * accesses in program order.  The table owns the definitions for the life of
  * the process (a run in the raw buffer names its bbdef by id, and a forked
  * child must write them all again).  The tool adds them (dg_defs_add) and
- * sends each to the encoder in a DEF record (dg_stream.h); an encoder in
- * another process learns them from there (dg_defs_learn), with the same
- * ids.  The encoder's fields (file index, caches) are the encoder's
- * only.  A BBDEF record is written (by the encoder, dg_wr.h) only when a
- * run of the block is first written (dg_defs_emit), so a log traced through
- * a window does not carry every block the program translated; the log's
- * bbdef index is the order of writing, as the format requires, and differs
- * from the id.
+ * sends each to the encoder in a DEF record (dg_stream_def: the caller's
+ * part, so that the table knows nothing of the stream above it); an
+ * encoder in another process learns them from there (dg_defs_learn), with
+ * the same ids.  The encoder's fields (file index, caches) are the
+ * encoder's only.  A BBDEF record is written (by the encoder, dg_wr.h)
+ * only when a run of the block is first written (dg_defs_emit), so a log
+ * traced through a window does not carry every block the program
+ * translated; the log's bbdef index is the order of writing, as the
+ * format requires, and differs from the id.
  */
 #ifndef DG_DEFS_H
 #define DG_DEFS_H
@@ -35,7 +36,7 @@ struct dg_bbdef {
 	UChar n_extra;        /* words after the addresses in a full raw run:
 	                         2 (SP, target) for calls, else 0 */
 	UShort addr_off;      /* offset of the addresses in its raw entries */
-	UShort raw_size;      /* size of its raw entries (dg_enc.h) */
+	UShort raw_size;      /* size of its raw entries (dg_recs.h) */
 	UInt  cache_node;     /* encoder: context of the last run of this bbdef */
 	UInt  cache_ctx;
 	struct dg_call_memo call_memo;   /* for call blocks */
@@ -51,7 +52,8 @@ extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 #define DG_DEFS_SETS_SP    1     /* sets_sp */
 #define DG_DEFS_WRITES_SP  2     /* writes_sp */
 
-/* The tool: a new bbdef, sent on to the encoder. */
+/* A new bbdef; returns its id.  The tool's caller sends it on to the
+   encoder (dg_stream_def); dg_defs_learn adds the ones it learns. */
 UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
                  const struct dg_access *acc, UInt n_acc,
                  UChar exit_kind, Bool fn_entry, UChar sp_flags);

@@ -6,9 +6,10 @@
 #include "pub_tool_options.h"
 #include "dg_format.h"
 #include "dg_enc.h"
+#include "dg_blob.h"
 #include "dg_defs.h"
 #include "dg_stack.h"
-#include "dg_stream.h"
+#include "dg_recs.h"
 #include "dg_pairmap.h"
 #include "dg_hand.h"
 #include "dg_wr.h"
@@ -43,7 +44,7 @@ static struct {
 	Bool  batch_open;
 	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
-	Addr  sp;             /* SP at the next run's entry (dg_enc.h) */
+	Addr  sp;             /* SP at the next run's entry (dg_recs.h) */
 } E;
 
 /* ------------------------------------------------------------ batches */
@@ -678,45 +679,6 @@ void dg_enc_init(const struct dg_enc_options *o)
 }
 
 /* ------------------------------------------------------------ fork state */
-
-void dg_blob_put(struct dg_blob *b, const void *p, SizeT n)
-{
-	if (b->n + n > b->cap) {
-		while (b->n + n > b->cap)
-			b->cap = b->cap ? 2 * b->cap : 65536;
-		b->p = VG_(realloc)("dg.enc.blob", b->p, b->cap);
-	}
-	VG_(memcpy)(b->p + b->n, p, n);
-	b->n += n;
-}
-
-/* The blob is our own, made by enc_dump: running past it is our bug. */
-const void *dg_blob_get(struct dg_blob *b, SizeT n)
-{
-	const void *p = b->p + b->at;
-
-	tl_assert(n <= b->n - b->at);
-	b->at += n;
-	return p;
-}
-
-void dg_blob_put_array(struct dg_blob *b, const void *p, SizeT n, SizeT size)
-{
-	ULong k = n;
-
-	dg_blob_put(b, &k, 8);
-	dg_blob_put(b, p, n * size);
-}
-
-SizeT dg_blob_get_array(struct dg_blob *b, void **p, SizeT size, const HChar *cc)
-{
-	ULong k;
-
-	VG_(memcpy)(&k, dg_blob_get(b, 8), 8);
-	*p = VG_(realloc)(cc, *p, k * size > 0 ? k * size : 1);
-	VG_(memcpy)(*p, dg_blob_get(b, k * size), k * size);
-	return k;
-}
 
 static void enc_dump(struct dg_blob *b)
 {

@@ -11,15 +11,14 @@
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "dg_out.h"
 #include "dg_hand.h"
-#include "dg_enc.h"
+#include "dg_blob.h"
 #include "dg_proc.h"
 
 extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT, UInt, Int, Off64T);
 #define MFD_CLOEXEC      1
 
-#define SLOT_SIZE   DG_OUT_BUF_SIZE
+#define SLOT_SIZE   DG_HAND_BUF_SIZE
 #define RING_SIZE   ((SizeT)DG_HAND_SLOTS * SLOT_SIZE)
 #define MAP_SIZE    (CTL_SIZE + RING_SIZE + DG_WR_SHARED)
 #define WAKE        1     /* bytes on the wake pipe */
@@ -51,6 +50,7 @@ struct ctl {
 
 static struct dg_wr_state inline_state;   /* without a helper */
 static struct ctl *ctl;          /* NULL: no helper */
+static dg_hand_consume_fn *consume;   /* the encoder's loop (dg_enc.h) */
 static UChar *slots;
 static Int kick_w = -1, kick_r = -1, wake_r = -1;
 static Int old_fd = -1;          /* helper: the replaced log, to close */
@@ -86,7 +86,7 @@ static void helper_drain(void)
 	while (ctl->consumed < ctl->published) {
 		ULong k = ctl->consumed;
 		fence();
-		dg_enc_consume(slot(k), ctl->len[k % DG_HAND_SLOTS]);
+		consume(slot(k), ctl->len[k % DG_HAND_SLOTS]);
 		if (k + 1 == ctl->published)
 			dg_wr_flush();     /* caught up: the file has it all */
 		ctl->consumed = k + 1;
@@ -192,13 +192,15 @@ static Bool spawn(Int fd, Int tee, Int kick[2], Int wake[2], Int old)
 	return ctl->wr.err == 0 && helper_pid > 0;
 }
 
-UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
+UChar *dg_hand_start(Int fd, Int tee, const HChar *path,
+                     dg_hand_consume_fn *consume_fn, Bool use_helper,
                      UChar *buf, Int old)
 {
 	Int kick[2], wake[2];
 	UChar b = WAKE;
 
 	log_path = path;
+	consume = consume_fn;
 	VG_(memset)(&inline_state, 0, sizeof inline_state);
 	dead = False;
 	if (!use_helper || !shared_map())
@@ -271,7 +273,7 @@ UChar *dg_hand_put(UChar *buf, SizeT n)
 	UChar b = WAKE;
 
 	if (!ctl) {
-		dg_enc_consume(buf, n);
+		consume(buf, n);
 		dg_wr_flush();
 		return buf;
 	}

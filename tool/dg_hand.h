@@ -3,16 +3,17 @@
  * Valgrind runs the program on one core at a time; encoding the runs and
  * writing the log is done on another.  At start-up (and in a forked child,
  * when its log is created) the tool forks a helper process that shares
- * DG_HAND_SLOTS buffers of DG_OUT_BUF_SIZE bytes with it (a memfd mapped
+ * DG_HAND_SLOTS buffers of DG_HAND_BUF_SIZE bytes with it (a memfd mapped
  * by both).  The tool fills one buffer with whole records (dg_out.c) and
- * hands it over; the helper runs the encoder (dg_enc.c) on it and gives it
- * back; a third pipe carries the encoder's state back when the program
- * forks.  Hand-over costs one byte in a pipe per buffer; the tool sleeps on
- * a second pipe only when every buffer is taken, until half of them are
- * free again.  Before it sleeps it writes what the helper has encoded, if
- * that is waiting (the writer's write-behind, dg_wr.h): the helper is
- * then the busier process, and write(2) moves to the idle one.  The log
- * is the same byte for byte, whoever writes it.
+ * hands it over; the helper runs the consumer on it (the encoder's loop,
+ * dg_enc_consume) and gives it back.  Hand-over costs one byte in a pipe
+ * per buffer; the tool sleeps on a second pipe only when every buffer is
+ * taken, until half of them are free again (when the program forks, the
+ * encoder's state comes back on that second pipe).  Before it sleeps it writes
+ * what the helper has encoded, if that is waiting (the writer's
+ * write-behind, dg_wr.h): the helper is then the busier process, and
+ * write(2) moves to the idle one.  The log is the same byte for byte,
+ * whoever writes it.
  *
  * The helper is a grandchild (the child in between exits at once, with no
  * signal to the program), so the program's wait() never sees it and no
@@ -24,6 +25,11 @@
  *
  * Without a helper (it could not be started) the writer runs in the tool,
  * on the same buffers: the log is the same either way.
+ *
+ * This module owns the helper, the shared memory and the pipes; it knows
+ * nothing above it.  The consumer comes from dg_hand_start's caller as a
+ * function pointer, called once per buffer handed over (never per run);
+ * the writer (dg_wr.h), which sits below, is started and flushed here.
  */
 #ifndef DG_HAND_H
 #define DG_HAND_H
@@ -31,16 +37,22 @@
 #include "pub_tool_basics.h"
 #include "dg_wr.h"
 
-#define DG_HAND_SLOTS  8
+#define DG_HAND_SLOTS     8
+#define DG_HAND_BUF_SIZE  (256u << 10)   /* a buffer: the ring stays in L2 */
 
-/* The writer writes fd (the log at path; and tee unless -1: dg_wr.h); a
-   helper is started unless
+/* What the helper (or, without one, the tool) does with each buffer
+   handed over: n bytes of whole records of the stream. */
+typedef void dg_hand_consume_fn(const UChar *buf, SizeT n);
+
+/* The writer writes fd (the log at path; and tee unless -1: dg_wr.h);
+   consume takes every buffer handed over; a helper is started unless
    use_helper is False or it cannot be.  buf is the tool's own buffer,
    used when there is no helper.  old is -1, or a file to close, the
    log this one replaced: its last close frees its pages, which the
    helper does once the tool has closed its own copy, while the tool is
    still starting up.  Returns the buffer to fill. */
-UChar *dg_hand_start(Int fd, Int tee, const HChar *path, Bool use_helper,
+UChar *dg_hand_start(Int fd, Int tee, const HChar *path,
+                     dg_hand_consume_fn *consume, Bool use_helper,
                      UChar *buf, Int old);
 /* Hand over [0, n) of the buffer being filled (whole records); returns
    the next buffer to fill, which may be the same. */

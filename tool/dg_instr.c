@@ -12,7 +12,7 @@
  *         [for calls: p->addr[n] = SP after the call,
  *         p->addr[n+1] = its target;]  [p->sp = SP;]  p->head = ID (info 0);
  *
- * with p->sp only in blocks that write SP (dg_enc.h): the SP a run leaves
+ * with p->sp only in blocks that write SP (dg_recs.h): the SP a run leaves
  * with is the next run's entry SP, which the shadow stacks compare with
  * their top frame, and most runs leave SP as they found it.
  * end and limit are the open RAW record's, in the guest state (dg_out.h).
@@ -38,8 +38,9 @@
 #include "dg_format.h"
 #include "dg_instr.h"
 #include "dg_defs.h"
-#include "dg_enc.h"
+#include "dg_recs.h"
 #include "dg_out.h"
+#include "dg_stream.h"
 #include "dg_maps.h"
 
 static const HChar *trace_fn;
@@ -246,7 +247,7 @@ static Bool sets_sp_anew(const IRSB *sb, Int sp_off)
 
 /* Does sb write SP at all (push, pop, call, return, frame set-up)?  Most
    runs are of blocks that do not: their entries leave SP out, since the
-   encoder knows it (dg_enc.h). */
+   encoder knows it (dg_recs.h). */
 static Bool overlaps_sp(Int off, Int size, Int sp_off)
 {
 	return off < sp_off + (Int)sizeof(Addr) && sp_off < off + size;
@@ -379,7 +380,7 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 
 static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 {
-	UInt k;
+	UInt k, id;
 
 	for (k = 0; k < n_acc; k++) {
 		acc[k].dir = found[k].dir;
@@ -388,9 +389,10 @@ static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 		acc[k].flags = (found[k].guard ? DG_AF_GUARDED : 0)
 		             | (found[k].size >= 255 ? DG_AF_CLAMPED : 0);
 	}
-	return dg_defs_add(instrs, n_instrs, acc, n_acc,
-	                   exit_kind_of(sb->jumpkind),
-	                   is_trace_fn_entry(instrs[0].addr), sp_flags);
+	id = dg_defs_add(instrs, n_instrs, acc, n_acc, exit_kind_of(sb->jumpkind),
+	                 is_trace_fn_entry(instrs[0].addr), sp_flags);
+	dg_stream_def(id, &dg_bbdefs[id]);
+	return id;
 }
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,

@@ -2,9 +2,12 @@
  *
  * dg_instrument describes each superblock as a bbdef and adds IR that
  * appends one raw entry per run to the encoder's buffer (layout in
- * dg_enc.h): the bbdef id at the start, each access's address as the access
+ * dg_recs.h): the bbdef id at the start, each access's address as the access
  * happens, and the run's length before every exit.  No C call on the hot
- * path; one guarded call per block when the buffer is full.
+ * path; one guarded call per block when the buffer is full.  Owns only
+ * the --trace-fn pattern and the scratch arrays of the superblock being
+ * instrumented; the bbdefs it makes belong to dg_defs.h, and it sends
+ * each on to the encoder (dg_stream.h).
  */
 #ifndef DG_INSTR_H
 #define DG_INSTR_H

@@ -15,12 +15,24 @@
  * tool learns goes in the same stream, in order: new bbdefs, thread
  * switches, signals, heap blocks (dg_heap.c), file mappings (dg_maps.c),
  * tracked ranges and user events (client requests, here), as records of
- * the log or internal ones (dg_stream.h).  The encoder (dg_enc.c), in the
+ * the log or internal ones (dg_recs.h).  The encoder (dg_enc.c), in the
  * helper, replays calls and returns on shadow stacks (dg_stack.c) to know
  * each run's calling context, and writes the runs compactly (dg_wr.c),
  * predicting each address from the previous run of the same context.  VEX's
  * superblock chasing is switched off so that no block spans a call, which
  * keeps blocks within one function as the 2010 manual promised.
+ *
+ * The files form layers: each module (X.c with its X.h) uses only modules
+ * below it (README's Layout lists them top down).  At the bottom are the
+ * stream's format (dg_recs.h), the side processes' tricks (dg_proc.h) and
+ * the blob a forked child's encoder state travels in (dg_blob.c); on them
+ * the pair map, the writer (dg_wr.c) and the importer (dg_imp.c); then the
+ * shadow stacks and the hand-over (dg_hand.c), which reaches the encoder
+ * only through the loop this file gives dg_out_init (dg_enc_consume),
+ * called once a buffer; then the bbdef table and the stream's buffer
+ * (dg_defs.c, dg_out.c); the encoder and the stream's writers (dg_enc.c,
+ * dg_stream.c); the heap and the module map; the instrumentation; this
+ * file.
  *
  * The log format is docs/FORMAT.md; the constants are lib/dg_format.h.
  */
@@ -45,6 +57,7 @@
 #include "dg_out.h"
 #include "dg_defs.h"
 #include "dg_enc.h"
+#include "dg_blob.h"
 #include "dg_wr.h"
 #include "dg_stream.h"
 #include "dg_hand.h"
@@ -484,7 +497,7 @@ static void dg_post_clo_init(void)
 	dg_wr_chains(clo_compact);
 	name = expand_out_name();
 	db = expand_db_name();
-	err = dg_out_init(name, db, clo_helper);
+	err = dg_out_init(name, db, dg_enc_consume, clo_helper);
 	if (err && dg_out_failed_db()) {
 		VG_(umsg)("datagrind: cannot start the import into '%s': %s\n",
 		          db, dg_out_strerror(err));

@@ -3,7 +3,9 @@
  * Writes an MMAP record for every file-backed mapping, at start-up and
  * whenever the client maps a file, with what an offline symbolizer needs:
  * path, range, file offset, load bias and GNU build-id, both read from the
- * file's ELF headers.  Writes MUNMAP for unmappings.
+ * file's ELF headers.  Writes MUNMAP for unmappings.  Owns the list of
+ * Valgrind's preload libraries it has seen mapped (sent on to the
+ * encoder too, as DG_CTL_PRELOAD).
  */
 #ifndef DG_MAPS_H
 #define DG_MAPS_H

@@ -11,13 +11,12 @@
 #include "dg_out.h"
 #include "dg_wr.h"
 #include "dg_hand.h"
-#include "dg_stream.h"
-#include "dg_enc.h"
+#include "dg_recs.h"
 #include "dg_imp.h"
 
 extern Int VG_(safe_fd)(Int);   /* core; no pub_tool header declares it */
 
-#define OUT_BUF_SIZE  DG_OUT_BUF_SIZE
+#define OUT_BUF_SIZE  DG_HAND_BUF_SIZE
 #define out_buf       dg_out_buf_
 #define out_used      dg_out_used_
 
@@ -36,6 +35,7 @@ static Int     tee_fd = -1;     /* the log kept beside that pipe */
 static HChar  *out_path;        /* the log; NULL if only a database */
 static HChar  *out_db;          /* the database (--db), or NULL */
 static Bool    use_helper = True;
+static dg_hand_consume_fn *consume;   /* what the buffers go to */
 static SizeT   rec_start = (SizeT)-1;   /* offset of the open record */
 static SizeT   rec_hdr;                  /* 2 (short) or 10 (long) */
 static UWord   out_err;          /* errno of a failed create; 0 if none */
@@ -132,7 +132,7 @@ static void out_open(void)
 		return;
 	}
 	next = dg_hand_start(out_fd, tee_fd, out_db ? out_db : out_path,
-	                     use_helper, priv_buf, old);
+	                     consume, use_helper, priv_buf, old);
 	if (next != out_buf)            /* a forked child's first records */
 		VG_(memcpy)(next, out_buf, out_used);
 	out_buf = next;
@@ -236,8 +236,10 @@ static void out_reset(const HChar *path, const HChar *db)
 	raw_open = False;
 }
 
-UWord dg_out_init(const HChar *path, const HChar *db, Bool helper)
+UWord dg_out_init(const HChar *path, const HChar *db,
+                  dg_hand_consume_fn *consume_fn, Bool helper)
 {
+	consume = consume_fn;
 	use_helper = helper;
 	out_reset(path, db);
 	out_open();   /* the parent opens at once, so errors show at start-up */

@@ -7,16 +7,17 @@
  * payload may reach 255 bytes, so a record never has to move.
  *
  * Nothing here allocates per record.  Between records the buffer holds an
- * open RAW record (dg_stream.h) that generated code fills with raw run
+ * open RAW record (dg_recs.h) that generated code fills with raw run
  * entries: dg_raw_ptr is its end, dg_raw_limit the buffer's; beginning any
  * other record closes it (or drops it if empty), ending one opens the
- * next.  Full buffers of whole records go to the encoder (dg_enc.c,
- * through dg_hand.c: in a helper process), which encodes the runs and
- * writes the file; and at dg_out_close.  The file is created
- * mode 0600 whatever the umask and never through a symbolic link; the
- * parent's at start-up, a forked child's at its first flush.  With --db
- * the bytes go into the pipe of an importer instead (dg_imp.h), started
- * at the same moments, and to the log as well when one is kept.
+ * next.  Full buffers of whole records go to the consumer that dg_out_init
+ * is given, the encoder (dg_enc.c), through dg_hand.c (in a helper
+ * process), which encodes the runs and writes the file; and at
+ * dg_out_close.  The file is created mode 0600 whatever the umask and never
+ * through a symbolic link; the parent's at start-up, a forked child's at
+ * its first flush.  With --db the bytes go into the pipe of an importer
+ * instead (dg_imp.h), started at the same moments, and to the log as well
+ * when one is kept.
  *
  * When a write fails this module says so once (how many bytes reached the
  * file, and why) and drops everything after: the records go on being
@@ -27,13 +28,16 @@
 #define DG_OUT_H
 
 #include "pub_tool_basics.h"
+#include "dg_hand.h"          /* dg_hand_consume_fn */
 
 /* Bytes guaranteed free after dg_out_reserve(n) returns. */
 /* Create the log at path; 0, or the errno of the failed create.  With
    db (--db) the log goes into an importer's pipe instead (dg_imp.h), and
-   to path too unless path is NULL.  helper: encode and write in a helper
+   to path too unless path is NULL.  consume takes every buffer of whole
+   records (the encoder's loop); helper: run it, and write, in a helper
    process (dg_hand.h). */
-UWord dg_out_init(const HChar *path, const HChar *db, Bool helper);
+UWord dg_out_init(const HChar *path, const HChar *db,
+                  dg_hand_consume_fn *consume, Bool helper);
 /* After fork: forget the parent's fds, helper and importer. */
 void  dg_out_reopen(const HChar *path, const HChar *db);
 void  dg_out_close(void);
@@ -72,8 +76,6 @@ void  dg_out_u64(ULong v);
 void  dg_out_word(Addr v);
 void  dg_out_bytes_raw(const void *p, SizeT n);
 void  dg_out_string(const HChar *s, SizeT max);   /* NUL-terminated, clipped */
-
-#define DG_OUT_BUF_SIZE  (256u << 10)   /* the hand-over ring stays in L2 */
 
 /* The open RAW record: generated code appends at its end and calls
    dg_out_raw_full when an entry would pass the buffer's limit.  While a

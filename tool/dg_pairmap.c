@@ -4,7 +4,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_mallocfree.h"
 #include "dg_pairmap.h"
-#include "dg_enc.h"
+#include "dg_blob.h"
 
 static inline SizeT pair_hash(ULong a, ULong b)
 {

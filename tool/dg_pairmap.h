@@ -28,7 +28,8 @@ UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b);
 void dg_pairmap_put(struct dg_pairmap *m, ULong a, ULong b, UInt value);
 /* Store value for (a, b), replacing any. */
 void dg_pairmap_set(struct dg_pairmap *m, ULong a, ULong b, UInt value);
-/* The whole map into a blob and back (a forked child's encoder). */
+/* The whole map into a blob (dg_blob.h) and back: a forked child's
+   encoder. */
 struct dg_blob;
 void dg_pairmap_dump(const struct dg_pairmap *m, struct dg_blob *b);
 void dg_pairmap_restore(struct dg_pairmap *m, struct dg_blob *b);

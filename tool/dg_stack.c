@@ -5,7 +5,7 @@
 #include "pub_tool_mallocfree.h"
 #include "dg_stack.h"
 #include "dg_pairmap.h"
-#include "dg_enc.h"
+#include "dg_blob.h"
 
 /* A node is (pc, rest): the call site pc on top of the stack `rest`.
    `shorter` is the same stack without its outermost frame, found lazily;

@@ -67,7 +67,8 @@ void dg_stack_signal_exit(ThreadId tid);
 /* Copy up to max frames of node, innermost first; returns how many. */
 UInt dg_stack_frames(UInt node, Addr *out, UInt max);
 
-/* Everything into a blob and back (a forked child's encoder, dg_enc.h). */
+/* Everything into a blob (dg_blob.h) and back: a forked child's encoder
+   (dg_enc.h). */
 struct dg_blob;
 void dg_stack_dump(struct dg_blob *b);
 void dg_stack_restore(struct dg_blob *b);

@@ -1,6 +1,7 @@
 /* dg_stream.c: the tool's internal records.  See dg_stream.h. */
 #include "pub_tool_basics.h"
 #include "dg_stream.h"
+#include "dg_defs.h"
 #include "dg_out.h"
 
 void dg_stream_ctl(UChar op, ULong a, ULong b, ULong c)
