@@ -55,7 +55,6 @@
 #include "datagrind.h"
 #include "dg_format.h"
 #include "dg_out.h"
-#include "dg_defs.h"
 #include "dg_enc.h"
 #include "dg_blob.h"
 #include "dg_wr.h"
