@@ -31,29 +31,16 @@ trace_db() {
 	_p=$2
 	shift 2
 	need_prog "$_p"
-	if [ -z "${DG_TEST_SHARED:-}" ] || ! command -v flock >/dev/null 2>&1; then
-		_trace_db "$_db" "$_p" "$@"
-		return
-	fi
-	# One trace per run for every script that asks for the same program
-	# and arguments (tests/run.sh makes DG_TEST_SHARED); the first to come
-	# traces it under the lock, the others wait and copy.
-	_key=$(printf '%s' "$_p $*" | tr -c 'A-Za-z0-9._-' '_')
-	_shared=$DG_TEST_SHARED/$_key
-	exec 9>"$_shared.lock"
-	flock 9
-	if [ -f "$_shared.db" ] && cp "$_shared.db" "$_db" && cp "$_shared.db.log" "$_db.log"; then
+	if shared_get "trace_db $_p $*" "$_db" "$_db.log"; then
 		ok "$_p $*: traced and imported by another script this run"
-		_st=0
-	elif _trace_db "$_db" "$_p" "$@"; then
-		cp "$_db.log" "$_shared.db.log" && cp "$_db" "$_shared.tmp" &&
-			mv "$_shared.tmp" "$_shared.db"
-		_st=0
-	else
-		_st=1
+		return 0
 	fi
-	exec 9>&-
-	return $_st
+	if _trace_db "$_db" "$_p" "$@"; then
+		shared_put "trace_db $_p $*" "$_db" "$_db.log"
+		return 0
+	fi
+	shared_drop
+	return 1
 }
 
 # _trace_db DB PROG [ARGS...]: trace_db without the sharing.

@@ -5,7 +5,8 @@
 #   need_report        the tool, dgsql, gnuplot and python3 (a missing
 #                      optional one: skip)
 #   demo_db DB         builds examples/transpose.c as the demo does, traces
-#                      it and imports the log into DB (bails if it cannot)
+#                      it and imports the log into DB (bails if it cannot);
+#                      once a run for every script (lib.sh's shared_get)
 #   rc ARGS...         tests/report_check.py ARGS (see its --help)
 #   jcell DIR TABLE KEY COL   the cell of DIR/report.json in the row whose
 #                      first cell is KEY
@@ -23,12 +24,18 @@ need_report() {
 }
 
 demo_db() {
+	if shared_get demo_db transpose "$1.log" "$1"; then
+		ok "the demo: built, traced and imported by another script this run"
+		return 0
+	fi
 	${CC:-cc} -O1 -g -I"$DG_BUILD/include" -o transpose \
 		"$DG_TOP/examples/transpose.c" 2>cc.err ||
-		bail "examples/transpose.c builds"
-	DG_NATIVE=no run_dg "$1.log" -- ./transpose || finish
+		{ shared_drop; bail "examples/transpose.c builds"; }
+	DG_NATIVE=no run_dg "$1.log" -- ./transpose || { shared_drop; finish; }
 	rm -f "$1"
-	"$DG_IMPORT" -q "$1.log" "$1" 2>import.err || bail "dg-import $1.log"
+	"$DG_IMPORT" -q "$1.log" "$1" 2>import.err ||
+		{ shared_drop; bail "dg-import $1.log"; }
+	shared_put demo_db transpose "$1.log" "$1"
 }
 
 rc() {

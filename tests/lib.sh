@@ -219,6 +219,44 @@ need_cmd() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
 }
 
+# ------------------------------------------------------------ sharing
+
+# shared_get KEY FILE...: what an earlier script of this run made under
+# KEY, copied to FILE... (0); or 1, with KEY's lock held, when nothing is
+# there yet: the caller makes the files, then calls shared_put KEY FILE...
+# (or shared_drop if it failed), which lets the next script in.  Without
+# tests/run.sh (no DG_TEST_SHARED) or flock(1), always 1 and no lock.
+shared_get() {
+	[ -n "${DG_TEST_SHARED:-}" ] && command -v flock >/dev/null 2>&1 || return 1
+	_sk=$DG_TEST_SHARED/$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_')
+	shift
+	exec 9>"$_sk.lock"
+	flock 9
+	_sn=0
+	for _sf; do
+		_sn=$((_sn + 1))
+		[ -f "$_sk.$_sn" ] && cp "$_sk.$_sn" "$_sf" || return 1
+	done
+	exec 9>&-
+	return 0
+}
+
+shared_put() {
+	[ -n "${DG_TEST_SHARED:-}" ] && command -v flock >/dev/null 2>&1 || return 0
+	shift
+	_sn=0
+	for _sf; do
+		_sn=$((_sn + 1))
+		cp "$_sf" "$_sk.tmp" && mv "$_sk.tmp" "$_sk.$_sn"
+	done
+	exec 9>&-
+}
+
+shared_drop() {
+	[ -n "${DG_TEST_SHARED:-}" ] && command -v flock >/dev/null 2>&1 || return 0
+	exec 9>&-
+}
+
 # ------------------------------------------------------------ running
 
 # filter_vg FILE: FILE without Valgrind's "==PID==" and "--PID--" lines.
