@@ -139,12 +139,12 @@ static const char *const kind_titles[CK_N] = {
 /* The site of every stack that allocated: its frames' function names. */
 #define SITE_CTE \
 	"WITH sk AS (SELECT stack_id, group_concat(name, ' < ') AS key " \
-	"  FROM (SELECT sf.stack_id, coalesce(f.name, '?') AS name" \
-	"        FROM stack_frames sf" \
+	"  FROM (SELECT s.stack_id, coalesce(f.name, '?') AS name" \
+	"        FROM (SELECT DISTINCT alloc_stack_id AS stack_id FROM blocks) s," \
+	"             dg_frames(s.stack_id) sf" \
 	"        LEFT JOIN pcs p ON p.pc = sf.pc" \
 	"        LEFT JOIN functions f ON f.id = p.function_id" \
-	"        WHERE sf.stack_id IN (SELECT alloc_stack_id FROM blocks)" \
-	"        ORDER BY sf.stack_id, sf.depth)" \
+	"        ORDER BY s.stack_id, sf.depth)" \
 	"  GROUP BY stack_id), " \
 	"bk AS (SELECT b.*, coalesce(sk.key, '?') AS site," \
 	"  row_number() OVER (PARTITION BY coalesce(sk.key, '?')" \

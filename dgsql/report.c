@@ -53,10 +53,10 @@ struct rep {
 	"SELECT coalesce(f.name, dg_hex(sf.pc)) || CASE WHEN sf.depth = 0 " \
 	"AND p.line IS NOT NULL THEN ' (' || replace(p.file, rtrim(p.file, " \
 	"replace(p.file, '/', '')), '') || ':' || p.line || ')' ELSE '' END " \
-	"AS name FROM stack_frames sf " \
+	"AS name FROM dg_frames(" x ") sf " \
 	"LEFT JOIN pcs p ON p.pc = sf.pc " \
 	"LEFT JOIN functions f ON f.id = p.function_id " \
-	"WHERE sf.stack_id = " x " ORDER BY sf.depth LIMIT 4))"
+	"ORDER BY sf.depth LIMIT 4))"
 
 static int fail_db(struct rep *r, const char *what)
 {
@@ -615,11 +615,11 @@ struct flame {
 static const char folded_sql[] =
 	"WITH c AS (SELECT k.stack_id, x.accesses, x.bytes FROM dgr_ctx x "
 	"  JOIN contexts k ON k.id = x.context_id WHERE x.accesses > 0), "
-	"fr AS (SELECT sf.stack_id, coalesce(f.name, dg_hex(sf.pc)) AS name "
-	"  FROM stack_frames sf LEFT JOIN pcs p ON p.pc = sf.pc "
+	"fr AS (SELECT s.stack_id, coalesce(f.name, dg_hex(sf.pc)) AS name "
+	"  FROM (SELECT DISTINCT stack_id FROM c) s, dg_frames(s.stack_id) sf "
+	"  LEFT JOIN pcs p ON p.pc = sf.pc "
 	"  LEFT JOIN functions f ON f.id = p.function_id "
-	"  WHERE sf.stack_id IN (SELECT stack_id FROM c) "
-	"  ORDER BY sf.stack_id, sf.depth DESC), "
+	"  ORDER BY s.stack_id, sf.depth DESC), "
 	"st AS (SELECT stack_id, group_concat(replace(name, ';', ':'), ';') "
 	"  AS stack FROM fr GROUP BY stack_id) "
 	"SELECT st.stack, sum(c.accesses), sum(c.bytes) FROM c "

@@ -20,6 +20,7 @@
 #include "dgesc.h"
 #include "dgfilter.h"
 #include "dgsqlfn.h"
+#include "dgstacks.h"
 #include "dgvtab.h"
 #include "export.h"
 #include "render.h"
@@ -85,7 +86,7 @@ static const struct shell_ops ops = {
 };
 
 /* The session on an open connection: the accesses table, dgsql's
-   functions, the unfiltered view. */
+   functions and dg_frames, the unfiltered view. */
 int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 {
 	sh->ops = &ops;
@@ -93,7 +94,8 @@ int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 	sqlite3_extended_result_codes(sh->db, 1);
 	if (check_trace_db(sh->db, name, err) < 0 ||
 	    dgvtab_register(sh->db, err) != SQLITE_OK ||
-	    dgsqlfn_register(sh->db, err) < 0)
+	    dgsqlfn_register(sh->db, err) < 0 ||
+	    dgstacks_register(sh->db, err) < 0)
 		return -1;
 	return shell_set_filter(sh, NULL, NULL, err);
 }

@@ -27,6 +27,7 @@
 
 #include "dgsqlfn.h"
 #include "dgmem.h"
+#include "dgstacks.h"
 
 #define MAX_CONDS 64
 #define FOREVER "9223372036854775807"
@@ -310,6 +311,22 @@ static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 	return n;
 }
 
+/* fmt with %s the SELECT of the stacks with a frame of table pcs at
+   min_depth or deeper (dgstacks.h), run as exec does. */
+static int exec_stacks(sqlite3 *db, const char *fmt, const char *pcs,
+		       int min_depth, char **err)
+{
+	char *stacks = dgstacks_with_frame_sql(db, pcs, min_depth);
+	char *sql = stacks ? sqlite3_mprintf(fmt, stacks) : NULL;
+	int rc = sql ? exec(db, sql, NULL, err) : -1;
+
+	if (!sql)
+		*err = sqlite3_mprintf("out of memory");
+	sqlite3_free(stacks);
+	sqlite3_free(sql);
+	return rc;
+}
+
 static int label_match(const char *label, const char *pat)
 {
 	return label && (dgsqlfn_is_glob(pat) ? sqlite3_strglob(pat, label) == 0
@@ -332,10 +349,10 @@ static int ev_stack(sqlite3 *db, const struct dgfilter *f, sqlite3_str *e,
 		return n;
 	if (exec(db, "CREATE TEMP TABLE dgf_ev_ctx(id INTEGER PRIMARY KEY, "
 		 "whole INTEGER NOT NULL)", NULL, err) < 0 ||
-	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 1 "
-		 "FROM contexts c WHERE c.stack_id IN (SELECT sf.stack_id FROM "
-		 "stack_frames sf WHERE sf.depth >= 1 AND (sf.pc, sf.module_id) "
-		 "IN (SELECT pc, module_id FROM temp.dgf_ev_pcs))", NULL, err) < 0 ||
+	    /* contexts with a caller frame there */
+	    exec_stacks(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, "
+			"1 FROM contexts c WHERE c.stack_id IN (%s)",
+			"temp.dgf_ev_pcs", 1, err) < 0 ||
 	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 0 "
 		 "FROM contexts c WHERE c.bbdef_id IN (SELECT bbdef_id FROM "
 		 "access_descs WHERE (pc, module_id) IN (SELECT pc, module_id "
@@ -612,11 +629,11 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 	if (nmalloc)
 		sqlite3_str_appendall(w->expr, " OR block_id IS NOT NULL");
 	if (nstack) {
-		if (exec(db, "CREATE TEMP TABLE dgf_rg_blk(id INTEGER PRIMARY "
-			 "KEY); INSERT INTO temp.dgf_rg_blk SELECT id FROM "
-			 "blocks WHERE alloc_stack_id IN (SELECT stack_id FROM "
-			 "stack_frames WHERE (pc, module_id) IN (SELECT pc, "
-			 "module_id FROM temp.dgf_rg_pcs))", NULL, err) < 0)
+		/* blocks allocated with a frame there */
+		if (exec_stacks(db, "CREATE TEMP TABLE dgf_rg_blk(id INTEGER "
+				"PRIMARY KEY); INSERT INTO temp.dgf_rg_blk SELECT "
+				"id FROM blocks WHERE alloc_stack_id IN (%s)",
+				"temp.dgf_rg_pcs", 0, err) < 0)
 			return -1;
 		sqlite3_str_appendall(w->expr, " OR block_id IN (SELECT id "
 				      "FROM temp.dgf_rg_blk)");

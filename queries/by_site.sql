@@ -4,10 +4,10 @@ SELECT s.stack_id AS site, s.blocks, s.bytes_allocated,
        s.reads, s.writes, s.read_bytes, s.write_bytes,
        (SELECT group_concat(name, ' < ') FROM (
 		SELECT coalesce(f.name, dg_hex(sf.pc)) AS name
-		FROM stack_frames sf
+		FROM dg_frames(s.stack_id) sf
 		LEFT JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id
 		LEFT JOIN functions f ON f.id = p.function_id
-		WHERE sf.stack_id = s.stack_id ORDER BY sf.depth)) AS stack
+		ORDER BY sf.depth)) AS stack
 FROM sum_site s
 ORDER BY s.reads + s.writes DESC, s.bytes_allocated DESC
 LIMIT coalesce(?1, 30);

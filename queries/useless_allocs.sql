@@ -6,10 +6,10 @@ SELECT b.alloc_stack_id AS site,
        count(*) AS blocks, sum(b.size) AS bytes, sum(b.writes) AS writes,
        (SELECT group_concat(name, ' < ') FROM (
 		SELECT coalesce(f.name, dg_hex(sf.pc)) AS name
-		FROM stack_frames sf
+		FROM dg_frames(b.alloc_stack_id) sf
 		LEFT JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id
 		LEFT JOIN functions f ON f.id = p.function_id
-		WHERE sf.stack_id = b.alloc_stack_id ORDER BY sf.depth)) AS stack
+		ORDER BY sf.depth)) AS stack
 FROM blocks b
 WHERE b.reads = 0
 GROUP BY b.alloc_stack_id, b.writes = 0

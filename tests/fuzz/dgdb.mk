@@ -6,7 +6,7 @@ FUZZ_TARGETS     += dgdb
 DGDB_SEEDS_DIR   := $(FUZZ_B)/dgdb-seeds
 DGDB_SEED_DBS    := $(patsubst %,$(DGDB_SEEDS_DIR)/%.db,writes-fill ranges-main threads-worker)
 FUZZ_dgdb_SRCS   := tests/fuzz/dgdb_fuzz.c $(filter-out dgsql/main.c,$(wildcard dgsql/*.c)) \
-                    lib/dgvtab.c lib/dgchunk.c lib/dgsqlfn.c lib/dgfilter.c \
+                    lib/dgvtab.c lib/dgchunk.c lib/dgsqlfn.c lib/dgfilter.c lib/dgstacks.c \
                     lib/dgplot.c lib/dghash.c lib/dgesc.c lib/dgcells.c lib/dgcellvt.c
 FUZZ_dgdb_CFLAGS := -Idgsql -DDG_SCHEMA_VERSION=$(DG_SCHEMA_VERSION) -DDGDB_SEED_DIR='"$(abspath $(DGDB_SEEDS_DIR))"' \
                     -DDGDB_QUERIES='"$(abspath queries)"'
