@@ -850,11 +850,14 @@ static int sec_heap(struct rep *r)
 		 "chart shows the most of every %lld instructions); the peak "
 		 "is marked.", (long long)(r->icount / SERIES_POINTS + 1)) < 0)
 		return -1;
+	/* the live blocks counted at the peak alone (for every event, they
+	   made the section quadratic in the blocks) */
 	t = table(r, "heap-peak", HEAP_EVENTS "SELECT live AS peak_bytes, i AS "
 		  "at_icount, (SELECT count(*) FROM blocks WHERE id IN (SELECT "
-		  "id FROM dgr_scope) AND alloc_icount <= run.i AND "
-		  "(free_icount IS NULL OR free_icount > run.i)) AS "
-		  "blocks_live FROM run ORDER BY live DESC, i LIMIT 1", NULL, 0);
+		  "id FROM dgr_scope) AND alloc_icount <= pk.i AND "
+		  "(free_icount IS NULL OR free_icount > pk.i)) AS "
+		  "blocks_live FROM (SELECT live, i FROM run ORDER BY live "
+		  "DESC, i LIMIT 1) pk", NULL, 0);
 	if (!t)
 		return -1;
 	peak_at = t->nrows ? (int64_t)rdoc_num(t, 0, 1) : -1;
