@@ -211,13 +211,21 @@ struct imp_fn {
 	int decl_line, module, origin;
 };
 
-struct imp_stack_at { size_t off; uint32_t n; };
+/* A node of the call tree: a frame, under its caller's frame's node. */
+struct imp_callsite {
+	uint64_t pc;
+	uint32_t parent;           /* callsites.id of the caller's, 0: a root */
+	uint32_t module;           /* modules.id mapped at pc then, 0: none */
+};
+
+/* A frame of imp->path, and its node. */
+struct imp_path { uint64_t pc; uint32_t module, node; };
 
 struct imp_chunkw;           /* imp_chunk.c */
 
 /* Statement slots for imp_db_stmt. */
 enum {
-	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_FRAME,
+	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_CALLSITE,
 	ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
 	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK,
 	ST_PCTYPE, ST_SITETYPE, ST_SITEFIELD, ST_N
@@ -302,15 +310,23 @@ struct importer {
 	struct dgsym *sym;
 	struct dghash pc_fn;       /* pc_key -> function id (0: no function),
 	                              once its `pcs` row is written */
-	struct dghash stacks;      /* hash of frames -> stack id */
-	uint64_t n_stacks;
 	struct imp_fn *fns;        /* by function id - 1 */
 	size_t cap_fns;
-	uint64_t *stack_words;     /* frames of every stack, back to back:
-	                              pc, module a frame (imp_sym_stack) */
-	size_t n_stack_words, cap_stack_words;
-	struct imp_stack_at *stack_at;   /* by stack id - 1 */
-	size_t cap_stack_at;
+	/* Stacks as a call tree (imp_sym_stack): a node (`callsites` row) per
+	   distinct caller's node, pc and module, the outermost frame a root;
+	   a stack is its innermost frame's node, its leaf. */
+	struct imp_callsite *callsites;   /* by callsites.id - 1 */
+	uint32_t *callsite_stack;  /* by callsites.id - 1: the stack whose
+	                              leaf it is, 0: none */
+	size_t n_callsites, cap_callsites, cap_callsite_stack;
+	struct dghash callsite_ids;   /* hash of (parent, pc, module) -> id */
+	uint32_t *stack_leaf;      /* by stack id - 1: its leaf, 0: no frames */
+	size_t cap_stack_leaf;
+	uint64_t n_stacks;
+	uint32_t empty_stack;      /* the stack without frames, 0: none yet */
+	struct imp_path *path;     /* the last stack interned, outermost frame
+	                              first: a new one mostly shares its callers */
+	size_t n_path, cap_path;
 	struct dghash fn_ids;      /* hash of a function's identity -> id */
 	uint64_t n_functions;
 	uint64_t n_mappings;

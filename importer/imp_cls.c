@@ -1,9 +1,9 @@
 /* imp_cls.c: access classes (see imp_cls.h).
  *
- * A set is its module ids sorted, interned like imp_sym's stacks: the hash
- * of the ids is the key, bumped past other sets that share it.  Programs
- * have tens of modules and their contexts a few hundred distinct sets, so
- * none of this is on the per-access path but the union memo.
+ * A set is its module ids sorted, interned like imp_sym's call-tree nodes:
+ * the hash of the ids is the key, bumped past other sets that share it.
+ * Programs have tens of modules and their contexts a few hundred distinct
+ * sets, so none of this is on the per-access path but the union memo.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -141,7 +141,7 @@ static int word_push(struct importer *imp, size_t *n, uint32_t id)
 int imp_cls_words(struct importer *imp, uint32_t bbdef, int64_t stack,
 		  const uint32_t **words, uint32_t *n_words)
 {
-	const struct imp_stack_at *at = &imp->stack_at[stack - 1];
+	uint32_t node = imp->stack_leaf[stack - 1];
 	const struct imp_desc *d = imp->descs + imp->bbdef_desc[bbdef];
 	uint32_t nd = (bbdef + 1 < imp->n_bbdefs ? imp->bbdef_desc[bbdef + 1]
 		       : (uint32_t)imp->n_descs) - imp->bbdef_desc[bbdef], i;
@@ -152,8 +152,10 @@ int imp_cls_words(struct importer *imp, uint32_t bbdef, int64_t stack,
 		mixed |= d[i].module != d[0].module;
 	if (word_push(imp, &n, mixed) < 0)
 		return imp_fail(imp, "out of memory");
-	for (i = 1; i < at->n; i++)
-		if (word_push(imp, &n, (uint32_t)imp->stack_words[at->off + 2 * i + 1]) < 0)
+	/* the caller frames: the leaf's ancestors */
+	for (node = node ? imp->callsites[node - 1].parent : 0; node;
+	     node = imp->callsites[node - 1].parent)
+		if (word_push(imp, &n, imp->callsites[node - 1].module) < 0)
 			return imp_fail(imp, "out of memory");
 	if (nd && !mixed && word_push(imp, &n, d[0].module) < 0)
 		return imp_fail(imp, "out of memory");

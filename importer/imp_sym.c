@@ -7,7 +7,8 @@
  * mapped at its address have different code at one pc).  Functions are
  * interned by identity (name, linkage name, declaration, module); dgsym
  * interns its strings, so comparing pointers compares names.  Stacks are
- * interned by content.
+ * paths in a call tree (`callsites`): a node per distinct (caller's node,
+ * pc, module), written once; a stack is interned by its innermost node.
  * Code that no symbol names gets dgsym's entry-address name ("0x10ee88",
  * with its module), so no module lumps its unnamed code into one bucket.
  *
@@ -53,7 +54,7 @@ int imp_sym_init(struct importer *imp)
 		return imp_fail(imp, "symbolizer: %s", dgsym_errmsg(imp->sym));
 	debuginfod_defaults();
 	if (dghash_init(&imp->pc_fn, 4096) < 0
-	    || dghash_init(&imp->stacks, 1024) < 0
+	    || dghash_init(&imp->callsite_ids, 1024) < 0
 	    || dghash_init(&imp->fn_ids, 1024) < 0)
 		return imp_fail(imp, "out of memory");
 	elf_version(EV_CURRENT);
@@ -66,22 +67,26 @@ void imp_sym_free(struct importer *imp)
 		dgsym_free(imp->sym);
 	imp->sym = NULL;
 	dghash_free(&imp->pc_fn);
-	dghash_free(&imp->stacks);
+	dghash_free(&imp->callsite_ids);
 	dghash_free(&imp->fn_ids);
 	free(imp->fns);
-	free(imp->stack_words);
-	free(imp->stack_at);
+	free(imp->callsites);
+	free(imp->callsite_stack);
+	free(imp->stack_leaf);
+	free(imp->path);
 	free(imp->sym_info);
 	free(imp->sym_warn);
 	free(imp->mod_used);
 	imp->mod_used = NULL;
 	imp->cap_mod_used = 0;
 	imp->fns = NULL;
-	imp->stack_words = NULL;
-	imp->stack_at = NULL;
+	imp->callsites = NULL;
+	imp->callsite_stack = imp->stack_leaf = NULL;
+	imp->path = NULL;
 	imp->sym_info = imp->sym_warn = NULL;
-	imp->cap_fns = imp->cap_stack_words = imp->cap_stack_at = 0;
-	imp->n_stack_words = 0;
+	imp->cap_fns = imp->cap_callsites = imp->cap_callsite_stack = 0;
+	imp->cap_stack_leaf = imp->cap_path = 0;
+	imp->n_callsites = imp->n_path = 0;
 }
 
 /* ------------------------------------------------------------ mappings */
@@ -342,84 +347,132 @@ int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function, uint32_t *
 
 /* ------------------------------------------------------------ stacks */
 
-/* A stack is interned as its frames' code addresses: 2 words a frame, the
-   pc and the module mapped there now (as pcs), so the same pcs in a module
-   mapped later at the same address make another stack. */
-static uint64_t stack_key(const uint64_t *w, uint64_t n_words)
+/* A stack is a path in the call tree (schema.sql's callsites), from the
+   outermost frame (a root) to the innermost (its leaf).  A frame is its
+   code address and the module mapped there now (as pcs), so the same pcs
+   in a module mapped later at the same address make other nodes. */
+static uint64_t callsite_key(uint32_t parent, uint64_t pc, uint32_t module)
 {
-	uint64_t h = n_words * 0x9E3779B97F4A7C15ULL, i;
-
-	for (i = 0; i < n_words; i++)
-		h = dghash_mix(h ^ w[i]);
-	return h;
+	return dghash_mix(pc ^ (uint64_t)module << 48) ^ (uint64_t)parent * 0x9E3779B97F4A7C15ULL;
 }
 
-static int stack_same(const struct importer *imp, uint32_t id, const uint64_t *w, uint64_t n)
+/* Writes the node's row, and the pcs row of its pc the first time. */
+static int callsite_row(struct importer *imp, uint32_t id, uint32_t depth)
 {
-	const struct imp_stack_at *at = &imp->stack_at[id - 1];
-
-	return at->n == n && memcmp(imp->stack_words + at->off, w, 2 * n * sizeof *w) == 0;
-}
-
-static int stack_rows(struct importer *imp, int64_t id, const uint64_t *f, uint64_t n)
-{
-	sqlite3_stmt *s = imp_db_stmt(imp, ST_STACK, "INSERT INTO stacks VALUES (?1, ?2)");
-	sqlite3_stmt *fr = imp_db_stmt(imp, ST_FRAME,
-		"INSERT INTO stack_frames VALUES (?1, ?2, ?3, ?4)");
-	uint64_t i;
+	const struct imp_callsite *c = &imp->callsites[id - 1];
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_CALLSITE,
+		"INSERT INTO callsites VALUES (?1, ?2, ?3, ?4, ?5)");
 	uint32_t fn, mid;
 
-	if (!s || !fr)
+	if (!st || imp_sym_pc(imp, c->pc, &fn, &mid) < 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, (int64_t)n);
-	if (imp_db_step(imp, s) < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (imp_sym_pc(imp, f[i], &fn, &mid) < 0)
-			return -1;
-		sqlite3_bind_int64(fr, 1, id);
-		sqlite3_bind_int64(fr, 2, (int64_t)i);
-		sqlite3_bind_int64(fr, 3, (int64_t)f[i]);
-		sqlite3_bind_int64(fr, 4, mid);
-		if (imp_db_step(imp, fr) < 0)
-			return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (c->parent)
+		sqlite3_bind_int64(st, 2, c->parent);
+	sqlite3_bind_int64(st, 3, (int64_t)c->pc);
+	sqlite3_bind_int64(st, 4, c->module);
+	sqlite3_bind_int64(st, 5, depth);
+	return imp_db_step(imp, st);
+}
+
+/* The node of frame (pc, module) called from node parent (0: a root),
+   at depth frames from the root; made and written the first time. */
+static int callsite(struct importer *imp, uint32_t parent, uint64_t pc,
+                    uint32_t module, uint32_t depth, uint32_t *id)
+{
+	uint32_t next = (uint32_t)imp->n_callsites + 1;
+	const struct imp_callsite *c;
+	uint64_t key;
+	int added;
+	long s;
+
+	if (imp->n_callsites >= UINT32_MAX - 1)
+		return imp_fail(imp, "more than 2^32 call-stack nodes");
+	if (dg_grow((void **)&imp->callsites, &imp->cap_callsites, next,
+	            sizeof *imp->callsites) < 0
+	    || dg_grow((void **)&imp->callsite_stack, &imp->cap_callsite_stack, next,
+	               sizeof *imp->callsite_stack) < 0)
+		return imp_fail(imp, "out of memory");
+	for (key = callsite_key(parent, pc, module);; key++) {
+		s = dghash_put(&imp->callsite_ids, key, next, &added);
+		if (s < 0)
+			return imp_fail(imp, "out of memory");
+		if (added)
+			break;
+		c = &imp->callsites[imp->callsite_ids.vals[s] - 1];
+		if (c->pc == pc && c->parent == parent && c->module == module)
+			break;
 	}
-	return 0;
+	*id = imp->callsite_ids.vals[s];
+	if (!added)
+		return 0;
+	imp->callsites[next - 1] = (struct imp_callsite){ pc, parent, module };
+	imp->callsite_stack[next - 1] = 0;
+	imp->n_callsites = next;
+	return callsite_row(imp, next, depth);
+}
+
+/* A new stack of n frames ending at node leaf (0: none). */
+static int stack_new(struct importer *imp, uint32_t leaf, uint64_t n, uint32_t *id)
+{
+	sqlite3_stmt *st = imp_db_stmt(imp, ST_STACK, "INSERT INTO stacks VALUES (?1, ?2, ?3)");
+
+	if (!st)
+		return -1;
+	if (imp->n_stacks >= UINT32_MAX - 1)
+		return imp_fail(imp, "more than 2^32 call stacks");
+	if (dg_grow((void **)&imp->stack_leaf, &imp->cap_stack_leaf, imp->n_stacks + 1,
+	            sizeof *imp->stack_leaf) < 0)
+		return imp_fail(imp, "out of memory");
+	imp->stack_leaf[imp->n_stacks] = leaf;
+	*id = (uint32_t)++imp->n_stacks;
+	sqlite3_bind_int64(st, 1, *id);
+	sqlite3_bind_int64(st, 2, (int64_t)n);
+	if (leaf)
+		sqlite3_bind_int64(st, 3, leaf);
+	else
+		sqlite3_bind_null(st, 3);
+	return imp_db_step(imp, st);
 }
 
 int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *id)
 {
-	uint64_t key, i, *w;
-	int added;
-	long s;
+	struct imp_path *p;
+	uint32_t node = 0, sid;
+	uint64_t k;
 
-	/* the candidate's words at the end of stack_words, kept if it is new */
-	if (dg_grow((void **)&imp->stack_at, &imp->cap_stack_at, imp->n_stacks + 1,
-	            sizeof *imp->stack_at) < 0
-	    || dg_grow((void **)&imp->stack_words, &imp->cap_stack_words,
-	               imp->n_stack_words + 2 * n + 1, sizeof *imp->stack_words) < 0)
-		return imp_fail(imp, "out of memory");
-	w = imp->stack_words + imp->n_stack_words;
-	for (i = 0; i < n; i++) {
-		w[2 * i] = f[i];
-		w[2 * i + 1] = (uint64_t)(dgsym_module_at(imp->sym, f[i]) + 1);
-	}
-	for (key = stack_key(w, 2 * n);; key++) {
-		s = dghash_put(&imp->stacks, key, (uint32_t)imp->n_stacks + 1, &added);
-		if (s < 0)
-			return imp_fail(imp, "out of memory");
-		if (added || stack_same(imp, imp->stacks.vals[s], w, n))
-			break;
-	}
-	*id = imp->stacks.vals[s];
-	if (!added)
+	if (n == 0) {
+		if (!imp->empty_stack && stack_new(imp, 0, 0, &imp->empty_stack) < 0)
+			return -1;
+		*id = imp->empty_stack;
 		return 0;
-	imp->stack_at[imp->n_stacks].off = imp->n_stack_words;
-	imp->stack_at[imp->n_stacks].n = (uint32_t)n;
-	imp->n_stack_words += 2 * n;
-	imp->n_stacks++;
-	return stack_rows(imp, *id, f, n);
+	}
+	if (dg_grow((void **)&imp->path, &imp->cap_path, n, sizeof *imp->path) < 0)
+		return imp_fail(imp, "out of memory");
+	/* the callers it shares with the last stack are its nodes already */
+	for (k = 0; k < n; k++) {
+		uint64_t pc = f[n - 1 - k];
+		uint32_t module = (uint32_t)(dgsym_module_at(imp->sym, pc) + 1);
+
+		p = &imp->path[k];
+		if (k < imp->n_path && p->pc == pc && p->module == module) {
+			node = p->node;
+			continue;
+		}
+		imp->n_path = k;        /* what follows is no longer the last's */
+		if (callsite(imp, node, pc, module, (uint32_t)k, &node) < 0)
+			return -1;
+		*p = (struct imp_path){ pc, module, node };
+	}
+	imp->n_path = n;
+	sid = imp->callsite_stack[node - 1];
+	if (!sid) {
+		if (stack_new(imp, node, n, &sid) < 0)
+			return -1;
+		imp->callsite_stack[node - 1] = sid;
+	}
+	*id = sid;
+	return 0;
 }
 
 /* ------------------------------------------------------------ finish */
