@@ -27,6 +27,7 @@
 #include "dgesc.h"
 #include "dgmem.h"
 #include "dgplot.h"
+#include "fold.h"
 #include "rchart.h"
 #include "rdoc.h"
 
@@ -599,102 +600,27 @@ static int sec_histograms(struct rep *r)
 
 /* ---------------------------------------------------------- flame */
 
-struct fline {
-	char **frames;          /* outermost first */
-	int n;
-	int64_t acc, bytes;
-};
-
 struct flame {
-	struct fline *v;
-	size_t n, cap;
+	struct fold l;          /* the folded stacks */
 	struct rflame_box *box;
 	size_t nbox, capbox;
 };
 
-static const char folded_sql[] =
-	"WITH c AS (SELECT k.stack_id, x.accesses, x.bytes FROM dgr_ctx x "
-	"  JOIN contexts k ON k.id = x.context_id WHERE x.accesses > 0), "
-	"fr AS (SELECT s.stack_id, coalesce(f.name, dg_hex(sf.pc)) AS name "
-	"  FROM (SELECT DISTINCT stack_id FROM c) s, dg_frames(s.stack_id) sf "
-	"  LEFT JOIN pcs p ON p.pc = sf.pc "
-	"  LEFT JOIN functions f ON f.id = p.function_id "
-	"  ORDER BY s.stack_id, sf.depth DESC), "
-	"st AS (SELECT stack_id, group_concat(replace(name, ';', ':'), ';') "
-	"  AS stack FROM fr GROUP BY stack_id) "
-	"SELECT st.stack, sum(c.accesses), sum(c.bytes) FROM c "
-	"JOIN st USING (stack_id) GROUP BY st.stack";
+/* The contexts with accesses, by stack. */
+static const char flame_stacks_sql[] =
+	"SELECT k.stack_id, x.accesses, x.bytes FROM dgr_ctx x "
+	"JOIN contexts k ON k.id = x.context_id WHERE x.accesses > 0";
 
 static void flame_free(struct flame *f)
 {
-	size_t i;
-	int k;
-
-	for (i = 0; i < f->n; i++) {
-		for (k = 0; k < f->v[i].n; k++)
-			free(f->v[i].frames[k]);
-		free(f->v[i].frames);
-	}
-	free(f->v);
+	fold_free(&f->l);
 	free(f->box);
-}
-
-/* Splits "a;b;c" into its frames. */
-static int split(struct fline *l, const char *s)
-{
-	const char *p = s;
-	int n = 1, k;
-
-	for (; *p; p++)
-		n += *p == ';';
-	l->frames = calloc((size_t)n, sizeof *l->frames);
-	if (!l->frames)
-		return -1;
-	for (k = 0; k < n; k++) {
-		size_t len = strcspn(s, ";");
-
-		if (!(l->frames[k] = strndup(s, len)))
-			return -1;
-		l->n++;
-		s += len + (s[len] == ';');
-	}
-	return 0;
-}
-
-static int flame_load(struct rep *r, struct flame *f)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(r->db, folded_sql, -1, &st, NULL) != SQLITE_OK)
-		return fail_db(r, "flame graph");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(st, 0);
-		struct fline *l;
-
-		if (dg_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v) < 0)
-			break;
-		l = &f->v[f->n++];
-		memset(l, 0, sizeof *l);
-		l->acc = sqlite3_column_int64(st, 1);
-		l->bytes = sqlite3_column_int64(st, 2);
-		if (split(l, s ? s : "?") < 0)
-			break;
-	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc == SQLITE_ROW)
-		*r->err = sqlite3_mprintf("flame graph: out of memory");
-	else
-		fail_db(r, "flame graph");
-	return -1;
 }
 
 /* Frame by frame, so that stacks sharing a prefix are neighbours. */
 static int cmp_fline(const void *a, const void *b)
 {
-	const struct fline *x = a, *y = b;
+	const struct fold_line *x = a, *y = b;
 	int k, c;
 
 	for (k = 0; k < x->n && k < y->n; k++)
@@ -720,16 +646,16 @@ static int flame_layout(struct flame *f, int bytes, double *total)
 	double *open = NULL, x = 0;
 	int maxd = 1, k;
 	size_t i;
-	const struct fline *prev = NULL;
+	const struct fold_line *prev = NULL;
 
-	for (i = 0; i < f->n; i++)
-		if (f->v[i].n > maxd)
-			maxd = f->v[i].n;
+	for (i = 0; i < f->l.n; i++)
+		if (f->l.v[i].n > maxd)
+			maxd = f->l.v[i].n;
 	if (!(open = calloc((size_t)maxd + 1, sizeof *open)))
 		return -1;
 	f->nbox = 0;
-	for (i = 0; i <= f->n; i++) {
-		const struct fline *l = i < f->n ? &f->v[i] : NULL;
+	for (i = 0; i <= f->l.n; i++) {
+		const struct fold_line *l = i < f->l.n ? &f->l.v[i] : NULL;
 		int common = 0;
 
 		while (prev && l && common < prev->n && common < l->n &&
@@ -786,15 +712,15 @@ static int write_folded(struct rep *r, const struct flame *f, const char *path)
 		sqlite3_free(tmp);
 		return -1;
 	}
-	for (i = 0; i < f->n; i++) {
-		for (k = 0; k < f->v[i].n; k++) {
-			char *e = dgesc_text(f->v[i].frames[k],
-					     strlen(f->v[i].frames[k]), 0);
+	for (i = 0; i < f->l.n; i++) {
+		for (k = 0; k < f->l.v[i].n; k++) {
+			char *e = dgesc_text(f->l.v[i].frames[k],
+					     strlen(f->l.v[i].frames[k]), 0);
 
 			fprintf(out, "%s%s", k ? ";" : "", e ? e : "?");
 			free(e);
 		}
-		fprintf(out, " %lld\n", (long long)f->v[i].acc);
+		fprintf(out, " %lld\n", (long long)f->l.v[i].acc);
 	}
 	bad = ferror(out);
 	bad |= fclose(out) != 0;
@@ -819,8 +745,8 @@ static int sec_flame(struct rep *r)
 		 "making them: the outermost frame at the bottom, each box as "
 		 "wide as its share; colours follow names.") < 0)
 		return -1;
-	if (flame_load(r, &f) == 0) {
-		dg_sort(f.v, f.n, sizeof *f.v, cmp_fline);
+	if (fold_load(r->db, flame_stacks_sql, &f.l, r->err) == 0) {
+		dg_sort(f.l.v, f.l.n, sizeof *f.l.v, cmp_fline);
 		if (flame_chart(r, &f, 0) == 0 && flame_chart(r, &f, 1) == 0 &&
 		    (!r->o->folded || write_folded(r, &f, r->o->folded) == 0))
 			rc = 0;
