@@ -30,10 +30,12 @@ char *dgstacks_with_frame_sql(sqlite3 *db, const char *pcs, int min_depth)
 			"FROM %s)", min_depth, pcs);
 	/* the nodes of the set (m), the nodes under them (d: with them at
 	   depth 0, from their children on at depth 1), the stacks ending
-	   there */
+	   there (stacks_callsite).  A node under two of the set comes twice,
+	   which IN does not mind; a child deeper than its parent only, as in
+	   the view, so a damaged tree cannot loop. */
 	return sqlite3_mprintf("WITH RECURSIVE dgs_m(id, depth) AS (SELECT id, "
 		"depth FROM callsites WHERE (pc, module_id) IN (SELECT pc, "
-		"module_id FROM %s)), dgs_d(id, depth) AS (%s UNION SELECT "
+		"module_id FROM %s)), dgs_d(id, depth) AS (%s UNION ALL SELECT "
 		"c.id, c.depth FROM callsites c JOIN dgs_d ON c.parent_id = "
 		"dgs_d.id WHERE c.depth > dgs_d.depth) SELECT id FROM stacks "
 		"WHERE callsite_id IN (SELECT id FROM dgs_d)", pcs,

@@ -20,10 +20,10 @@
  *
  *   dgstacks_with_frame_sql  the stacks holding a frame of a set of code
  *                         addresses: down the tree from their nodes
- *                         (callsites_pc, callsites_parent), or through
- *                         stack_frames' pc index.
+ *                         (callsites_pc, callsites_parent, stacks_callsite),
+ *                         or through stack_frames' pc index.
  *
- * Nothing here owns the connection; the table keeps two prepared
+ * Nothing here owns the connection; the table keeps its prepared
  * statements until the connection closes.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.

@@ -8,6 +8,6 @@ SELECT s.stack_id AS site, s.blocks, s.bytes_allocated,
 		LEFT JOIN pcs p ON p.pc = sf.pc AND p.module_id = sf.module_id
 		LEFT JOIN functions f ON f.id = p.function_id
 		ORDER BY sf.depth)) AS stack
-FROM sum_site s
-ORDER BY s.reads + s.writes DESC, s.bytes_allocated DESC
-LIMIT coalesce(?1, 30);
+FROM (SELECT * FROM sum_site ORDER BY reads + writes DESC, bytes_allocated DESC
+      LIMIT coalesce(?1, 30)) s
+ORDER BY s.reads + s.writes DESC, s.bytes_allocated DESC;

@@ -173,7 +173,8 @@ CREATE TABLE access_descs (
 -- callsite_id); dgsql reads both.
 --
 -- To find the stacks through a code address, go down the tree from its
--- nodes (callsites_pc, then callsites_parent):
+-- nodes (callsites_pc, then callsites_parent) and to the stacks ending
+-- there (stacks_callsite):
 --   WITH RECURSIVE d(id) AS (SELECT id FROM callsites WHERE pc = ?1
 --     UNION SELECT c.id FROM callsites c JOIN d ON c.parent_id = d.id)
 --   SELECT id FROM stacks WHERE callsite_id IN d;
@@ -192,6 +193,7 @@ CREATE TABLE stacks (
 	depth        INTEGER NOT NULL,
 	callsite_id  INTEGER REFERENCES callsites(id)
 );
+CREATE INDEX stacks_callsite ON stacks(callsite_id);
 
 -- stack_frames: every stack's frames, a row each, as schema 9's table had
 -- them (frame `depth` 0 innermost, pc, module_id), in (stack_id, depth)
