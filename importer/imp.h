@@ -216,6 +216,8 @@ struct imp_callsite {
 	uint64_t pc;
 	uint32_t parent;           /* callsites.id of the caller's, 0: a root */
 	uint32_t module;           /* modules.id mapped at pc then, 0: none */
+	uint32_t next;             /* the next node in its hash bucket, 0: none */
+	uint32_t stack;            /* the stack whose leaf it is, 0: none */
 };
 
 /* A frame of imp->path, and its node. */
@@ -316,10 +318,10 @@ struct importer {
 	   distinct caller's node, pc and module, the outermost frame a root;
 	   a stack is its innermost frame's node, its leaf. */
 	struct imp_callsite *callsites;   /* by callsites.id - 1 */
-	uint32_t *callsite_stack;  /* by callsites.id - 1: the stack whose
-	                              leaf it is, 0: none */
-	size_t n_callsites, cap_callsites, cap_callsite_stack;
-	struct dghash callsite_ids;   /* hash of (parent, pc, module) -> id */
+	size_t n_callsites, cap_callsites;
+	uint32_t *callsite_heads;  /* hash of (parent, pc, module) -> the
+	                              first node of the bucket, 0: none */
+	size_t n_callsite_heads;   /* a power of two, >= n_callsites */
 	uint32_t *stack_leaf;      /* by stack id - 1: its leaf, 0: no frames */
 	size_t cap_stack_leaf;
 	uint64_t n_stacks;

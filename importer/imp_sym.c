@@ -54,7 +54,6 @@ int imp_sym_init(struct importer *imp)
 		return imp_fail(imp, "symbolizer: %s", dgsym_errmsg(imp->sym));
 	debuginfod_defaults();
 	if (dghash_init(&imp->pc_fn, 4096) < 0
-	    || dghash_init(&imp->callsite_ids, 1024) < 0
 	    || dghash_init(&imp->fn_ids, 1024) < 0)
 		return imp_fail(imp, "out of memory");
 	elf_version(EV_CURRENT);
@@ -67,11 +66,10 @@ void imp_sym_free(struct importer *imp)
 		dgsym_free(imp->sym);
 	imp->sym = NULL;
 	dghash_free(&imp->pc_fn);
-	dghash_free(&imp->callsite_ids);
 	dghash_free(&imp->fn_ids);
 	free(imp->fns);
 	free(imp->callsites);
-	free(imp->callsite_stack);
+	free(imp->callsite_heads);
 	free(imp->stack_leaf);
 	free(imp->path);
 	free(imp->sym_info);
@@ -81,10 +79,10 @@ void imp_sym_free(struct importer *imp)
 	imp->cap_mod_used = 0;
 	imp->fns = NULL;
 	imp->callsites = NULL;
-	imp->callsite_stack = imp->stack_leaf = NULL;
+	imp->callsite_heads = imp->stack_leaf = NULL;
 	imp->path = NULL;
 	imp->sym_info = imp->sym_warn = NULL;
-	imp->cap_fns = imp->cap_callsites = imp->cap_callsite_stack = 0;
+	imp->cap_fns = imp->cap_callsites = imp->n_callsite_heads = 0;
 	imp->cap_stack_leaf = imp->cap_path = 0;
 	imp->n_callsites = imp->n_path = 0;
 }
@@ -350,10 +348,37 @@ int imp_sym_pc(struct importer *imp, uint64_t pc, uint32_t *function, uint32_t *
 /* A stack is a path in the call tree (schema.sql's callsites), from the
    outermost frame (a root) to the innermost (its leaf).  A frame is its
    code address and the module mapped there now (as pcs), so the same pcs
-   in a module mapped later at the same address make other nodes. */
-static uint64_t callsite_key(uint32_t parent, uint64_t pc, uint32_t module)
+   in a module mapped later at the same address make other nodes.  Nodes
+   are found by a hash chained through them (at most a bucket a node: 8
+   bytes a node with the chain, where dghash took 26-52 for the key, value
+   and slot of 4.78 M nodes of a compiler's trace). */
+static uint32_t *callsite_bucket(struct importer *imp, uint32_t parent,
+                                 uint64_t pc, uint32_t module)
 {
-	return dghash_mix(pc ^ (uint64_t)module << 48) ^ (uint64_t)parent * 0x9E3779B97F4A7C15ULL;
+	uint64_t h = dghash_mix(pc ^ (uint64_t)module << 48 ^ (uint64_t)parent << 20);
+
+	return &imp->callsite_heads[h & (imp->n_callsite_heads - 1)];
+}
+
+/* Twice the buckets, every node chained again. */
+static int callsite_rehash(struct importer *imp)
+{
+	size_t n = imp->n_callsite_heads ? 2 * imp->n_callsite_heads : 1024, i;
+	uint32_t *heads = calloc(n, sizeof *heads), *b;
+
+	if (!heads)
+		return imp_fail(imp, "out of memory");
+	free(imp->callsite_heads);
+	imp->callsite_heads = heads;
+	imp->n_callsite_heads = n;
+	for (i = 0; i < imp->n_callsites; i++) {
+		struct imp_callsite *c = &imp->callsites[i];
+
+		b = callsite_bucket(imp, c->parent, c->pc, c->module);
+		c->next = *b;
+		*b = (uint32_t)i + 1;
+	}
+	return 0;
 }
 
 /* Writes the node's row, and the pcs row of its pc the first time. */
@@ -380,34 +405,25 @@ static int callsite_row(struct importer *imp, uint32_t id, uint32_t depth)
 static int callsite(struct importer *imp, uint32_t parent, uint64_t pc,
                     uint32_t module, uint32_t depth, uint32_t *id)
 {
-	uint32_t next = (uint32_t)imp->n_callsites + 1;
 	const struct imp_callsite *c;
-	uint64_t key;
-	int added;
-	long s;
+	uint32_t *b, next = (uint32_t)imp->n_callsites + 1;
 
+	for (*id = imp->n_callsite_heads ? *callsite_bucket(imp, parent, pc, module) : 0;
+	     *id; *id = c->next) {
+		c = &imp->callsites[*id - 1];
+		if (c->pc == pc && c->parent == parent && c->module == module)
+			return 0;
+	}
 	if (imp->n_callsites >= UINT32_MAX - 1)
 		return imp_fail(imp, "more than 2^32 call-stack nodes");
 	if (dg_grow((void **)&imp->callsites, &imp->cap_callsites, next,
-	            sizeof *imp->callsites) < 0
-	    || dg_grow((void **)&imp->callsite_stack, &imp->cap_callsite_stack, next,
-	               sizeof *imp->callsite_stack) < 0)
+	            sizeof *imp->callsites) < 0)
 		return imp_fail(imp, "out of memory");
-	for (key = callsite_key(parent, pc, module);; key++) {
-		s = dghash_put(&imp->callsite_ids, key, next, &added);
-		if (s < 0)
-			return imp_fail(imp, "out of memory");
-		if (added)
-			break;
-		c = &imp->callsites[imp->callsite_ids.vals[s] - 1];
-		if (c->pc == pc && c->parent == parent && c->module == module)
-			break;
-	}
-	*id = imp->callsite_ids.vals[s];
-	if (!added)
-		return 0;
-	imp->callsites[next - 1] = (struct imp_callsite){ pc, parent, module };
-	imp->callsite_stack[next - 1] = 0;
+	if (next > imp->n_callsite_heads && callsite_rehash(imp) < 0)
+		return -1;
+	b = callsite_bucket(imp, parent, pc, module);
+	imp->callsites[next - 1] = (struct imp_callsite){ pc, parent, module, *b, 0 };
+	*b = *id = next;
 	imp->n_callsites = next;
 	return callsite_row(imp, next, depth);
 }
@@ -465,11 +481,11 @@ int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *
 		*p = (struct imp_path){ pc, module, node };
 	}
 	imp->n_path = n;
-	sid = imp->callsite_stack[node - 1];
+	sid = imp->callsites[node - 1].stack;
 	if (!sid) {
 		if (stack_new(imp, node, n, &sid) < 0)
 			return -1;
-		imp->callsite_stack[node - 1] = sid;
+		imp->callsites[node - 1].stack = sid;
 	}
 	*id = sid;
 	return 0;
