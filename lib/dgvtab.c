@@ -30,6 +30,7 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include "dgcellvt.h"
 #include "dgchunk.h"
+#include "dgvt_db.h"
 #include "dgvtab.h"
 
 enum {
@@ -89,15 +90,8 @@ struct model {
 };
 
 struct vt {
-	sqlite3_vtab base;
-	sqlite3 *db;
-	char *schema;
+	struct dgvt_db d;       /* first: SQLite's sqlite3_vtab */
 	struct model m;
-	struct {                /* statements xFilter runs, by their text */
-		const char *fmt;
-		sqlite3_stmt *st;
-	} cache[12];
-	int has_bc;             /* sum_block_chunks: 0 not looked, 1 no, 2 yes */
 };
 
 struct filter {
@@ -135,74 +129,6 @@ struct cur {
 	uint32_t n_sel, k;
 };
 
-/* ------------------------------------------------------------ errors */
-
-static int vt_error(struct vt *t, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	sqlite3_free(t->base.zErrMsg);
-	va_start(ap, fmt);
-	t->base.zErrMsg = sqlite3_vmprintf(fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-/* An error of an SQL statement the module ran while doing `what`. */
-static int vt_sql_error(struct vt *t, const char *what)
-{
-	return vt_error(t, SQLITE_ERROR, "accesses: %s: %s", what,
-	                sqlite3_errmsg(t->db));
-}
-
-/* Prepare fmt, each %w in it (at most two) replaced by the schema. */
-static int vt_prepare(struct vt *t, sqlite3_stmt **st, const char *fmt)
-{
-	char *sql = sqlite3_mprintf(fmt, t->schema, t->schema);
-	int rc;
-
-	if (!sql)
-		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->db, sql, -1, st, NULL);
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return vt_sql_error(t, "preparing a query");
-	return SQLITE_OK;
-}
-
-/* A statement xFilter runs to its end each time, prepared once per table
-   (a nested-loop join calls xFilter once per outer row). */
-static int vt_cached(struct vt *t, sqlite3_stmt **st, const char *fmt)
-{
-	size_t i;
-	int rc;
-
-	for (i = 0; i < sizeof t->cache / sizeof *t->cache && t->cache[i].fmt; i++)
-		if (t->cache[i].fmt == fmt) {
-			*st = t->cache[i].st;
-			sqlite3_reset(*st);
-			return SQLITE_OK;
-		}
-	if ((rc = vt_prepare(t, st, fmt)) != SQLITE_OK || i == sizeof t->cache / sizeof *t->cache)
-		return rc;
-	t->cache[i].fmt = fmt;
-	t->cache[i].st = *st;
-	return SQLITE_OK;
-}
-
-/* Done with a statement of vt_cached. */
-static void vt_done(struct vt *t, sqlite3_stmt *st)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof t->cache / sizeof *t->cache; i++)
-		if (t->cache[i].st == st) {
-			sqlite3_reset(st);
-			return;
-		}
-	sqlite3_finalize(st);
-}
-
 /* ------------------------------------------------------------ model */
 
 static void model_free_blocks(struct model *m)
@@ -223,24 +149,6 @@ static void model_free(struct model *m)
 	sqlite3_free(m->ctx_shape);
 	sqlite3_free(m->descs);
 	memset(m, 0, sizeof *m);
-}
-
-static int grow(void *pp, size_t *cap, size_t need, size_t elem)
-{
-	void **p = pp;
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return SQLITE_OK;
-	while (n < need)
-		n *= 2;
-	q = sqlite3_realloc64(*p, (sqlite3_uint64)n * elem);
-	if (!q)
-		return SQLITE_NOMEM;
-	*p = q;
-	*cap = n;
-	return SQLITE_OK;
 }
 
 /* The bbdefs while loading: shape and first descriptor, by id. */
@@ -286,23 +194,8 @@ static int bad_row(struct vt *t, sqlite3_stmt *st, const char *table,
                    int64_t row, const char *what)
 {
 	sqlite3_finalize(st);
-	return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: table %s, row %lld: %s",
+	return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: table %s, row %lld: %s",
 	                table, (long long)row, what);
-}
-
-/* One value of a query: the max id of a table, a count. */
-static int query_int(struct vt *t, const char *fmt, int64_t *v)
-{
-	sqlite3_stmt *st;
-	int rc = vt_prepare(t, &st, fmt);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(st);
-	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "querying");
-	sqlite3_finalize(st);
-	return rc;
 }
 
 /* The largest id of a definitions table, which sizes arrays indexed by
@@ -312,14 +205,14 @@ static int id_bound(struct vt *t, const char *table, const char *max_sql,
                     const char *count_sql, int64_t *max_id)
 {
 	int64_t n;
-	int rc = query_int(t, max_sql, max_id);
+	int rc = dgvt_query_int(&t->d, max_sql, max_id);
 
 	if (rc == SQLITE_OK)
-		rc = query_int(t, count_sql, &n);
+		rc = dgvt_query_int(&t->d, count_sql, &n);
 	if (rc != SQLITE_OK)
 		return rc;
 	if (*max_id < -1 || *max_id >= (1 << 28) || *max_id > 4 * n + 65536)
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: table %s: largest id %lld out of range for %lld rows",
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: table %s: largest id %lld out of range for %lld rows",
 		                table, (long long)*max_id, (long long)n);
 	return SQLITE_OK;
 }
@@ -335,7 +228,7 @@ static int load_bbdefs(struct vt *t, struct bbtab *b)
 	if (rc != SQLITE_OK)
 		return rc;
 	if ((rc = bbtab_alloc(b, (size_t)(max_id + 1))) != SQLITE_OK
-	    || (rc = vt_prepare(t, &st, "SELECT id, n_instrs, n_accesses FROM \"%w\".bbdefs")) != SQLITE_OK)
+	    || (rc = dgvt_prepare(&t->d, &st, "SELECT id, n_instrs, n_accesses FROM \"%w\".bbdefs")) != SQLITE_OK)
 		return rc;
 	for (row = 1; (rc = sqlite3_step(st)) == SQLITE_ROW; row++) {
 		int64_t id, ni, na;
@@ -347,7 +240,7 @@ static int load_bbdefs(struct vt *t, struct bbtab *b)
 			return bad_row(t, st, "bbdefs", row, "id not unique");
 		if (ni < 0 || ni > 255 || na < 0 || na > 65535) {
 			sqlite3_finalize(st);
-			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: bad shape (%lld instructions, %lld accesses)",
+			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: bad shape (%lld instructions, %lld accesses)",
 			                (long long)id, (long long)ni, (long long)na);
 		}
 		b->n_instrs[id] = (uint32_t)ni;
@@ -359,7 +252,7 @@ static int load_bbdefs(struct vt *t, struct bbtab *b)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return vt_sql_error(t, "loading bbdefs");
+		return dgvt_sql_error(&t->d, "loading bbdefs");
 	t->m.n_descs = total;
 	t->m.descs = sqlite3_malloc64(total * sizeof *t->m.descs + 1);
 	if (!t->m.descs)
@@ -376,18 +269,18 @@ static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
 	if (int_col(st, 0, &bb) || int_col(st, 1, &aseq) || int_col(st, 2, &iseq)
 	    || int_col(st, 3, &pc) || int_col(st, 4, &is_write) || int_col(st, 5, &size)
 	    || int_col(st, 6, &flags) || int_col(st, 7, &module))
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): a column is not an integer",
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): a column is not an integer",
 		                (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
 	if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX
 	    || aseq < 0 || aseq >= b->n_acc[bb])
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): no such access in bbdefs",
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): no such access in bbdefs",
 		                (long long)bb, (long long)aseq);
 	if (iseq < 0 || iseq >= b->n_instrs[bb] || size < 0 || size > 65535)
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): bad iseq or size",
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): bad iseq or size",
 		                (long long)bb, (long long)aseq);
 	d = &t->m.descs[b->base[bb] + (size_t)aseq];
 	if (d->present)
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): not unique",
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): not unique",
 		                (long long)bb, (long long)aseq);
 	d->present = 1;
 	d->pc = pc;
@@ -404,7 +297,7 @@ static int load_descs(struct vt *t, struct bbtab *b)
 {
 	sqlite3_stmt *st;
 	size_t i;
-	int rc = vt_prepare(t, &st, "SELECT bbdef_id, aseq, iseq, pc, is_write, size, flags, "
+	int rc = dgvt_prepare(&t->d, &st, "SELECT bbdef_id, aseq, iseq, pc, is_write, size, flags, "
 	                        "module_id FROM \"%w\".access_descs");
 
 	if (rc != SQLITE_OK)
@@ -414,10 +307,10 @@ static int load_descs(struct vt *t, struct bbtab *b)
 			break;
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rc == SQLITE_ROW || rc == SQLITE_OK ? vt_sql_error(t, "loading access_descs") : rc;
+		return rc == SQLITE_ROW || rc == SQLITE_OK ? dgvt_sql_error(&t->d, "loading access_descs") : rc;
 	for (i = 0; i < b->n; i++)
 		if (b->n_acc[i] != UINT32_MAX && b->filled[i] != b->n_acc[i])
-			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: %u access_descs rows for %u accesses",
+			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: %u access_descs rows for %u accesses",
 			                (long long)i, b->filled[i], b->n_acc[i]);
 	return SQLITE_OK;
 }
@@ -441,7 +334,7 @@ static int load_contexts(struct vt *t, struct bbtab *b)
 		return SQLITE_NOMEM;
 	memset(m->ctx_desc, 0, m->n_ctx * sizeof *m->ctx_desc);
 	memset(m->ctx_shape, 0, 2 * m->n_ctx * sizeof *m->ctx_shape);
-	if ((rc = vt_prepare(t, &st, "SELECT id, bbdef_id FROM \"%w\".contexts")) != SQLITE_OK)
+	if ((rc = dgvt_prepare(&t->d, &st, "SELECT id, bbdef_id FROM \"%w\".contexts")) != SQLITE_OK)
 		return rc;
 	for (row = 1; (rc = sqlite3_step(st)) == SQLITE_ROW; row++) {
 		/* max(id) is the largest integer only when every id is one:
@@ -452,7 +345,7 @@ static int load_contexts(struct vt *t, struct bbtab *b)
 			return bad_row(t, st, "contexts", row, "id out of range");
 		if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX) {
 			sqlite3_finalize(st);
-			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: context %lld: no bbdef %lld",
+			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: context %lld: no bbdef %lld",
 			                (long long)id, (long long)bb);
 		}
 		m->ctx_desc[id] = b->base[bb];
@@ -460,7 +353,7 @@ static int load_contexts(struct vt *t, struct bbtab *b)
 		m->ctx_shape[2 * id + 1] = b->n_acc[bb];
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "loading contexts");
+	return rc == SQLITE_DONE ? SQLITE_OK : dgvt_sql_error(&t->d, "loading contexts");
 }
 
 /* How the chunks are coded: meta's chunk_coding ("chains", from schema 9
@@ -471,17 +364,17 @@ static int load_coding(struct vt *t)
 	sqlite3_stmt *st;
 	const unsigned char *v;
 	char *sql = sqlite3_mprintf("SELECT value FROM \"%w\".meta WHERE key = 'chunk_coding'",
-	                            t->schema);
+	                            t->d.schema);
 	int plain = -1, rc;
 
 	if (!sql)
 		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);   /* no meta: the version */
+	rc = sqlite3_prepare_v2(t->d.db, sql, -1, &st, NULL);   /* no meta: the version */
 	sqlite3_free(sql);
 	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
 		v = sqlite3_column_text(st, 0);
 		if (!v || strcmp((const char *)v, "chains") != 0) {
-			rc = vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: meta chunk_coding is '%.40s', "
+			rc = dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: meta chunk_coding is '%.40s', "
 			              "not 'chains'", v ? (const char *)v : "NULL");
 			sqlite3_finalize(st);
 			return rc;
@@ -490,7 +383,7 @@ static int load_coding(struct vt *t)
 	}
 	sqlite3_finalize(st);
 	if (plain < 0) {
-		if ((rc = vt_prepare(t, &st, "PRAGMA \"%w\".user_version")) != SQLITE_OK)
+		if ((rc = dgvt_prepare(&t->d, &st, "PRAGMA \"%w\".user_version")) != SQLITE_OK)
 			return rc;
 		plain = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) < 9;
 		sqlite3_finalize(st);
@@ -517,7 +410,7 @@ static int model_load(struct vt *t)
 	bbtab_free(&b);
 	if (rc != SQLITE_OK) {
 		if (rc == SQLITE_NOMEM)
-			vt_error(t, rc, "accesses: out of memory loading the definitions");
+			dgvt_error(&t->d, rc, "accesses: out of memory loading the definitions");
 		model_free(&t->m);
 		return rc;
 	}
@@ -580,11 +473,11 @@ static int blocks_load(struct vt *t)
 
 	if (m->blocks_loaded)
 		return SQLITE_OK;
-	rc = vt_prepare(t, &st, "SELECT id, addr, size, alloc_icount, free_icount FROM \"%w\".blocks");
+	rc = dgvt_prepare(&t->d, &st, "SELECT id, addr, size, alloc_icount, free_icount FROM \"%w\".blocks");
 	if (rc != SQLITE_OK)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow(&m->blk, &cap, m->n_blk + 1, sizeof *m->blk) != SQLITE_OK) {
+		if (dgvt_grow(&m->blk, &cap, m->n_blk + 1, sizeof *m->blk) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -596,10 +489,10 @@ static int blocks_load(struct vt *t)
 			qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
 		rc = blocks_index(m);
 	} else if (rc != SQLITE_NOMEM) {
-		rc = vt_sql_error(t, "loading blocks");
+		rc = dgvt_sql_error(&t->d, "loading blocks");
 	}
 	if (rc == SQLITE_NOMEM)
-		vt_error(t, rc, "accesses: out of memory loading blocks");
+		dgvt_error(&t->d, rc, "accesses: out of memory loading blocks");
 	if (rc != SQLITE_OK) {
 		model_free_blocks(m);
 		return rc;
@@ -648,6 +541,13 @@ static int64_t block_at(const struct model *m, int64_t a, int64_t t, int *found)
 
 /* ------------------------------------------------------------ connect */
 
+/* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */
+static int vt_init(struct vt *t, sqlite3 *db, const char *schema)
+{
+	memset(t, 0, sizeof *t);
+	return dgvt_db_init(&t->d, db, schema);
+}
+
 static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **out, char **err)
 {
@@ -659,29 +559,20 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	t = sqlite3_malloc(sizeof *t);
 	if (!t)
 		return SQLITE_NOMEM;
-	memset(t, 0, sizeof *t);
-	t->db = db;
-	t->schema = sqlite3_mprintf("%s", argc > 1 ? argv[1] : "main");
-	if (!t->schema) {
+	if (vt_init(t, db, argc > 1 ? argv[1] : "main") != SQLITE_OK) {
 		sqlite3_free(t);
 		return SQLITE_NOMEM;
 	}
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-	*out = &t->base;
+	*out = &t->d.base;
 	return SQLITE_OK;
 }
 
 /* What a table object owns (not the object itself). */
 static void vt_free(struct vt *t)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof t->cache / sizeof *t->cache; i++)
-		sqlite3_finalize(t->cache[i].st);
 	model_free(&t->m);
-	sqlite3_free(t->schema);
-	sqlite3_free(t->base.zErrMsg);
-	t->base.zErrMsg = NULL;
+	dgvt_db_free(&t->d);
 }
 
 static int vt_disconnect(sqlite3_vtab *vtab)
@@ -1030,9 +921,9 @@ static int stack_prepare(struct vt *t, const char *fmt, const char *p,
 
 	if (!sql)
 		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->db, sql, -1, st, NULL);
+	rc = sqlite3_prepare_v2(t->d.db, sql, -1, st, NULL);
 	sqlite3_free(sql);
-	return rc == SQLITE_OK ? rc : vt_sql_error(t, "reading stack_filter's tables");
+	return rc == SQLITE_OK ? rc : dgvt_sql_error(&t->d, "reading stack_filter's tables");
 }
 
 /* The code addresses of table temp.P_pcs, sorted, into *out
@@ -1048,7 +939,7 @@ static int stack_pcs(struct vt *t, const char *p, struct code **out, size_t *n)
 	if (rc != SQLITE_OK)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap && grow(out, &cap, *n + 1, sizeof **out) != SQLITE_OK) {
+		if (*n == cap && dgvt_grow(out, &cap, *n + 1, sizeof **out) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -1059,7 +950,7 @@ static int stack_pcs(struct vt *t, const char *p, struct code **out, size_t *n)
 	if (rc != SQLITE_DONE) {
 		sqlite3_free(*out);
 		*out = NULL;
-		return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "reading stack_filter's pcs");
+		return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "reading stack_filter's pcs");
 	}
 	if (*n)
 		qsort(*out, *n, sizeof **out, code_cmp);
@@ -1086,7 +977,7 @@ static int stack_ctx(struct vt *t, const char *p, uint8_t *set, uint8_t *whole)
 			whole[x >> 3] |= (uint8_t)(1u << (x & 7));
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? SQLITE_OK : vt_sql_error(t, "reading stack_filter's contexts");
+	return rc == SQLITE_DONE ? SQLITE_OK : dgvt_sql_error(&t->d, "reading stack_filter's contexts");
 }
 
 /* stack_filter = P: only the contexts of temp.P_ctx, and in those not
@@ -1141,26 +1032,10 @@ static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
 static const char sql_block[] =
 	"SELECT addr, size, alloc_icount, free_icount, reads + writes FROM \"%w\".blocks WHERE id = ?1";
 
-/* Whether the database has sum_block_chunks (asked once a table). */
-static int have_bc(struct vt *t, int *yes)
-{
-	int64_t n = 0;
-	int rc = SQLITE_OK;
-
-	if (!t->has_bc) {
-		rc = query_int(t, "SELECT count(*) FROM \"%w\".sqlite_schema"
-		                  " WHERE name = 'sum_block_chunks' AND type = 'table'", &n);
-		if (rc == SQLITE_OK)
-			t->has_bc = n ? 2 : 1;
-	}
-	*yes = t->has_bc == 2;
-	return rc;
-}
-
 static int filter_block(struct vt *t, struct filter *f)
 {
 	sqlite3_stmt *st;
-	int rc = vt_cached(t, &st, sql_block);
+	int rc = dgvt_cached(&t->d, &st, sql_block);
 
 	if (rc != SQLITE_OK)
 		return rc;
@@ -1189,11 +1064,11 @@ static int filter_block(struct vt *t, struct filter *f)
 		f->empty = 1;
 		rc = SQLITE_OK;
 	} else {
-		rc = vt_sql_error(t, "looking up the block");
+		rc = dgvt_sql_error(&t->d, "looking up the block");
 	}
-	vt_done(t, st);
+	dgvt_done(&t->d, st);
 	if (rc == SQLITE_OK && f->block_summed)
-		rc = have_bc(t, &f->block_summed);
+		rc = dgvt_have_bc(&t->d, &f->block_summed);
 	return rc;
 }
 
@@ -1204,15 +1079,15 @@ static int64_t count_of(struct vt *t, const char *fmt, int64_t a, int64_t b, int
 	sqlite3_stmt *st;
 	int64_t n = 0;
 
-	if ((*rc = vt_cached(t, &st, fmt)) != SQLITE_OK)
+	if ((*rc = dgvt_cached(&t->d, &st, fmt)) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(st, 1, a);
 	sqlite3_bind_int64(st, 2, b);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	else
-		*rc = vt_sql_error(t, "counting chunks");
-	vt_done(t, st);
+		*rc = dgvt_sql_error(&t->d, "counting chunks");
+	dgvt_done(&t->d, st);
 	return n;
 }
 
@@ -1241,7 +1116,7 @@ static void ids_sort_unique(struct cur *c)
 static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
 {
 	sqlite3_stmt *st;
-	int rc = vt_cached(t, &st, fmt);
+	int rc = dgvt_cached(&t->d, &st, fmt);
 
 	if (rc != SQLITE_OK)
 		return rc;
@@ -1252,16 +1127,16 @@ static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, i
 		sqlite3_bind_int64(st, 4, c->f.ch_hi);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK) {
+		if (dgvt_grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
 		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
 	}
-	vt_done(t, st);
+	dgvt_done(&t->d, st);
 	if (rc == SQLITE_DONE)
 		return SQLITE_OK;
-	return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
+	return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "choosing chunks");
 }
 
 /* (?2 unused) within the chunk id bounds: a seek a context, so that
@@ -1318,7 +1193,7 @@ static int ids_block(struct vt *t, struct cur *c)
 {
 	sqlite3_stmt *st;
 	size_t split = c->n_ids;
-	int rc = vt_cached(t, &st, sql_block_chunks);
+	int rc = dgvt_cached(&t->d, &st, sql_block_chunks);
 
 	if (rc != SQLITE_OK)
 		return rc;
@@ -1326,24 +1201,24 @@ static int ids_block(struct vt *t, struct cur *c)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t n = sqlite3_column_int64(st, 1);
 		if (n < 1 || n > BC_MAX) {
-			rc = vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: sum_block_chunks: block %lld, chunk %lld:"
+			rc = dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: sum_block_chunks: block %lld, chunk %lld:"
 			              " %lld accesses, not 1 to %d", (long long)c->f.block,
 			              (long long)sqlite3_column_int64(st, 0), (long long)n, BC_MAX);
 			break;
 		}
-		if (grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK
-		    || grow(&c->cnts, &c->cap_cnts, c->n_ids + 1, sizeof *c->cnts) != SQLITE_OK) {
+		if (dgvt_grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK
+		    || dgvt_grow(&c->cnts, &c->cap_cnts, c->n_ids + 1, sizeof *c->cnts) != SQLITE_OK) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
 		c->cnts[c->n_ids] = n;
 		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
 	}
-	vt_done(t, st);
+	dgvt_done(&t->d, st);
 	if (rc == SQLITE_CORRUPT_VTAB)
 		return rc;
 	if (rc != SQLITE_DONE)
-		return rc == SQLITE_NOMEM ? rc : vt_sql_error(t, "choosing chunks");
+		return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "choosing chunks");
 	if (c->list_mode)
 		ids_intersect(c, split);
 	c->list_mode = 1;
@@ -1415,7 +1290,7 @@ static int prepare2(struct vt *t, sqlite3_stmt **st, const char *fmt)
 {
 	if (*st)
 		return sqlite3_reset(*st), SQLITE_OK;
-	return vt_prepare(t, st, fmt);
+	return dgvt_prepare(&t->d, st, fmt);
 }
 
 /* Pick the source of chunks: the list, a scan by icount (keeping the list,
@@ -1514,7 +1389,7 @@ static int source_step(struct vt *t, struct cur *c, sqlite3_stmt **st)
 	}
 	if (rc == SQLITE_DONE)
 		return *st = NULL, SQLITE_OK;
-	return rc == SQLITE_ROW ? SQLITE_OK : vt_sql_error(t, "reading chunks");
+	return rc == SQLITE_ROW ? SQLITE_OK : dgvt_sql_error(&t->d, "reading chunks");
 }
 
 static int next_chunk(struct vt *t, struct cur *c)
@@ -1598,10 +1473,10 @@ static int next_run(struct vt *t, struct cur *c)
 		}
 		r = dgchunk_next(&c->codec, &c->run);
 		if (r > 0 && !run_consistent(c, &t->m))
-			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
+			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
 			                (long long)c->chunk, c->run_no, c->run.n_instrs);
 		if (r < 0)
-			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
+			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
 			                (long long)c->chunk, c->run_no);
 		if (r == 0) {
 			c->in_chunk = 0;
@@ -1610,7 +1485,7 @@ static int next_run(struct vt *t, struct cur *c)
 		/* icounts of this run and of its instructions (iseq < 256)
 		   must be int64_t: the chunk's icount_lo is the database's */
 		if (c->next_icount < 0 || c->next_icount > INT64_MAX - 512)
-			return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
+			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
 			                (long long)c->chunk, c->run_no, (long long)c->next_icount);
 		c->run_no++;
 		c->run_icount = c->next_icount;
@@ -1679,7 +1554,7 @@ static int count_decode(struct vt *t, struct cur *c)
 			return rc;
 	}
 	if (c->eof || c->chunk != chunk)
-		return vt_error(t, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld holds fewer accesses of block %lld"
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld holds fewer accesses of block %lld"
 		                " than sum_block_chunks counts", (long long)chunk, (long long)c->f.block);
 	c->k = (uint32_t)skip;
 	return SQLITE_OK;
@@ -1834,21 +1709,13 @@ static int scan_loop(struct vt *t, struct cur *c, int64_t limit,
 	return SQLITE_OK;
 }
 
-/* A table of the caller's own (dgvtab_scan, dgvtab_count: no SQLite
-   statement) on db's SCHEMA, and its end: *errmsg as the table's errors
-   say them, everything freed, rc returned. */
-static int solo_begin(struct vt *t, sqlite3 *db, const char *schema)
-{
-	memset(t, 0, sizeof *t);
-	t->db = db;
-	t->schema = sqlite3_mprintf("%s", schema);
-	return t->schema ? SQLITE_OK : SQLITE_NOMEM;
-}
-
+/* The end of a table of the caller's own (dgvtab_scan, dgvtab_count: no
+   SQLite statement; vt_init made it): *errmsg as the table's errors say
+   them, everything freed, rc returned. */
 static int solo_end(struct vt *t, int rc, char **errmsg)
 {
 	if (rc != SQLITE_OK && errmsg)
-		*errmsg = t->base.zErrMsg ? sqlite3_mprintf("%s", t->base.zErrMsg)
+		*errmsg = t->d.base.zErrMsg ? sqlite3_mprintf("%s", t->d.base.zErrMsg)
 		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
 	vt_free(t);
 	return rc;
@@ -1860,11 +1727,11 @@ static int solo_cursor(struct vt *t, int idx_num, const char *plan, int argc,
 		       sqlite3_value **argv, struct cur **out)
 {
 	sqlite3_vtab_cursor *base;
-	int rc = vt_open(&t->base, &base);
+	int rc = vt_open(&t->d.base, &base);
 
 	if (rc != SQLITE_OK)
 		return rc;
-	base->pVtab = &t->base;
+	base->pVtab = &t->d.base;
 	if ((rc = vt_filter(base, idx_num, plan, argc, argv)) != SQLITE_OK) {
 		vt_close(base);
 		return rc;
@@ -1879,7 +1746,7 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 	struct vt t;
 	struct cur *c;
 	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
-	int rc = solo_begin(&t, db, schema);
+	int rc = vt_init(&t, db, schema);
 
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
@@ -1968,27 +1835,27 @@ static int whole_chunks(const struct dgvtab_term *terms, int n)
 static int count_from_chunks(struct vt *t, const struct dgvtab_term *terms, int n, int64_t *count)
 {
 	static const char *const op_sql[] = { ['='] = "=", ['<'] = "<", ['l'] = "<=", ['>'] = ">", ['g'] = ">=" };
-	sqlite3_str *q = sqlite3_str_new(t->db);
+	sqlite3_str *q = sqlite3_str_new(t->d.db);
 	sqlite3_stmt *st = NULL;
 	char *sql;
 	int i, rc;
 
-	sqlite3_str_appendf(q, "SELECT coalesce(sum(n_accesses), 0) FROM \"%w\".chunks WHERE 1", t->schema);
+	sqlite3_str_appendf(q, "SELECT coalesce(sum(n_accesses), 0) FROM \"%w\".chunks WHERE 1", t->d.schema);
 	for (i = 0; i < n; i++)
 		sqlite3_str_appendf(q, " AND %s %s ?%d", terms[i].column == COL_THREAD ? "thread" : "id",
 		                    op_sql[(unsigned char)op_char(terms[i].op)], i + 1);
 	if (!(sql = sqlite3_str_finish(q)))
 		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->db, sql, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(t->d.db, sql, -1, &st, NULL);
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		return vt_sql_error(t, "counting the chunks' accesses");
+		return dgvt_sql_error(&t->d, "counting the chunks' accesses");
 	for (i = 0; i < n; i++)
 		sqlite3_bind_int64(st, i + 1, terms[i].value);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*count = sqlite3_column_int64(st, 0);
 	else
-		rc = vt_sql_error(t, "counting the chunks' accesses");
+		rc = dgvt_sql_error(&t->d, "counting the chunks' accesses");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -2018,7 +1885,7 @@ int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *term
 	for (i = 0; i < n; i++)
 		if (!dgvtab_term_taken(&terms[i]))
 			return SQLITE_MISUSE;
-	rc = solo_begin(&t, db, schema);
+	rc = vt_init(&t, db, schema);
 	if (rc == SQLITE_OK && whole_chunks(terms, n))
 		rc = count_from_chunks(&t, terms, n, count);
 	else if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
