@@ -1,10 +1,7 @@
 /* dgvtab.c: the `accesses` virtual table.  See dgvtab.h.
  *
- * Layout.  A table object (struct vt) owns the model: per context, the
- * index of its bbdef's first access descriptor and the bbdef's shape; the
- * descriptors themselves; and, loaded only when block_id is used, the heap
- * blocks sorted by (addr, alloc_icount) with prefix maxima that bound the
- * backward walk of a lookup.  A cursor (struct cur) owns a chunk codec with
+ * Layout.  A table object (struct dgvt, dgvt_model.h) owns the model of
+ * the definitions and the heap blocks.  A cursor (struct cur) owns a chunk codec with
  * every context registered, the statements that bring chunks, the filter
  * built in xFilter, and the current run: its addresses (the codec's array)
  * and `sel`, the indexes of the accesses of the run that pass the filter.
@@ -31,6 +28,7 @@ SQLITE_EXTENSION_INIT3
 #include "dgcellvt.h"
 #include "dgchunk.h"
 #include "dgvt_db.h"
+#include "dgvt_model.h"
 #include "dgvtab.h"
 
 enum {
@@ -59,39 +57,6 @@ static const char vt_decl[] =
 enum {
 	PLAN_BLOCKS = 1,        /* block_id is read or constrained */
 	PLAN_NO_COLUMNS = 2     /* no column but block_id is used at all */
-};
-
-struct desc {
-	int64_t pc, module;     /* the code address, as pcs keys it */
-	uint32_t iseq;
-	uint16_t size;
-	uint8_t is_write, guarded;
-	uint8_t present;        /* while loading: its access_descs row seen */
-};
-
-struct blk {
-	int64_t addr, end, alloc, free, id;     /* free: INT64_MAX if never */
-};
-
-struct model {
-	int loaded, blocks_loaded;
-	int plain;              /* chunks coded as BBRUNS (schema 8 and older) */
-	size_t n_ctx;
-	size_t *ctx_desc;       /* per context: its first descriptor */
-	uint32_t *ctx_shape;    /* per context: n_instrs, n_accesses */
-	struct desc *descs;
-	size_t n_descs;
-	uint32_t max_accesses;
-	struct blk *blk;        /* sorted by addr, then alloc */
-	size_t n_blk;
-	int64_t *maxend;        /* max end of blk[0..i] */
-	size_t *gstart;         /* first index with blk[i].addr */
-	int64_t *gmaxfree;      /* max free of blk[gstart[i]..i] */
-};
-
-struct vt {
-	struct dgvt_db d;       /* first: SQLite's sqlite3_vtab */
-	struct model m;
 };
 
 struct filter {
@@ -124,434 +89,17 @@ struct cur {
 	int64_t chunk, thread, next_icount, run_icount;
 	uint32_t next_first, run_first, run_no;
 	struct dgchunk_run run;
-	const struct desc *d;
+	const struct dgvt_desc *d;
 	uint32_t *sel;
 	uint32_t n_sel, k;
 };
 
-/* ------------------------------------------------------------ model */
-
-static void model_free_blocks(struct model *m)
-{
-	sqlite3_free(m->blk);
-	sqlite3_free(m->maxend);
-	sqlite3_free(m->gstart);
-	sqlite3_free(m->gmaxfree);
-	m->blk = NULL, m->maxend = NULL, m->gstart = NULL, m->gmaxfree = NULL;
-	m->n_blk = 0;
-	m->blocks_loaded = 0;
-}
-
-static void model_free(struct model *m)
-{
-	model_free_blocks(m);
-	sqlite3_free(m->ctx_desc);
-	sqlite3_free(m->ctx_shape);
-	sqlite3_free(m->descs);
-	memset(m, 0, sizeof *m);
-}
-
-/* The bbdefs while loading: shape and first descriptor, by id. */
-struct bbtab {
-	uint32_t *n_instrs, *n_acc, *filled;
-	size_t *base;
-	size_t n;               /* max id + 1 */
-};
-
-static void bbtab_free(struct bbtab *b)
-{
-	sqlite3_free(b->n_instrs);
-	sqlite3_free(b->n_acc);
-	sqlite3_free(b->filled);
-	sqlite3_free(b->base);
-}
-
-static int bbtab_alloc(struct bbtab *b, size_t n)
-{
-	b->n = n;
-	b->n_instrs = sqlite3_malloc64(n * sizeof *b->n_instrs + 1);
-	b->n_acc = sqlite3_malloc64(n * sizeof *b->n_acc + 1);
-	b->filled = sqlite3_malloc64(n * sizeof *b->filled + 1);
-	b->base = sqlite3_malloc64(n * sizeof *b->base + 1);
-	if (!b->n_instrs || !b->n_acc || !b->filled || !b->base)
-		return SQLITE_NOMEM;
-	memset(b->n_acc, 0xFF, n * sizeof *b->n_acc);   /* absent */
-	memset(b->filled, 0, n * sizeof *b->filled);
-	return SQLITE_OK;
-}
-
-/* Column i of a row of the definitions as an integer: 0, or -1 when it
-   holds anything else (a tampered database: text, a real, a blob, NULL). */
-static int int_col(sqlite3_stmt *st, int i, int64_t *v)
-{
-	*v = sqlite3_column_int64(st, i);
-	return sqlite3_column_type(st, i) == SQLITE_INTEGER ? 0 : -1;
-}
-
-/* A definition row that cannot be right: the table and the row (its
-   ordinal in the scan, as the id itself may be the bad value). */
-static int bad_row(struct vt *t, sqlite3_stmt *st, const char *table,
-                   int64_t row, const char *what)
-{
-	sqlite3_finalize(st);
-	return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: table %s, row %lld: %s",
-	                table, (long long)row, what);
-}
-
-/* The largest id of a definitions table, which sizes arrays indexed by
-   id.  dg-import numbers densely; ids far sparser than the rows (a
-   tampered database) would make those arrays huge, so they are refused. */
-static int id_bound(struct vt *t, const char *table, const char *max_sql,
-                    const char *count_sql, int64_t *max_id)
-{
-	int64_t n;
-	int rc = dgvt_query_int(&t->d, max_sql, max_id);
-
-	if (rc == SQLITE_OK)
-		rc = dgvt_query_int(&t->d, count_sql, &n);
-	if (rc != SQLITE_OK)
-		return rc;
-	if (*max_id < -1 || *max_id >= (1 << 28) || *max_id > 4 * n + 65536)
-		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: table %s: largest id %lld out of range for %lld rows",
-		                table, (long long)*max_id, (long long)n);
-	return SQLITE_OK;
-}
-
-static int load_bbdefs(struct vt *t, struct bbtab *b)
-{
-	sqlite3_stmt *st;
-	int64_t max_id, row;
-	size_t total = 0;
-	int rc = id_bound(t, "bbdefs", "SELECT max(id) FROM \"%w\".bbdefs",
-	                  "SELECT count(*) FROM \"%w\".bbdefs", &max_id);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	if ((rc = bbtab_alloc(b, (size_t)(max_id + 1))) != SQLITE_OK
-	    || (rc = dgvt_prepare(&t->d, &st, "SELECT id, n_instrs, n_accesses FROM \"%w\".bbdefs")) != SQLITE_OK)
-		return rc;
-	for (row = 1; (rc = sqlite3_step(st)) == SQLITE_ROW; row++) {
-		int64_t id, ni, na;
-		if (int_col(st, 0, &id) || int_col(st, 1, &ni) || int_col(st, 2, &na))
-			return bad_row(t, st, "bbdefs", row, "id, n_instrs or n_accesses is not an integer");
-		if (id < 0 || (uint64_t)id >= b->n)
-			return bad_row(t, st, "bbdefs", row, "id out of range");
-		if (b->n_acc[id] != UINT32_MAX)
-			return bad_row(t, st, "bbdefs", row, "id not unique");
-		if (ni < 0 || ni > 255 || na < 0 || na > 65535) {
-			sqlite3_finalize(st);
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: bad shape (%lld instructions, %lld accesses)",
-			                (long long)id, (long long)ni, (long long)na);
-		}
-		b->n_instrs[id] = (uint32_t)ni;
-		b->n_acc[id] = (uint32_t)na;
-		b->base[id] = total;
-		total += (size_t)na;
-		if ((uint32_t)na > t->m.max_accesses)
-			t->m.max_accesses = (uint32_t)na;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return dgvt_sql_error(&t->d, "loading bbdefs");
-	t->m.n_descs = total;
-	t->m.descs = sqlite3_malloc64(total * sizeof *t->m.descs + 1);
-	if (!t->m.descs)
-		return SQLITE_NOMEM;
-	memset(t->m.descs, 0, total * sizeof *t->m.descs);
-	return SQLITE_OK;
-}
-
-static int put_desc(struct vt *t, struct bbtab *b, sqlite3_stmt *st)
-{
-	int64_t bb, aseq, iseq, size, pc, is_write, flags, module;
-	struct desc *d;
-
-	if (int_col(st, 0, &bb) || int_col(st, 1, &aseq) || int_col(st, 2, &iseq)
-	    || int_col(st, 3, &pc) || int_col(st, 4, &is_write) || int_col(st, 5, &size)
-	    || int_col(st, 6, &flags) || int_col(st, 7, &module))
-		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): a column is not an integer",
-		                (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
-	if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX
-	    || aseq < 0 || aseq >= b->n_acc[bb])
-		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): no such access in bbdefs",
-		                (long long)bb, (long long)aseq);
-	if (iseq < 0 || iseq >= b->n_instrs[bb] || size < 0 || size > 65535)
-		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): bad iseq or size",
-		                (long long)bb, (long long)aseq);
-	d = &t->m.descs[b->base[bb] + (size_t)aseq];
-	if (d->present)
-		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: access_descs (%lld, %lld): not unique",
-		                (long long)bb, (long long)aseq);
-	d->present = 1;
-	d->pc = pc;
-	d->module = module;
-	d->iseq = (uint32_t)iseq;
-	d->is_write = is_write != 0;
-	d->size = (uint16_t)size;
-	d->guarded = (flags & 1) != 0;
-	b->filled[bb]++;
-	return SQLITE_OK;
-}
-
-static int load_descs(struct vt *t, struct bbtab *b)
-{
-	sqlite3_stmt *st;
-	size_t i;
-	int rc = dgvt_prepare(&t->d, &st, "SELECT bbdef_id, aseq, iseq, pc, is_write, size, flags, "
-	                        "module_id FROM \"%w\".access_descs");
-
-	if (rc != SQLITE_OK)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if ((rc = put_desc(t, b, st)) != SQLITE_OK)
-			break;
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return rc == SQLITE_ROW || rc == SQLITE_OK ? dgvt_sql_error(&t->d, "loading access_descs") : rc;
-	for (i = 0; i < b->n; i++)
-		if (b->n_acc[i] != UINT32_MAX && b->filled[i] != b->n_acc[i])
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: bbdef %lld: %u access_descs rows for %u accesses",
-			                (long long)i, b->filled[i], b->n_acc[i]);
-	return SQLITE_OK;
-}
-
-/* Contexts in id order; an id missing from the table gets an empty shape
-   so that the codec's numbering stays the table's. */
-static int load_contexts(struct vt *t, struct bbtab *b)
-{
-	struct model *m = &t->m;
-	sqlite3_stmt *st;
-	int64_t max_id, id, bb, row;
-	int rc = id_bound(t, "contexts", "SELECT max(id) FROM \"%w\".contexts",
-	                  "SELECT count(*) FROM \"%w\".contexts", &max_id);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	m->n_ctx = (size_t)(max_id + 1);
-	m->ctx_desc = sqlite3_malloc64(m->n_ctx * sizeof *m->ctx_desc + 1);
-	m->ctx_shape = sqlite3_malloc64(2 * m->n_ctx * sizeof *m->ctx_shape + 1);
-	if (!m->ctx_desc || !m->ctx_shape)
-		return SQLITE_NOMEM;
-	memset(m->ctx_desc, 0, m->n_ctx * sizeof *m->ctx_desc);
-	memset(m->ctx_shape, 0, 2 * m->n_ctx * sizeof *m->ctx_shape);
-	if ((rc = dgvt_prepare(&t->d, &st, "SELECT id, bbdef_id FROM \"%w\".contexts")) != SQLITE_OK)
-		return rc;
-	for (row = 1; (rc = sqlite3_step(st)) == SQLITE_ROW; row++) {
-		/* max(id) is the largest integer only when every id is one:
-		   a text id sorts above, so each row is checked here */
-		if (int_col(st, 0, &id) || int_col(st, 1, &bb))
-			return bad_row(t, st, "contexts", row, "id or bbdef_id is not an integer");
-		if (id < 0 || (uint64_t)id >= m->n_ctx)
-			return bad_row(t, st, "contexts", row, "id out of range");
-		if (bb < 0 || (size_t)bb >= b->n || b->n_acc[bb] == UINT32_MAX) {
-			sqlite3_finalize(st);
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: context %lld: no bbdef %lld",
-			                (long long)id, (long long)bb);
-		}
-		m->ctx_desc[id] = b->base[bb];
-		m->ctx_shape[2 * id] = b->n_instrs[bb];
-		m->ctx_shape[2 * id + 1] = b->n_acc[bb];
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? SQLITE_OK : dgvt_sql_error(&t->d, "loading contexts");
-}
-
-/* How the chunks are coded: meta's chunk_coding ("chains", from schema 9
-   on), else by the schema's version (BBRUNS payloads up to 8).  A
-   database relabelled to an older version keeps its meta row. */
-static int load_coding(struct vt *t)
-{
-	sqlite3_stmt *st;
-	const unsigned char *v;
-	char *sql = sqlite3_mprintf("SELECT value FROM \"%w\".meta WHERE key = 'chunk_coding'",
-	                            t->d.schema);
-	int plain = -1, rc;
-
-	if (!sql)
-		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->d.db, sql, -1, &st, NULL);   /* no meta: the version */
-	sqlite3_free(sql);
-	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-		v = sqlite3_column_text(st, 0);
-		if (!v || strcmp((const char *)v, "chains") != 0) {
-			rc = dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: meta chunk_coding is '%.40s', "
-			              "not 'chains'", v ? (const char *)v : "NULL");
-			sqlite3_finalize(st);
-			return rc;
-		}
-		plain = 0;
-	}
-	sqlite3_finalize(st);
-	if (plain < 0) {
-		if ((rc = dgvt_prepare(&t->d, &st, "PRAGMA \"%w\".user_version")) != SQLITE_OK)
-			return rc;
-		plain = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) < 9;
-		sqlite3_finalize(st);
-	}
-	t->m.plain = plain;
-	return SQLITE_OK;
-}
-
-static int model_load(struct vt *t)
-{
-	struct bbtab b;
-	int rc;
-
-	if (t->m.loaded)
-		return SQLITE_OK;
-	memset(&b, 0, sizeof b);
-	rc = load_coding(t);
-	if (rc == SQLITE_OK)
-		rc = load_bbdefs(t, &b);
-	if (rc == SQLITE_OK)
-		rc = load_descs(t, &b);
-	if (rc == SQLITE_OK)
-		rc = load_contexts(t, &b);
-	bbtab_free(&b);
-	if (rc != SQLITE_OK) {
-		if (rc == SQLITE_NOMEM)
-			dgvt_error(&t->d, rc, "accesses: out of memory loading the definitions");
-		model_free(&t->m);
-		return rc;
-	}
-	t->m.loaded = 1;
-	return SQLITE_OK;
-}
-
-/* ------------------------------------------------------------ heap blocks */
-
-static int blk_cmp(const void *pa, const void *pb)
-{
-	const struct blk *a = pa, *b = pb;
-
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	if (a->alloc != b->alloc)
-		return a->alloc < b->alloc ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static void blk_from_row(struct blk *k, sqlite3_stmt *st)
-{
-	int64_t size = sqlite3_column_int64(st, 2);
-
-	k->id = sqlite3_column_int64(st, 0);
-	k->addr = sqlite3_column_int64(st, 1);
-	k->end = size <= 0 ? k->addr
-	         : k->addr > INT64_MAX - size ? INT64_MAX : k->addr + size;
-	k->alloc = sqlite3_column_int64(st, 3);
-	k->free = sqlite3_column_type(st, 4) == SQLITE_NULL ? INT64_MAX
-	          : sqlite3_column_int64(st, 4);
-}
-
-/* The prefix maxima that let a lookup stop walking backwards. */
-static int blocks_index(struct model *m)
-{
-	size_t i, n = m->n_blk;
-
-	m->maxend = sqlite3_malloc64(n * sizeof *m->maxend + 1);
-	m->gstart = sqlite3_malloc64(n * sizeof *m->gstart + 1);
-	m->gmaxfree = sqlite3_malloc64(n * sizeof *m->gmaxfree + 1);
-	if (!m->maxend || !m->gstart || !m->gmaxfree)
-		return SQLITE_NOMEM;
-	for (i = 0; i < n; i++) {
-		const struct blk *k = &m->blk[i];
-		int same = i > 0 && m->blk[i - 1].addr == k->addr;
-		m->maxend[i] = i > 0 && m->maxend[i - 1] > k->end ? m->maxend[i - 1] : k->end;
-		m->gstart[i] = same ? m->gstart[i - 1] : i;
-		m->gmaxfree[i] = same && m->gmaxfree[i - 1] > k->free ? m->gmaxfree[i - 1] : k->free;
-	}
-	return SQLITE_OK;
-}
-
-static int blocks_load(struct vt *t)
-{
-	struct model *m = &t->m;
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
-
-	if (m->blocks_loaded)
-		return SQLITE_OK;
-	rc = dgvt_prepare(&t->d, &st, "SELECT id, addr, size, alloc_icount, free_icount FROM \"%w\".blocks");
-	if (rc != SQLITE_OK)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dgvt_grow(&m->blk, &cap, m->n_blk + 1, sizeof *m->blk) != SQLITE_OK) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		blk_from_row(&m->blk[m->n_blk++], st);
-	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE) {
-		if (m->n_blk)  /* qsort must not be given NULL */
-			qsort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
-		rc = blocks_index(m);
-	} else if (rc != SQLITE_NOMEM) {
-		rc = dgvt_sql_error(&t->d, "loading blocks");
-	}
-	if (rc == SQLITE_NOMEM)
-		dgvt_error(&t->d, rc, "accesses: out of memory loading blocks");
-	if (rc != SQLITE_OK) {
-		model_free_blocks(m);
-		return rc;
-	}
-	m->blocks_loaded = 1;
-	return SQLITE_OK;
-}
-
-/* The block holding address a at icount t: walk back from the last block
-   starting at or below a while some earlier block reaches past a; in each
-   group of blocks with the same start, look at those allocated by t, newest
-   first, while one of them may still be live.  Returns the id, or -1 with
-   *found 0. */
-static int64_t block_at(const struct model *m, int64_t a, int64_t t, int *found)
-{
-	size_t lo = 0, hi = m->n_blk, i, j, g0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->blk[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i > 0 && m->maxend[i - 1] > a; i = g0) {
-		g0 = m->gstart[i - 1];
-		lo = g0, hi = i;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (m->blk[mid].alloc <= t)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (j = lo; j > g0 && m->gmaxfree[j - 1] > t; j--) {
-			const struct blk *k = &m->blk[j - 1];
-			if (k->free > t && a < k->end) {
-				*found = 1;
-				return k->id;
-			}
-		}
-	}
-	*found = 0;
-	return -1;
-}
-
 /* ------------------------------------------------------------ connect */
-
-/* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */
-static int vt_init(struct vt *t, sqlite3 *db, const char *schema)
-{
-	memset(t, 0, sizeof *t);
-	return dgvt_db_init(&t->d, db, schema);
-}
 
 static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **out, char **err)
 {
-	struct vt *t;
+	struct dgvt *t;
 	int rc = sqlite3_declare_vtab(db, vt_decl);
 
 	if (rc != SQLITE_OK)
@@ -559,7 +107,7 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	t = sqlite3_malloc(sizeof *t);
 	if (!t)
 		return SQLITE_NOMEM;
-	if (vt_init(t, db, argc > 1 ? argv[1] : "main") != SQLITE_OK) {
+	if (dgvt_init(t, db, argc > 1 ? argv[1] : "main") != SQLITE_OK) {
 		sqlite3_free(t);
 		return SQLITE_NOMEM;
 	}
@@ -568,16 +116,9 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	return SQLITE_OK;
 }
 
-/* What a table object owns (not the object itself). */
-static void vt_free(struct vt *t)
-{
-	model_free(&t->m);
-	dgvt_db_free(&t->d);
-}
-
 static int vt_disconnect(sqlite3_vtab *vtab)
 {
-	vt_free((struct vt *)vtab);
+	dgvt_free((struct dgvt *)vtab);
 	sqlite3_free(vtab);
 	return SQLITE_OK;
 }
@@ -745,7 +286,7 @@ static int vt_close(sqlite3_vtab_cursor *base)
 }
 
 /* The codec with every context of the model, once per cursor. */
-static int cur_ready(struct cur *c, const struct model *m)
+static int cur_ready(struct cur *c, const struct dgvt_model *m)
 {
 	size_t k;
 
@@ -823,7 +364,7 @@ static int equal_int(sqlite3_value *v, int64_t *x)
 	return 0;
 }
 
-static int ctx_add(struct cur *c, const struct model *m, sqlite3_value *v)
+static int ctx_add(struct cur *c, const struct dgvt_model *m, sqlite3_value *v)
 {
 	int64_t x;
 
@@ -834,7 +375,7 @@ static int ctx_add(struct cur *c, const struct model *m, sqlite3_value *v)
 }
 
 /* context_id = v, or every value of an IN list. */
-static int filter_ctx(struct cur *c, const struct model *m, sqlite3_value *v, char op)
+static int filter_ctx(struct cur *c, const struct dgvt_model *m, sqlite3_value *v, char op)
 {
 	size_t bytes = m->n_ctx / 8 + 1;
 	sqlite3_value *x;
@@ -868,7 +409,7 @@ static int filter_ctx(struct cur *c, const struct model *m, sqlite3_value *v, ch
 }
 
 /* One argument of xFilter into the filter. */
-static int filter_arg(struct cur *c, const struct model *m, int col, char op, sqlite3_value *v)
+static int filter_arg(struct cur *c, const struct dgvt_model *m, int col, char op, sqlite3_value *v)
 {
 	struct filter *f = &c->f;
 	int64_t x = 0;
@@ -913,7 +454,7 @@ static int code_cmp(const void *pa, const void *pb)
 }
 
 /* A statement over one of stack_filter's tables: fmt with P for %w. */
-static int stack_prepare(struct vt *t, const char *fmt, const char *p,
+static int stack_prepare(struct dgvt *t, const char *fmt, const char *p,
 			 sqlite3_stmt **st)
 {
 	char *sql = sqlite3_mprintf(fmt, p);
@@ -928,7 +469,7 @@ static int stack_prepare(struct vt *t, const char *fmt, const char *p,
 
 /* The code addresses of table temp.P_pcs, sorted, into *out
    (sqlite3_free). */
-static int stack_pcs(struct vt *t, const char *p, struct code **out, size_t *n)
+static int stack_pcs(struct dgvt *t, const char *p, struct code **out, size_t *n)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
@@ -959,7 +500,7 @@ static int stack_pcs(struct vt *t, const char *p, struct code **out, size_t *n)
 
 /* Marks the contexts of temp.P_ctx(id, whole) in set (and, whole, in
    whole). */
-static int stack_ctx(struct vt *t, const char *p, uint8_t *set, uint8_t *whole)
+static int stack_ctx(struct dgvt *t, const char *p, uint8_t *set, uint8_t *whole)
 {
 	sqlite3_stmt *st;
 	int rc = stack_prepare(t, "SELECT id, whole FROM temp.\"%w_ctx\"", p, &st);
@@ -982,7 +523,7 @@ static int stack_ctx(struct vt *t, const char *p, uint8_t *set, uint8_t *whole)
 
 /* stack_filter = P: only the contexts of temp.P_ctx, and in those not
    marked whole only the accesses whose (pc, module_id) is in temp.P_pcs. */
-static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
+static int filter_stack(struct dgvt *t, struct cur *c, sqlite3_value *v)
 {
 	struct filter *f = &c->f;
 	const char *p = (const char *)sqlite3_value_text(v);
@@ -1032,7 +573,7 @@ static int filter_stack(struct vt *t, struct cur *c, sqlite3_value *v)
 static const char sql_block[] =
 	"SELECT addr, size, alloc_icount, free_icount, reads + writes FROM \"%w\".blocks WHERE id = ?1";
 
-static int filter_block(struct vt *t, struct filter *f)
+static int filter_block(struct dgvt *t, struct filter *f)
 {
 	sqlite3_stmt *st;
 	int rc = dgvt_cached(&t->d, &st, sql_block);
@@ -1042,7 +583,7 @@ static int filter_block(struct vt *t, struct filter *f)
 	sqlite3_bind_int64(st, 1, f->block);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		struct blk k;
+		struct dgvt_blk k;
 		int64_t lo, hi, free_ic;
 		int64_t size = sqlite3_column_int64(st, 1);
 		k.addr = sqlite3_column_int64(st, 0);
@@ -1074,7 +615,7 @@ static int filter_block(struct vt *t, struct filter *f)
 
 /* ------------------------------------------------------------ choosing chunks */
 
-static int64_t count_of(struct vt *t, const char *fmt, int64_t a, int64_t b, int *rc)
+static int64_t count_of(struct dgvt *t, const char *fmt, int64_t a, int64_t b, int *rc)
 {
 	sqlite3_stmt *st;
 	int64_t n = 0;
@@ -1113,7 +654,7 @@ static void ids_sort_unique(struct cur *c)
 
 /* Append the chunk ids a query gives (?1, ?2 bound to a, b; ?3, ?4, if
    it has them, to the chunk id bounds). */
-static int ids_append(struct vt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
+static int ids_append(struct dgvt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
 {
 	sqlite3_stmt *st;
 	int rc = dgvt_cached(&t->d, &st, fmt);
@@ -1147,7 +688,7 @@ static const char sql_ctx_chunks[] =
 	" AND ?2 = ?2 AND chunk_id BETWEEN ?3 AND ?4";
 
 /* The chunks holding runs of the selected contexts. */
-static int ids_from_contexts(struct vt *t, struct cur *c)
+static int ids_from_contexts(struct dgvt *t, struct cur *c)
 {
 	size_t k;
 	int rc = SQLITE_OK;
@@ -1189,7 +730,7 @@ static const char sql_block_chunks[] =
 
 /* The chunks holding the block's accesses (after a context list, if any:
    then their intersection), with their counts in cnts when alone. */
-static int ids_block(struct vt *t, struct cur *c)
+static int ids_block(struct dgvt *t, struct cur *c)
 {
 	sqlite3_stmt *st;
 	size_t split = c->n_ids;
@@ -1235,7 +776,7 @@ static int regions_usable(const struct filter *f)
 /* Build the list of candidate chunks from contexts and regions, each
    sorted; with both, their intersection.  Sets list_mode when a list
    applies. */
-static int choose_list(struct vt *t, struct cur *c)
+static int choose_list(struct dgvt *t, struct cur *c)
 {
 	int rc = SQLITE_OK;
 	size_t split;
@@ -1286,7 +827,7 @@ static const char sql_fetch[] =
 	" WHERE id = ?1";
 
 /* A cursor's statement, prepared once and reset for each use. */
-static int prepare2(struct vt *t, sqlite3_stmt **st, const char *fmt)
+static int prepare2(struct dgvt *t, sqlite3_stmt **st, const char *fmt)
 {
 	if (*st)
 		return sqlite3_reset(*st), SQLITE_OK;
@@ -1295,7 +836,7 @@ static int prepare2(struct vt *t, sqlite3_stmt **st, const char *fmt)
 
 /* Pick the source of chunks: the list, a scan by icount (keeping the list,
    if any, as a filter), or a scan by id. */
-static int choose_source(struct vt *t, struct cur *c)
+static int choose_source(struct dgvt *t, struct cur *c)
 {
 	struct filter *f = &c->f;
 	int icount_bounded = f->ic_lo != INT64_MIN || f->ic_hi != INT64_MAX;
@@ -1366,7 +907,7 @@ static int chunk_may_match(const struct cur *c, sqlite3_stmt *st)
 }
 
 /* Step the source to its next chunk row; *row 0 at the end. */
-static int source_step(struct vt *t, struct cur *c, sqlite3_stmt **st)
+static int source_step(struct dgvt *t, struct cur *c, sqlite3_stmt **st)
 {
 	int rc;
 
@@ -1392,7 +933,7 @@ static int source_step(struct vt *t, struct cur *c, sqlite3_stmt **st)
 	return rc == SQLITE_ROW ? SQLITE_OK : dgvt_sql_error(&t->d, "reading chunks");
 }
 
-static int next_chunk(struct vt *t, struct cur *c)
+static int next_chunk(struct dgvt *t, struct cur *c)
 {
 	sqlite3_stmt *st;
 	const void *data;
@@ -1418,10 +959,10 @@ static int next_chunk(struct vt *t, struct cur *c)
 }
 
 /* The accesses of the current run that pass the filter, into sel. */
-static void select_run(struct cur *c, const struct model *m)
+static void select_run(struct cur *c, const struct dgvt_model *m)
 {
 	const struct filter *f = &c->f;
-	const struct desc *d = m->descs + m->ctx_desc[c->run.context];
+	const struct dgvt_desc *d = m->descs + m->ctx_desc[c->run.context];
 	const uint64_t *a = c->run.addrs;
 	int64_t base = c->run_icount;
 	uint32_t i, n = 0, na = c->run.n_addrs;
@@ -1444,7 +985,7 @@ static void select_run(struct cur *c, const struct model *m)
 			continue;
 		if (f->has_block) {
 			int found;
-			if (block_at(m, addr, ic, &found) != f->block || !found)
+			if (dgvt_block_at(m, addr, ic, &found) != f->block || !found)
 				continue;
 		}
 		c->sel[n++] = i;
@@ -1453,16 +994,16 @@ static void select_run(struct cur *c, const struct model *m)
 }
 
 /* A partial run's accesses must belong to the instructions it ran. */
-static int run_consistent(const struct cur *c, const struct model *m)
+static int run_consistent(const struct cur *c, const struct dgvt_model *m)
 {
-	const struct desc *d = m->descs + m->ctx_desc[c->run.context];
+	const struct dgvt_desc *d = m->descs + m->ctx_desc[c->run.context];
 
 	return !c->run.partial || c->run.n_addrs == 0
 	       || d[c->run.n_addrs - 1].iseq < c->run.n_instrs;
 }
 
 /* Decode runs until one has a selected access, or the end. */
-static int next_run(struct vt *t, struct cur *c)
+static int next_run(struct dgvt *t, struct cur *c)
 {
 	int r, rc;
 
@@ -1515,7 +1056,7 @@ static void count_skip_empty(struct cur *c)
 
 /* A block_id = X plan that reads no column: the rows are the counts of
    sum_block_chunks, given without decoding a chunk. */
-static int count_start(struct vt *t, struct cur *c)
+static int count_start(struct dgvt *t, struct cur *c)
 {
 	int rc = choose_list(t, c);
 
@@ -1538,7 +1079,7 @@ static void count_next(struct cur *c)
 /* SQLite wants a value after all (a rowid): decode from the current
    chunk on, as if it had been decoding all along, and stand on the row
    counted last. */
-static int count_decode(struct vt *t, struct cur *c)
+static int count_decode(struct dgvt *t, struct cur *c)
 {
 	int64_t skip = c->done, chunk = c->ids[c->pos];
 	int rc;
@@ -1568,21 +1109,21 @@ static int vt_next(sqlite3_vtab_cursor *base)
 		return count_next(c), SQLITE_OK;
 	if (++c->k < c->n_sel)
 		return SQLITE_OK;
-	return next_run((struct vt *)base->pVtab, c);
+	return next_run((struct dgvt *)base->pVtab, c);
 }
 
 static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
                      int argc, sqlite3_value **argv)
 {
 	struct cur *c = (struct cur *)base;
-	struct vt *t = (struct vt *)base->pVtab;
+	struct dgvt *t = (struct dgvt *)base->pVtab;
 	int i, rc;
 
 	c->eof = 1;
 	c->in_chunk = 0;
 	c->counting = 0;
 	c->n_sel = c->k = 0;
-	if ((rc = model_load(t)) != SQLITE_OK || (rc = cur_ready(c, &t->m)) != SQLITE_OK)
+	if ((rc = dgvt_model_load(t)) != SQLITE_OK || (rc = cur_ready(c, &t->m)) != SQLITE_OK)
 		return rc;
 	filter_reset(&c->f);
 	for (i = 0; i < argc && rc == SQLITE_OK; i++)
@@ -1591,7 +1132,7 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 	if (rc == SQLITE_OK && c->f.has_block && !c->f.empty)
 		rc = filter_block(t, &c->f);
 	if (rc == SQLITE_OK && (idx_num & PLAN_BLOCKS || c->f.has_block))
-		rc = blocks_load(t);
+		rc = dgvt_blocks_load(t);
 	/* No context with an access: no row can exist, and the codec would
 	   have no prediction slots at all, which it does not expect. */
 	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
@@ -1612,9 +1153,9 @@ static int vt_eof(sqlite3_vtab_cursor *base)
 static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
 	struct cur *c = (struct cur *)base;
-	struct vt *t = (struct vt *)base->pVtab;
+	struct dgvt *t = (struct dgvt *)base->pVtab;
 	uint32_t i;
-	const struct desc *d;
+	const struct dgvt_desc *d;
 	int found, rc;
 	int64_t b;
 
@@ -1634,9 +1175,9 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 	case COL_THREAD: sqlite3_result_int64(ctx, c->thread); break;
 	case COL_CONTEXT: sqlite3_result_int64(ctx, (int64_t)c->run.context); break;
 	case COL_BLOCK:
-		if ((rc = blocks_load(t)) != SQLITE_OK)
+		if ((rc = dgvt_blocks_load(t)) != SQLITE_OK)
 			return rc;
-		b = block_at(&t->m, (int64_t)c->run.addrs[i], c->run_icount + d->iseq, &found);
+		b = dgvt_block_at(&t->m, (int64_t)c->run.addrs[i], c->run_icount + d->iseq, &found);
 		if (found)
 			sqlite3_result_int64(ctx, b);
 		break;
@@ -1651,7 +1192,7 @@ static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 	struct cur *c = (struct cur *)base;
 	int rc;
 
-	if (c->counting && (rc = count_decode((struct vt *)base->pVtab, c)) != SQLITE_OK)
+	if (c->counting && (rc = count_decode((struct dgvt *)base->pVtab, c)) != SQLITE_OK)
 		return rc;
 	*rowid = (sqlite3_int64)((uint64_t)c->chunk << 32 | (c->run_first + c->sel[c->k]));
 	return SQLITE_OK;
@@ -1663,12 +1204,12 @@ static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 
 /* The selected accesses of the cursor's current run from the k-th on,
    into rows[*n..]; the block looked up as vt_column does. */
-static void scan_fill(struct vt *t, struct cur *c, struct dgvtab_row *rows,
+static void scan_fill(struct dgvt *t, struct cur *c, struct dgvtab_row *rows,
 		      size_t *n, size_t max)
 {
 	for (; c->k < c->n_sel && *n < max; c->k++) {
 		uint32_t i = c->sel[c->k];
-		const struct desc *d = &c->d[i];
+		const struct dgvt_desc *d = &c->d[i];
 		struct dgvtab_row *r = &rows[(*n)++];
 
 		r->icount = c->run_icount + d->iseq;
@@ -1678,7 +1219,7 @@ static void scan_fill(struct vt *t, struct cur *c, struct dgvtab_row *rows,
 		r->pc = d->pc;
 		r->thread = c->thread;
 		r->context_id = (int64_t)c->run.context;
-		r->block_id = block_at(&t->m, r->addr, r->icount, &r->has_block);
+		r->block_id = dgvt_block_at(&t->m, r->addr, r->icount, &r->has_block);
 		r->aseq = i;
 		r->chunk_id = c->chunk;
 		r->module_id = d->module;
@@ -1686,7 +1227,7 @@ static void scan_fill(struct vt *t, struct cur *c, struct dgvtab_row *rows,
 }
 
 /* Runs through the cursor's rows, batch by batch. */
-static int scan_loop(struct vt *t, struct cur *c, int64_t limit,
+static int scan_loop(struct dgvt *t, struct cur *c, int64_t limit,
 		     dgvtab_rows_fn *fn, void *arg, struct dgvtab_row *rows)
 {
 	size_t n = 0, max;
@@ -1712,18 +1253,18 @@ static int scan_loop(struct vt *t, struct cur *c, int64_t limit,
 /* The end of a table of the caller's own (dgvtab_scan, dgvtab_count: no
    SQLite statement; vt_init made it): *errmsg as the table's errors say
    them, everything freed, rc returned. */
-static int solo_end(struct vt *t, int rc, char **errmsg)
+static int solo_end(struct dgvt *t, int rc, char **errmsg)
 {
 	if (rc != SQLITE_OK && errmsg)
 		*errmsg = t->d.base.zErrMsg ? sqlite3_mprintf("%s", t->d.base.zErrMsg)
 		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
-	vt_free(t);
+	dgvt_free(t);
 	return rc;
 }
 
 /* A cursor of t positioned as xFilter would (idx_num, plan, argv as
    vt_best_index plans them); the caller closes it (vt_close). */
-static int solo_cursor(struct vt *t, int idx_num, const char *plan, int argc,
+static int solo_cursor(struct dgvt *t, int idx_num, const char *plan, int argc,
 		       sqlite3_value **argv, struct cur **out)
 {
 	sqlite3_vtab_cursor *base;
@@ -1743,10 +1284,10 @@ static int solo_cursor(struct vt *t, int idx_num, const char *plan, int argc,
 int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
-	struct vt t;
+	struct dgvt t;
 	struct cur *c;
 	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
-	int rc = vt_init(&t, db, schema);
+	int rc = dgvt_init(&t, db, schema);
 
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
@@ -1761,7 +1302,7 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 /* The rows a cursor positioned by vt_filter would give, summed run by
    run (or chunk by chunk when it counts a summed block), never stepping
    row by row. */
-static int count_rows(struct vt *t, struct cur *c, int64_t *count)
+static int count_rows(struct dgvt *t, struct cur *c, int64_t *count)
 {
 	int rc = SQLITE_OK;
 
@@ -1832,7 +1373,7 @@ static int whole_chunks(const struct dgvtab_term *terms, int n)
 
 /* Whole chunks' rows are their n_accesses (schema.sql), summed without
    decoding. */
-static int count_from_chunks(struct vt *t, const struct dgvtab_term *terms, int n, int64_t *count)
+static int count_from_chunks(struct dgvt *t, const struct dgvtab_term *terms, int n, int64_t *count)
 {
 	static const char *const op_sql[] = { ['='] = "=", ['<'] = "<", ['l'] = "<=", ['>'] = ">", ['g'] = ">=" };
 	sqlite3_str *q = sqlite3_str_new(t->d.db);
@@ -1874,7 +1415,7 @@ static int count_idx_num(const struct dgvtab_term *terms, int n)
 int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		 int64_t *count, char **errmsg)
 {
-	struct vt t;
+	struct dgvt t;
 	struct cur *c;
 	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
 	char plan[2 * DGVTAB_COUNT_TERMS + 1];
@@ -1885,7 +1426,7 @@ int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *term
 	for (i = 0; i < n; i++)
 		if (!dgvtab_term_taken(&terms[i]))
 			return SQLITE_MISUSE;
-	rc = vt_init(&t, db, schema);
+	rc = dgvt_init(&t, db, schema);
 	if (rc == SQLITE_OK && whole_chunks(terms, n))
 		rc = count_from_chunks(&t, terms, n, count);
 	else if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
