@@ -8,8 +8,9 @@
  * xNext moves through `sel`, decoding the next run when it is used up;
  * xColumn reads one field of one access; nothing is allocated per row.
  *
- * The plan (xBestIndex) is a string of two characters per argument of
- * xFilter, column then operator, so that xFilter needs no other state.
+ * The plan (xBestIndex, dgvt_plan.c) is a string of two characters per
+ * argument of xFilter, column then operator, so that xFilter needs no
+ * other state.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -29,13 +30,10 @@ SQLITE_EXTENSION_INIT3
 #include "dgchunk.h"
 #include "dgvt_db.h"
 #include "dgvt_model.h"
+#include "dgvt_plan.h"
 #include "dgvtab.h"
 
-enum {
-	COL_ICOUNT, COL_ADDR, COL_SIZE, COL_IS_WRITE, COL_PC, COL_THREAD,
-	COL_CONTEXT, COL_BLOCK, COL_ASEQ, COL_CHUNK, COL_MODULE, COL_STACK, N_COLS
-};
-
+/* The columns, in enum dgvt_col's order (dgvt_plan.h). */
 static const char vt_decl[] =
 	"CREATE TABLE x(icount INTEGER, addr INTEGER, size INTEGER,"
 	" is_write INTEGER, pc INTEGER, thread INTEGER, context_id INTEGER,"
@@ -52,12 +50,6 @@ static const char vt_decl[] =
    tampered database, refused rather than counted out row by row. */
 #define BC_MIN 65536
 #define BC_MAX 65536
-
-/* xBestIndex's idxNum bits. */
-enum {
-	PLAN_BLOCKS = 1,        /* block_id is read or constrained */
-	PLAN_NO_COLUMNS = 2     /* no column but block_id is used at all */
-};
 
 struct filter {
 	int64_t ic_lo, ic_hi, a_lo, a_hi, ch_lo, ch_hi;
@@ -120,135 +112,6 @@ static int vt_disconnect(sqlite3_vtab *vtab)
 {
 	dgvt_free((struct dgvt *)vtab);
 	sqlite3_free(vtab);
-	return SQLITE_OK;
-}
-
-/* ------------------------------------------------------------ planning */
-
-/* Operator characters of the plan string. */
-static char op_char(unsigned char op)
-{
-	switch (op) {
-	case SQLITE_INDEX_CONSTRAINT_EQ: return '=';
-	case SQLITE_INDEX_CONSTRAINT_LT: return '<';
-	case SQLITE_INDEX_CONSTRAINT_LE: return 'l';
-	case SQLITE_INDEX_CONSTRAINT_GT: return '>';
-	case SQLITE_INDEX_CONSTRAINT_GE: return 'g';
-	}
-	return 0;
-}
-
-/* Which operators each column takes: 'r' ranges and =, 'e' = only. */
-static const char col_ops[N_COLS] = {
-	[COL_ICOUNT] = 'r', [COL_ADDR] = 'r', [COL_IS_WRITE] = 'e',
-	[COL_THREAD] = 'e', [COL_CONTEXT] = 'e', [COL_BLOCK] = 'e',
-	[COL_CHUNK] = 'r', [COL_STACK] = 'e',
-};
-
-static int usable(const struct sqlite3_index_constraint *c)
-{
-	char o;
-
-	if (!c->usable || c->iColumn < 0 || c->iColumn >= N_COLS || !col_ops[c->iColumn])
-		return 0;
-	o = op_char(c->op);
-	return o && (o == '=' || col_ops[c->iColumn] == 'r');
-}
-
-/* The part of the trace a plan decodes, from the constraints it uses:
-   bit (column * 8 + kind), kinds 1 '=', 2 lower bound, 4 upper bound. */
-static double plan_fraction(const unsigned *seen)
-{
-	double f = 1;
-	int c;
-
-	for (c = 0; c < N_COLS; c++) {
-		unsigned s = seen[c];
-		double eq, both, one;
-		if (!s)
-			continue;
-		switch (c) {
-		case COL_ICOUNT: eq = 1e-6, both = 1e-3, one = 0.5; break;
-		case COL_ADDR: eq = 1e-4, both = 1e-3, one = 0.5; break;
-		case COL_CHUNK: eq = 1e-4, both = 1e-2, one = 0.5; break;
-		case COL_BLOCK: eq = 1e-4, both = one = 1; break;
-		case COL_CONTEXT: eq = 1e-3, both = one = 1; break;
-		case COL_THREAD: eq = 0.5, both = one = 1; break;
-		case COL_STACK: eq = 0.5, both = one = 1; break;
-		default: eq = both = one = 1; break;
-		}
-		f *= (s & 1) ? eq : (s & 6) == 6 ? both : one;
-	}
-	return f;
-}
-
-/* Rows come in chunk id = icount order, accesses of an instruction in aseq
-   order. */
-static int order_consumed(const sqlite3_index_info *info)
-{
-	static const int seq[] = { COL_CHUNK, COL_ICOUNT, COL_ASEQ };
-	int i, s = 0;
-
-	for (i = 0; i < info->nOrderBy; i++) {
-		const struct sqlite3_index_orderby *o = &info->aOrderBy[i];
-		if (o->desc)
-			return 0;
-		while (s < 3 && seq[s] != o->iColumn)
-			s++;
-		if (s == 3 || (s == 2 && (i == 0 || info->aOrderBy[i - 1].iColumn != COL_ICOUNT)))
-			return 0;
-		s++;
-	}
-	return 1;
-}
-
-static int have_vtab_in(void)
-{
-	return sqlite3_libversion_number() >= 3038000;
-}
-
-/* The plan's flags from the columns the statement uses (SQLite's
-   colUsed: those of the WHERE clause too). */
-static int plan_idx_num(sqlite3_uint64 used)
-{
-	return ((used >> COL_BLOCK) & 1 ? PLAN_BLOCKS : 0)
-	       | ((used & ~((sqlite3_uint64)1 << COL_BLOCK)) == 0 ? PLAN_NO_COLUMNS : 0);
-}
-
-static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
-{
-	unsigned seen[N_COLS] = { 0 };
-	char *plan = sqlite3_malloc64(2 * (sqlite3_uint64)info->nConstraint + 1);
-	double total = 1e8, frac;
-	int i, n = 0, is_write = 0;
-
-	if (!plan)
-		return SQLITE_NOMEM;
-	for (i = 0; i < info->nConstraint; i++) {
-		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-		char o;
-		if (!usable(c))
-			continue;
-		o = op_char(c->op);
-		if (c->iColumn == COL_CONTEXT && have_vtab_in() && sqlite3_vtab_in(info, i, -1)) {
-			sqlite3_vtab_in(info, i, 1);
-			o = 'I';
-		}
-		plan[2 * n] = (char)('0' + c->iColumn);
-		plan[2 * n + 1] = o;
-		info->aConstraintUsage[i].argvIndex = ++n;
-		info->aConstraintUsage[i].omit = 1;
-		seen[c->iColumn] |= o == '=' || o == 'I' ? 1 : o == '>' || o == 'g' ? 2 : 4;
-		is_write |= c->iColumn == COL_IS_WRITE;
-	}
-	plan[2 * n] = 0;
-	info->idxStr = plan;
-	info->needToFreeIdxStr = 1;
-	info->idxNum = plan_idx_num(info->colUsed);
-	info->orderByConsumed = order_consumed(info);
-	frac = plan_fraction(seen);
-	info->estimatedCost = 100 + total * frac;
-	info->estimatedRows = (sqlite3_int64)(1 + total * frac * (is_write ? 0.5 : 1));
 	return SQLITE_OK;
 }
 
@@ -415,25 +278,25 @@ static int filter_arg(struct cur *c, const struct dgvt_model *m, int col, char o
 	int64_t x = 0;
 
 	switch (col) {
-	case COL_ICOUNT: f->empty |= narrow(v, op, &f->ic_lo, &f->ic_hi); break;
-	case COL_ADDR: f->empty |= narrow(v, op, &f->a_lo, &f->a_hi); break;
-	case COL_CHUNK: f->empty |= narrow(v, op, &f->ch_lo, &f->ch_hi); break;
-	case COL_IS_WRITE:
+	case DGVT_COL_ICOUNT: f->empty |= narrow(v, op, &f->ic_lo, &f->ic_hi); break;
+	case DGVT_COL_ADDR: f->empty |= narrow(v, op, &f->a_lo, &f->a_hi); break;
+	case DGVT_COL_CHUNK: f->empty |= narrow(v, op, &f->ch_lo, &f->ch_hi); break;
+	case DGVT_COL_IS_WRITE:
 		if (equal_int(v, &x) || (x != 0 && x != 1) || (f->is_write >= 0 && f->is_write != x))
 			f->empty = 1;
 		f->is_write = (int)x;
 		break;
-	case COL_THREAD:
+	case DGVT_COL_THREAD:
 		if (equal_int(v, &x) || (f->has_thread && f->thread != x))
 			f->empty = 1;
 		f->thread = x, f->has_thread = 1;
 		break;
-	case COL_BLOCK:
+	case DGVT_COL_BLOCK:
 		if (equal_int(v, &x) || (f->has_block && f->block != x))
 			f->empty = 1;
 		f->block = x, f->has_block = 1;
 		break;
-	case COL_CONTEXT:
+	case DGVT_COL_CONTEXT:
 		return filter_ctx(c, m, v, op);
 	}
 	return SQLITE_OK;
@@ -1127,17 +990,17 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		return rc;
 	filter_reset(&c->f);
 	for (i = 0; i < argc && rc == SQLITE_OK; i++)
-		rc = plan[2 * i] - '0' == COL_STACK ? filter_stack(t, c, argv[i])
+		rc = plan[2 * i] - '0' == DGVT_COL_STACK ? filter_stack(t, c, argv[i])
 		     : filter_arg(c, &t->m, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
 	if (rc == SQLITE_OK && c->f.has_block && !c->f.empty)
 		rc = filter_block(t, &c->f);
-	if (rc == SQLITE_OK && (idx_num & PLAN_BLOCKS || c->f.has_block))
+	if (rc == SQLITE_OK && (idx_num & DGVT_PLAN_BLOCKS || c->f.has_block))
 		rc = dgvt_blocks_load(t);
 	/* No context with an access: no row can exist, and the codec would
 	   have no prediction slots at all, which it does not expect. */
 	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
 		return rc;
-	if (idx_num & PLAN_NO_COLUMNS && c->f.block_summed)
+	if (idx_num & DGVT_PLAN_NO_COLUMNS && c->f.block_summed)
 		return count_start(t, c);
 	if ((rc = choose_source(t, c)) != SQLITE_OK)
 		return rc;
@@ -1159,30 +1022,30 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 	int found, rc;
 	int64_t b;
 
-	if (c->counting && col == COL_BLOCK)
+	if (c->counting && col == DGVT_COL_BLOCK)
 		return sqlite3_result_int64(ctx, c->f.block), SQLITE_OK;
 	if (c->counting && (rc = count_decode(t, c)) != SQLITE_OK)
 		return rc;
 	i = c->sel[c->k];
 	d = &c->d[i];
 	switch (col) {
-	case COL_ICOUNT: sqlite3_result_int64(ctx, c->run_icount + d->iseq); break;
-	case COL_ADDR: sqlite3_result_int64(ctx, (int64_t)c->run.addrs[i]); break;
-	case COL_SIZE: sqlite3_result_int(ctx, d->size); break;
-	case COL_IS_WRITE: sqlite3_result_int(ctx, d->is_write); break;
-	case COL_PC: sqlite3_result_int64(ctx, d->pc); break;
-	case COL_MODULE: sqlite3_result_int64(ctx, d->module); break;
-	case COL_THREAD: sqlite3_result_int64(ctx, c->thread); break;
-	case COL_CONTEXT: sqlite3_result_int64(ctx, (int64_t)c->run.context); break;
-	case COL_BLOCK:
+	case DGVT_COL_ICOUNT: sqlite3_result_int64(ctx, c->run_icount + d->iseq); break;
+	case DGVT_COL_ADDR: sqlite3_result_int64(ctx, (int64_t)c->run.addrs[i]); break;
+	case DGVT_COL_SIZE: sqlite3_result_int(ctx, d->size); break;
+	case DGVT_COL_IS_WRITE: sqlite3_result_int(ctx, d->is_write); break;
+	case DGVT_COL_PC: sqlite3_result_int64(ctx, d->pc); break;
+	case DGVT_COL_MODULE: sqlite3_result_int64(ctx, d->module); break;
+	case DGVT_COL_THREAD: sqlite3_result_int64(ctx, c->thread); break;
+	case DGVT_COL_CONTEXT: sqlite3_result_int64(ctx, (int64_t)c->run.context); break;
+	case DGVT_COL_BLOCK:
 		if ((rc = dgvt_blocks_load(t)) != SQLITE_OK)
 			return rc;
 		b = dgvt_block_at(&t->m, (int64_t)c->run.addrs[i], c->run_icount + d->iseq, &found);
 		if (found)
 			sqlite3_result_int64(ctx, b);
 		break;
-	case COL_ASEQ: sqlite3_result_int(ctx, (int)i); break;
-	case COL_CHUNK: sqlite3_result_int64(ctx, c->chunk); break;
+	case DGVT_COL_ASEQ: sqlite3_result_int(ctx, (int)i); break;
+	case DGVT_COL_CHUNK: sqlite3_result_int64(ctx, c->chunk); break;
 	}
 	return SQLITE_OK;
 }
@@ -1263,7 +1126,7 @@ static int solo_end(struct dgvt *t, int rc, char **errmsg)
 }
 
 /* A cursor of t positioned as xFilter would (idx_num, plan, argv as
-   vt_best_index plans them); the caller closes it (vt_close). */
+   dgvt_best_index plans them); the caller closes it (vt_close). */
 static int solo_cursor(struct dgvt *t, int idx_num, const char *plan, int argc,
 		       sqlite3_value **argv, struct cur **out)
 {
@@ -1291,7 +1154,7 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
-	if (rc == SQLITE_OK && (rc = solo_cursor(&t, PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
+	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
 		rc = scan_loop(&t, c, limit, fn, arg, rows);
 		vt_close(&c->base);
 	}
@@ -1323,10 +1186,10 @@ int dgvtab_term_taken(const struct dgvtab_term *t)
 {
 	struct sqlite3_index_constraint c = { .iColumn = t->column, .op = t->op, .usable = 1 };
 
-	return usable(&c) && c.iColumn != COL_STACK;
+	return dgvt_usable(&c) && c.iColumn != DGVT_COL_STACK;
 }
 
-/* The terms (all taken: dgvtab_term_taken) as vt_best_index would plan
+/* The terms (all taken: dgvtab_term_taken) as dgvt_best_index would plan
    them, their values as SQLite would pass them: sqlite3_values from a
    statement that selects them. */
 static int count_values(sqlite3 *db, const struct dgvtab_term *terms, int n,
@@ -1339,7 +1202,7 @@ static int count_values(sqlite3 *db, const struct dgvtab_term *terms, int n,
 
 	for (i = 0; i < n; i++) {
 		plan[2 * i] = (char)('0' + terms[i].column);
-		plan[2 * i + 1] = op_char(terms[i].op);
+		plan[2 * i + 1] = dgvt_op_char(terms[i].op);
 	}
 	plan[2 * n] = 0;
 	if (n == 0)
@@ -1366,7 +1229,7 @@ static int whole_chunks(const struct dgvtab_term *terms, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (terms[i].column != COL_THREAD && terms[i].column != COL_CHUNK)
+		if (terms[i].column != DGVT_COL_THREAD && terms[i].column != DGVT_COL_CHUNK)
 			return 0;
 	return 1;
 }
@@ -1383,8 +1246,8 @@ static int count_from_chunks(struct dgvt *t, const struct dgvtab_term *terms, in
 
 	sqlite3_str_appendf(q, "SELECT coalesce(sum(n_accesses), 0) FROM \"%w\".chunks WHERE 1", t->d.schema);
 	for (i = 0; i < n; i++)
-		sqlite3_str_appendf(q, " AND %s %s ?%d", terms[i].column == COL_THREAD ? "thread" : "id",
-		                    op_sql[(unsigned char)op_char(terms[i].op)], i + 1);
+		sqlite3_str_appendf(q, " AND %s %s ?%d", terms[i].column == DGVT_COL_THREAD ? "thread" : "id",
+		                    op_sql[(unsigned char)dgvt_op_char(terms[i].op)], i + 1);
 	if (!(sql = sqlite3_str_finish(q)))
 		return SQLITE_NOMEM;
 	rc = sqlite3_prepare_v2(t->d.db, sql, -1, &st, NULL);
@@ -1401,7 +1264,7 @@ static int count_from_chunks(struct dgvt *t, const struct dgvtab_term *terms, in
 	return rc;
 }
 
-/* vt_best_index's idxNum for count(*) WHERE terms. */
+/* dgvt_best_index's idxNum for count(*) WHERE terms. */
 static int count_idx_num(const struct dgvtab_term *terms, int n)
 {
 	sqlite3_uint64 used = 0;
@@ -1409,7 +1272,7 @@ static int count_idx_num(const struct dgvtab_term *terms, int n)
 
 	for (i = 0; i < n; i++)
 		used |= (sqlite3_uint64)1 << terms[i].column;
-	return plan_idx_num(used);
+	return dgvt_plan_idx_num(used);
 }
 
 int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
@@ -1445,7 +1308,7 @@ static const sqlite3_module vt_module = {
 	.iVersion = 0,
 	.xCreate = vt_connect,
 	.xConnect = vt_connect,
-	.xBestIndex = vt_best_index,
+	.xBestIndex = dgvt_best_index,
 	.xDisconnect = vt_disconnect,
 	.xDestroy = vt_disconnect,
 	.xOpen = vt_open,
