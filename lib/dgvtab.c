@@ -21,14 +21,13 @@ SQLITE_EXTENSION_INIT3
 #include <sqlite3.h>
 #endif
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dgcellvt.h"
 #include "dgchunk.h"
 #include "dgvt_db.h"
+#include "dgvt_filter.h"
 #include "dgvt_model.h"
 #include "dgvt_plan.h"
 #include "dgvtab.h"
@@ -44,24 +43,6 @@ static const char vt_decl[] =
    chunk_regions. */
 #define MAX_REGIONS 4096
 
-/* Blocks with at least this many accesses have sum_block_chunks rows
-   (schema.sql; dg-import's IMP_BC_MIN), each counting 1 to BC_MAX (a
-   chunk's most accesses, dg-import's IMP_CHUNK_MAX): a larger count is a
-   tampered database, refused rather than counted out row by row. */
-#define BC_MIN 65536
-#define BC_MAX 65536
-
-struct filter {
-	int64_t ic_lo, ic_hi, a_lo, a_hi, ch_lo, ch_hi;
-	int64_t thread, block;
-	int has_thread, has_block, has_ctx, is_write, empty;
-	int block_summed;       /* the block has sum_block_chunks rows */
-	uint8_t *ctx_set;       /* bitmap over contexts when has_ctx */
-	int has_stack;          /* stack_filter = P (dgvtab.h) */
-	uint8_t *whole_set;     /* contexts whose accesses all pass */
-	uint8_t *desc_ok;       /* per descriptor: its pc is in P_pcs */
-};
-
 struct cur {
 	sqlite3_vtab_cursor base;
 	struct dgchunk_codec codec;
@@ -76,7 +57,7 @@ struct cur {
 	int64_t *cnts;
 	size_t cap_cnts;
 	int64_t done;
-	struct filter f;
+	struct dgvt_filter f;
 	int eof, in_chunk;
 	int64_t chunk, thread, next_icount, run_icount;
 	uint32_t next_first, run_first, run_no;
@@ -141,9 +122,7 @@ static int vt_close(sqlite3_vtab_cursor *base)
 	sqlite3_free(c->ids);
 	sqlite3_free(c->cnts);
 	sqlite3_free(c->sel);
-	sqlite3_free(c->f.ctx_set);
-	sqlite3_free(c->f.whole_set);
-	sqlite3_free(c->f.desc_ok);
+	dgvt_filter_free(&c->f);
 	sqlite3_free(c);
 	return SQLITE_OK;
 }
@@ -164,316 +143,6 @@ static int cur_ready(struct cur *c, const struct dgvt_model *m)
 		return SQLITE_NOMEM;
 	c->codec_ready = 1;
 	return SQLITE_OK;
-}
-
-static void filter_reset(struct filter *f)
-{
-	uint8_t *set = f->ctx_set, *whole = f->whole_set, *ok = f->desc_ok;
-
-	memset(f, 0, sizeof *f);
-	f->ctx_set = set;
-	f->whole_set = whole;
-	f->desc_ok = ok;
-	f->ic_lo = f->a_lo = f->ch_lo = INT64_MIN;
-	f->ic_hi = f->a_hi = f->ch_hi = INT64_MAX;
-	f->is_write = -1;
-}
-
-/* Narrow [*lo, *hi] by "column OP v" as SQLite compares an INTEGER column
-   (numeric text converted, a number below any text, NULL matching
-   nothing).  Returns 1 when nothing can match. */
-static int narrow(sqlite3_value *v, char op, int64_t *lo, int64_t *hi)
-{
-	int64_t l = INT64_MIN, h = INT64_MAX;
-	int type = sqlite3_value_numeric_type(v);
-
-	if (type == SQLITE_NULL)
-		return 1;
-	if (type == SQLITE_TEXT || type == SQLITE_BLOB)
-		return !(op == '<' || op == 'l');
-	if (type == SQLITE_INTEGER) {
-		int64_t x = sqlite3_value_int64(v);
-		if ((op == '<' && x == INT64_MIN) || (op == '>' && x == INT64_MAX))
-			return 1;
-		l = op == '=' || op == 'g' ? x : op == '>' ? x + 1 : l;
-		h = op == '=' || op == 'l' ? x : op == '<' ? x - 1 : h;
-	} else {
-		const double two63 = 9223372036854775808.0;
-		double d = sqlite3_value_double(v), dl, dh;
-		if (isnan(d))
-			return 1;
-		dl = op == '=' || op == 'g' ? ceil(d) : op == '>' ? floor(d) + 1 : -INFINITY;
-		dh = op == '=' || op == 'l' ? floor(d) : op == '<' ? ceil(d) - 1 : INFINITY;
-		if (dl >= two63 || dh < -two63)
-			return 1;
-		l = dl < -two63 ? INT64_MIN : (int64_t)dl;
-		h = dh >= two63 ? INT64_MAX : (int64_t)dh;
-	}
-	if (l > *lo)
-		*lo = l;
-	if (h < *hi)
-		*hi = h;
-	return *lo > *hi;
-}
-
-/* One value of an = constraint as an integer; 1 when nothing matches. */
-static int equal_int(sqlite3_value *v, int64_t *x)
-{
-	int64_t lo = INT64_MIN, hi = INT64_MAX;
-
-	if (narrow(v, '=', &lo, &hi))
-		return 1;
-	*x = lo;
-	return 0;
-}
-
-static int ctx_add(struct cur *c, const struct dgvt_model *m, sqlite3_value *v)
-{
-	int64_t x;
-
-	if (equal_int(v, &x) || x < 0 || (uint64_t)x >= m->n_ctx)
-		return SQLITE_OK;
-	c->f.ctx_set[x >> 3] |= (uint8_t)(1u << (x & 7));
-	return SQLITE_OK;
-}
-
-/* context_id = v, or every value of an IN list. */
-static int filter_ctx(struct cur *c, const struct dgvt_model *m, sqlite3_value *v, char op)
-{
-	size_t bytes = m->n_ctx / 8 + 1;
-	sqlite3_value *x;
-	int rc = SQLITE_OK;
-
-	if (!c->f.has_ctx) {
-		sqlite3_free(c->f.ctx_set);
-		c->f.ctx_set = sqlite3_malloc64(bytes);
-		if (!c->f.ctx_set)
-			return SQLITE_NOMEM;
-		memset(c->f.ctx_set, 0, bytes);
-		c->f.has_ctx = 1;
-	} else {
-		/* a second context constraint: keep the intersection */
-		uint8_t *old = c->f.ctx_set;
-		c->f.ctx_set = NULL;
-		c->f.has_ctx = 0;
-		if ((rc = filter_ctx(c, m, v, op)) == SQLITE_OK) {
-			size_t i;
-			for (i = 0; i < bytes; i++)
-				c->f.ctx_set[i] &= old[i];
-		}
-		sqlite3_free(old);
-		return rc;
-	}
-	if (op != 'I')
-		return ctx_add(c, m, v);
-	for (rc = sqlite3_vtab_in_first(v, &x); rc == SQLITE_OK && x; rc = sqlite3_vtab_in_next(v, &x))
-		ctx_add(c, m, x);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
-}
-
-/* One argument of xFilter into the filter. */
-static int filter_arg(struct cur *c, const struct dgvt_model *m, int col, char op, sqlite3_value *v)
-{
-	struct filter *f = &c->f;
-	int64_t x = 0;
-
-	switch (col) {
-	case DGVT_COL_ICOUNT: f->empty |= narrow(v, op, &f->ic_lo, &f->ic_hi); break;
-	case DGVT_COL_ADDR: f->empty |= narrow(v, op, &f->a_lo, &f->a_hi); break;
-	case DGVT_COL_CHUNK: f->empty |= narrow(v, op, &f->ch_lo, &f->ch_hi); break;
-	case DGVT_COL_IS_WRITE:
-		if (equal_int(v, &x) || (x != 0 && x != 1) || (f->is_write >= 0 && f->is_write != x))
-			f->empty = 1;
-		f->is_write = (int)x;
-		break;
-	case DGVT_COL_THREAD:
-		if (equal_int(v, &x) || (f->has_thread && f->thread != x))
-			f->empty = 1;
-		f->thread = x, f->has_thread = 1;
-		break;
-	case DGVT_COL_BLOCK:
-		if (equal_int(v, &x) || (f->has_block && f->block != x))
-			f->empty = 1;
-		f->block = x, f->has_block = 1;
-		break;
-	case DGVT_COL_CONTEXT:
-		return filter_ctx(c, m, v, op);
-	}
-	return SQLITE_OK;
-}
-
-/* ------------------------------------------------------------ stack_filter */
-
-/* A code address of stack_filter's P_pcs(pc, module_id). */
-struct code { int64_t pc, module; };
-
-static int code_cmp(const void *pa, const void *pb)
-{
-	const struct code *a = pa, *b = pb;
-
-	if (a->pc != b->pc)
-		return a->pc < b->pc ? -1 : 1;
-	return a->module < b->module ? -1 : a->module > b->module;
-}
-
-/* A statement over one of stack_filter's tables: fmt with P for %w. */
-static int stack_prepare(struct dgvt *t, const char *fmt, const char *p,
-			 sqlite3_stmt **st)
-{
-	char *sql = sqlite3_mprintf(fmt, p);
-	int rc;
-
-	if (!sql)
-		return SQLITE_NOMEM;
-	rc = sqlite3_prepare_v2(t->d.db, sql, -1, st, NULL);
-	sqlite3_free(sql);
-	return rc == SQLITE_OK ? rc : dgvt_sql_error(&t->d, "reading stack_filter's tables");
-}
-
-/* The code addresses of table temp.P_pcs, sorted, into *out
-   (sqlite3_free). */
-static int stack_pcs(struct dgvt *t, const char *p, struct code **out, size_t *n)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc = stack_prepare(t, "SELECT pc, module_id FROM temp.\"%w_pcs\"", p, &st);
-
-	*out = NULL;
-	*n = 0;
-	if (rc != SQLITE_OK)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap && dgvt_grow(out, &cap, *n + 1, sizeof **out) != SQLITE_OK) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		(*out)[*n].pc = sqlite3_column_int64(st, 0);
-		(*out)[(*n)++].module = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		sqlite3_free(*out);
-		*out = NULL;
-		return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "reading stack_filter's pcs");
-	}
-	if (*n)
-		qsort(*out, *n, sizeof **out, code_cmp);
-	return SQLITE_OK;
-}
-
-/* Marks the contexts of temp.P_ctx(id, whole) in set (and, whole, in
-   whole). */
-static int stack_ctx(struct dgvt *t, const char *p, uint8_t *set, uint8_t *whole)
-{
-	sqlite3_stmt *st;
-	int rc = stack_prepare(t, "SELECT id, whole FROM temp.\"%w_ctx\"", p, &st);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t x = sqlite3_column_int64(st, 0);
-
-		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || x < 0
-		    || (uint64_t)x >= t->m.n_ctx)
-			continue;
-		set[x >> 3] |= (uint8_t)(1u << (x & 7));
-		if (sqlite3_column_int64(st, 1))
-			whole[x >> 3] |= (uint8_t)(1u << (x & 7));
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? SQLITE_OK : dgvt_sql_error(&t->d, "reading stack_filter's contexts");
-}
-
-/* stack_filter = P: only the contexts of temp.P_ctx, and in those not
-   marked whole only the accesses whose (pc, module_id) is in temp.P_pcs. */
-static int filter_stack(struct dgvt *t, struct cur *c, sqlite3_value *v)
-{
-	struct filter *f = &c->f;
-	const char *p = (const char *)sqlite3_value_text(v);
-	size_t bytes = t->m.n_ctx / 8 + 1, i, n;
-	uint8_t *set;
-	struct code *pcs, key;
-	int rc;
-
-	if (!p || f->has_stack)
-		return f->empty = 1, SQLITE_OK;   /* NULL; or two: not ours */
-	set = sqlite3_malloc64(bytes);
-	sqlite3_free(f->whole_set);
-	sqlite3_free(f->desc_ok);
-	f->whole_set = sqlite3_malloc64(bytes);
-	f->desc_ok = sqlite3_malloc64(t->m.n_descs + 1);
-	if (!set || !f->whole_set || !f->desc_ok) {
-		sqlite3_free(set);
-		return SQLITE_NOMEM;
-	}
-	memset(set, 0, bytes);
-	memset(f->whole_set, 0, bytes);
-	f->has_stack = 1;
-	if ((rc = stack_ctx(t, p, set, f->whole_set)) != SQLITE_OK
-	    || (rc = stack_pcs(t, p, &pcs, &n)) != SQLITE_OK) {
-		sqlite3_free(set);
-		return rc;
-	}
-	for (i = 0; i < t->m.n_descs; i++) {
-		key.pc = t->m.descs[i].pc;
-		key.module = t->m.descs[i].module;
-		f->desc_ok[i] = n && bsearch(&key, pcs, n, sizeof *pcs, code_cmp);
-	}
-	sqlite3_free(pcs);
-	if (f->has_ctx)         /* with a context_id constraint: both */
-		for (i = 0; i < bytes; i++)
-			f->ctx_set[i] &= set[i];
-	else {
-		sqlite3_free(f->ctx_set);
-		f->ctx_set = set, set = NULL;
-		f->has_ctx = 1;
-	}
-	sqlite3_free(set);
-	return SQLITE_OK;
-}
-
-/* block_id = X: only X's addresses during X's life. */
-static const char sql_block[] =
-	"SELECT addr, size, alloc_icount, free_icount, reads + writes FROM \"%w\".blocks WHERE id = ?1";
-
-static int filter_block(struct dgvt *t, struct filter *f)
-{
-	sqlite3_stmt *st;
-	int rc = dgvt_cached(&t->d, &st, sql_block);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	sqlite3_bind_int64(st, 1, f->block);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		struct dgvt_blk k;
-		int64_t lo, hi, free_ic;
-		int64_t size = sqlite3_column_int64(st, 1);
-		k.addr = sqlite3_column_int64(st, 0);
-		/* as blk_from_row: a block reaching past INT64_MAX ends there */
-		lo = k.addr;
-		hi = size <= 0 ? lo : k.addr > INT64_MAX - size ? INT64_MAX : k.addr + (size - 1);
-		f->empty |= size <= 0;
-		if (lo > f->a_lo) f->a_lo = lo;
-		if (hi < f->a_hi) f->a_hi = hi;
-		lo = sqlite3_column_int64(st, 2);
-		free_ic = sqlite3_column_type(st, 3) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 3);
-		free_ic = free_ic == INT64_MIN ? free_ic : free_ic - 1;
-		if (lo > f->ic_lo) f->ic_lo = lo;
-		if (free_ic < f->ic_hi) f->ic_hi = free_ic;
-		f->empty |= f->a_lo > f->a_hi || f->ic_lo > f->ic_hi;
-		f->block_summed = sqlite3_column_int64(st, 4) >= BC_MIN;
-		rc = SQLITE_OK;
-	} else if (rc == SQLITE_DONE) {
-		f->empty = 1;
-		rc = SQLITE_OK;
-	} else {
-		rc = dgvt_sql_error(&t->d, "looking up the block");
-	}
-	dgvt_done(&t->d, st);
-	if (rc == SQLITE_OK && f->block_summed)
-		rc = dgvt_have_bc(&t->d, &f->block_summed);
-	return rc;
 }
 
 /* ------------------------------------------------------------ choosing chunks */
@@ -604,10 +273,10 @@ static int ids_block(struct dgvt *t, struct cur *c)
 	sqlite3_bind_int64(st, 1, c->f.block);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t n = sqlite3_column_int64(st, 1);
-		if (n < 1 || n > BC_MAX) {
+		if (n < 1 || n > DGVT_BC_MAX) {
 			rc = dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: sum_block_chunks: block %lld, chunk %lld:"
 			              " %lld accesses, not 1 to %d", (long long)c->f.block,
-			              (long long)sqlite3_column_int64(st, 0), (long long)n, BC_MAX);
+			              (long long)sqlite3_column_int64(st, 0), (long long)n, DGVT_BC_MAX);
 			break;
 		}
 		if (dgvt_grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK
@@ -630,7 +299,7 @@ static int ids_block(struct dgvt *t, struct cur *c)
 }
 
 /* Whether the address range can go through chunk_regions. */
-static int regions_usable(const struct filter *f)
+static int regions_usable(const struct dgvt_filter *f)
 {
 	return f->a_lo >= 0 && f->a_hi != INT64_MAX
 	       && (f->a_hi >> 16) - (f->a_lo >> 16) < MAX_REGIONS;
@@ -701,7 +370,7 @@ static int prepare2(struct dgvt *t, sqlite3_stmt **st, const char *fmt)
    if any, as a filter), or a scan by id. */
 static int choose_source(struct dgvt *t, struct cur *c)
 {
-	struct filter *f = &c->f;
+	struct dgvt_filter *f = &c->f;
 	int icount_bounded = f->ic_lo != INT64_MIN || f->ic_hi != INT64_MAX;
 	int rc = choose_list(t, c);
 
@@ -755,7 +424,7 @@ static int in_ids(const struct cur *c, int64_t id)
    they are ordered as signed numbers, as the filter compares. */
 static int chunk_may_match(const struct cur *c, sqlite3_stmt *st)
 {
-	const struct filter *f = &c->f;
+	const struct dgvt_filter *f = &c->f;
 	int64_t id = sqlite3_column_int64(st, 0);
 	int64_t ilo = sqlite3_column_int64(st, 2), ihi = sqlite3_column_int64(st, 3);
 	int64_t alo = sqlite3_column_int64(st, 4), ahi = sqlite3_column_int64(st, 5);
@@ -824,7 +493,7 @@ static int next_chunk(struct dgvt *t, struct cur *c)
 /* The accesses of the current run that pass the filter, into sel. */
 static void select_run(struct cur *c, const struct dgvt_model *m)
 {
-	const struct filter *f = &c->f;
+	const struct dgvt_filter *f = &c->f;
 	const struct dgvt_desc *d = m->descs + m->ctx_desc[c->run.context];
 	const uint64_t *a = c->run.addrs;
 	int64_t base = c->run_icount;
@@ -980,7 +649,7 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 {
 	struct cur *c = (struct cur *)base;
 	struct dgvt *t = (struct dgvt *)base->pVtab;
-	int i, rc;
+	int rc;
 
 	c->eof = 1;
 	c->in_chunk = 0;
@@ -988,12 +657,7 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 	c->n_sel = c->k = 0;
 	if ((rc = dgvt_model_load(t)) != SQLITE_OK || (rc = cur_ready(c, &t->m)) != SQLITE_OK)
 		return rc;
-	filter_reset(&c->f);
-	for (i = 0; i < argc && rc == SQLITE_OK; i++)
-		rc = plan[2 * i] - '0' == DGVT_COL_STACK ? filter_stack(t, c, argv[i])
-		     : filter_arg(c, &t->m, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
-	if (rc == SQLITE_OK && c->f.has_block && !c->f.empty)
-		rc = filter_block(t, &c->f);
+	rc = dgvt_filter_build(t, &c->f, plan, argc, argv);
 	if (rc == SQLITE_OK && (idx_num & DGVT_PLAN_BLOCKS || c->f.has_block))
 		rc = dgvt_blocks_load(t);
 	/* No context with an access: no row can exist, and the codec would
