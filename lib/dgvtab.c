@@ -30,6 +30,7 @@ SQLITE_EXTENSION_INIT3
 #include "dgvt_filter.h"
 #include "dgvt_model.h"
 #include "dgvt_plan.h"
+#include "dgvt_source.h"
 #include "dgvtab.h"
 
 /* The columns, in enum dgvt_col's order (dgvt_plan.h). */
@@ -39,23 +40,15 @@ static const char vt_decl[] =
 	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER, module_id INTEGER,"
 	" stack_filter HIDDEN)";
 
-/* Regions (64 KiB) an address range may span and still go through
-   chunk_regions. */
-#define MAX_REGIONS 4096
-
 struct cur {
 	sqlite3_vtab_cursor base;
 	struct dgchunk_codec codec;
 	int codec_ready;
-	sqlite3_stmt *scan_id, *scan_ic, *fetch, *src;
-	int64_t *ids;           /* chunk ids to visit (list mode) or allow */
-	size_t n_ids, cap_ids, pos;
-	int list_mode, use_allow;
+	struct dgvt_source s;
 	/* Counting (a block_id = X plan reading no column): rows without
-	   decoding, cnts[pos] for chunk ids[pos]; `done` of them given. */
+	   decoding, s.cnts[s.pos] for chunk s.ids[s.pos]; `done` of them
+	   given. */
 	int counting;
-	int64_t *cnts;
-	size_t cap_cnts;
 	int64_t done;
 	struct dgvt_filter f;
 	int eof, in_chunk;
@@ -115,12 +108,8 @@ static int vt_close(sqlite3_vtab_cursor *base)
 {
 	struct cur *c = (struct cur *)base;
 
-	sqlite3_finalize(c->scan_id);
-	sqlite3_finalize(c->scan_ic);
-	sqlite3_finalize(c->fetch);
+	dgvt_source_free(&c->s);
 	dgchunk_free(&c->codec);
-	sqlite3_free(c->ids);
-	sqlite3_free(c->cnts);
 	sqlite3_free(c->sel);
 	dgvt_filter_free(&c->f);
 	sqlite3_free(c);
@@ -145,340 +134,16 @@ static int cur_ready(struct cur *c, const struct dgvt_model *m)
 	return SQLITE_OK;
 }
 
-/* ------------------------------------------------------------ choosing chunks */
-
-static int64_t count_of(struct dgvt *t, const char *fmt, int64_t a, int64_t b, int *rc)
-{
-	sqlite3_stmt *st;
-	int64_t n = 0;
-
-	if ((*rc = dgvt_cached(&t->d, &st, fmt)) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_int64(st, 1, a);
-	sqlite3_bind_int64(st, 2, b);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	else
-		*rc = dgvt_sql_error(&t->d, "counting chunks");
-	dgvt_done(&t->d, st);
-	return n;
-}
-
-static int ids_cmp(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-static void ids_sort_unique(struct cur *c)
-{
-	size_t i, n = 0;
-
-	if (c->n_ids == 0)
-		return;
-	qsort(c->ids, c->n_ids, sizeof *c->ids, ids_cmp);
-	for (i = 0; i < c->n_ids; i++)
-		if (i == 0 || c->ids[i] != c->ids[i - 1])
-			c->ids[n++] = c->ids[i];
-	c->n_ids = n;
-}
-
-/* Append the chunk ids a query gives (?1, ?2 bound to a, b; ?3, ?4, if
-   it has them, to the chunk id bounds). */
-static int ids_append(struct dgvt *t, struct cur *c, const char *fmt, int64_t a, int64_t b)
-{
-	sqlite3_stmt *st;
-	int rc = dgvt_cached(&t->d, &st, fmt);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	sqlite3_bind_int64(st, 1, a);
-	sqlite3_bind_int64(st, 2, b);
-	if (sqlite3_bind_parameter_count(st) == 4) {
-		sqlite3_bind_int64(st, 3, c->f.ch_lo);
-		sqlite3_bind_int64(st, 4, c->f.ch_hi);
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dgvt_grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
-	}
-	dgvt_done(&t->d, st);
-	if (rc == SQLITE_DONE)
-		return SQLITE_OK;
-	return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "choosing chunks");
-}
-
-/* (?2 unused) within the chunk id bounds: a seek a context, so that
-   `chunk_id >= X` on a filter of thousands of contexts does not list
-   every chunk of each */
-static const char sql_ctx_chunks[] =
-	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1"
-	" AND ?2 = ?2 AND chunk_id BETWEEN ?3 AND ?4";
-
-/* The chunks holding runs of the selected contexts. */
-static int ids_from_contexts(struct dgvt *t, struct cur *c)
-{
-	size_t k;
-	int rc = SQLITE_OK;
-
-	for (k = 0; k < t->m.n_ctx && rc == SQLITE_OK; k++)
-		if (c->f.ctx_set[k >> 3] & (1u << (k & 7)))
-			rc = ids_append(t, c, sql_ctx_chunks, (int64_t)k, 0);
-	return rc;
-}
-
-/* Keep the ids (sorted, unique) that a second sorted list also has. */
-static void ids_intersect(struct cur *c, size_t split)
-{
-	size_t i = 0, j = split, n = 0;
-
-	while (i < split && j < c->n_ids) {
-		if (c->ids[i] < c->ids[j])
-			i++;
-		else if (c->ids[i] > c->ids[j])
-			j++;
-		else
-			c->ids[n++] = c->ids[i++], j++;
-	}
-	c->n_ids = n;
-}
-
-static const char sql_regions_count[] =
-	"SELECT count(*) FROM \"%w\".chunk_regions WHERE region BETWEEN ?1 AND ?2";
-static const char sql_regions[] =
-	"SELECT chunk_id FROM \"%w\".chunk_regions WHERE region BETWEEN ?1 AND ?2";
-static const char sql_icount_count[] =
-	"SELECT count(*) FROM \"%w\".chunks WHERE icount_lo >= coalesce("
-	"(SELECT icount_lo FROM \"%w\".chunks WHERE icount_lo <= ?1 ORDER BY icount_lo DESC LIMIT 1), ?1)"
-	" AND icount_lo <= ?2";
-
-static const char sql_block_chunks[] =
-	"SELECT chunk_id, accesses FROM \"%w\".sum_block_chunks WHERE block_id = ?1"
-	" ORDER BY chunk_id";
-
-/* The chunks holding the block's accesses (after a context list, if any:
-   then their intersection), with their counts in cnts when alone. */
-static int ids_block(struct dgvt *t, struct cur *c)
-{
-	sqlite3_stmt *st;
-	size_t split = c->n_ids;
-	int rc = dgvt_cached(&t->d, &st, sql_block_chunks);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	sqlite3_bind_int64(st, 1, c->f.block);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t n = sqlite3_column_int64(st, 1);
-		if (n < 1 || n > DGVT_BC_MAX) {
-			rc = dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: sum_block_chunks: block %lld, chunk %lld:"
-			              " %lld accesses, not 1 to %d", (long long)c->f.block,
-			              (long long)sqlite3_column_int64(st, 0), (long long)n, DGVT_BC_MAX);
-			break;
-		}
-		if (dgvt_grow(&c->ids, &c->cap_ids, c->n_ids + 1, sizeof *c->ids) != SQLITE_OK
-		    || dgvt_grow(&c->cnts, &c->cap_cnts, c->n_ids + 1, sizeof *c->cnts) != SQLITE_OK) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		c->cnts[c->n_ids] = n;
-		c->ids[c->n_ids++] = sqlite3_column_int64(st, 0);
-	}
-	dgvt_done(&t->d, st);
-	if (rc == SQLITE_CORRUPT_VTAB)
-		return rc;
-	if (rc != SQLITE_DONE)
-		return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "choosing chunks");
-	if (c->list_mode)
-		ids_intersect(c, split);
-	c->list_mode = 1;
-	return SQLITE_OK;
-}
-
-/* Whether the address range can go through chunk_regions. */
-static int regions_usable(const struct dgvt_filter *f)
-{
-	return f->a_lo >= 0 && f->a_hi != INT64_MAX
-	       && (f->a_hi >> 16) - (f->a_lo >> 16) < MAX_REGIONS;
-}
-
-/* Build the list of candidate chunks from contexts and regions, each
-   sorted; with both, their intersection.  Sets list_mode when a list
-   applies. */
-static int choose_list(struct dgvt *t, struct cur *c)
-{
-	int rc = SQLITE_OK;
-	size_t split;
-
-	c->n_ids = 0;
-	c->list_mode = 0;
-	if (c->f.has_ctx) {
-		if ((rc = ids_from_contexts(t, c)) != SQLITE_OK)
-			return rc;
-		ids_sort_unique(c);
-		c->list_mode = 1;
-	}
-	if (c->f.block_summed)  /* the block's own chunks: fewer than regions' */
-		return ids_block(t, c);
-	if (!regions_usable(&c->f))
-		return SQLITE_OK;
-	if (c->list_mode) {
-		int64_t n = count_of(t, sql_regions_count, c->f.a_lo >> 16, c->f.a_hi >> 16, &rc);
-		if (rc != SQLITE_OK || (size_t)n > 4 * c->n_ids + 64)
-			return rc;
-	}
-	split = c->n_ids;
-	if ((rc = ids_append(t, c, sql_regions, c->f.a_lo >> 16, c->f.a_hi >> 16)) != SQLITE_OK)
-		return rc;
-	if (c->n_ids > split) {  /* sort the region ids after the context ids */
-		int64_t *all = c->ids;
-		size_t n_all = c->n_ids;
-		c->ids += split, c->n_ids -= split;
-		ids_sort_unique(c);
-		n_all = split + c->n_ids;
-		c->ids = all, c->n_ids = n_all;
-	}
-	if (c->list_mode)
-		ids_intersect(c, split);
-	c->list_mode = 1;
-	return SQLITE_OK;
-}
-
-static const char sql_scan_id[] =
-	"SELECT id, thread, icount_lo, icount_hi, addr_lo, addr_hi, data FROM \"%w\".chunks"
-	" WHERE id BETWEEN ?1 AND ?2 ORDER BY id";
-static const char sql_scan_ic[] =
-	"SELECT id, thread, icount_lo, icount_hi, addr_lo, addr_hi, data FROM \"%w\".chunks"
-	" WHERE icount_lo >= coalesce((SELECT icount_lo FROM \"%w\".chunks WHERE icount_lo <= ?1"
-	" ORDER BY icount_lo DESC LIMIT 1), ?1) AND icount_lo <= ?2 ORDER BY icount_lo, id";
-static const char sql_fetch[] =
-	"SELECT id, thread, icount_lo, icount_hi, addr_lo, addr_hi, data FROM \"%w\".chunks"
-	" WHERE id = ?1";
-
-/* A cursor's statement, prepared once and reset for each use. */
-static int prepare2(struct dgvt *t, sqlite3_stmt **st, const char *fmt)
-{
-	if (*st)
-		return sqlite3_reset(*st), SQLITE_OK;
-	return dgvt_prepare(&t->d, st, fmt);
-}
-
-/* Pick the source of chunks: the list, a scan by icount (keeping the list,
-   if any, as a filter), or a scan by id. */
-static int choose_source(struct dgvt *t, struct cur *c)
-{
-	struct dgvt_filter *f = &c->f;
-	int icount_bounded = f->ic_lo != INT64_MIN || f->ic_hi != INT64_MAX;
-	int rc = choose_list(t, c);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	c->pos = 0;
-	c->use_allow = 0;
-	if (c->list_mode && icount_bounded && c->n_ids > 16) {
-		int64_t n = count_of(t, sql_icount_count, f->ic_lo, f->ic_hi, &rc);
-		if (rc != SQLITE_OK)
-			return rc;
-		if ((size_t)n < c->n_ids)
-			c->list_mode = 0, c->use_allow = 1;
-	}
-	if (c->list_mode) {
-		c->src = NULL;
-		return prepare2(t, &c->fetch, sql_fetch);
-	}
-	if (icount_bounded) {
-		rc = prepare2(t, &c->scan_ic, sql_scan_ic);
-		c->src = c->scan_ic;
-		sqlite3_bind_int64(c->src, 1, f->ic_lo);
-		sqlite3_bind_int64(c->src, 2, f->ic_hi);
-	} else {
-		rc = prepare2(t, &c->scan_id, sql_scan_id);
-		c->src = c->scan_id;
-		sqlite3_bind_int64(c->src, 1, f->ch_lo);
-		sqlite3_bind_int64(c->src, 2, f->ch_hi);
-	}
-	return rc;
-}
-
-/* ------------------------------------------------------------ decoding */
-
-static int in_ids(const struct cur *c, int64_t id)
-{
-	size_t lo = 0, hi = c->n_ids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->n_ids && c->ids[lo] == id;
-}
-
-/* Whether a chunk row (id, thread, icount_lo, icount_hi, addr_lo,
-   addr_hi) can hold a matching access.  addr_lo/addr_hi are used only when
-   they are ordered as signed numbers, as the filter compares. */
-static int chunk_may_match(const struct cur *c, sqlite3_stmt *st)
-{
-	const struct dgvt_filter *f = &c->f;
-	int64_t id = sqlite3_column_int64(st, 0);
-	int64_t ilo = sqlite3_column_int64(st, 2), ihi = sqlite3_column_int64(st, 3);
-	int64_t alo = sqlite3_column_int64(st, 4), ahi = sqlite3_column_int64(st, 5);
-
-	if (id < f->ch_lo || id > f->ch_hi || ihi <= f->ic_lo || ilo > f->ic_hi)
-		return 0;
-	if (f->has_thread && sqlite3_column_int64(st, 1) != f->thread)
-		return 0;
-	if (alo <= ahi && (ahi < f->a_lo || alo > f->a_hi))
-		return 0;
-	return !c->use_allow || in_ids(c, id);
-}
-
-/* Step the source to its next chunk row; *row 0 at the end. */
-static int source_step(struct dgvt *t, struct cur *c, sqlite3_stmt **st)
-{
-	int rc;
-
-	if (!c->list_mode) {
-		*st = c->src;
-		rc = sqlite3_step(c->src);
-	} else {
-		do {
-			/* ids outside the chunk_id bounds: not even fetched */
-			while (c->pos < c->n_ids && (c->ids[c->pos] < c->f.ch_lo
-						     || c->ids[c->pos] > c->f.ch_hi))
-				c->pos++;
-			if (c->pos == c->n_ids)
-				return *st = NULL, SQLITE_OK;
-			*st = c->fetch;
-			sqlite3_reset(c->fetch);
-			sqlite3_bind_int64(c->fetch, 1, c->ids[c->pos++]);
-			rc = sqlite3_step(c->fetch);
-		} while (rc == SQLITE_DONE);
-	}
-	if (rc == SQLITE_DONE)
-		return *st = NULL, SQLITE_OK;
-	return rc == SQLITE_ROW ? SQLITE_OK : dgvt_sql_error(&t->d, "reading chunks");
-}
-
 static int next_chunk(struct dgvt *t, struct cur *c)
 {
 	sqlite3_stmt *st;
 	const void *data;
 	int rc;
 
-	for (;;) {
-		if ((rc = source_step(t, c, &st)) != SQLITE_OK)
-			return rc;
-		if (!st)
-			return c->eof = 1, SQLITE_OK;
-		if (chunk_may_match(c, st))
-			break;
-	}
+	if ((rc = dgvt_source_next(t, &c->s, &c->f, &st)) != SQLITE_OK)
+		return rc;
+	if (!st)
+		return c->eof = 1, SQLITE_OK;
 	c->chunk = sqlite3_column_int64(st, 0);
 	c->thread = sqlite3_column_int64(st, 1);
 	c->next_icount = sqlite3_column_int64(st, 2);
@@ -581,30 +246,30 @@ static int next_run(struct dgvt *t, struct cur *c)
 static void count_skip_empty(struct cur *c)
 {
 	c->done = 0;
-	while (c->pos < c->n_ids && c->cnts[c->pos] <= 0)
-		c->pos++;
-	c->eof = c->pos == c->n_ids;
+	while (c->s.pos < c->s.n_ids && c->s.cnts[c->s.pos] <= 0)
+		c->s.pos++;
+	c->eof = c->s.pos == c->s.n_ids;
 }
 
 /* A block_id = X plan that reads no column: the rows are the counts of
    sum_block_chunks, given without decoding a chunk. */
 static int count_start(struct dgvt *t, struct cur *c)
 {
-	int rc = choose_list(t, c);
+	int rc = dgvt_source_list(t, &c->s, &c->f);
 
 	if (rc != SQLITE_OK)
 		return rc;
 	c->counting = 1;
-	c->pos = 0;
+	c->s.pos = 0;
 	count_skip_empty(c);
 	return SQLITE_OK;
 }
 
 static void count_next(struct cur *c)
 {
-	if (++c->done < c->cnts[c->pos])
+	if (++c->done < c->s.cnts[c->s.pos])
 		return;
-	c->pos++;
+	c->s.pos++;
 	count_skip_empty(c);
 }
 
@@ -613,13 +278,12 @@ static void count_next(struct cur *c)
    counted last. */
 static int count_decode(struct dgvt *t, struct cur *c)
 {
-	int64_t skip = c->done, chunk = c->ids[c->pos];
+	int64_t skip = c->done, chunk = c->s.ids[c->s.pos];
 	int rc;
 
 	c->counting = 0;
 	c->in_chunk = 0;
-	c->use_allow = 0;
-	if ((rc = prepare2(t, &c->fetch, sql_fetch)) != SQLITE_OK || (rc = next_run(t, c)) != SQLITE_OK)
+	if ((rc = dgvt_source_fetch_list(t, &c->s)) != SQLITE_OK || (rc = next_run(t, c)) != SQLITE_OK)
 		return rc;
 	while (!c->eof && c->chunk == chunk && skip >= c->n_sel) {
 		skip -= c->n_sel;
@@ -666,7 +330,7 @@ static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		return rc;
 	if (idx_num & DGVT_PLAN_NO_COLUMNS && c->f.block_summed)
 		return count_start(t, c);
-	if ((rc = choose_source(t, c)) != SQLITE_OK)
+	if ((rc = dgvt_source_choose(t, &c->s, &c->f)) != SQLITE_OK)
 		return rc;
 	c->eof = 0;
 	return next_run(t, c);
@@ -835,8 +499,8 @@ static int count_rows(struct dgvt *t, struct cur *c, int64_t *count)
 
 	*count = 0;
 	if (c->counting) {
-		for (; c->pos < c->n_ids; c->pos++)
-			*count += c->cnts[c->pos] > 0 ? c->cnts[c->pos] : 0;
+		for (; c->s.pos < c->s.n_ids; c->s.pos++)
+			*count += c->s.cnts[c->s.pos] > 0 ? c->s.cnts[c->s.pos] : 0;
 		return SQLITE_OK;
 	}
 	while (!c->eof && rc == SQLITE_OK) {
