@@ -1,16 +1,18 @@
 /* dgvtab.c: the `accesses` virtual table.  See dgvtab.h.
  *
- * Layout.  A table object (struct dgvt, dgvt_model.h) owns the model of
- * the definitions and the heap blocks.  A cursor (struct cur) owns a chunk codec with
- * every context registered, the statements that bring chunks, the filter
- * built in xFilter, and the current run: its addresses (the codec's array)
- * and `sel`, the indexes of the accesses of the run that pass the filter.
- * xNext moves through `sel`, decoding the next run when it is used up;
- * xColumn reads one field of one access; nothing is allocated per row.
+ * The table's methods and its registration; the work is done by the
+ * dgvt_ modules below, each of which calls only those under it:
  *
- * The plan (xBestIndex, dgvt_plan.c) is a string of two characters per
- * argument of xFilter, column then operator, so that xFilter needs no
- * other state.
+ *   dgvt_cursor  a cursor (xOpen, xClose, xFilter, xNext): the chunks it
+ *                reads, decoded run by run, and `sel`, the accesses of the
+ *                run that pass the filter.  xColumn, here, reads one field
+ *                of the access sel[k]; nothing is allocated per row
+ *   dgvt_source  which chunks a cursor reads, in what order
+ *   dgvt_filter  the constraints of xFilter's arguments
+ *   dgvt_plan    xBestIndex: the constraints taken, the plan string
+ *   dgvt_model   the table object (struct dgvt), the definitions it loads
+ *                and checks, the heap blocks
+ *   dgvt_db      the table object's statements and errors
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -22,15 +24,11 @@ SQLITE_EXTENSION_INIT3
 #endif
 
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 #include "dgcellvt.h"
-#include "dgchunk.h"
+#include "dgvt_cursor.h"
 #include "dgvt_db.h"
-#include "dgvt_filter.h"
 #include "dgvt_model.h"
 #include "dgvt_plan.h"
-#include "dgvt_source.h"
 #include "dgvtab.h"
 
 /* The columns, in enum dgvt_col's order (dgvt_plan.h). */
@@ -39,26 +37,6 @@ static const char vt_decl[] =
 	" is_write INTEGER, pc INTEGER, thread INTEGER, context_id INTEGER,"
 	" block_id INTEGER, aseq INTEGER, chunk_id INTEGER, module_id INTEGER,"
 	" stack_filter HIDDEN)";
-
-struct cur {
-	sqlite3_vtab_cursor base;
-	struct dgchunk_codec codec;
-	int codec_ready;
-	struct dgvt_source s;
-	/* Counting (a block_id = X plan reading no column): rows without
-	   decoding, s.cnts[s.pos] for chunk s.ids[s.pos]; `done` of them
-	   given. */
-	int counting;
-	int64_t done;
-	struct dgvt_filter f;
-	int eof, in_chunk;
-	int64_t chunk, thread, next_icount, run_icount;
-	uint32_t next_first, run_first, run_no;
-	struct dgchunk_run run;
-	const struct dgvt_desc *d;
-	uint32_t *sel;
-	uint32_t n_sel, k;
-};
 
 /* ------------------------------------------------------------ connect */
 
@@ -89,261 +67,16 @@ static int vt_disconnect(sqlite3_vtab *vtab)
 	return SQLITE_OK;
 }
 
-/* ------------------------------------------------------------ cursors */
-
-static int vt_open(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
-{
-	struct cur *c = sqlite3_malloc(sizeof *c);
-
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof *c);
-	dgchunk_init(&c->codec);
-	c->eof = 1;
-	*out = &c->base;
-	return SQLITE_OK;
-}
-
-static int vt_close(sqlite3_vtab_cursor *base)
-{
-	struct cur *c = (struct cur *)base;
-
-	dgvt_source_free(&c->s);
-	dgchunk_free(&c->codec);
-	sqlite3_free(c->sel);
-	dgvt_filter_free(&c->f);
-	sqlite3_free(c);
-	return SQLITE_OK;
-}
-
-/* The codec with every context of the model, once per cursor. */
-static int cur_ready(struct cur *c, const struct dgvt_model *m)
-{
-	size_t k;
-
-	if (c->codec_ready)
-		return SQLITE_OK;
-	dgchunk_set_plain(&c->codec, m->plain);
-	for (k = 0; k < m->n_ctx; k++)
-		if (dgchunk_add_context(&c->codec, m->ctx_shape[2 * k], m->ctx_shape[2 * k + 1]) < 0)
-			return SQLITE_NOMEM;
-	c->sel = sqlite3_malloc64(((sqlite3_uint64)m->max_accesses + 1) * sizeof *c->sel);
-	if (!c->sel)
-		return SQLITE_NOMEM;
-	c->codec_ready = 1;
-	return SQLITE_OK;
-}
-
-static int next_chunk(struct dgvt *t, struct cur *c)
-{
-	sqlite3_stmt *st;
-	const void *data;
-	int rc;
-
-	if ((rc = dgvt_source_next(t, &c->s, &c->f, &st)) != SQLITE_OK)
-		return rc;
-	if (!st)
-		return c->eof = 1, SQLITE_OK;
-	c->chunk = sqlite3_column_int64(st, 0);
-	c->thread = sqlite3_column_int64(st, 1);
-	c->next_icount = sqlite3_column_int64(st, 2);
-	c->next_first = 0;
-	c->run_no = 0;
-	data = sqlite3_column_blob(st, 6);
-	dgchunk_decode_begin(&c->codec, data ? data : "", (size_t)sqlite3_column_bytes(st, 6));
-	c->in_chunk = 1;
-	return SQLITE_OK;
-}
-
-/* The accesses of the current run that pass the filter, into sel. */
-static void select_run(struct cur *c, const struct dgvt_model *m)
-{
-	const struct dgvt_filter *f = &c->f;
-	const struct dgvt_desc *d = m->descs + m->ctx_desc[c->run.context];
-	const uint64_t *a = c->run.addrs;
-	int64_t base = c->run_icount;
-	uint32_t i, n = 0, na = c->run.n_addrs;
-	uint64_t x = c->run.context;
-	const uint8_t *ok = f->has_stack && !(f->whole_set[x >> 3] & (1u << (x & 7)))
-			    ? f->desc_ok + m->ctx_desc[x] : NULL;
-
-	c->d = d;
-	c->k = 0;
-	if ((f->has_ctx && !(f->ctx_set[c->run.context >> 3] & (1u << (c->run.context & 7))))
-	    || base + (int64_t)c->run.n_instrs <= f->ic_lo) {
-		c->n_sel = 0;
-		return;
-	}
-	for (i = 0; i < na; i++) {
-		int64_t ic = base + d[i].iseq, addr = (int64_t)a[i];
-		if ((addr == 0 && d[i].guarded) || (f->is_write >= 0 && d[i].is_write != f->is_write)
-		    || ic < f->ic_lo || ic > f->ic_hi || addr < f->a_lo || addr > f->a_hi
-		    || (ok && !ok[i]))
-			continue;
-		if (f->has_block) {
-			int found;
-			if (dgvt_block_at(m, addr, ic, &found) != f->block || !found)
-				continue;
-		}
-		c->sel[n++] = i;
-	}
-	c->n_sel = n;
-}
-
-/* A partial run's accesses must belong to the instructions it ran. */
-static int run_consistent(const struct cur *c, const struct dgvt_model *m)
-{
-	const struct dgvt_desc *d = m->descs + m->ctx_desc[c->run.context];
-
-	return !c->run.partial || c->run.n_addrs == 0
-	       || d[c->run.n_addrs - 1].iseq < c->run.n_instrs;
-}
-
-/* Decode runs until one has a selected access, or the end. */
-static int next_run(struct dgvt *t, struct cur *c)
-{
-	int r, rc;
-
-	for (;;) {
-		if (!c->in_chunk) {
-			if ((rc = next_chunk(t, c)) != SQLITE_OK || c->eof)
-				return rc;
-		}
-		r = dgchunk_next(&c->codec, &c->run);
-		if (r > 0 && !run_consistent(c, &t->m))
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
-			                (long long)c->chunk, c->run_no, c->run.n_instrs);
-		if (r < 0)
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
-			                (long long)c->chunk, c->run_no);
-		if (r == 0) {
-			c->in_chunk = 0;
-			continue;
-		}
-		/* icounts of this run and of its instructions (iseq < 256)
-		   must be int64_t: the chunk's icount_lo is the database's */
-		if (c->next_icount < 0 || c->next_icount > INT64_MAX - 512)
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
-			                (long long)c->chunk, c->run_no, (long long)c->next_icount);
-		c->run_no++;
-		c->run_icount = c->next_icount;
-		c->run_first = c->next_first;
-		c->next_icount += c->run.n_instrs;
-		c->next_first += c->run.n_addrs;
-		if (c->run_icount > c->f.ic_hi) {
-			c->in_chunk = 0;        /* the rest of the chunk is later */
-			continue;
-		}
-		select_run(c, &t->m);
-		if (c->n_sel)
-			return SQLITE_OK;
-	}
-}
-
-/* ------------------------------------------------------------ counting */
-
-/* From the first chunk with a count, or at the end. */
-static void count_skip_empty(struct cur *c)
-{
-	c->done = 0;
-	while (c->s.pos < c->s.n_ids && c->s.cnts[c->s.pos] <= 0)
-		c->s.pos++;
-	c->eof = c->s.pos == c->s.n_ids;
-}
-
-/* A block_id = X plan that reads no column: the rows are the counts of
-   sum_block_chunks, given without decoding a chunk. */
-static int count_start(struct dgvt *t, struct cur *c)
-{
-	int rc = dgvt_source_list(t, &c->s, &c->f);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	c->counting = 1;
-	c->s.pos = 0;
-	count_skip_empty(c);
-	return SQLITE_OK;
-}
-
-static void count_next(struct cur *c)
-{
-	if (++c->done < c->s.cnts[c->s.pos])
-		return;
-	c->s.pos++;
-	count_skip_empty(c);
-}
-
-/* SQLite wants a value after all (a rowid): decode from the current
-   chunk on, as if it had been decoding all along, and stand on the row
-   counted last. */
-static int count_decode(struct dgvt *t, struct cur *c)
-{
-	int64_t skip = c->done, chunk = c->s.ids[c->s.pos];
-	int rc;
-
-	c->counting = 0;
-	c->in_chunk = 0;
-	if ((rc = dgvt_source_fetch_list(t, &c->s)) != SQLITE_OK || (rc = next_run(t, c)) != SQLITE_OK)
-		return rc;
-	while (!c->eof && c->chunk == chunk && skip >= c->n_sel) {
-		skip -= c->n_sel;
-		if ((rc = next_run(t, c)) != SQLITE_OK)
-			return rc;
-	}
-	if (c->eof || c->chunk != chunk)
-		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld holds fewer accesses of block %lld"
-		                " than sum_block_chunks counts", (long long)chunk, (long long)c->f.block);
-	c->k = (uint32_t)skip;
-	return SQLITE_OK;
-}
-
-static int vt_next(sqlite3_vtab_cursor *base)
-{
-	struct cur *c = (struct cur *)base;
-
-	if (c->counting)
-		return count_next(c), SQLITE_OK;
-	if (++c->k < c->n_sel)
-		return SQLITE_OK;
-	return next_run((struct dgvt *)base->pVtab, c);
-}
-
-static int vt_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
-                     int argc, sqlite3_value **argv)
-{
-	struct cur *c = (struct cur *)base;
-	struct dgvt *t = (struct dgvt *)base->pVtab;
-	int rc;
-
-	c->eof = 1;
-	c->in_chunk = 0;
-	c->counting = 0;
-	c->n_sel = c->k = 0;
-	if ((rc = dgvt_model_load(t)) != SQLITE_OK || (rc = cur_ready(c, &t->m)) != SQLITE_OK)
-		return rc;
-	rc = dgvt_filter_build(t, &c->f, plan, argc, argv);
-	if (rc == SQLITE_OK && (idx_num & DGVT_PLAN_BLOCKS || c->f.has_block))
-		rc = dgvt_blocks_load(t);
-	/* No context with an access: no row can exist, and the codec would
-	   have no prediction slots at all, which it does not expect. */
-	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
-		return rc;
-	if (idx_num & DGVT_PLAN_NO_COLUMNS && c->f.block_summed)
-		return count_start(t, c);
-	if ((rc = dgvt_source_choose(t, &c->s, &c->f)) != SQLITE_OK)
-		return rc;
-	c->eof = 0;
-	return next_run(t, c);
-}
+/* ------------------------------------------------------------ rows */
 
 static int vt_eof(sqlite3_vtab_cursor *base)
 {
-	return ((struct cur *)base)->eof;
+	return ((struct dgvt_cur *)base)->eof;
 }
 
 static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
-	struct cur *c = (struct cur *)base;
+	struct dgvt_cur *c = (struct dgvt_cur *)base;
 	struct dgvt *t = (struct dgvt *)base->pVtab;
 	uint32_t i;
 	const struct dgvt_desc *d;
@@ -352,7 +85,7 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 
 	if (c->counting && col == DGVT_COL_BLOCK)
 		return sqlite3_result_int64(ctx, c->f.block), SQLITE_OK;
-	if (c->counting && (rc = count_decode(t, c)) != SQLITE_OK)
+	if (c->counting && (rc = dgvt_cur_count_decode(t, c)) != SQLITE_OK)
 		return rc;
 	i = c->sel[c->k];
 	d = &c->d[i];
@@ -380,10 +113,10 @@ static int vt_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 
 static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 {
-	struct cur *c = (struct cur *)base;
+	struct dgvt_cur *c = (struct dgvt_cur *)base;
 	int rc;
 
-	if (c->counting && (rc = count_decode((struct dgvt *)base->pVtab, c)) != SQLITE_OK)
+	if (c->counting && (rc = dgvt_cur_count_decode((struct dgvt *)base->pVtab, c)) != SQLITE_OK)
 		return rc;
 	*rowid = (sqlite3_int64)((uint64_t)c->chunk << 32 | (c->run_first + c->sel[c->k]));
 	return SQLITE_OK;
@@ -395,7 +128,7 @@ static int vt_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 
 /* The selected accesses of the cursor's current run from the k-th on,
    into rows[*n..]; the block looked up as vt_column does. */
-static void scan_fill(struct dgvt *t, struct cur *c, struct dgvtab_row *rows,
+static void scan_fill(struct dgvt *t, struct dgvt_cur *c, struct dgvtab_row *rows,
 		      size_t *n, size_t max)
 {
 	for (; c->k < c->n_sel && *n < max; c->k++) {
@@ -418,7 +151,7 @@ static void scan_fill(struct dgvt *t, struct cur *c, struct dgvtab_row *rows,
 }
 
 /* Runs through the cursor's rows, batch by batch. */
-static int scan_loop(struct dgvt *t, struct cur *c, int64_t limit,
+static int scan_loop(struct dgvt *t, struct dgvt_cur *c, int64_t limit,
 		     dgvtab_rows_fn *fn, void *arg, struct dgvtab_row *rows)
 {
 	size_t n = 0, max;
@@ -433,7 +166,7 @@ static int scan_loop(struct dgvt *t, struct cur *c, int64_t limit,
 			limit -= limit > 0 ? (int64_t)n : 0;
 			n = 0;
 		}
-		if (c->k == c->n_sel && (rc = next_run(t, c)) != SQLITE_OK)
+		if (c->k == c->n_sel && (rc = dgvt_cur_run(t, c)) != SQLITE_OK)
 			return rc;
 	}
 	if (n && limit != 0)
@@ -454,21 +187,21 @@ static int solo_end(struct dgvt *t, int rc, char **errmsg)
 }
 
 /* A cursor of t positioned as xFilter would (idx_num, plan, argv as
-   dgvt_best_index plans them); the caller closes it (vt_close). */
+   dgvt_best_index plans them); the caller closes it (dgvt_cur_close). */
 static int solo_cursor(struct dgvt *t, int idx_num, const char *plan, int argc,
-		       sqlite3_value **argv, struct cur **out)
+		       sqlite3_value **argv, struct dgvt_cur **out)
 {
 	sqlite3_vtab_cursor *base;
-	int rc = vt_open(&t->d.base, &base);
+	int rc = dgvt_cur_open(&t->d.base, &base);
 
 	if (rc != SQLITE_OK)
 		return rc;
 	base->pVtab = &t->d.base;
-	if ((rc = vt_filter(base, idx_num, plan, argc, argv)) != SQLITE_OK) {
-		vt_close(base);
+	if ((rc = dgvt_cur_filter(base, idx_num, plan, argc, argv)) != SQLITE_OK) {
+		dgvt_cur_close(base);
 		return rc;
 	}
-	*out = (struct cur *)base;
+	*out = (struct dgvt_cur *)base;
 	return SQLITE_OK;
 }
 
@@ -476,7 +209,7 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
 	struct dgvt t;
-	struct cur *c;
+	struct dgvt_cur *c;
 	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
 	int rc = dgvt_init(&t, db, schema);
 
@@ -484,16 +217,16 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		rc = SQLITE_NOMEM;
 	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
 		rc = scan_loop(&t, c, limit, fn, arg, rows);
-		vt_close(&c->base);
+		dgvt_cur_close(&c->base);
 	}
 	sqlite3_free(rows);
 	return solo_end(&t, rc, errmsg);
 }
 
-/* The rows a cursor positioned by vt_filter would give, summed run by
+/* The rows a cursor positioned by dgvt_cur_filter would give, summed run by
    run (or chunk by chunk when it counts a summed block), never stepping
    row by row. */
-static int count_rows(struct dgvt *t, struct cur *c, int64_t *count)
+static int count_rows(struct dgvt *t, struct dgvt_cur *c, int64_t *count)
 {
 	int rc = SQLITE_OK;
 
@@ -505,7 +238,7 @@ static int count_rows(struct dgvt *t, struct cur *c, int64_t *count)
 	}
 	while (!c->eof && rc == SQLITE_OK) {
 		*count += c->n_sel;
-		rc = next_run(t, c);
+		rc = dgvt_cur_run(t, c);
 	}
 	return rc;
 }
@@ -607,7 +340,7 @@ int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *term
 		 int64_t *count, char **errmsg)
 {
 	struct dgvt t;
-	struct cur *c;
+	struct dgvt_cur *c;
 	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
 	char plan[2 * DGVTAB_COUNT_TERMS + 1];
 	int i, rc;
@@ -623,7 +356,7 @@ int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *term
 	else if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
 	         && (rc = solo_cursor(&t, count_idx_num(terms, n), plan, n, argv, &c)) == SQLITE_OK) {
 		rc = count_rows(&t, c, count);
-		vt_close(&c->base);
+		dgvt_cur_close(&c->base);
 	}
 	for (i = 0; i < n; i++)
 		sqlite3_value_free(argv[i]);
@@ -639,10 +372,10 @@ static const sqlite3_module vt_module = {
 	.xBestIndex = dgvt_best_index,
 	.xDisconnect = vt_disconnect,
 	.xDestroy = vt_disconnect,
-	.xOpen = vt_open,
-	.xClose = vt_close,
-	.xFilter = vt_filter,
-	.xNext = vt_next,
+	.xOpen = dgvt_cur_open,
+	.xClose = dgvt_cur_close,
+	.xFilter = dgvt_cur_filter,
+	.xNext = dgvt_cur_next,
 	.xEof = vt_eof,
 	.xColumn = vt_column,
 	.xRowid = vt_rowid,
