@@ -275,3 +275,22 @@ int dgvt_cur_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 	c->eof = 0;
 	return dgvt_cur_run(t, c);
 }
+
+/* ------------------------------------------------------------ counting all */
+
+int dgvt_cur_count(struct dgvt *t, struct dgvt_cur *c, int64_t *count)
+{
+	int rc = SQLITE_OK;
+
+	*count = 0;
+	if (c->counting) {
+		for (; c->s.pos < c->s.n_ids; c->s.pos++)
+			*count += c->s.cnts[c->s.pos] > 0 ? c->s.cnts[c->s.pos] : 0;
+		return SQLITE_OK;
+	}
+	while (!c->eof && rc == SQLITE_OK) {
+		*count += c->n_sel;
+		rc = dgvt_cur_run(t, c);
+	}
+	return rc;
+}

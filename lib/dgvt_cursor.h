@@ -13,7 +13,7 @@
  * until a value is wanted (dgvt_cur_count_decode).  A malformed chunk
  * is an "accesses: chunk N: ..." SQLITE_CORRUPT_VTAB error in the table
  * object.  Uses every lower dgvt_ module and dgchunk; the table's
- * methods, scan and count (dgvtab.c) call it, never the reverse.
+ * methods (dgvtab.c) and dgvt_scan.c call it, never the reverse.
  *
  * Ownership: the cursor owns its codec (every context of the model
  * registered, once), its filter, its source and sel; dgvt_cur_close
@@ -67,5 +67,9 @@ int dgvt_cur_run(struct dgvt *t, struct dgvt_cur *c);
    current chunk on, as if it had been decoding all along, and stand on
    the row counted last. */
 int dgvt_cur_count_decode(struct dgvt *t, struct dgvt_cur *c);
+/* *count = the rows the cursor, as dgvt_cur_filter left it, would give,
+   summed run by run (or chunk by chunk when it counts a summed block),
+   never stepping row by row; the cursor is then used up. */
+int dgvt_cur_count(struct dgvt *t, struct dgvt_cur *c, int64_t *count);
 
 #endif
