@@ -39,7 +39,7 @@ $(UNIT_B)/mklogs: tests/unit/mklogs.c $(UNIT_LIB) $(UNIT_HDRS)
 # test_dgsym: the symbolizer, plain and sanitized.  It compiles its own small
 # test programs at run time (cc, c++, strip, nm, addr2line) and needs libdw.
 DGSYM_LIBS := -ldw -lelf -lstdc++
-DGSYM_SRCS := lib/dgsym.c lib/dgdebugf.c lib/dgplt.c lib/dgentry.c
+DGSYM_SRCS := lib/dgsym.c lib/dgscope.c lib/dgdebugf.c lib/dgplt.c lib/dgentry.c
 
 unit-tests: $(UNIT_B)/test_dgsym $(UNIT_B)/test_dgsym-asan
 
