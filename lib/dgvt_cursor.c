@@ -1,10 +1,11 @@
 /* dgvt_cursor.c: the `accesses` table's cursor, which decodes chunks.
  * See dgvt_cursor.h.
  *
- * The hot loop (dgvt_cur_run: a run decoded by dgchunk_next, then
- * select_run's pass over its accesses) and its callees but the block
- * lookup are in this file, so that the compiler inlines them as before
- * the split.
+ * The hot loop (dgvt_cur_run: dgchunk_next decodes a run, select_run
+ * passes over its accesses) and its callees are in this file, so that the
+ * compiler inlines them as it did before dgvtab.c was split; the calls out
+ * are those that were calls then too (dgchunk_next, dgvt_block_at for a
+ * block_id = X filter), and dgvt_source_next once a chunk.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
