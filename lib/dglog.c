@@ -1171,6 +1171,7 @@ static int next_record(struct dglog *r, struct dglog_record *rec)
 		return n;
 	if (r->saw_fini)
 		return fail(r, "a record after fini (fini is the last record)");
+	r->rec_bytes = hdr + len;
 	struct cur c = { r, r->data + r->pos + hdr, r->data + r->pos + hdr + len };
 	r->pos += hdr + (size_t)len;
 	memset(rec, 0, sizeof *rec);
@@ -1306,6 +1307,7 @@ static int read_header(struct dglog *r)
 	if ((n = fill(r, 2 + (size_t)r->data[1])) <= 0)
 		return n < 0 ? -1 : truncated(r, 2 + (size_t)r->data[1], r->end - r->pos);
 	r->pos = 2 + (size_t)r->data[1];
+	r->rec_bytes = r->pos;
 	r->n_records = 1;
 	return 0;
 }

@@ -157,6 +157,9 @@ struct dglog {
 	uint64_t n_accesses;    /* addresses delivered, guarded zeros too */
 	uint64_t n_unknown;     /* records skipped as unknown */
 	uint64_t n_bbdefs, n_contexts;
+	uint64_t rec_bytes;     /* file bytes of the last record read: type,
+				   length and payload (of the BBRUNS a run
+				   came from) */
 	int saw_fini;
 	struct dglog_fini fini; /* valid when saw_fini */
 
