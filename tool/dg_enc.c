@@ -217,15 +217,42 @@ static UInt context_new(UInt bbdef, UInt node)
 	return n_ctxs++;
 }
 
+/* Past each bbdef's own one-context cache: a direct-mapped cache of
+   (bbdef, node) -> context in front of ctx_map.  A block run under many
+   call stacks (a helper called from everywhere, the malloc wrappers)
+   misses its own cache on a third of the runs of sqlite inserting row
+   by row (85 M of 246 M); the map's random probes over megabytes then
+   cost a tenth of the helper's time, where this cache's 384 KB stay
+   near.  Contexts are never removed, so an entry stays true. */
+#define CTX_CACHE_BITS  15
+static struct ctx_slot { UInt bbdef, node, ctx; } ctx_cache[1u << CTX_CACHE_BITS];
+
+static void ctx_cache_clear(void)
+{
+	UInt i;
+
+	for (i = 0; i < (1u << CTX_CACHE_BITS); i++)
+		ctx_cache[i].node = DG_PAIRMAP_NONE;
+}
+
 static inline UInt context_of(UInt id, struct dg_bbdef *bb)
 {
 	UInt node = dg_stack_cur_node, c;
+	struct ctx_slot *s = &ctx_cache[(id * 0x9E3779B1u ^ node * 0x85EBCA77u)
+	                                >> (32 - CTX_CACHE_BITS)];
 
 	if (bb->cache_node == node)
 		return bb->cache_ctx;
-	c = dg_pairmap_get(&ctx_map, id, node);
-	if (c == DG_PAIRMAP_NONE)
-		c = context_new(id, node);
+	if (s->bbdef == id && s->node == node) {
+		c = s->ctx;
+	} else {
+		c = dg_pairmap_get(&ctx_map, id, node);
+		if (c == DG_PAIRMAP_NONE)
+			c = context_new(id, node);
+		s->bbdef = id;
+		s->node = node;
+		s->ctx = c;
+	}
 	bb->cache_node = node;
 	bb->cache_ctx = c;
 	return c;
@@ -665,6 +692,7 @@ void dg_enc_init(const struct dg_enc_options *o)
 		max_depth = MAX_CTX_DEPTH;
 	dg_stack_init(max_depth);
 	dg_pairmap_init(&ctx_map, "dg.enc.ctxmap");
+	ctx_cache_clear();
 	dg_pairmap_init(&ctx_of_node, "dg.enc.ctxnode");
 	dg_pairmap_init(&heap_nodes, "dg.enc.heap");
 	dg_heaplog_init(o->compact);
@@ -699,6 +727,7 @@ void dg_enc_restore(struct dg_blob *b)
 	n_ctxs = cap_ctxs = dg_blob_get_array(b, (void **)&ctxs, sizeof *ctxs,
 	                                      "dg.enc.ctxs");
 	dg_pairmap_restore(&ctx_map, b);
+	ctx_cache_clear();
 	dg_pairmap_restore(&heap_nodes, b);
 	n = dg_blob_get_array(b, (void **)&w, sizeof *w, "dg.enc.written");
 	dg_defs_restore(w, n);
