@@ -29,10 +29,10 @@
  * the pair map, the writer (dg_wr.c) and the importer (dg_imp.c); then the
  * shadow stacks and the hand-over (dg_hand.c), which reaches the encoder
  * only through the loop this file gives dg_out_init (dg_enc_consume),
- * called once a buffer; then the bbdef table and the stream's buffer
- * (dg_defs.c, dg_out.c); the encoder and the stream's writers (dg_enc.c,
- * dg_stream.c); the heap and the module map; the instrumentation; this
- * file.
+ * called once a buffer; then the bbdef table, the heap records' writer
+ * and the stream's buffer (dg_defs.c, dg_heaplog.c, dg_out.c); the
+ * encoder and the stream's writers (dg_enc.c, dg_stream.c); the heap and
+ * the module map; the instrumentation; this file.
  *
  * The log format is docs/FORMAT.md; the constants are lib/dg_format.h.
  */
