@@ -653,6 +653,14 @@ static SizeT record_process(const UChar *p, const UChar *end)
 		break;
 	case DG_S_PAD:
 		break;
+	case DG_R_HEADER:
+		/* a forked child's log begins: no ICOUNT before it, nor
+		   before its PROCESS and MMAPs; its count starts at the
+		   REPLAY (ctl_replay) */
+		batch_close();
+		E.reader_icount = E.icount;
+		dg_wr_copy(p, hdr + len);
+		break;
 	default:
 		side_begin();
 		dg_wr_copy(p, hdr + len);
