@@ -20,6 +20,7 @@
 # Both command lines are equally long: the length moves the client's
 # stack, and sqlite3's path through its code with it.
 . "$DG_TESTS/lib.sh"
+. "$DG_TOP/bench/gen.sh"      # gen_sql_rows: the sqlite3 script of bench/real.sh's sqlrows
 need_tool
 for p in heap cxx dhatprog jumps throws signals tracing threads fork; do
 	need_prog $p
@@ -56,7 +57,7 @@ check_gt "jumps (coroutines): heap blocks with stacks" 0 \
 	"$(grep -c '^malloc_block .*stack=0x' jumps-coro.y.recs)"
 
 if command -v sqlite3 >/dev/null 2>&1; then
-	sql_rows 2000 >rows.sql
+	gen_sql_rows 2000 >rows.sql
 	DG_STDIN=rows.sql
 	lean sqlite -- sqlite3 :memory: -init /dev/null && same sqlite
 	DG_STDIN=
