@@ -249,6 +249,7 @@ static void lean_end(void)
 		return;
 	dg_instr_set_lean(False);
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "datagrind");
+	dg_out_lean(False);
 }
 
 static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
@@ -506,6 +507,7 @@ static void dg_post_clo_init(void)
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
 	dg_instr_set_lean(clo_lean && !clo_trace_at_start);
+	dg_out_lean(dg_instr_lean());
 	o.trace_at_start = clo_trace_at_start;
 	o.use_fn = clo_trace_fn != NULL;
 	o.icount_from = clo_icount_from;

@@ -26,6 +26,9 @@ Addr    dg_raw_ptr;
 Addr    dg_raw_limit;
 struct dg_lean_counts dg_lean_counts;
 static struct dg_lean_counts lean_told;   /* as of the last COUNTS */
+static Bool lean_on;             /* they move: travel with the RAW words */
+
+void dg_out_lean(Bool on) { lean_on = on; }
 static Bool    raw_open;         /* the RAW record is the open one */
 static ThreadId raw_tid;         /* in generated code: the globals are stale */
 static SizeT   raw_from;         /* where its PAD (if any) starts */
@@ -152,8 +155,9 @@ static void raw_words_get(void)
 		return;
 	VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_raw_ptr, 1,
 	                          DG_RAW_GS_OFF, sizeof dg_raw_ptr);
-	VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_lean_counts, 1,
-	                          DG_LEAN_GS_OFF, sizeof dg_lean_counts);
+	if (lean_on)
+		VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_lean_counts, 1,
+		                          DG_LEAN_GS_OFF, sizeof dg_lean_counts);
 }
 
 static void raw_words_put(void)
@@ -163,7 +167,8 @@ static void raw_words_put(void)
 
 	STATIC_ASSERT(DG_LEAN_GS_OFF == DG_RAW_GS_OFF + 16);
 	if (raw_tid != 0)
-		VG_(set_shadow_regs_area)(raw_tid, 1, DG_RAW_GS_OFF, sizeof w,
+		VG_(set_shadow_regs_area)(raw_tid, 1, DG_RAW_GS_OFF,
+		                          lean_on ? sizeof w : 2 * sizeof w[0],
 		                          (const UChar *)w);
 }
 

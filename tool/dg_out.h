@@ -107,5 +107,8 @@ VG_REGPARM(0) void dg_out_raw_full(void);
 #define DG_LEAN_GS_OFF (DG_RAW_GS_OFF + 16)
 struct dg_lean_counts { ULong instrs, runs; };
 extern struct dg_lean_counts dg_lean_counts;
+/* While lean code may run (from before the first translation): the
+   counts travel with the RAW words; after, they stay where they are. */
+void dg_out_lean(Bool on);
 
 #endif
