@@ -13,7 +13,8 @@
 #   and sqlite3 inserting 2000 rows one INSERT each;
 #   tracing (30 writes, START_TRACING, 50 writes, STOP_TRACING, 70): lean
 #   until START, then every block translated again: the same runs and
-#   accesses, the 50 writes;
+#   accesses, the 50 writes; with --trace-fn=main too; with an icount
+#   window around START (no lean translation then);
 #   fork: the child's log too.
 # threads (the schedule differs from run to run): the workers' blocks
 # with the worker's stack, each allocated by a thread of its own.
@@ -67,6 +68,10 @@ else
 fi
 
 lean tracing -- "$DG_PROGS/tracing" && same tracing
+# --trace-fn (main's blocks start the function), and an icount window
+# (lean is off then: the window's state at START follows the last run)
+lean tracing-fn --trace-fn=main -- "$DG_PROGS/tracing" && same tracing-fn
+lean tracing-win --trace-icount=130000:150000 -- "$DG_PROGS/tracing" && same tracing-win
 dump --accesses tracing.y.log tracing.acc
 g=$(sym_addr "$DG_PROGS/tracing" g)
 accesses_in tracing.acc "$g" $((g + 400)) >tracing.g

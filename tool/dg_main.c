@@ -186,10 +186,11 @@ static void dg_print_usage(void)
 "                                 is told by reference to an earlier one; no\n"
 "                                 writes BBRUNS and CONTEXT, for readers older\n"
 "                                 than these records (docs/FORMAT.md 2.17, 2.18)\n"
-"    --lean=yes|no                until tracing starts (--trace-at-start=no),\n"
-"                                 translate the program lean [yes]: only what\n"
-"                                 the call stacks and the instruction count\n"
-"                                 need, no access; the log is the same\n"
+"    --lean=yes|no                until tracing starts (--trace-at-start=no;\n"
+"                                 not with --trace-icount), translate the\n"
+"                                 program lean [yes]: only what the call\n"
+"                                 stacks and the instruction count need, no\n"
+"                                 access; the log is the same\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -506,7 +507,10 @@ static void dg_post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = False;
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
-	dg_instr_set_lean(clo_lean && !clo_trace_at_start);
+	/* Not with --trace-icount: the window's state at the first START
+	   follows the last run before it, which lean code does not tell. */
+	dg_instr_set_lean(clo_lean && !clo_trace_at_start
+	                  && clo_icount_from == 0 && clo_icount_to == ~0ULL);
 	dg_out_lean(dg_instr_lean());
 	o.trace_at_start = clo_trace_at_start;
 	o.use_fn = clo_trace_fn != NULL;
