@@ -425,19 +425,6 @@ per_pc_lackey() {
 		END { for (pc in seen) printf "%x %d %d\n", pc, r[pc], w[pc] }' "$1" | sort
 }
 
-# sql_rows N: a seeded sqlite3 script that inserts N rows one INSERT each
-# in a transaction (a block or more a row), then groups them.
-sql_rows() {
-	awk -v n="$1" 'BEGIN { srand(11)
-		print "CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT);"
-		print "BEGIN;"
-		for (i = 1; i <= n; i++)
-			printf "INSERT INTO t VALUES(%d, %d, %crow%06d%c);\n", i,
-				int(rand() * 100), 39, int(rand() * 100000), 39
-		print "COMMIT;"
-		print "SELECT a % 10, count(*), sum(length(b)) FROM t GROUP BY a % 10 ORDER BY 1;" }'
-}
-
 # kv KEY: awk snippet-free helper: the value of KEY=... in a --records line
 # given on stdin (quotes kept for strings).
 kv() {

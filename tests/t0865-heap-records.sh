@@ -21,6 +21,7 @@
 # 200 writes each, were allocated each by a thread of its own and freed by
 # main, from main's one stack.
 . "$DG_TESTS/lib.sh"
+. "$DG_TOP/bench/gen.sh"      # gen_sql_rows: the sqlite3 script of bench/real.sh's sqlrows
 . "$DG_TESTS/lib-import.sh"
 need_tool
 need_import
@@ -97,8 +98,8 @@ for p in heap cxx dhatprog; do
 done
 
 # sqlite3: a block or more per row.
-sql_rows 2000 >rows.sql
-sql_rows 300 >rows300.sql
+gen_sql_rows 2000 >rows.sql
+gen_sql_rows 300 >rows300.sql
 if command -v sqlite3 >/dev/null 2>&1; then
 	DG_STDIN=rows300.sql
 	both sqlite -- sqlite3 :memory: -init /dev/null && same_heap sqlite

@@ -355,6 +355,13 @@ static const UChar *run_process(const UChar *p)
 		dg_stack_fn_enter();
 		tracing_update(DG_TRACE_FN);
 	}
+	if (bb->lean) {         /* the call stacks only: DG_CTL_COUNTS counts */
+		tl_assert(!E.tracing);
+		run_after(bb, info, addrs, n_addrs);
+		if (bb->writes_sp)
+			E.sp = *(const ULong *)(p + 8);
+		return raw_next(p, bb);
+	}
 	if (E.use_window)
 		window_check(n_instrs);
 	if (E.tracing) {
@@ -587,6 +594,13 @@ static void ctl_heap_replay(const ULong *a)
 	heap_write(True, a[0], a[1], node == DG_PAIRMAP_NONE ? 0 : node);
 }
 
+/* Lean code's runs, which made no entries (dg_out.h): all left out. */
+static void ctl_counts(const ULong *a)
+{
+	E.icount += a[0];
+	E.dropped += a[1];
+}
+
 static void (*const ctl_ops[DG_CTL_N])(const ULong *) = {
 	[DG_CTL_SYNC]         = ctl_sync,
 	[DG_CTL_START]        = ctl_start,
@@ -602,6 +616,7 @@ static void (*const ctl_ops[DG_CTL_N])(const ULong *) = {
 	[DG_CTL_MALLOC]       = ctl_malloc,
 	[DG_CTL_FREE]         = ctl_free,
 	[DG_CTL_HEAP_REPLAY]  = ctl_heap_replay,
+	[DG_CTL_COUNTS]       = ctl_counts,
 };
 
 static void ctl_process(const UChar *p, SizeT len)

@@ -939,6 +939,23 @@ static void test_heap(void)
 {
 	static const uint64_t f3[3] = { 0x401100, 0x100, 0x400300 - 0x401200 };
 	static const uint64_t deep[1] = { 8 };
+	static const struct {
+		const char *what;
+		int type;
+		const char *p;
+		size_t n;
+		const char *want;
+	} cut[] = {
+		{ "heap_malloc cut short in its stack", DG_R_HEAP_MALLOC, "\0", 1,
+		  "payload ends inside stack" },
+		{ "heap_malloc cut short in its size", DG_R_HEAP_MALLOC, "\0\0\0", 3,
+		  "payload ends inside size" },
+		{ "heap_free definition cut short", DG_R_HEAP_FREE, "\0\1\0\2\4", 5,
+		  "payload ends inside frame" },
+		{ "heap_free address leb over 64 bits", DG_R_HEAP_FREE,
+		  "\0\0\x80\x80\x80\x80\x80\x80\x80\x80\x80\x7f", 12,
+		  "addr_delta: leb128 overflows 64 bits" },
+	};
 	struct dgwrite w;
 	char err[512] = "", got[2048], want[2048];
 	int n;
@@ -1015,15 +1032,8 @@ static void test_heap(void)
 		expect_error("heap stack of 501 frames", &w, "1 new frames on a heap stack of 500");
 		dgwrite_release(&w);
 	}
-	bad_payload("heap_malloc cut short in its stack", DG_R_HEAP_MALLOC, "\0", 1,
-		    "payload ends inside stack");
-	bad_payload("heap_malloc cut short in its size", DG_R_HEAP_MALLOC, "\0\0\0", 3,
-		    "payload ends inside size");
-	bad_payload("heap_free definition cut short", DG_R_HEAP_FREE, "\0\1\0\2\4", 5,
-		    "payload ends inside frame");
-	bad_payload("heap_free address leb over 64 bits", DG_R_HEAP_FREE,
-		    "\0\0\x80\x80\x80\x80\x80\x80\x80\x80\x80\x7f", 12,
-		    "addr_delta: leb128 overflows 64 bits");
+	for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++)
+		bad_payload(cut[i].what, cut[i].type, cut[i].p, cut[i].n, cut[i].want);
 }
 
 int main(void)
