@@ -19,3 +19,20 @@ gen_text() {   # BYTES: English-like words, lines of 60-80 characters
 		}
 	}'
 }
+
+gen_sql_rows() {   # ROWS: one INSERT per row in a transaction, an index,
+                   # GROUP BY, a self-join: a program that allocates per row
+	awk -v n="$1" 'BEGIN {
+		srand(20261124)
+		print "CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT);"
+		print "BEGIN;"
+		for (i = 1; i <= n; i++)
+			printf "INSERT INTO t VALUES(%d, %d, %crow%08d%c);\n", i,
+				int(rand() * 1000), 39, int(rand() * 100000), 39
+		print "COMMIT;"
+		print "CREATE INDEX t_a ON t(a);"
+		print "SELECT a % 10, count(*), sum(length(b)) FROM t GROUP BY a % 10 ORDER BY 1;"
+		print "SELECT count(*) FROM t x JOIN t y ON y.a = x.a AND y.id = x.id + 1;"
+		print "SELECT count(DISTINCT b) FROM t;"
+	}'
+}

@@ -3,17 +3,21 @@
 #
 # Usage: sh bench/real.sh [--runs N] [--scale F] [--only NAME[,NAME]] [--keep]
 #
-# The suite: four programs of different kinds from Debian's own packages,
+# The suite: five programs of different kinds from Debian's own packages,
 # each on input this script generates from a fixed seed (never downloaded):
 #
 #   xz       compressor     xz -6 -T1 of generated text
 #   python   interpreter    /usr/bin/python3 -S building dicts, sorting, JSON
 #   sqlite   database       sqlite3 :memory: insert, index, GROUP BY, self-join
+#   sqlrows  allocator      the same with one INSERT per row in a transaction
+#                           (30 000 lines): about 570 000 heap blocks
 #   sort     text tool      sort -n of shuffled numbers
 #
 # Every program runs natively, under `valgrind --tool=none`, under
-# `--tool=memcheck` and under Datagrind (log on local disk, build/bench/real/),
-# interleaved round by round, RUNS times each; the minimum wall time counts.
+# `--tool=memcheck`, under Datagrind (log on local disk, build/bench/real/)
+# and under Datagrind with --trace-at-start=no (`dgheap`: the heap blocks
+# only, no accesses), interleaved round by round, RUNS times each; the
+# minimum wall time counts.
 # Every run's output must equal the native one.  Printed per program: the
 # times, datagrind/none, memcheck/none, datagrind/memcheck, the same two
 # ratios in CPU time (user + sys of the whole process tree, from perf stat;
@@ -21,7 +25,10 @@
 # bytes per access, peak RSS of the Datagrind run; then the geometric means;
 # then the CPU of Datagrind's tool process and of its helper apart, and the
 # larger of the two over none's CPU: the wall ratio the run could reach with
-# two free cores (an estimate from CPU times, not a measurement).
+# two free cores (an estimate from CPU times, not a measurement); then the
+# heap: blocks, the bytes of the heap records (malloc, free and what they
+# refer to, from dg-dump --sizes) per block in both Datagrind logs, and
+# dgheap/none.
 # The same figures go to build/bench/real/results.txt as `key value` lines.
 #
 # It asserts nothing about time.  Exit status: 0 done, 1 a run failed or
@@ -40,7 +47,7 @@ usage() {
 usage: sh bench/real.sh [options]
   --runs N        timed runs per program and configuration; the minimum counts [3]
   --scale F       input size factor (1 gives 150-350 M accesses per program) [1]
-  --only LIST     comma-separated subset of: xz,python,sqlite,sort
+  --only LIST     comma-separated subset of: xz,python,sqlite,sqlrows,sort
   --keep          keep the Datagrind logs in build/bench/real/
 EOF
 }
@@ -127,19 +134,21 @@ gen_text "$(n_of 700000)" >"$OUT/text.txt"
 gen_numbers "$(n_of 150000)" >"$OUT/numbers.txt"
 gen_python "$(n_of 40000)" >"$OUT/work.py"
 gen_sql "$(n_of 30000)" >"$OUT/work.sql"
+gen_sql_rows "$(n_of 30000)" >"$OUT/rows.sql"
 
 # cmd_of NAME: the program and its arguments (stdin is set by run_one).
 cmd_of() {
 	case $1 in
 	xz) echo "xz -6 -T1 -c $OUT/text.txt" ;;
 	python) echo "/usr/bin/python3 -S $OUT/work.py" ;;
-	sqlite) echo "sqlite3 :memory: -init /dev/null" ;;
+	sqlite|sqlrows) echo "sqlite3 :memory: -init /dev/null" ;;
 	sort) echo "sort -n $OUT/numbers.txt" ;;
 	esac
 }
 stdin_of() {
 	case $1 in
 	sqlite) echo "$OUT/work.sql" ;;
+	sqlrows) echo "$OUT/rows.sql" ;;
 	*) echo /dev/null ;;
 	esac
 }
@@ -163,6 +172,8 @@ run_one() {
 	none) set -- valgrind --tool=none -q "$@" ;;
 	memcheck) set -- valgrind --tool=memcheck -q "$@" ;;
 	datagrind) set -- "$DATAGRIND" -q --datagrind-out-file="$OUT/$_n.dg" "$@" ;;
+	dgheap) set -- "$DATAGRIND" -q --trace-at-start=no \
+		--datagrind-out-file="$OUT/$_n.heap.dg" "$@" ;;
 	esac
 	[ -n "$PERF" ] && set -- perf stat -x, -e task-clock -o "$OUT/cpu.$$" "$@"
 	rm -f "$OUT/cpu.$$"
@@ -184,9 +195,9 @@ run_one() {
 
 min() { sort -g | head -n 1; }
 
-PROGRAMS="xz python sqlite sort"
+PROGRAMS="xz python sqlite sqlrows sort"
 [ -n "$ONLY" ] && PROGRAMS=$(echo "$ONLY" | tr ',' ' ')
-CONFIGS="native none memcheck datagrind"
+CONFIGS="native none memcheck datagrind dgheap"
 RES=$OUT/results.txt
 : >"$RES"
 echo "real.sh: $RUNS runs of each of: $PROGRAMS; load $(cut -d' ' -f1 /proc/loadavg)"
@@ -215,7 +226,15 @@ for p in $PROGRAMS; do
 	"$DGDUMP" --stats "$OUT/$p.dg" >"$OUT/$p.stats" 2>&1
 	echo "$p.accesses $(awk '$1 == "accesses" { print $2 }' "$OUT/$p.stats")" >>"$RES"
 	echo "$p.log_bytes $(stat -c %s "$OUT/$p.dg")" >>"$RES"
-	[ "$KEEP" = 1 ] || rm -f "$OUT/$p.dg"
+	# the heap records' bytes (malloc and free, in either form, and the
+	# stacks they refer to) by log, and the blocks
+	for l in dg heap.dg; do
+		"$DGDUMP" --sizes "$OUT/$p.$l" >"$OUT/$p.$l.sizes" 2>&1
+		awk -v k="$p.${l%dg}heap_bytes" '$1 ~ /^(malloc_block|free_block|heap_)/ { b += $3 }
+			END { print k, b + 0 }' "$OUT/$p.$l.sizes" >>"$RES"
+	done
+	echo "$p.blocks $(awk '$1 == "mallocs" { print $2 }' "$OUT/$p.stats")" >>"$RES"
+	[ "$KEEP" = 1 ] || rm -f "$OUT/$p.dg" "$OUT/$p.heap.dg"
 done
 
 awk -v progs="$PROGRAMS" '
@@ -253,6 +272,15 @@ awk -v progs="$PROGRAMS" '
 			printf "%-8s %9.2f %9.2f %9.2f  %6.2fx\n", p, cn, ct, ch, rw
 		}
 		printf "geometric mean of max(tool, helper)/none: %.2fx\n", exp(gw / n)
+		printf "\n%-8s %9s %9s %9s  %s\n", "program", "blocks", "B/block", "heap B/b",
+			"dgheap/none: heap records per block in the full log and the heap-only one"
+		for (i = 1; i <= n; i++) {
+			p = P[i]
+			b = v[p ".blocks"]; nt = v[p ".none.seconds"]
+			printf "%-8s %9d %9.1f %9.1f  %6.2fx\n", p, b,
+				(b > 0 ? v[p ".heap_bytes"] / b : 0), (b > 0 ? v[p ".heap.heap_bytes"] / b : 0),
+				(nt > 0 ? v[p ".dgheap.seconds"] / nt : 0)
+		}
 	}' "$RES" | tee "$OUT/table.txt"
 echo "real.sh: load at the end $(cut -d' ' -f1 /proc/loadavg); figures in ${RES#$ROOT/}"
 [ -e "$OUT/failed" ] && exit 1

@@ -60,6 +60,10 @@ static const char usage_text[] =
 "               of its address; FREE_ICOUNT is - if it was never freed);\n"
 "               FRAMES is the allocation stack, innermost first,\n"
 "               comma-separated, or - when empty\n"
+"  --sizes      'TYPE RECORDS BYTES' lines: the records of each type in\n"
+"               the file and the bytes they take (type byte, length and\n"
+"               payload; a BBRUNS once), by type number, unknown types as\n"
+"               type_N; then 'total RECORDS BYTES'\n"
 "  --check      read and check the whole log and print nothing; a\n"
 "               version 2 log must end with a FINI record whose totals\n"
 "               match\n"
@@ -600,6 +604,49 @@ static int dump_stats(struct dglog *r)
 	return n;
 }
 
+/* ------------------------------------------------------------ --sizes */
+
+/* Records and file bytes by the type byte in the file: what a log spends
+   on what.  A BBRUNS or BBCHAINS counts once, with its first run. */
+static int dump_sizes(struct dglog *r)
+{
+	static uint64_t n[256], bytes[256];
+	struct dglog_record rec;
+	uint64_t seen = 0, tn = 0, tb = 0;
+	int k;
+
+	while ((k = dglog_next(r, &rec)) > 0) {
+		if (r->n_records == seen)
+			continue;       /* another run of the same record */
+		seen = r->n_records;
+		n[rec.file_type & 255]++;
+		bytes[rec.file_type & 255] += r->rec_bytes;
+	}
+	for (int t = 0; t < 256; t++) {
+		if (!n[t])
+			continue;
+		if (t <= DG_R_MAX_KNOWN && strcmp(dglog_type_name(t), "unknown")) {
+			out_str(dglog_type_name(t));
+		} else {
+			out_str("type_");
+			out_dec((uint64_t)t);
+		}
+		out_char(' ');
+		out_dec(n[t]);
+		out_char(' ');
+		out_dec(bytes[t]);
+		out_char('\n');
+		tn += n[t];
+		tb += bytes[t];
+	}
+	out_str("total ");
+	out_dec(tn);
+	out_char(' ');
+	out_dec(tb);
+	out_char('\n');
+	return k;
+}
+
 /* ------------------------------------------------------------ --check */
 
 static int dump_check(struct dglog *r)
@@ -626,6 +673,7 @@ static const struct mode {
 	{ "--accesses", dump_accesses },
 	{ "--stats", dump_stats },
 	{ "--blocks", dump_blocks },
+	{ "--sizes", dump_sizes },
 	{ "--check", dump_check },
 };
 

@@ -40,7 +40,10 @@ enum dg_record_type {
 	DG_R_FINI          = 21,
 	DG_R_BBCHAINS      = 22,   /* BBRUNS with successor prediction */
 	DG_R_CTXREF        = 23,   /* CONTEXT by reference to an earlier one */
-	DG_R_MAX_KNOWN     = 23
+	DG_R_HEAP_MALLOC   = 24,   /* MALLOC_BLOCK with its icount, its stack
+	                              by reference, its address as a delta */
+	DG_R_HEAP_FREE     = 25,   /* FREE_BLOCK likewise */
+	DG_R_MAX_KNOWN     = 25
 };
 
 /* Types 0..127 carry a length; 128..255 carry exactly one payload byte. */
@@ -83,7 +86,14 @@ enum dg_fini_end {
 	                         kill), or the last thread's own exit */
 };
 
+/* HEAP_MALLOC and HEAP_FREE: the stack field (docs/FORMAT.md 2.19) */
+#define DG_HEAP_PREDICTED   0  /* the stack that followed the last one */
+#define DG_HEAP_NEW         1  /* new stacks are defined here */
+#define DG_HEAP_INDEX       2  /* DG_HEAP_INDEX + k: heap stack k */
+
 /* Limits */
 #define DG_MAX_INSTRS  255    /* instructions in one bbdef */
+#define DG_HEAP_MAX_DEPTH 500 /* frames of a heap stack (Valgrind's
+                                 --num-callers limit) */
 
 #endif /* DG_FORMAT_H */

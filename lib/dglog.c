@@ -39,6 +39,14 @@ struct dglog_ctx_state {
 	uint64_t *pred;
 };
 
+/* A heap stack (HEAP_MALLOC, HEAP_FREE): its innermost frame on top of
+   its parent, the stack of the frames outside it (0, the empty stack,
+   for a stack of one frame); next: the stack predicted to follow it. */
+struct dglog_hstack {
+	uint64_t pc;
+	uint32_t parent, depth, next;
+};
+
 /* ------------------------------------------------------------ messages */
 
 static const char *const type_names[DG_R_MAX_KNOWN + 1] = {
@@ -56,6 +64,8 @@ static const char *const type_names[DG_R_MAX_KNOWN + 1] = {
 	[DG_R_BBRUNS] = "bbruns",
 	[DG_R_BBCHAINS] = "bbchains",
 	[DG_R_CTXREF] = "ctxref",
+	[DG_R_HEAP_MALLOC] = "heap_malloc",
+	[DG_R_HEAP_FREE] = "heap_free",
 	[DG_R_THREAD] = "thread",
 	[DG_R_MMAP] = "mmap",
 	[DG_R_MUNMAP] = "munmap",
@@ -637,6 +647,18 @@ static int cur_uleb(struct cur *c, uint64_t *v, const char *what)
 	return e < 0 ? codec_fail(c->r, e, what) : 0;
 }
 
+/* A sleb field: a signed word-size value (two's complement, modulo the
+   word), as a uleb of its zigzag form. */
+static int cur_sleb(struct cur *c, uint64_t *v, const char *what)
+{
+	uint64_t z;
+
+	if (cur_uleb(c, &z, what) < 0)
+		return -1;
+	*v = c->r->word_size == 8 ? dgc_unzigzag(z, 64) : dgc_unzigzag(z, 32);
+	return 0;
+}
+
 /* CTXREF: stack[0] and the new frames as deltas, then keep frames of the
    reference context's stack from its stack[1]. */
 static int rd_ctxref(struct cur *c, struct dglog_record *rec)
@@ -660,11 +682,10 @@ static int rd_ctxref(struct cur *c, struct dglog_record *rec)
 			    "more than the reference has or than 255",
 			    (unsigned long long)keep, ref ? ref->depth : 0, n_new);
 	for (i = 0; i <= n_new; i++) {
-		if (cur_uleb(c, &z, "frame") < 0)
+		if (cur_sleb(c, &z, "frame") < 0)
 			return -1;
-		stack[i] = ((i ? stack[i - 1] : ref && ref->depth ? ref->stack[0] : 0)
-			    + (r->word_size == 8 ? dgc_unzigzag(z, 64) : dgc_unzigzag(z, 32)))
-			   & dgc_mask(8 * r->word_size);
+		stack[i] = (i ? stack[i - 1] : ref && ref->depth ? ref->stack[0] : 0) + z;
+		stack[i] &= dgc_mask(8 * r->word_size);
 	}
 	for (i = 0; i < keep; i++)
 		stack[1 + n_new + i] = ref->stack[1 + i];
@@ -694,6 +715,131 @@ static int grow_scratch(struct dglog *r, size_t n)
 	r->scratch = s;
 	r->scratch_cap = cap;
 	return 0;
+}
+
+/* ------------------------------------------------------------ heap records */
+
+/* HEAP_MALLOC and HEAP_FREE (FORMAT.md 2.19): the stacks they define are
+   kept as a tree, one frame a node, so that memory follows the log's
+   bytes (a new stack costs a byte a frame at least), never depth times
+   the records. */
+
+/* Room for one more heap stack; stack 0, the empty one, comes first. */
+static int hstack_room(struct dglog *r)
+{
+	if (!r->hstacks) {
+		if (dg_grow(&r->hstacks, &r->hstacks_cap, 1, sizeof *r->hstacks) < 0)
+			return fail(r, "out of memory");
+		r->hstacks[0] = (struct dglog_hstack){ 0, 0, 0, 0 };
+		r->n_hstacks = 1;
+	}
+	if (dg_grow(&r->hstacks, &r->hstacks_cap, r->n_hstacks + 1,
+		    sizeof *r->hstacks) < 0)
+		return fail(r, "out of memory");
+	return 0;
+}
+
+/* New stacks: n_new frames (innermost first, as deltas from the parent's
+   innermost frame, then each from the one before) on top of an earlier
+   stack.  Each frame makes a stack, the outermost first; *s is the last,
+   the whole stack. */
+static int hstack_define(struct cur *c, uint64_t *s)
+{
+	struct dglog *r = c->r;
+	uint64_t parent, n_new, d, i;
+	uint32_t depth;
+
+	if (cur_uleb(c, &parent, "parent") < 0 || cur_uleb(c, &n_new, "n_new") < 0)
+		return -1;
+	if (parent >= r->n_hstacks)
+		return fail(r, "a new heap stack on heap stack %llu, only %llu defined",
+			    (unsigned long long)parent, (unsigned long long)r->n_hstacks);
+	depth = r->hstacks[parent].depth;
+	if (n_new == 0 || n_new > DG_HEAP_MAX_DEPTH - depth)
+		return fail(r, "%llu new frames on a heap stack of %u: at least 1, at most %d in all",
+			    (unsigned long long)n_new, depth, DG_HEAP_MAX_DEPTH);
+	if (grow_scratch(r, (size_t)n_new) < 0)
+		return -1;
+	for (i = 0; i < n_new; i++) {
+		if (cur_sleb(c, &d, "frame") < 0)
+			return -1;
+		r->scratch[i] = ((i ? r->scratch[i - 1] : r->hstacks[parent].pc) + d)
+				& dgc_mask(8 * r->word_size);
+	}
+	for (i = n_new; i-- > 0;) {
+		if (hstack_room(r) < 0)
+			return -1;
+		r->hstacks[r->n_hstacks] = (struct dglog_hstack){ r->scratch[i],
+			(uint32_t)parent, ++depth, (uint32_t)r->n_hstacks };
+		parent = r->n_hstacks++;
+	}
+	*s = parent;
+	return 0;
+}
+
+/* The stack field: predicted, defined here, or an index. */
+static int heap_stack(struct cur *c, uint64_t *s)
+{
+	struct dglog *r = c->r;
+	uint64_t ref;
+
+	if (cur_uleb(c, &ref, "stack") < 0 || hstack_room(r) < 0)
+		return -1;
+	if (ref == DG_HEAP_NEW) {
+		if (hstack_define(c, s) < 0)
+			return -1;
+	} else if (ref == DG_HEAP_PREDICTED) {
+		*s = r->hstacks[r->heap_prev].next;
+	} else if ((*s = ref - DG_HEAP_INDEX) >= r->n_hstacks) {
+		return fail(r, "refers to heap stack %llu, only %llu defined",
+			    (unsigned long long)*s, (unsigned long long)r->n_hstacks);
+	}
+	r->hstacks[r->heap_prev].next = (uint32_t)*s;
+	r->heap_prev = (uint32_t)*s;
+	return 0;
+}
+
+/* Stack s's frames, innermost first, into the scratch array. */
+static int heap_frames(struct dglog *r, uint64_t s, struct dglog_block *b)
+{
+	uint32_t k = 0, n = r->hstacks[s].depth;
+
+	if (grow_scratch(r, n) < 0)
+		return -1;
+	for (; k < n; s = r->hstacks[s].parent)
+		r->scratch[k++] = r->hstacks[s].pc;
+	b->n_ips = n;
+	b->ips = r->scratch;
+	return 0;
+}
+
+/* A heap record reads as a MALLOC_BLOCK or FREE_BLOCK; with an icount
+   delta, as an ICOUNT first, the block after it on the next call. */
+static int rd_heap(struct cur *c, struct dglog_record *rec)
+{
+	struct dglog *r = c->r;
+	struct dglog_block *b = &rec->u.block;
+	uint64_t dic, s = 0, d;
+
+	memset(b, 0, sizeof *b);
+	if (cur_uleb(c, &dic, "icount_delta") < 0 || heap_stack(c, &s) < 0
+	    || cur_sleb(c, &d, "addr_delta") < 0)
+		return -1;
+	b->addr = r->heap_addr = (r->heap_addr + d) & dgc_mask(8 * r->word_size);
+	if (rec->file_type == DG_R_HEAP_MALLOC && cur_uleb(c, &b->size, "size") < 0)
+		return -1;
+	if (heap_frames(r, s, b) < 0)
+		return -1;
+	rec->type = rec->file_type == DG_R_HEAP_MALLOC ? DG_R_MALLOC_BLOCK
+						       : DG_R_FREE_BLOCK;
+	if (!dic)
+		return 1;
+	r->icount = rec->icount = r->icount + dic;
+	r->pending = *rec;
+	r->has_pending = 1;
+	rec->type = DG_R_ICOUNT;
+	rec->u.icount.icount = r->icount;
+	return 1;
 }
 
 /* The decoding state of a run's context: NULL (a message) if undefined. */
@@ -954,6 +1100,8 @@ static const handler_fn handlers[DG_R_MAX_KNOWN + 1] = {
 	[DG_R_BBRUNS] = rd_bbruns,
 	[DG_R_BBCHAINS] = rd_bbchains,
 	[DG_R_CTXREF] = rd_ctxref,
+	[DG_R_HEAP_MALLOC] = rd_heap,
+	[DG_R_HEAP_FREE] = rd_heap,
 	[DG_R_THREAD] = rd_thread,
 	[DG_R_MMAP] = rd_mmap,
 	[DG_R_MUNMAP] = rd_mmap,
@@ -998,6 +1146,8 @@ static const uint64_t max_payload[DG_R_MAX_KNOWN + 1] = {
 	[DG_R_BBRUNS] = 16 * MIB,
 	[DG_R_BBCHAINS] = 16 * MIB,
 	[DG_R_CTXREF] = 4 * KIB,
+	[DG_R_HEAP_MALLOC] = 8 * KIB,
+	[DG_R_HEAP_FREE] = 8 * KIB,
 	[DG_R_THREAD] = 4 * KIB,
 	[DG_R_MMAP] = 64 * KIB,
 	[DG_R_MUNMAP] = 4 * KIB,
@@ -1171,6 +1321,7 @@ static int next_record(struct dglog *r, struct dglog_record *rec)
 		return n;
 	if (r->saw_fini)
 		return fail(r, "a record after fini (fini is the last record)");
+	r->rec_bytes = hdr + len;
 	struct cur c = { r, r->data + r->pos + hdr, r->data + r->pos + hdr + len };
 	r->pos += hdr + (size_t)len;
 	memset(rec, 0, sizeof *rec);
@@ -1203,6 +1354,11 @@ int dglog_next(struct dglog *r, struct dglog_record *rec)
 		return -1;
 	if (!r->header_sent) {
 		header_record(r, rec);
+		return 1;
+	}
+	if (r->has_pending) {           /* a heap record after its ICOUNT */
+		*rec = r->pending;
+		r->has_pending = 0;
 		return 1;
 	}
 	for (;;) {
@@ -1306,6 +1462,7 @@ static int read_header(struct dglog *r)
 	if ((n = fill(r, 2 + (size_t)r->data[1])) <= 0)
 		return n < 0 ? -1 : truncated(r, 2 + (size_t)r->data[1], r->end - r->pos);
 	r->pos = 2 + (size_t)r->data[1];
+	r->rec_bytes = r->pos;
 	r->n_records = 1;
 	return 0;
 }
@@ -1397,6 +1554,7 @@ void dglog_close(struct dglog *r)
 	free(r->buf);
 	free(r->scratch);
 	free(r->argv);
+	free(r->hstacks);
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
 	r->bbdefs = NULL;
@@ -1406,6 +1564,8 @@ void dglog_close(struct dglog *r)
 	r->buf = NULL;
 	r->scratch = NULL;
 	r->argv = NULL;
+	r->hstacks = NULL;
+	r->n_hstacks = r->hstacks_cap = 0;
 	r->n_bbdefs = r->n_contexts = 0;
 	r->own_fd = 0;
 }

@@ -35,7 +35,11 @@
 
 /* rec->type is a DG_R_* record type, or DGLOG_RUN for one run of a BBRUN or
  * BBRUNS record (rec->file_type then tells which), or DGLOG_UNKNOWN for a
- * record whose type this reader does not know (rec->file_type has it). */
+ * record whose type this reader does not know (rec->file_type has it).
+ * Compact records read as the records they stand for (rec->file_type
+ * says which came): a CTXREF as a CONTEXT, a HEAP_MALLOC or HEAP_FREE as
+ * an ICOUNT when it carries instructions, then, on the next call, as the
+ * MALLOC_BLOCK or FREE_BLOCK (its ips stay valid until the call after). */
 #define DGLOG_RUN      256
 #define DGLOG_UNKNOWN  257
 
@@ -157,6 +161,9 @@ struct dglog {
 	uint64_t n_accesses;    /* addresses delivered, guarded zeros too */
 	uint64_t n_unknown;     /* records skipped as unknown */
 	uint64_t n_bbdefs, n_contexts;
+	uint64_t rec_bytes;     /* file bytes of the last record read: type,
+				   length and payload (of the BBRUNS a run
+				   came from) */
 	int saw_fini;
 	struct dglog_fini fini; /* valid when saw_fini */
 
@@ -182,6 +189,15 @@ struct dglog {
 	size_t bbdefs_cap, contexts_cap, ctx_state_cap;
 	uint64_t *scratch;      /* addresses, frames of the record */
 	size_t scratch_cap;
+	/* heap records: the stacks they defined, the stack and address of
+	   the last one, and a block waiting behind its ICOUNT */
+	struct dglog_hstack *hstacks;
+	size_t hstacks_cap;
+	uint64_t n_hstacks;
+	uint32_t heap_prev;
+	uint64_t heap_addr;
+	struct dglog_record pending;
+	int has_pending;
 	const char **argv;
 	size_t argv_cap;
 	int header_sent;

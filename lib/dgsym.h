@@ -52,33 +52,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgframe.h"            /* struct dgsym_frame, enum dgsym_origin */
+
 struct dgsym;
-
-/* One level of an inline chain. */
-struct dgsym_frame {
-	const char *function;     /* printable name: demangled (C++: qualified,
-				     with arguments, as c++filt prints), or the
-				     plain name (C++ without a linkage name,
-				     as some inlined templates: qualified by
-				     its namespaces and classes, no
-				     arguments); NULL if unknown */
-	const char *linkage_name; /* mangled or ELF symbol name, or NULL */
-	const char *decl_file;    /* where the function is: DW_AT_decl_file/line */
-	int decl_line;            /* of its definition, else of its declaration
-				     (C++ methods: the out-of-line body, not
-				     the line in the class); NULL/0 if unknown */
-	const char *file;         /* depth 0: the position of pc itself; */
-	int line;                 /* depth k > 0: the position of the call that
-				     inlined depth k-1; NULL/0 if unknown */
-	int origin;               /* enum dgsym_origin: what named it */
-};
-
-/* What named a frame's function. */
-enum dgsym_origin {
-	DGSYM_BY_DWARF = 1,  /* debug information */
-	DGSYM_BY_SYMTAB,     /* an ELF symbol table (or a PLT relocation) */
-	DGSYM_BY_ENTRY       /* its entry address only ("0x10ee88") */
-};
 
 /* What is known of a module's symbols (dgsym_module_state). */
 enum dgsym_state {

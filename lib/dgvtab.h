@@ -64,72 +64,30 @@
  * tables, inconsistent definitions, and malformed chunk blobs (naming the
  * chunk id and run), never a crash.
  *
- * Two builds of this one file.  Linked into programs (libdg.a, dgsql), it
- * calls the sqlite3_* functions of the libsqlite3 the program links.
- * Compiled with -DDGVTAB_EXTENSION (lib/ext.mk, for build/lib/dgaccess.so)
- * it includes sqlite3ext.h and calls SQLite through the host's API table
- * `sqlite3_api`, which lib/ext/dgaccess_ext.c defines and fills; the
- * extension never links libsqlite3.
+ * The rows without SQLite's row engine (dgvtab_scan, dgvtab_count) are
+ * declared in dgvt_scan.h, which this header includes.  lib/dgvtab.c
+ * says which lib/dgvt_*.c does what.
+ *
+ * Two builds of these files (lib/ext.mk's DGVTAB_SRCS).  Linked into
+ * programs (libdg.a, dgsql), they call the sqlite3_* functions of the
+ * libsqlite3 the program links.  Compiled with -DDGVTAB_EXTENSION
+ * (lib/ext.mk, for build/lib/dgaccess.so) they include sqlite3ext.h and
+ * call SQLite through the host's API table `sqlite3_api`, which
+ * lib/ext/dgaccess_ext.c defines and fills; the extension never links
+ * libsqlite3.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #ifndef DGVTAB_H
 #define DGVTAB_H
 
-#include <stddef.h>
-#include <stdint.h>
 #include <sqlite3.h>
+
+#include "dgvt_scan.h"
 
 /* Register the module `accesses` on db.  Returns SQLITE_OK, or an SQLite
    error code with *errmsg (if errmsg is not NULL) set to a message that the
    caller frees with sqlite3_free. */
 int dgvtab_register(sqlite3 *db, char **errmsg);
-
-/* One row of SELECT * FROM accesses, the columns above; block_id is
-   NULL when has_block is 0. */
-struct dgvtab_row {
-	int64_t icount, addr, size, is_write, pc, thread, context_id;
-	int64_t block_id, aseq, chunk_id, module_id;
-	int has_block;
-};
-
-/* Called with the next rows (n >= 1, the array valid until it returns);
-   a non-zero return stops the scan. */
-typedef int dgvtab_rows_fn(void *arg, const struct dgvtab_row *rows, size_t n);
-
-/* The rows of SELECT * FROM SCHEMA.accesses, in the table's order, at most
-   limit of them (limit < 0: all), given to fn in batches without going
-   through SQLite's row engine: the same decoder, model and block lookup
-   as the table's cursors, with no constraint (dgsql's export fast path).
-   Returns SQLITE_OK (also when fn stopped the scan), or an SQLite error
-   code with *errmsg (sqlite3_free) naming the chunk as the table's
-   errors do. */
-int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
-		dgvtab_rows_fn *fn, void *arg, char **errmsg);
-
-/* A term of a WHERE clause the table takes in C: a column (the order
-   above), an operator (SQLITE_INDEX_CONSTRAINT_EQ, _LT, _LE, _GT, _GE) and
-   an integer. */
-struct dgvtab_term {
-	int column;
-	unsigned char op;
-	int64_t value;
-};
-#define DGVTAB_COUNT_TERMS 16
-
-/* Whether the table evaluates the term itself (SQLite would leave it no
-   row to check). */
-int dgvtab_term_taken(const struct dgvtab_term *t);
-
-/* *count = the rows of SELECT count(*) FROM SCHEMA.accesses WHERE the n
-   terms, ANDed: the same constraints, chunk choice and decoder as the
-   table's cursors, counted run by run (a block with sum_block_chunks
-   rows: from its counts, nothing decoded) without SQLite stepping row by
-   row.  Returns SQLITE_OK; SQLITE_MISUSE, with nothing done, when a term
-   is not one the table evaluates itself (the caller lets SQLite run the
-   statement) or n > DGVTAB_COUNT_TERMS; else an SQLite error code with
-   *errmsg (sqlite3_free) as the table's errors. */
-int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
-		 int64_t *count, char **errmsg);
 
 #endif

@@ -395,6 +395,25 @@ int dgwrite_free(struct dgwrite *w, uint64_t addr, unsigned n_ips,
 	return dgwrite_end(w, DG_R_FREE_BLOCK);
 }
 
+int dgwrite_heap(struct dgwrite *w, int type, uint64_t icount_delta,
+		 uint64_t stack, uint64_t parent, unsigned n_new,
+		 const uint64_t *delta, uint64_t addr_delta, uint64_t size)
+{
+	dgwrite_begin(w);
+	dgwrite_uleb(w, icount_delta);
+	dgwrite_uleb(w, stack);
+	if (stack == DG_HEAP_NEW) {
+		dgwrite_uleb(w, parent);
+		dgwrite_uleb(w, n_new);
+		for (unsigned i = 0; i < n_new; i++)
+			dgwrite_sleb(w, delta[i]);
+	}
+	dgwrite_sleb(w, addr_delta);
+	if (type == DG_R_HEAP_MALLOC)
+		dgwrite_uleb(w, size);
+	return dgwrite_end(w, type);
+}
+
 int dgwrite_track(struct dgwrite *w, uint64_t addr, uint64_t len,
 		  const char *type_name, const char *label)
 {

@@ -106,6 +106,13 @@ int dgwrite_malloc(struct dgwrite *w, uint64_t addr, uint64_t size,
 /* Version 1 writes only addr. */
 int dgwrite_free(struct dgwrite *w, uint64_t addr, unsigned n_ips,
 		 const uint64_t *ips);
+/* A HEAP_MALLOC or HEAP_FREE (type; FORMAT.md 2.19), the fields as
+ * given: with stack DG_HEAP_NEW the definition parent, n_new and
+ * delta[0..n_new) follows it (deltas as word-size values); size only for
+ * HEAP_MALLOC. */
+int dgwrite_heap(struct dgwrite *w, int type, uint64_t icount_delta,
+		 uint64_t stack, uint64_t parent, unsigned n_new,
+		 const uint64_t *delta, uint64_t addr_delta, uint64_t size);
 int dgwrite_track(struct dgwrite *w, uint64_t addr, uint64_t len,
 		  const char *type_name, const char *label);
 int dgwrite_untrack(struct dgwrite *w, uint64_t addr, uint64_t len);

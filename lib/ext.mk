@@ -4,28 +4,30 @@
 #   make build/lib/dgaccess.so     (also built by `make all`)
 #
 # An extension must not link libsqlite3: it calls SQLite through the API
-# table of the program that loads it.  So lib/dgvtab.c (which libdg.a also
-# holds, calling sqlite3_* directly for programs such as dgsql) is compiled
-# a second time here with -DDGVTAB_EXTENSION, and lib/dgchunk.c with it (and
-# so are lib/dgcellvt.c, the chunk_cells_v table, and its codec), all
-# with hidden visibility so that only sqlite3_dgaccess_init is exported and
-# nothing clashes with a host that links libdg itself.  The entry point is
-# lib/ext/dgaccess_ext.c, outside the lib/*.c that make libdg.a.
+# table of the program that loads it.  So the table's sources, DGVTAB_SRCS
+# (which libdg.a also holds, calling sqlite3_* directly for programs such
+# as dgsql: lib/dgvtab.c, its lib/dgvt_*.c modules, lib/dgchunk.c and
+# lib/dgcellvt.c, the chunk_cells_v table, with its codec), are compiled a
+# second time here with -DDGVTAB_EXTENSION, with hidden visibility so that
+# only sqlite3_dgaccess_init is exported and nothing clashes with a host
+# that links libdg itself.  The entry point is lib/ext/dgaccess_ext.c,
+# outside the lib/*.c that make libdg.a.  The unit test and the fuzz
+# targets that need the table compile DGVTAB_SRCS too.
 #
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 
+DGVTAB_SRCS := lib/dgvtab.c lib/dgvt_db.c lib/dgvt_model.c lib/dgvt_plan.c lib/dgvt_filter.c lib/dgvt_source.c lib/dgvt_cursor.c lib/dgvt_scan.c lib/dgchunk.c lib/dgcellvt.c lib/dgcells.c
+
 EXT_B      := $(B)/obj/ext
 EXT_CFLAGS := $(HOST_CFLAGS) -fvisibility=hidden -DDGVTAB_EXTENSION
-EXT_OBJS   := $(EXT_B)/dgaccess_ext.o $(EXT_B)/dgvtab.o $(EXT_B)/dgchunk.o \
-              $(EXT_B)/dgcellvt.o $(EXT_B)/dgcells.o
+EXT_LIBOBJS := $(patsubst lib/%.c,$(EXT_B)/%.o,$(DGVTAB_SRCS))
+EXT_OBJS   := $(EXT_B)/dgaccess_ext.o $(EXT_LIBOBJS)
 
 EXTS += $(B)/lib/dgaccess.so
 
-$(EXT_B)/dgaccess_ext.o: lib/ext/dgaccess_ext.c lib/dgvtab.h
-$(EXT_B)/dgvtab.o: lib/dgvtab.c lib/dgvtab.h lib/dgchunk.h lib/dgcellvt.h
-$(EXT_B)/dgchunk.o: lib/dgchunk.c lib/dgchunk.h
-$(EXT_B)/dgcellvt.o: lib/dgcellvt.c lib/dgcellvt.h lib/dgcells.h lib/dgcodec.h
-$(EXT_B)/dgcells.o: lib/dgcells.c lib/dgcells.h lib/dgcodec.h
+$(EXT_B)/dgaccess_ext.o: lib/ext/dgaccess_ext.c
+$(EXT_LIBOBJS): $(EXT_B)/%.o: lib/%.c
+$(EXT_OBJS): $(wildcard lib/*.h)
 
 $(EXT_OBJS):
 	@mkdir -p $(@D)

@@ -12,7 +12,9 @@
 #
 # Each script runs in a fresh directory build/tests/tmp/<script>/ (kept
 # afterwards for inspection) with its output in build/tests/tmp/<script>.log.
-# One line per script as it ends: PASS, FAIL or SKIP (with the reason).
+# One line per script as it ends: PASS or FAIL with its wall time and the
+# CPU time it and its children used (the figure to compare under load), or
+# SKIP with the reason.
 # Then, in the scripts' order, the failed checks of each failed script and
 # their evidence, and the last line
 #   N passed, N failed[, N skipped]
@@ -51,23 +53,25 @@ run_one() {
 	rm -rf "$DG_TEST_TMP" "$tmproot/$name.status"
 	mkdir -p "$DG_TEST_TMP" || exit 1
 	start=$(date +%s)
-	if command -v timeout >/dev/null 2>&1; then
-		(cd "$DG_TEST_TMP" && exec timeout "$timeout_s" sh "$1") >"$log" 2>&1
-	else
-		(cd "$DG_TEST_TMP" && exec sh "$1") >"$log" 2>&1
-	fi
+	to=
+	command -v timeout >/dev/null 2>&1 && to="timeout $timeout_s"
+	# times: the CPU the script and everything it waited for used
+	(cd "$DG_TEST_TMP" && $to sh "$1"; st=$?; times >"$tmproot/$name.cpu"; exit $st) \
+		>"$log" 2>&1
 	status=$?
 	secs=$(($(date +%s) - start))
+	cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/);
+		printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$tmproot/$name.cpu")
 	echo "$secs" >"$tmproot/$name.time"
 	echo "$status" >"$tmproot/$name.status"
 	case $status in
-	0) echo "PASS $name (${secs}s)" ;;
+	0) echo "PASS $name (${secs}s, ${cpu} CPU s)" ;;
 	77)
 		reason=$(grep '^skip: ' "$log" | tail -n 1 | sed 's/^skip: //')
 		echo "SKIP $name: ${reason:-no reason given}"
 		;;
 	124) echo "FAIL $name (timed out after ${timeout_s}s)" ;;
-	*) echo "FAIL $name (${secs}s)" ;;
+	*) echo "FAIL $name (${secs}s, ${cpu} CPU s)" ;;
 	esac
 	exit 0
 }

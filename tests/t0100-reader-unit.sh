@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0100-reader-unit: the C unit tests of the log reader and writer (plain
 # and under ASan+UBSan), then dg-dump over hand-made logs from mklogs: every
-# format variant reads the same, each mode prints what the log holds, bad
+# format variant reads the same (BBCHAINS as BBRUNS, HEAP_MALLOC and
+# HEAP_FREE as MALLOC_BLOCK and FREE_BLOCK), each mode prints what the log holds, bad
 # and truncated logs give exit 1 and a located message, usage errors exit 2.
 # The binaries come from `make unit-tests` (tests/unit/unit.mk).
 . "$DG_TESTS/lib.sh"
@@ -47,6 +48,24 @@ for m in --stats --accesses --blocks; do
 	check_cmp "bbchains log reads as its bbruns twin ($m)" plain chained
 done
 check_lt "bbchains log is smaller" "$(wc -c <logs/heap-v2.log | tr -d " ")" "$(wc -c <logs/heap-v2-chains.log | tr -d " ")"
+
+# The same block in HEAP_MALLOC and HEAP_FREE records, likewise.
+for m in --records --stats --accesses --blocks; do
+	"$DG_DUMP" $m logs/heap-v2.log >plain
+	"$DG_DUMP" $m logs/heap-v2-heaprec.log >heaprec
+	check_cmp "heap records log reads as its malloc_block twin ($m)" plain heaprec
+done
+for f in heap-v2 heap-v2-chains heap-v2-heaprec full-v1-be-4; do
+	"$DG_DUMP" --sizes logs/$f.log >sizes
+	check_eq "--sizes of $f.log: its records and bytes add up to the file" \
+		"$("$DG_DUMP" --stats logs/$f.log | awk '$1 == "records" { print $2 }') $(wc -c <logs/$f.log | tr -d ' ')" \
+		"$(awk '$1 == "total" { print $2, $3 }' sizes)"
+	check_eq "--sizes of $f.log: the types' lines add up to the total" \
+		"$(awk '$1 != "total" { n += $2; b += $3 } END { print n, b }' sizes)" \
+		"$(awk '$1 == "total" { print $2, $3 }' sizes)"
+done
+check_eq "heap records log: one heap_malloc, one heap_free" "1 1" \
+	"$("$DG_DUMP" --sizes logs/heap-v2-heaprec.log | awk '$1 == "heap_malloc" { m = $2 } $1 == "heap_free" { f = $2 } END { print m + 0, f + 0 }')"
 
 "$DG_DUMP" --accesses logs/heap-v2.log >acc
 check_eq "accesses: one line each" 16 "$(wc -l <acc | tr -d ' ')"

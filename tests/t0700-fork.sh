@@ -7,6 +7,8 @@
 #     live at the fork
 #   333-byte block: only in the child's log, 33 writes
 #   444-byte block: only in the parent's log, 44 writes
+# With --trace-at-start=no the child's log is valid too (it used to start
+# with an ICOUNT before its HEADER) and lists its blocks.
 . "$DG_TESTS/lib.sh"
 need_tool
 need_prog fork
@@ -48,4 +50,15 @@ check_eq "child: 333-byte block written 33 times" "33 33" "$(w "$clog" 333)"
 check_eq "child: no 444-byte block" "" "$(w "$clog" 444)"
 check_eq "child: the 333-byte block is freed" 1 \
 	"$(blocks_from "$clog.blocks" "$P" main 333 | awk '$4 != "-"' | wc -l | tr -d ' ')"
+
+# Tracing off at the fork (the reader's count behind): the child's log
+# still starts with its HEADER, and lists the block live at the fork.
+mkdir -p off && (cd off && "$DATAGRIND" --trace-at-start=no "$P" >out 2>err)
+check_eq "--trace-at-start=no: traced exit status" 0 "$?" || diag_file off/err
+ocpid=$(cat off/child.pid 2>/dev/null)
+check_status "--trace-at-start=no: the child's log is valid" 0 \
+	"$DG_DUMP" --check "off/datagrind.out.$ocpid"
+"$DG_DUMP" --blocks "off/datagrind.out.$ocpid" >off/child.blocks 2>&1
+check_eq "--trace-at-start=no: the child lists the 222-byte block and its 333" "222 333" \
+	"$(blocks_from off/child.blocks "$P" main | awk '{ print $2 }' | sort -n | tr '\n' ' ' | sed 's/ $//')"
 finish

@@ -87,6 +87,7 @@ UInt dg_defs_add(const struct dg_instr *instrs, UInt n_instrs,
 	d->fn_entry = fn_entry;
 	d->sets_sp = (sp_flags & DG_DEFS_SETS_SP) != 0;
 	d->writes_sp = (sp_flags & DG_DEFS_WRITES_SP) != 0;
+	d->lean = (sp_flags & DG_DEFS_LEAN) != 0;
 	d->n_extra = exit_kind == DG_EXIT_CALL ? 2 : 0;
 	d->addr_off = DG_RAW_ADDRS - (d->writes_sp ? 0 : 8);
 	tl_assert(d->addr_off + 8 * ((SizeT)n_acc + d->n_extra) <= DG_RAW_ENTRY_MAX);

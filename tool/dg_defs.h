@@ -41,6 +41,8 @@ struct dg_bbdef {
 	UInt  cache_ctx;
 	struct dg_call_memo call_memo;   /* for call blocks */
 	UInt  file_index;     /* index in the log, DG_DEFS_UNWRITTEN if none */
+	Bool  lean;           /* a lean translation's (dg_instr.h): no
+	                         accesses; its runs are counted by the tool */
 };
 
 #define DG_DEFS_UNWRITTEN 0xFFFFFFFFu
@@ -48,9 +50,11 @@ struct dg_bbdef {
 
 extern struct dg_bbdef *dg_bbdefs;     /* indexed by bbdef id */
 
-/* What a block does to SP (the flags byte of a DEF record). */
+/* What a block does to SP, and whether it is lean (the flags byte of a
+   DEF record). */
 #define DG_DEFS_SETS_SP    1     /* sets_sp */
 #define DG_DEFS_WRITES_SP  2     /* writes_sp */
+#define DG_DEFS_LEAN       4     /* lean */
 
 /* A new bbdef; returns its id.  The tool's caller sends it on to the
    encoder (dg_stream_def); dg_defs_learn adds the ones it learns. */

@@ -44,8 +44,11 @@
 #include "dg_maps.h"
 
 static const HChar *trace_fn;
+static Bool lean;
 
 void dg_instr_set_trace_fn(const HChar *pattern) { trace_fn = pattern; }
+void dg_instr_set_lean(Bool on) { lean = on; }
+Bool dg_instr_lean(void) { return lean; }
 
 /* One data access found in the input block. */
 struct found {
@@ -378,6 +381,24 @@ static void store_address(IRSB *sb, IRTemp p, UInt k)
 	store_at(sb, p, addr_off + 8 * (ULong)k, a);
 }
 
+/* ------------------------------------------------------------ lean */
+
+/* Lean code counts itself into dg_lean_counts (dg_out.h: two words of
+   the guest state, one instruction each to reach) where a run's raw
+   entry would say how far it got: before each side exit and at the end,
+   as the counts at its start plus the instructions run and one run.  A
+   run cut short by a fault before any exit counts as nothing, like its
+   raw entry. */
+static Int lean_gs;
+
+static void lean_count(IRSB *sb, const IRTemp *c0, UInt n_instrs)
+{
+	addStmtToIRSB(sb, IRStmt_Put(lean_gs,
+	              IRExpr_RdTmp(tmp_add(sb, c0[0], n_instrs))));
+	addStmtToIRSB(sb, IRStmt_Put(lean_gs + 8,
+	              IRExpr_RdTmp(tmp_add(sb, c0[1], 1))));
+}
+
 static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 {
 	UInt k, id;
@@ -405,9 +426,9 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	ULong entry_size;
 	UInt n_extra;
 	UChar sp_flags = 0;
-	Bool wsp;
+	Bool wsp, entry = True;
 	IRSB *sb;
-	IRTemp p = IRTemp_INVALID;
+	IRTemp p = IRTemp_INVALID, c0[2] = { IRTemp_INVALID, IRTemp_INVALID };
 	Int i;
 
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -415,6 +436,7 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	tl_assert(layout->total_sizeB == sizeof(VexGuestArchState));
 	raw_gs_ptr = layout->total_sizeB + DG_RAW_GS_OFF;
 	raw_gs_limit = raw_gs_ptr + sizeof(Addr);
+	lean_gs = layout->total_sizeB + DG_LEAN_GS_OFF;
 	n_acc = describe(sb_in, &n_instrs);
 	if (n_instrs == 0)
 		return sb_in;
@@ -428,11 +450,21 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	if (sets_sp_anew(sb_in, layout->offset_SP))
 		sp_flags |= DG_DEFS_SETS_SP;
 	wsp = (sp_flags & DG_DEFS_WRITES_SP) != 0;
-	id = define_bbdef(sb_in, n_instrs, n_acc, sp_flags);
+	/* Lean: no accesses; an entry only where the call stacks need one
+	   (a block that writes SP: calls, returns, frames made and left; a
+	   --trace-fn entry), so the encoder sees every change of SP and of
+	   the stack as a full translation would show it. */
+	if (lean) {
+		n_acc = 0;
+		sp_flags |= DG_DEFS_LEAN;
+		entry = wsp || exit_kind_of(sb_in->jumpkind) == DG_EXIT_CALL
+		        || is_trace_fn_entry(instrs[0].addr);
+	}
+	id = entry ? define_bbdef(sb_in, n_instrs, n_acc, sp_flags) : 0;
 	tl_assert(id <= DG_RAW_ID_MASK);      /* bit 31 of the head is the open flag */
-	n_extra = dg_bbdefs[id].n_extra;
-	addr_off = dg_bbdefs[id].addr_off;
-	entry_size = dg_bbdefs[id].raw_size;
+	n_extra = entry ? dg_bbdefs[id].n_extra : 0;
+	addr_off = entry ? dg_bbdefs[id].addr_off : 0;
+	entry_size = entry ? dg_bbdefs[id].raw_size : 0;
 
 	sb = deepCopyIRSBExceptStmts(sb_in);
 	for (i = 0; i < sb_in->stmts_used; i++) {
@@ -440,24 +472,34 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 
 		if (st->tag == Ist_IMark) {
 			addStmtToIRSB(sb, st);
-			if (ni++ == 0)
+			if (ni++ == 0 && entry)
 				p = prologue(sb, id, entry_size);
+			if (ni == 1 && lean) {
+				c0[0] = get_word(sb, lean_gs);
+				c0[1] = get_word(sb, lean_gs + 8);
+			}
 			continue;
 		}
 		if (ni == 0) {               /* preamble before the first IMark */
 			addStmtToIRSB(sb, st);
 			continue;
 		}
-		if (st->tag == Ist_Exit) {
+		if (st->tag == Ist_Exit && entry) {
 			commit_exit(sb, p, ni | k << 8 | 1u << 31);
 			if (wsp)
 				store_exit_sp(sb, p, layout->offset_SP);
 		}
+		if (st->tag == Ist_Exit && lean)
+			lean_count(sb, c0, ni);
 		for (; k < n_acc && found[k].stmt == i; k++)
 			store_address(sb, p, k);
 		addStmtToIRSB(sb, st);
 	}
 	tl_assert(k == n_acc);
+	if (lean)
+		lean_count(sb, c0, n_instrs);
+	if (!entry)
+		return sb;
 	if (n_extra == 2) {    /* a call: the pushed frame and where it goes */
 		IRTemp sp = get_word(sb, layout->offset_SP);
 		store_at(sb, p, addr_off + 8 * (ULong)n_acc, IRExpr_RdTmp(sp));

@@ -5,8 +5,8 @@
  * dg_recs.h): the bbdef id at the start, each access's address as the access
  * happens, and the run's length before every exit.  No C call on the hot
  * path; one guarded call per block when the buffer is full.  Owns only
- * the --trace-fn pattern and the scratch arrays of the superblock being
- * instrumented; the bbdefs it makes belong to dg_defs.h, and it sends
+ * the --trace-fn pattern, whether translations are lean, and the scratch
+ * arrays of the superblock being instrumented; the bbdefs it makes belong to dg_defs.h, and it sends
  * each on to the encoder (dg_stream.h).
  */
 #ifndef DG_INSTR_H
@@ -17,6 +17,16 @@
 
 /* --trace-fn pattern (Valgrind wildcards), or NULL. */
 void dg_instr_set_trace_fn(const HChar *pattern);
+
+/* Lean translations, for while tracing is off: no access is stored and
+   most runs make no entry, only count themselves (dg_out.h's
+   dg_lean_counts); the blocks that write SP (calls and returns among
+   them) and --trace-fn entries make entries of lean bbdefs, without
+   addresses, so that the encoder replays the call stacks exactly.  The
+   caller switches before translations are made, and discards those made
+   the other way. */
+void dg_instr_set_lean(Bool on);
+Bool dg_instr_lean(void);
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
                     const VexGuestLayout *layout,

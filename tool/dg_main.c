@@ -20,7 +20,11 @@
  * each run's calling context, and writes the runs compactly (dg_wr.c),
  * predicting each address from the previous run of the same context.  VEX's
  * superblock chasing is switched off so that no block spans a call, which
- * keeps blocks within one function as the 2010 manual promised.
+ * keeps blocks within one function as the 2010 manual promised.  Until
+ * tracing first starts (--trace-at-start=no) the translations are lean:
+ * only the runs that move the stack pointer make entries, for the call
+ * stacks of heap blocks, and the rest count themselves (dg_instr.h); the
+ * first DATAGRIND_START_TRACING discards them all.
  *
  * The files form layers: each module (X.c with its X.h) uses only modules
  * below it (README's Layout lists them top down).  At the bottom are the
@@ -29,10 +33,10 @@
  * the pair map, the writer (dg_wr.c) and the importer (dg_imp.c); then the
  * shadow stacks and the hand-over (dg_hand.c), which reaches the encoder
  * only through the loop this file gives dg_out_init (dg_enc_consume),
- * called once a buffer; then the bbdef table and the stream's buffer
- * (dg_defs.c, dg_out.c); the encoder and the stream's writers (dg_enc.c,
- * dg_stream.c); the heap and the module map; the instrumentation; this
- * file.
+ * called once a buffer; then the bbdef table, the heap records' writer
+ * and the stream's buffer (dg_defs.c, dg_heaplog.c, dg_out.c); the
+ * encoder and the stream's writers (dg_enc.c, dg_stream.c); the heap and
+ * the module map; the instrumentation; this file.
  *
  * The log format is docs/FORMAT.md; the constants are lib/dg_format.h.
  */
@@ -49,6 +53,7 @@
 #include "pub_tool_xarray.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "valgrind.h"
@@ -79,6 +84,7 @@ static const HChar *clo_db;             /* --db: record into a database */
 static const HChar *clo_importer;       /* --db-importer */
 static Bool         clo_out_given;      /* keep the log beside the database */
 static Bool         clo_compact = True;
+static Bool         clo_lean = True;
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
 static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
@@ -129,6 +135,7 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 	else if VG_STR_CLO(arg, "--trace-fn", clo_trace_fn) {}
 	else if VG_BOOL_CLO(arg, "--log-helper", clo_helper) {}
 	else if VG_BOOL_CLO(arg, "--log-compact", clo_compact) {}
+	else if VG_BOOL_CLO(arg, "--lean", clo_lean) {}
 	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
 		if (!parse_icount_window(tmp))
 			VG_(fmsg_bad_option)(arg, "expected FROM:TO with FROM < TO, "
@@ -179,6 +186,11 @@ static void dg_print_usage(void)
 "                                 is told by reference to an earlier one; no\n"
 "                                 writes BBRUNS and CONTEXT, for readers older\n"
 "                                 than these records (docs/FORMAT.md 2.17, 2.18)\n"
+"    --lean=yes|no                until tracing starts (--trace-at-start=no;\n"
+"                                 not with --trace-icount), translate the\n"
+"                                 program lean [yes]: only what the call\n"
+"                                 stacks and the instruction count need, no\n"
+"                                 access; the log is the same\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -228,6 +240,19 @@ static void write_event(UChar type, const HChar *label)
 	dg_out_end();
 }
 
+/* Lean translations (dg_instr.h) serve until tracing first starts, then
+   go, all of them: every block is translated again in full.  Once only,
+   so that a program switching tracing on and off around a loop pays for
+   one retranslation, not one per switch. */
+static void lean_end(void)
+{
+	if (!dg_instr_lean())
+		return;
+	dg_instr_set_lean(False);
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "datagrind");
+	dg_out_lean(False);
+}
+
 static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	HChar s1[MAX_LABEL + 1], s2[MAX_LABEL + 1];
@@ -250,6 +275,8 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 	case VG_USERREQ__DATAGRIND_STOP_TRACING:
 		dg_stream_ctl(DG_CTL_TRACING,
 		              arg[0] == VG_USERREQ__DATAGRIND_START_TRACING, 0, 0);
+		if (arg[0] == VG_USERREQ__DATAGRIND_START_TRACING)
+			lean_end();
 		break;
 	case VG_USERREQ__MALLOCLIKE_BLOCK:
 		dg_heap_client_alloc(arg[1], arg[2]);
@@ -480,6 +507,11 @@ static void dg_post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = False;
 	check_preload();
 	dg_instr_set_trace_fn(clo_trace_fn);
+	/* Not with --trace-icount: the window's state at the first START
+	   follows the last run before it, which lean code does not tell. */
+	dg_instr_set_lean(clo_lean && !clo_trace_at_start
+	                  && clo_icount_from == 0 && clo_icount_to == ~0ULL);
+	dg_out_lean(dg_instr_lean());
 	o.trace_at_start = clo_trace_at_start;
 	o.use_fn = clo_trace_fn != NULL;
 	o.icount_from = clo_icount_from;

@@ -24,6 +24,11 @@ static UChar *dg_out_buf_;
 static SizeT  dg_out_used_;
 Addr    dg_raw_ptr;
 Addr    dg_raw_limit;
+struct dg_lean_counts dg_lean_counts;
+static struct dg_lean_counts lean_told;   /* as of the last COUNTS */
+static Bool lean_on;             /* they move: travel with the RAW words */
+
+void dg_out_lean(Bool on) { lean_on = on; }
 static Bool    raw_open;         /* the RAW record is the open one */
 static ThreadId raw_tid;         /* in generated code: the globals are stale */
 static SizeT   raw_from;         /* where its PAD (if any) starts */
@@ -146,17 +151,24 @@ static void out_open(void)
    code) takes them from there and gives them back. */
 static void raw_words_get(void)
 {
-	if (raw_tid != 0)
-		VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_raw_ptr, 1,
-		                          DG_RAW_GS_OFF, sizeof dg_raw_ptr);
+	if (raw_tid == 0)
+		return;
+	VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_raw_ptr, 1,
+	                          DG_RAW_GS_OFF, sizeof dg_raw_ptr);
+	if (lean_on)
+		VG_(get_shadow_regs_area)(raw_tid, (UChar *)&dg_lean_counts, 1,
+		                          DG_LEAN_GS_OFF, sizeof dg_lean_counts);
 }
 
 static void raw_words_put(void)
 {
-	Addr w[2] = { dg_raw_ptr, dg_raw_limit - DG_RAW_SLACK };
+	ULong w[4] = { dg_raw_ptr, dg_raw_limit - DG_RAW_SLACK,
+	               dg_lean_counts.instrs, dg_lean_counts.runs };
 
+	STATIC_ASSERT(DG_LEAN_GS_OFF == DG_RAW_GS_OFF + 16);
 	if (raw_tid != 0)
-		VG_(set_shadow_regs_area)(raw_tid, 1, DG_RAW_GS_OFF, sizeof w,
+		VG_(set_shadow_regs_area)(raw_tid, 1, DG_RAW_GS_OFF,
+		                          lean_on ? sizeof w : 2 * sizeof w[0],
 		                          (const UChar *)w);
 }
 
@@ -379,10 +391,28 @@ void dg_out_stop(void)
 	raw_begin();          /* generated code goes on filling the buffer */
 }
 
+/* What lean code counted since the last COUNTS record, in one now. */
+static void lean_tell(void)
+{
+	ULong d[2] = { dg_lean_counts.instrs - lean_told.instrs,
+	               dg_lean_counts.runs - lean_told.runs };
+
+	dg_out_reserve(2 + 25);
+	out_buf[out_used] = DG_S_CTL;
+	out_buf[out_used + 1] = 25;
+	out_buf[out_used + 2] = DG_CTL_COUNTS;
+	VG_(memcpy)(out_buf + out_used + 3, d, sizeof d);
+	VG_(memset)(out_buf + out_used + 19, 0, 8);
+	out_used += 2 + 25;
+	lean_told = dg_lean_counts;
+}
+
 static void begin(UChar type, SizeT hdr, SizeT room)
 {
 	raw_end();
 	tl_assert(rec_start == (SizeT)-1);
+	if (dg_lean_counts.runs != lean_told.runs)
+		lean_tell();
 	dg_out_reserve(room);
 	rec_start = out_used;
 	rec_hdr = hdr;

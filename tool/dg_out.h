@@ -97,4 +97,18 @@ void dg_out_raw_enter(ThreadId tid);   /* the globals go to tid's shadow */
 void dg_out_raw_leave(ThreadId tid);   /* and come back */
 VG_REGPARM(0) void dg_out_raw_full(void);
 
+/* Lean code (dg_instr.h) counts the instructions and runs it makes no
+   entries for here, all threads together (they run one at a time); like
+   the RAW record's end, in the running thread's shadow guest state at
+   DG_LEAN_GS_OFF while it runs generated code.  Every record framed
+   after they moved is preceded by a DG_CTL_COUNTS record of how far
+   (dg_recs.h), so the encoder's counts are exact at each record of the
+   stream. */
+#define DG_LEAN_GS_OFF (DG_RAW_GS_OFF + 16)
+struct dg_lean_counts { ULong instrs, runs; };
+extern struct dg_lean_counts dg_lean_counts;
+/* While lean code may run (from before the first translation): the
+   counts travel with the RAW words; after, they stay where they are. */
+void dg_out_lean(Bool on);
+
 #endif

@@ -14,10 +14,17 @@
  *
  *   RAW   raw run entries (below), back to back
  *   DEF   a new bbdef: u32 id, u8 n_instrs, u32 n_acc, u8 exit_kind,
- *         u8 fn_entry, u8 sets_sp, then per instruction u64 addr, u8 size,
+ *         u8 fn_entry, u8 flags (dg_defs.h), then per instruction u64 addr, u8 size,
  *         then per access u8 dir, size, iseq, flags
  *   CTL   an event: u8 op (enum dg_ctl), u64 a, b, c
  *   PAD   nothing: aligns the next RAW payload to 8 bytes
+ *
+ * While tracing has not started (--trace-at-start=no) blocks are
+ * translated lean (dg_instr.h): a block that does not write SP and is not
+ * a --trace-fn entry makes no entry at all, only counts its instructions
+ * and itself in two words of dg_out's (DG_CTL_COUNTS hands them on before
+ * every other record); the others make entries of a lean bbdef, with no
+ * accesses, that the encoder uses for the call stacks only.
  *
  * A raw entry is one block run, with the bbdef's full size, whatever the
  * run did (bbdef raw_size); it is
@@ -71,6 +78,8 @@ enum dg_ctl {
 	DG_CTL_FREE,          /* a: addr, c: table */
 	DG_CTL_HEAP_REPLAY,   /* a: addr, b: size, c: table: a live block again,
 	                         with its allocation stack */
+	DG_CTL_COUNTS,        /* a: instructions, b: runs that lean code ran
+	                         since the last COUNTS (dg_out.h) */
 	DG_CTL_N
 };
 

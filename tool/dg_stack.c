@@ -401,6 +401,10 @@ UInt dg_stack_frames(UInt node, Addr *out, UInt max)
 	return k;
 }
 
+Addr dg_stack_node_pc(UInt node)   { return nodes[node].pc; }
+UInt dg_stack_node_rest(UInt node) { return nodes[node].rest; }
+UInt dg_stack_n_nodes(void)        { return n_nodes; }
+
 /* ------------------------------------------------------------ fork state */
 
 struct scalars {

@@ -66,6 +66,12 @@ void dg_stack_signal_exit(ThreadId tid);
 
 /* Copy up to max frames of node, innermost first; returns how many. */
 UInt dg_stack_frames(UInt node, Addr *out, UInt max);
+/* A node's innermost call site and the node of the frames outside it
+   (node 0, the empty stack, has neither: 0, 0); nodes are numbered from
+   0 up, below dg_stack_n_nodes(). */
+Addr dg_stack_node_pc(UInt node);
+UInt dg_stack_node_rest(UInt node);
+UInt dg_stack_n_nodes(void);
 
 /* Everything into a blob (dg_blob.h) and back: a forked child's encoder
    (dg_enc.h). */

@@ -25,7 +25,8 @@ void dg_stream_def(UInt id, const struct dg_bbdef *d)
 	dg_out_u8(d->exit_kind);
 	dg_out_u8(d->fn_entry);
 	dg_out_u8((d->sets_sp ? DG_DEFS_SETS_SP : 0)
-	          | (d->writes_sp ? DG_DEFS_WRITES_SP : 0));
+	          | (d->writes_sp ? DG_DEFS_WRITES_SP : 0)
+	          | (d->lean ? DG_DEFS_LEAN : 0));
 	for (i = 0; i < d->n_instrs; i++) {
 		dg_out_u64(d->instrs[i].addr);
 		dg_out_u8(d->instrs[i].size);

@@ -38,9 +38,15 @@ static int finish(struct dgwrite *w, uint64_t icount, const char *dir, const cha
 
 /* A log with strided loops through a heap block, for --blocks and the
  * prediction; thread 1 then thread 2.  With chains, the runs go into
- * BBCHAINS records (heap-v2-chains.log): the same log to every reader. */
-static int heap_log(const char *dir, int chains)
+ * BBCHAINS records (heap-v2-chains.log), with heap records the block goes
+ * into HEAP_MALLOC and HEAP_FREE (heap-v2-heaprec.log): the same log to
+ * every reader. */
+enum { HEAP_PLAIN, HEAP_CHAINS, HEAP_RECS };
+static int heap_log(const char *dir, int form)
 {
+	static const char *const names[] = {
+		"heap-v2.log", "heap-v2-chains.log", "heap-v2-heaprec.log",
+	};
 	static const struct dgwrite_instr in[2] = { { 0x401000, 4 }, { 0x401004, 3 } };
 	static const struct dgwrite_access ac[2] = {
 		{ DG_ACC_READ, 4, 0, 0 }, { DG_ACC_WRITE, 8, 1, DG_AF_GUARDED },
@@ -49,19 +55,26 @@ static int heap_log(const char *dir, int chains)
 	struct dgwrite w;
 
 	dgwrite_init(&w, 2, 0, 8);
-	w.chains = chains;
+	w.chains = form == HEAP_CHAINS;
 	dgwrite_thread(&w, 1);
 	dgwrite_bbdef(&w, 2, in, 2, ac, 0);
 	dgwrite_context(&w, 0, 1, &(uint64_t){ 0x401000 });
-	dgwrite_malloc(&w, 0x5000, 40, 2, ips);
+	if (form == HEAP_RECS)          /* stacks 1 [0x400b00], 2 [0x400a00 1] */
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 0, DG_HEAP_NEW, 0, 2,
+			     (uint64_t[]){ ips[0], ips[1] - ips[0] }, 0x5000, 40);
+	else
+		dgwrite_malloc(&w, 0x5000, 40, 2, ips);
 	for (uint64_t k = 0; k < 10; k++) {
 		uint64_t a[2] = { 0x5000 + 4 * k, k % 2 ? 0 : 0x6000 + 8 * k };
 		dgwrite_run(&w, 0, 0, 2, 2, a);
 	}
-	dgwrite_free(&w, 0x5000, 0, NULL);
+	if (form == HEAP_RECS)          /* the empty stack, the same address */
+		dgwrite_heap(&w, DG_R_HEAP_FREE, 0, DG_HEAP_INDEX, 0, 0, NULL, 0, 0);
+	else
+		dgwrite_free(&w, 0x5000, 0, NULL);
 	dgwrite_thread(&w, 2);
 	dgwrite_run(&w, 0, 1, 1, 1, (uint64_t[]){ 0x5000 });
-	return finish(&w, 21, dir, chains ? "heap-v2-chains.log" : "heap-v2.log");
+	return finish(&w, 21, dir, names[form]);
 }
 
 /* A block whose code is in two modules (/bin/true mapped at 0x400000,
@@ -145,8 +158,9 @@ int main(int argc, char **argv)
 	logs_full(&w, 2, 0, 8, 0, 0);
 	rc |= save(&w, argv[1], "nofini-v2.log");
 	dgwrite_release(&w);
-	rc |= heap_log(argv[1], 0);
-	rc |= heap_log(argv[1], 1);
+	rc |= heap_log(argv[1], HEAP_PLAIN);
+	rc |= heap_log(argv[1], HEAP_CHAINS);
+	rc |= heap_log(argv[1], HEAP_RECS);
 	rc |= mixed_log(argv[1]);
 	rc |= back_log(argv[1]);
 	return rc ? 1 : 0;

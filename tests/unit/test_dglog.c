@@ -902,6 +902,140 @@ static void test_ctxref(void)
 		    "payload ends inside frame");
 }
 
+/* The heap-related records of a log as canon() lines, joined by " | ". */
+static int heap_lines(const struct dgwrite *w, char *got, size_t size,
+		      char *err, size_t errlen)
+{
+	struct dglog r;
+	struct dglog_record rec;
+	char line[512];
+	int n;
+
+	got[0] = 0;
+	dglog_open_mem(&r, w->buf, w->len, "t.log", err, errlen);
+	while ((n = dglog_next(&r, &rec)) > 0) {
+		if (rec.type != DG_R_ICOUNT && rec.type != DG_R_MALLOC_BLOCK
+		    && rec.type != DG_R_FREE_BLOCK)
+			continue;
+		canon(&rec, line, sizeof line);
+		if (rec.type != DG_R_ICOUNT)
+			snprintf(line + strlen(line), sizeof line - strlen(line),
+				 " icount=%llu", (unsigned long long)rec.icount);
+		snprintf(got + strlen(got), size - strlen(got), "%s%s",
+			 got[0] ? " | " : "", line);
+	}
+	if (n < 0)
+		snprintf(err, errlen, "%s", r.err);
+	dglog_close(&r);
+	return n;
+}
+
+/* HEAP_MALLOC and HEAP_FREE read as the MALLOC_BLOCK and FREE_BLOCK they
+ * stand for, after an ICOUNT when they carry instructions; stacks defined
+ * frame by frame, referred to by index or predicted; addresses as deltas
+ * in word-size arithmetic (MALLOC_BLOCK apart); bad references, empty and
+ * too deep definitions are errors. */
+static void test_heap(void)
+{
+	static const uint64_t f3[3] = { 0x401100, 0x100, 0x400300 - 0x401200 };
+	static const uint64_t deep[1] = { 8 };
+	static const struct {
+		const char *what;
+		int type;
+		const char *p;
+		size_t n;
+		const char *want;
+	} cut[] = {
+		{ "heap_malloc cut short in its stack", DG_R_HEAP_MALLOC, "\0", 1,
+		  "payload ends inside stack" },
+		{ "heap_malloc cut short in its size", DG_R_HEAP_MALLOC, "\0\0\0", 3,
+		  "payload ends inside size" },
+		{ "heap_free definition cut short", DG_R_HEAP_FREE, "\0\1\0\2\4", 5,
+		  "payload ends inside frame" },
+		{ "heap_free address leb over 64 bits", DG_R_HEAP_FREE,
+		  "\0\0\x80\x80\x80\x80\x80\x80\x80\x80\x80\x7f", 12,
+		  "addr_delta: leb128 overflows 64 bits" },
+	};
+	struct dgwrite w;
+	char err[512] = "", got[2048], want[2048];
+	int n;
+
+	for (int ws = 4; ws <= 8; ws += 4) {
+		dgwrite_init(&w, 2, ws == 4, ws);
+		dgwrite_thread(&w, 1);
+		/* stacks 1 [0x400300], 2 [0x401200 1], 3 [0x401100 2] */
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 100, DG_HEAP_NEW, 0, 3, f3, 0x5000, 64);
+		/* stack 4 [0x401180 2] */
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 0, DG_HEAP_NEW, 2, 1,
+			     (uint64_t[]){ -(uint64_t)0x80 }, 0x40, 16);
+		dgwrite_malloc(&w, 0x9000, 8, 1, (uint64_t[]){ 0x400000 });
+		dgwrite_heap(&w, DG_R_HEAP_FREE, 5, DG_HEAP_INDEX + 3, 0, 0, NULL,
+			     -(uint64_t)0x40, 0);
+		/* 3 was followed by 4 last time */
+		dgwrite_heap(&w, DG_R_HEAP_FREE, 0, DG_HEAP_PREDICTED, 0, 0, NULL, 0x40, 0);
+		/* the empty stack; an address below 0 wraps at the word */
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 1, DG_HEAP_INDEX, 0, 0, NULL,
+			     -(uint64_t)0x5041, 0);
+		dgwrite_fini(&w, 106, 0, 0, w.n_records, 0);
+		dgwrite_finish(&w);
+		n = heap_lines(&w, got, sizeof got, err, sizeof err);
+		snprintf(want, sizeof want,
+			"icount 100 | malloc_block addr=0x5000 size=64 stack=0x401100,0x401200,0x400300 icount=100"
+			" | malloc_block addr=0x5040 size=16 stack=0x401180,0x401200,0x400300 icount=100"
+			" | malloc_block addr=0x9000 size=8 stack=0x400000 icount=100"
+			" | icount 105 | free_block addr=0x5000 size=0 stack=0x401100,0x401200,0x400300 icount=105"
+			" | free_block addr=0x5040 size=0 stack=0x401180,0x401200,0x400300 icount=105"
+			" | icount 106 | malloc_block addr=%s size=0 stack= icount=106",
+			ws == 4 ? "0xffffffff" : "0xffffffffffffffff");
+		tu_check(n == 0 && strcmp(got, want) == 0,
+			 "heap records, %d-byte words: %s %s", ws, got, n < 0 ? err : "");
+		tu_check(n == 0 && read_all(w.buf, w.len, err, sizeof err, &n) == 0,
+			 "heap records, %d-byte words: a complete log %s", ws, err);
+		dgwrite_release(&w);
+	}
+
+	/* the first record's prediction is the empty stack's own */
+	base(&w, 2);
+	dgwrite_heap(&w, DG_R_HEAP_FREE, 0, DG_HEAP_PREDICTED, 0, 0, NULL, 0x10, 0);
+	n = heap_lines(&w, got, sizeof got, err, sizeof err);
+	tu_check(n == 0 && strcmp(got, "free_block addr=0x10 size=0 stack= icount=0") == 0,
+		 "heap: a first predicted stack is the empty one: %s %s", got, err);
+	dgwrite_release(&w);
+
+	base(&w, 2);
+	dgwrite_heap(&w, DG_R_HEAP_MALLOC, 0, DG_HEAP_INDEX + 1, 0, 0, NULL, 0, 1);
+	expect_error("heap stack not defined", &w, "refers to heap stack 1, only 1 defined");
+	dgwrite_release(&w);
+	base(&w, 2);
+	dgwrite_heap(&w, DG_R_HEAP_FREE, 0, DG_HEAP_NEW, 2, 1, deep, 0, 0);
+	expect_error("heap stack on an undefined parent", &w,
+		     "a new heap stack on heap stack 2, only 1 defined");
+	dgwrite_release(&w);
+	base(&w, 2);
+	dgwrite_heap(&w, DG_R_HEAP_FREE, 0, DG_HEAP_NEW, 0, 0, NULL, 0, 0);
+	expect_error("heap stack of no new frames", &w, "0 new frames on a heap stack of 0");
+	dgwrite_release(&w);
+	/* 500 frames in one definition, then one more on top */
+	{
+		static uint64_t d500[500];
+		base(&w, 2);
+		for (int i = 0; i < 500; i++)
+			d500[i] = 4;
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 0, DG_HEAP_NEW, 0, 500, d500, 0, 1);
+		dgwrite_fini(&w, 0, 0, 0, w.n_records, 0);
+		tu_check(read_all(w.buf, w.len, err, sizeof err, &n) == 0,
+			 "heap stack of 500 frames: %s", err);
+		dgwrite_release(&w);
+		base(&w, 2);
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 0, DG_HEAP_NEW, 0, 500, d500, 0, 1);
+		dgwrite_heap(&w, DG_R_HEAP_MALLOC, 0, DG_HEAP_NEW, 500, 1, deep, 0, 1);
+		expect_error("heap stack of 501 frames", &w, "1 new frames on a heap stack of 500");
+		dgwrite_release(&w);
+	}
+	for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++)
+		bad_payload(cut[i].what, cut[i].type, cut[i].p, cut[i].n, cut[i].want);
+}
+
 int main(void)
 {
 	test_round_trips();
@@ -912,6 +1046,7 @@ int main(void)
 	test_chains_smaller();
 	test_chain_errors();
 	test_ctxref();
+	test_heap();
 	for (int v = 1; v <= 2; v++)
 		for (int e = 0; e <= 1; e++)
 			for (int ws = 4; ws <= 8; ws += 4)

@@ -39,7 +39,7 @@ $(UNIT_B)/mklogs: tests/unit/mklogs.c $(UNIT_LIB) $(UNIT_HDRS)
 # test_dgsym: the symbolizer, plain and sanitized.  It compiles its own small
 # test programs at run time (cc, c++, strip, nm, addr2line) and needs libdw.
 DGSYM_LIBS := -ldw -lelf -lstdc++
-DGSYM_SRCS := lib/dgsym.c lib/dgdebugf.c lib/dgplt.c lib/dgentry.c
+DGSYM_SRCS := lib/dgsym.c lib/dgscope.c lib/dgdebugf.c lib/dgplt.c lib/dgentry.c
 
 unit-tests: $(UNIT_B)/test_dgsym $(UNIT_B)/test_dgsym-asan
 
@@ -53,10 +53,11 @@ $(UNIT_B)/test_dgsym-asan: tests/unit/test_dgsym.c $(DGSYM_SRCS) $(UNIT_HDRS)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgsym.c $(DGSYM_SRCS) $(DGSYM_LIBS)
 
-# test_dgvtab: the accesses virtual table, sanitized (tests/t1400 runs it).
+# test_dgvtab: the accesses virtual table, sanitized (tests/t1400 runs it);
+# DGVTAB_SRCS (its sources) comes from lib/ext.mk.
 unit-tests: $(UNIT_B)/test_dgvtab
 
-$(UNIT_B)/test_dgvtab: tests/unit/test_dgvtab.c lib/dgvtab.c lib/dgchunk.c lib/dgcellvt.c lib/dgcells.c $(UNIT_HDRS)
+$(UNIT_B)/test_dgvtab: tests/unit/test_dgvtab.c $(DGVTAB_SRCS) $(UNIT_HDRS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^) -lsqlite3 -lm

@@ -1,0 +1,243 @@
+/* dgvt_scan.c: the `accesses` table's rows without SQLite's row engine.
+ * See dgvt_scan.h.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifdef DGVTAB_EXTENSION
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#else
+#include <sqlite3.h>
+#endif
+
+#include <stdint.h>
+#include "dgvt_cursor.h"
+#include "dgvt_db.h"
+#include "dgvt_model.h"
+#include "dgvt_plan.h"
+#include "dgvt_scan.h"
+
+#define SCAN_BATCH 4096
+
+/* ------------------------------------------------------------ the call's table */
+
+/* The end of a table of the caller's own (dgvtab_scan, dgvtab_count: no
+   SQLite statement; dgvt_init made it): *errmsg as the table's errors say
+   them, everything freed, rc returned. */
+static int solo_end(struct dgvt *t, int rc, char **errmsg)
+{
+	if (rc != SQLITE_OK && errmsg)
+		*errmsg = t->d.base.zErrMsg ? sqlite3_mprintf("%s", t->d.base.zErrMsg)
+		          : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+	dgvt_free(t);
+	return rc;
+}
+
+/* A cursor of t positioned as xFilter would (idx_num, plan, argv as
+   dgvt_best_index plans them); the caller closes it (dgvt_cur_close). */
+static int solo_cursor(struct dgvt *t, int idx_num, const char *plan, int argc,
+		       sqlite3_value **argv, struct dgvt_cur **out)
+{
+	sqlite3_vtab_cursor *base;
+	int rc = dgvt_cur_open(&t->d.base, &base);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	base->pVtab = &t->d.base;
+	if ((rc = dgvt_cur_filter(base, idx_num, plan, argc, argv)) != SQLITE_OK) {
+		dgvt_cur_close(base);
+		return rc;
+	}
+	*out = (struct dgvt_cur *)base;
+	return SQLITE_OK;
+}
+
+/* ------------------------------------------------------------ scan */
+
+/* The selected accesses of the cursor's current run from the k-th on,
+   into rows[*n..]; the block looked up as xColumn does (dgvtab.c). */
+static void scan_fill(struct dgvt *t, struct dgvt_cur *c, struct dgvtab_row *rows,
+		      size_t *n, size_t max)
+{
+	for (; c->k < c->n_sel && *n < max; c->k++) {
+		uint32_t i = c->sel[c->k];
+		const struct dgvt_desc *d = &c->d[i];
+		struct dgvtab_row *r = &rows[(*n)++];
+
+		r->icount = c->run_icount + d->iseq;
+		r->addr = (int64_t)c->run.addrs[i];
+		r->size = d->size;
+		r->is_write = d->is_write;
+		r->pc = d->pc;
+		r->thread = c->thread;
+		r->context_id = (int64_t)c->run.context;
+		r->block_id = dgvt_block_at(&t->m, r->addr, r->icount, &r->has_block);
+		r->aseq = i;
+		r->chunk_id = c->chunk;
+		r->module_id = d->module;
+	}
+}
+
+/* Runs through the cursor's rows, batch by batch. */
+static int scan_loop(struct dgvt *t, struct dgvt_cur *c, int64_t limit,
+		     dgvtab_rows_fn *fn, void *arg, struct dgvtab_row *rows)
+{
+	size_t n = 0, max;
+	int rc = SQLITE_OK;
+
+	while (!c->eof && limit != 0) {
+		max = limit > 0 && limit < SCAN_BATCH ? (size_t)limit : SCAN_BATCH;
+		scan_fill(t, c, rows, &n, max);
+		if (n == max) {
+			if (fn(arg, rows, n))
+				return SQLITE_OK;
+			limit -= limit > 0 ? (int64_t)n : 0;
+			n = 0;
+		}
+		if (c->k == c->n_sel && (rc = dgvt_cur_run(t, c)) != SQLITE_OK)
+			return rc;
+	}
+	if (n && limit != 0)
+		fn(arg, rows, n);
+	return SQLITE_OK;
+}
+
+int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
+		dgvtab_rows_fn *fn, void *arg, char **errmsg)
+{
+	struct dgvt t;
+	struct dgvt_cur *c;
+	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
+	int rc = dgvt_init(&t, db, schema);
+
+	if (rc == SQLITE_OK && !rows)
+		rc = SQLITE_NOMEM;
+	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
+		rc = scan_loop(&t, c, limit, fn, arg, rows);
+		dgvt_cur_close(&c->base);
+	}
+	sqlite3_free(rows);
+	return solo_end(&t, rc, errmsg);
+}
+
+/* ------------------------------------------------------------ count */
+
+int dgvtab_term_taken(const struct dgvtab_term *t)
+{
+	struct sqlite3_index_constraint c = { .iColumn = t->column, .op = t->op, .usable = 1 };
+
+	return dgvt_usable(&c) && c.iColumn != DGVT_COL_STACK;
+}
+
+/* The terms (all taken: dgvtab_term_taken) as dgvt_best_index would plan
+   them, their values as SQLite would pass them: sqlite3_values from a
+   statement that selects them. */
+static int count_values(sqlite3 *db, const struct dgvtab_term *terms, int n,
+			char *plan, sqlite3_value **argv)
+{
+	sqlite3_str *q;
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int i, rc;
+
+	for (i = 0; i < n; i++) {
+		plan[2 * i] = (char)('0' + terms[i].column);
+		plan[2 * i + 1] = dgvt_op_char(terms[i].op);
+	}
+	plan[2 * n] = 0;
+	if (n == 0)
+		return SQLITE_OK;
+	q = sqlite3_str_new(db);
+	sqlite3_str_appendall(q, "SELECT ");
+	for (i = 0; i < n; i++)
+		sqlite3_str_appendf(q, "%s%lld", i ? ", " : "", (long long)terms[i].value);
+	sql = sqlite3_str_finish(q);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc == SQLITE_OK && sqlite3_step(st) != SQLITE_ROW)
+		rc = sqlite3_errcode(db);
+	for (i = 0; i < n && rc == SQLITE_OK; i++)
+		if (!(argv[i] = sqlite3_value_dup(sqlite3_column_value(st, i))))
+			rc = SQLITE_NOMEM;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Terms on thread and chunk_id alone select whole chunks. */
+static int whole_chunks(const struct dgvtab_term *terms, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (terms[i].column != DGVT_COL_THREAD && terms[i].column != DGVT_COL_CHUNK)
+			return 0;
+	return 1;
+}
+
+/* Whole chunks' rows are their n_accesses (schema.sql), summed without
+   decoding. */
+static int count_from_chunks(struct dgvt *t, const struct dgvtab_term *terms, int n, int64_t *count)
+{
+	static const char *const op_sql[] = { ['='] = "=", ['<'] = "<", ['l'] = "<=", ['>'] = ">", ['g'] = ">=" };
+	sqlite3_str *q = sqlite3_str_new(t->d.db);
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int i, rc;
+
+	sqlite3_str_appendf(q, "SELECT coalesce(sum(n_accesses), 0) FROM \"%w\".chunks WHERE 1", t->d.schema);
+	for (i = 0; i < n; i++)
+		sqlite3_str_appendf(q, " AND %s %s ?%d", terms[i].column == DGVT_COL_THREAD ? "thread" : "id",
+		                    op_sql[(unsigned char)dgvt_op_char(terms[i].op)], i + 1);
+	if (!(sql = sqlite3_str_finish(q)))
+		return SQLITE_NOMEM;
+	rc = sqlite3_prepare_v2(t->d.db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return dgvt_sql_error(&t->d, "counting the chunks' accesses");
+	for (i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, terms[i].value);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*count = sqlite3_column_int64(st, 0);
+	else
+		rc = dgvt_sql_error(&t->d, "counting the chunks' accesses");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* dgvt_best_index's idxNum for count(*) WHERE terms. */
+static int count_idx_num(const struct dgvtab_term *terms, int n)
+{
+	sqlite3_uint64 used = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		used |= (sqlite3_uint64)1 << terms[i].column;
+	return dgvt_plan_idx_num(used);
+}
+
+int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		 int64_t *count, char **errmsg)
+{
+	struct dgvt t;
+	struct dgvt_cur *c;
+	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
+	char plan[2 * DGVTAB_COUNT_TERMS + 1];
+	int i, rc;
+
+	if (n < 0 || n > DGVTAB_COUNT_TERMS)
+		return SQLITE_MISUSE;
+	for (i = 0; i < n; i++)
+		if (!dgvtab_term_taken(&terms[i]))
+			return SQLITE_MISUSE;
+	rc = dgvt_init(&t, db, schema);
+	if (rc == SQLITE_OK && whole_chunks(terms, n))
+		rc = count_from_chunks(&t, terms, n, count);
+	else if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
+	         && (rc = solo_cursor(&t, count_idx_num(terms, n), plan, n, argv, &c)) == SQLITE_OK) {
+		rc = dgvt_cur_count(&t, c, count);
+		dgvt_cur_close(&c->base);
+	}
+	for (i = 0; i < n; i++)
+		sqlite3_value_free(argv[i]);
+	return solo_end(&t, rc, errmsg);
+}
