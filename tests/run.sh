@@ -3,6 +3,7 @@
 #
 #   sh tests/run.sh              every tests/t[0-9]*.sh
 #   sh tests/run.sh t02 t1100    only the scripts whose name starts so
+#                                (tests/t0200-x.sh names t0200-x too)
 #   sh tests/run.sh -j 1 ...     one script at a time (default: one per CPU)
 #
 # Scripts are independent, so they run side by side: -j N (or
@@ -108,6 +109,8 @@ rm -rf "$DG_TEST_SHARED" && mkdir -p "$DG_TEST_SHARED" || exit 1
 selected() {
 	[ $# -eq 0 ] && return 0
 	for pat in "$@"; do
+		pat=${pat##*/}
+		pat=${pat%.sh}
 		case $name in
 		"$pat"*) return 0 ;;
 		esac
@@ -125,6 +128,10 @@ for script in "$DG_TESTS"/t[0-9]*.sh; do
 	rm -f "$tmproot/$name.status"
 	echo "$script" >>"$tmproot/.list"
 done
+if [ ! -s "$tmproot/.list" ]; then
+	echo "run.sh: no script of $DG_TESTS matches: $*" >&2
+	exit 2
+fi
 times=$tmproot/.times
 [ -f "$times" ] || : >"$times"
 while read -r script; do
@@ -132,7 +139,7 @@ while read -r script; do
 	secs=$(awk -v n="$name" '$1 == n { print $2 }' "$times")
 	echo "${secs:-999} $script"
 done <"$tmproot/.list" | sort -s -k1,1nr | cut -d' ' -f2- |
-	xargs -P "$jobs" -n 1 sh "$DG_TESTS/run.sh" --one
+	xargs -r -P "$jobs" -n 1 sh "$DG_TESTS/run.sh" --one
 
 passed=0
 failed=0
