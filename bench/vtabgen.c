@@ -5,7 +5,7 @@
  * Makes OUT.DB from schema/schema.sql with about MILLION_ACCESSES (50)
  * million accesses in chunks encoded by lib/dgchunk, the way dg-import
  * lays them out: 2 threads taking turns, chunks of 4096 runs, one row per
- * 64 KiB region and per context in chunk_regions / chunk_contexts.  The
+ * 64 KiB region and per context in chunk_regions / context_chunks (a row a chunk).  The
  * program: 256 bbdefs of 1 to 12 instructions and 0 to 8 accesses (a
  * quarter writes, some guarded), 2048 contexts, each access walking its own
  * array with a fixed stride (stack, globals or the heap: a window of
@@ -222,6 +222,7 @@ static void store_chunk(sqlite3 *db, sqlite3_stmt *ins, sqlite3_stmt *reg, sqlit
 		if (k->ctx_used[i]) {
 			sqlite3_bind_int(cc, 1, i);
 			sqlite3_bind_int64(cc, 2, k->id);
+			sqlite3_bind_int64(cc, 3, k->id);
 			step(db, cc);
 		}
 }
@@ -257,7 +258,7 @@ static int64_t make_chunks(sqlite3 *db, struct dgchunk_codec *c, int64_t want)
 {
 	sqlite3_stmt *ins = prep(db, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
 	sqlite3_stmt *reg = prep(db, "INSERT INTO chunk_regions VALUES (?1, ?2)");
-	sqlite3_stmt *cc = prep(db, "INSERT INTO chunk_contexts VALUES (?1, ?2)");
+	sqlite3_stmt *cc = prep(db, "INSERT INTO context_chunks VALUES (?1, ?2, ?3, x'')");
 	static struct chunk k;
 	struct dgchunk_buf b = { 0 };
 	int64_t total = 0, icount = 0, id = 1;

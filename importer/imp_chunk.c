@@ -22,16 +22,20 @@
  * the trace adds up to them, so the writer no longer keeps a table of
  * every line for them.)
  *
- * Rows of chunk_regions and chunk_contexts, keyed (region or context,
- * chunk), would land all over their b-trees if written chunk by chunk, and
- * at 10^9 accesses those b-trees outgrow SQLite's cache (the chunks' blobs
- * stream through it too): each insert then costs page misses.  So they wait
- * in a bounded batch (PENDING_MAX rows), sorted when it is full and written
- * in key order, one sweep over the b-tree.  The sorted batch is written a
+ * Rows of chunk_regions, keyed (region, chunk), would land all over its
+ * b-tree if written chunk by chunk, and at 10^9 accesses that b-tree
+ * outgrows SQLite's cache (the chunks' blobs stream through it too): each
+ * insert then costs page misses.  So they wait in a bounded batch
+ * (PENDING_MAX rows), sorted when it is full and written in key order, one
+ * sweep over the b-tree.  The sorted batch is written a
  * slice per chunk (PENDING_SLICES slices) while the next one fills: written
  * at once, a batch held the writer for 0.2-0.5 s, and the import thread,
  * out of free chunks, waited as long (3 s of a 42 s import at 1.5 G
- * accesses).
+ * accesses).  The contexts of each chunk go to imp_ctxch, which writes
+ * context_chunks a row per context, in context order, when its budget
+ * (CTXCH_BUDGET) is spent and at the end: a compiler's trace has a few
+ * thousand contexts a chunk, and a row a (context, chunk), as
+ * chunk_contexts had until schema 11, cost a third of its import.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -45,12 +49,14 @@
 #include "imp.h"
 #include "imp_db.h"
 #include "imp_chunk.h"
+#include "imp_ctxch.h"
 #include "dgcells.h"
 #include "dgmem.h"
 
 #define ROWS_PER_LOCK 1024    /* rows written per hold of the database lock */
 #define ROWS_PER_STMT 32      /* rows in one INSERT: fewer statement runs */
-#define PENDING_MAX (1u << 19) /* rows of chunk_regions, chunk_contexts held */
+#define PENDING_MAX (1u << 19) /* rows of chunk_regions held */
+#define CTXCH_BUDGET (64u << 20) /* bytes of context_chunks deltas held */
 #define PENDING_SLICES 256    /* a sorted batch is written over this many chunks */
 #define WRITEBACK_JOBS 64     /* chunks between two pushes to the disk */
 
@@ -147,8 +153,10 @@ struct imp_chunkw {
 	uint64_t *regions;
 	size_t n_regions, cap_regions;
 	sqlite3_stmt *st_chunk, *st_cells;
-	struct cw_insert ins_region, ins_ctx;
-	struct cw_pending pend_region, pend_ctx;
+	struct cw_insert ins_region;
+	struct cw_pending pend_region;
+	struct imp_ctxch ctxch;
+	sqlite3_stmt *st_ctxch;
 	const struct imp_chunk_line *pairs;   /* the rows bind_pair binds */
 	int wb_fd;                    /* the database file, for writeback(); -1 */
 	unsigned wb_jobs;             /* chunks since the last push */
@@ -335,16 +343,13 @@ static int insert_prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const struct
 
 static int statements(struct imp_chunkw *cw)
 {
-	struct cw_insert *ins[2] = { &cw->ins_region, &cw->ins_ctx };
-	int k;
-
 	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0
-	    || prepare(cw, &cw->st_cells, "INSERT INTO chunk_cells VALUES (?1, ?2)") < 0)
+	    || prepare(cw, &cw->st_cells, "INSERT INTO chunk_cells VALUES (?1, ?2)") < 0
+	    || prepare(cw, &cw->st_ctxch, "INSERT INTO context_chunks VALUES (?1, ?2, ?3, ?4)") < 0)
 		return -1;
-	for (k = 0; k < 2; k++)
-		if (insert_prepare(cw, &ins[k]->one, ins[k], 1) < 0
-		    || insert_prepare(cw, &ins[k]->many, ins[k], ROWS_PER_STMT) < 0)
-			return -1;
+	if (insert_prepare(cw, &cw->ins_region.one, &cw->ins_region, 1) < 0
+	    || insert_prepare(cw, &cw->ins_region.many, &cw->ins_region, ROWS_PER_STMT) < 0)
+		return -1;
 	return 0;
 }
 
@@ -479,6 +484,40 @@ static int pending_add(struct imp_chunkw *cw, struct cw_pending *p, uint64_t key
 	return 0;
 }
 
+/* A context_chunks row (imp_ctxch's flush), with the database lock held;
+   let go between groups of ROWS_PER_LOCK rows, as side_rows does. */
+static int ctxch_row(void *arg, uint32_t ctx, uint32_t lo, uint32_t hi, const uint8_t *data,
+                     size_t len)
+{
+	struct imp_chunkw *cw = arg;
+	sqlite3_stmt *st = cw->st_ctxch;
+
+	sqlite3_bind_int64(st, 1, ctx);
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, hi);
+	sqlite3_bind_blob(st, 4, len ? (const void *)data : "", (int)len, SQLITE_STATIC);
+	if (step(cw, st) < 0)
+		return -1;
+	if (cw->ctxch.rows % ROWS_PER_LOCK == ROWS_PER_LOCK - 1) {
+		imp_db_unlock(cw->imp);
+		imp_db_lock(cw->imp);
+	}
+	return 0;
+}
+
+/* Every context_chunks row held. */
+static int ctxch_flush(struct imp_chunkw *cw)
+{
+	int oom, rc;
+
+	imp_db_lock(cw->imp);
+	rc = statements(cw) < 0 ? -1 : imp_ctxch_flush(&cw->ctxch, ctxch_row, cw, &oom);
+	imp_db_unlock(cw->imp);
+	if (rc && oom)
+		return cw_fail(cw, "out of memory");
+	return rc ? -1 : 0;
+}
+
 static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, uint64_t hi)
 {
 	size_t k, len = 0;
@@ -489,11 +528,12 @@ static int job_rows(struct imp_chunkw *cw, const struct cw_job *j, uint64_t lo, 
 	for (k = 0; k < cw->n_regions; k++)
 		if (pending_add(cw, &cw->pend_region, cw->regions[k]) < 0)
 			return -1;
+	if (imp_ctxch_full(&cw->ctxch) && ctxch_flush(cw) < 0)
+		return -1;
 	for (k = 0; k < cw->n_ctx_list; k++)
-		if (pending_add(cw, &cw->pend_ctx, cw->ctx_list[k]) < 0)
-			return -1;
-	if (pending_drain(cw, &cw->pend_region, cw->pend_region.slice) < 0
-	    || pending_drain(cw, &cw->pend_ctx, cw->pend_ctx.slice) < 0)
+		if (imp_ctxch_add(&cw->ctxch, (uint32_t)cw->ctx_list[k], cw->chunk_id) < 0)
+			return cw_fail(cw, "out of memory");
+	if (pending_drain(cw, &cw->pend_region, cw->pend_region.slice) < 0)
 		return -1;
 	imp_db_lock(cw->imp);
 	rc = chunk_row(cw, &j->head, j->n_runs, lo, hi) < 0
@@ -559,8 +599,7 @@ static int stage_do(struct cw_consumer *c, struct cw_job *j)
 /* The writer's work at the end of the log: the rows still held. */
 static int writer_last(struct imp_chunkw *cw)
 {
-	return pending_write(cw, &cw->pend_region, 1) < 0 || pending_write(cw, &cw->pend_ctx, 1) < 0
-	       ? -1 : 0;
+	return pending_write(cw, &cw->pend_region, 1) < 0 || ctxch_flush(cw) < 0 ? -1 : 0;
 }
 
 /* Consumer c's work on job j. */
@@ -696,9 +735,8 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	cw->imp = imp;
 	cw->lines_k = 1 + k;
 	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
-	cw->ins_ctx = (struct cw_insert){ "chunk_contexts", 2, NULL, NULL };
 	cw->pend_region.ins = &cw->ins_region;
-	cw->pend_ctx.ins = &cw->ins_ctx;
+	imp_ctxch_init(&cw->ctxch, CTXCH_BUDGET);
 	dgchunk_init(&cw->codec);
 	pthread_mutex_init(&cw->mu, NULL);
 	pthread_cond_init(&cw->changed, NULL);
@@ -838,17 +876,13 @@ int imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h)
 /* Before the database closes (it would not, with statements open). */
 static void stmts_finalize(struct imp_chunkw *cw)
 {
-	struct cw_insert *ins[2] = { &cw->ins_region, &cw->ins_ctx };
-	int k;
-
 	sqlite3_finalize(cw->st_chunk);
 	sqlite3_finalize(cw->st_cells);
-	cw->st_chunk = cw->st_cells = NULL;
-	for (k = 0; k < 2; k++) {
-		sqlite3_finalize(ins[k]->one);
-		sqlite3_finalize(ins[k]->many);
-		ins[k]->one = ins[k]->many = NULL;
-	}
+	sqlite3_finalize(cw->st_ctxch);
+	sqlite3_finalize(cw->ins_region.one);
+	sqlite3_finalize(cw->ins_region.many);
+	cw->st_chunk = cw->st_cells = cw->st_ctxch = NULL;
+	cw->ins_region.one = cw->ins_region.many = NULL;
 }
 
 int imp_chunk_finish(struct importer *imp)
@@ -898,9 +932,8 @@ void imp_chunk_free(struct importer *imp)
 	free(cw->cells_blob);
 	free(cw->regions);
 	free(cw->pend_region.rows);
-	free(cw->pend_ctx.rows);
 	free(cw->pend_region.drain);
-	free(cw->pend_ctx.drain);
+	imp_ctxch_free(&cw->ctxch);
 	pthread_mutex_destroy(&cw->mu);
 	pthread_cond_destroy(&cw->changed);
 	free(cw);

@@ -11,7 +11,7 @@
  *
  * Ownership, from imp_chunk_start to imp_chunk_finish: the writer thread
  * owns the run codec, the sorted lines of the chunk and the rows of chunks,
- * chunk_regions, chunk_contexts, chunk_cells; the import thread owns
+ * chunk_regions, context_chunks, chunk_cells; the import thread owns
  * everything else in struct importer.
  * The writer takes the database lock (imp_db_lock) around each batch of its
  * SQLite calls; the import thread takes it around every record handler but

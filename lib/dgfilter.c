@@ -799,6 +799,25 @@ static char *sum_sql(const struct dgfilter *f, enum sum_src src)
 		     "temp.dgf_ev_pcs))" : "");
 }
 
+/* The SQL that differs by the table listing a context's chunks: the
+   first and last chunk of context x.id, and whether chunk ch.id holds
+   runs of it. */
+struct ctx_chunks_sql {
+	const char *min, *max, *has;
+};
+
+static const struct ctx_chunks_sql ctx_chunks_sql[2] = {
+	{ "(SELECT min(chunk_id) FROM chunk_contexts WHERE context_id = x.id)",
+	  "(SELECT max(chunk_id) FROM chunk_contexts WHERE context_id = x.id)",
+	  "EXISTS (SELECT 1 FROM chunk_contexts cc WHERE cc.context_id = x.id "
+	  "AND cc.chunk_id = ch.id)" },
+	{ "(SELECT min(chunk_lo) FROM context_chunks WHERE context_id = x.id)",
+	  "(SELECT max(chunk_hi) FROM context_chunks WHERE context_id = x.id)",
+	  "EXISTS (SELECT 1 FROM context_chunks cc WHERE cc.context_id = x.id "
+	  "AND cc.chunk_lo <= ch.id AND cc.chunk_hi >= ch.id "
+	  "AND dg_chunk_in(cc.chunk_lo, cc.chunk_hi, cc.data, ch.id))" },
+};
+
 /* The TEMP VIEW filtered_span(thread, first_icount, last_icount): the
    icounts of each thread's first and last access in filtered_accesses,
    when summed().  Without a filter and for `malloc` they are in the
@@ -806,45 +825,45 @@ static char *sum_sql(const struct dgfilter *f, enum sum_src src)
    the thread's first chunk holding a context of the filter (found walking
    up from the first chunk of any of them), the last in the thread's
    last chunk holding a context of the filter (found walking down from the
-   last chunk of any of them, which the index of chunk_contexts gives in
-   one seek a context; a chunk is tested with a seek per context of the
-   filter, as chunk_contexts is keyed by context first); each, when none
-   of those chunks' accesses matched, then everywhere. */
-static const char *span_sql(const struct dgfilter *f, enum sum_src src)
+   last chunk of any of them, which context_chunks gives in one seek a
+   context; a chunk is tested with a seek per context of the filter, as
+   the table is keyed by context first); each, when none of those chunks'
+   accesses matched, then everywhere.  On schema 10 and older databases
+   chunk_contexts answers the same.  The caller frees the SQL. */
+static char *span_sql(sqlite3 *db, const struct dgfilter *f, enum sum_src src)
 {
+	const struct ctx_chunks_sql *c;
+
 	if (src == SUM_NONE)
-		return "CREATE TEMP VIEW filtered_span AS SELECT 0 AS thread, "
-		       "0 AS first_icount, 0 AS last_icount WHERE 0";
+		return sqlite3_mprintf("CREATE TEMP VIEW filtered_span AS SELECT 0 AS thread, "
+		       "0 AS first_icount, 0 AS last_icount WHERE 0");
 	if (src == SUM_HEAP)
-		return "CREATE TEMP VIEW filtered_span AS SELECT thread, "
-		       "first_icount, last_icount FROM sum_heap_threads";
+		return sqlite3_mprintf("CREATE TEMP VIEW filtered_span AS SELECT thread, "
+		       "first_icount, last_icount FROM sum_heap_threads");
 	if (!f || !f->ev.n)
-		return "CREATE TEMP VIEW filtered_span AS SELECT id AS thread, "
+		return sqlite3_mprintf("CREATE TEMP VIEW filtered_span AS SELECT id AS thread, "
 		       "first_access_icount AS first_icount, last_access_icount "
-		       "AS last_icount FROM threads";
-	return "CREATE TEMP VIEW filtered_span AS "
-	       "WITH top(id) AS (SELECT max((SELECT max(chunk_id) FROM "
-	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x), "
-	       "bottom(id) AS (SELECT min((SELECT min(chunk_id) FROM "
-	       "chunk_contexts WHERE context_id = x.id)) FROM temp.dgf_ev_ctx x) "
+		       "AS last_icount FROM threads");
+	c = &ctx_chunks_sql[dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+					"type = 'table' AND name = 'context_chunks'") == 1];
+	return sqlite3_mprintf("CREATE TEMP VIEW filtered_span AS "
+	       "WITH top(id) AS (SELECT max(%s) FROM temp.dgf_ev_ctx x), "
+	       "bottom(id) AS (SELECT min(%s) FROM temp.dgf_ev_ctx x) "
 	       "SELECT t.id AS thread, "
 	       "coalesce((SELECT icount FROM filtered_accesses WHERE thread = t.id "
 	       "AND chunk_id <= (SELECT ch.id FROM chunks ch WHERE ch.thread = t.id "
 	       "AND ch.id >= (SELECT id FROM bottom) AND EXISTS (SELECT 1 FROM "
-	       "temp.dgf_ev_ctx x WHERE EXISTS (SELECT 1 FROM chunk_contexts cc "
-	       "WHERE cc.context_id = x.id AND cc.chunk_id = ch.id)) ORDER BY ch.id "
+	       "temp.dgf_ev_ctx x WHERE %s) ORDER BY ch.id "
 	       "LIMIT 1) LIMIT 1), "
 	       "(SELECT icount FROM filtered_accesses WHERE thread = t.id "
 	       "LIMIT 1)) AS first_icount, "
 	       "coalesce((SELECT max(icount) FROM filtered_accesses WHERE "
 	       "thread = t.id AND chunk_id >= (SELECT ch.id FROM chunks ch "
 	       "WHERE ch.thread = t.id AND ch.id <= (SELECT id FROM top) AND "
-	       "EXISTS (SELECT 1 FROM temp.dgf_ev_ctx x WHERE EXISTS (SELECT 1 "
-	       "FROM chunk_contexts cc WHERE cc.context_id = x.id AND "
-	       "cc.chunk_id = ch.id)) "
+	       "EXISTS (SELECT 1 FROM temp.dgf_ev_ctx x WHERE %s) "
 	       "ORDER BY ch.id DESC LIMIT 1)), "
 	       "(SELECT max(icount) FROM filtered_accesses WHERE thread = t.id)) "
-	       "AS last_icount FROM threads t";
+	       "AS last_icount FROM threads t", c->min, c->max, c->has, c->has);
 }
 
 /* 1 when sum_windows answers the working set of filtered_accesses: no
@@ -967,12 +986,17 @@ static int build_classes(sqlite3 *db, const struct dgfilter *f, enum cls_src src
 
 static int build_sum(sqlite3 *db, const struct dgfilter *f, enum sum_src src, char **err)
 {
-	char *sql = sum_sql(f, src);
-	int rc = exec(db, sql, NULL, err) < 0
-		 || exec(db, span_sql(f, src), NULL, err) < 0
-		 || build_classes(db, f, classed(db, f), err) < 0 ? -1 : 0;
+	char *sql = sum_sql(f, src), *span = span_sql(db, f, src);
+	int rc;
+
+	if (!span)
+		*err = sqlite3_mprintf("out of memory");
+	rc = !span || exec(db, sql, NULL, err) < 0
+	     || exec(db, span, NULL, err) < 0
+	     || build_classes(db, f, classed(db, f), err) < 0 ? -1 : 0;
 
 	sqlite3_free(sql);
+	sqlite3_free(span);
 	return rc;
 }
 

@@ -252,7 +252,8 @@ static int load_contexts(struct dgvt *t, struct bbtab *b)
 
 /* How the chunks are coded: meta's chunk_coding ("chains", from schema 9
    on), else by the schema's version (BBRUNS payloads up to 8).  A
-   database relabelled to an older version keeps its meta row. */
+   database relabelled to an older version keeps its meta row.  And which
+   table lists each context's chunks. */
 static int load_coding(struct dgvt *t)
 {
 	sqlite3_stmt *st;
@@ -283,6 +284,11 @@ static int load_coding(struct dgvt *t)
 		sqlite3_finalize(st);
 	}
 	t->m.plain = plain;
+	if ((rc = dgvt_prepare(&t->d, &st, "SELECT count(*) FROM \"%w\".sqlite_schema WHERE "
+	                       "type = 'table' AND name = 'context_chunks'")) != SQLITE_OK)
+		return rc;
+	t->m.ctx_blobs = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 1;
+	sqlite3_finalize(st);
 	return SQLITE_OK;
 }
 

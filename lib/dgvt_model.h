@@ -1,8 +1,9 @@
 /* dgvt_model.h: the `accesses` table object and its model — the
  * definitions it reads from the database, checked, and the heap blocks.
  *
- * Promise: dgvt_model_load reads contexts, bbdefs, access_descs and how
- * the chunks are coded (meta's chunk_coding, else user_version) into
+ * Promise: dgvt_model_load reads contexts, bbdefs, access_descs, how
+ * the chunks are coded (meta's chunk_coding, else user_version) and which
+ * table lists a context's chunks (context_chunks or chunk_contexts) into
  * arrays indexed by context and descriptor, once a table object, and
  * refuses what dg-import cannot have written (a value that is not an
  * integer, an id out of range or repeated, a bbdef's shape out of range,
@@ -46,6 +47,8 @@ struct dgvt_blk {
 struct dgvt_model {
 	int loaded, blocks_loaded;
 	int plain;              /* chunks coded as BBRUNS (schema 8 and older) */
+	int ctx_blobs;          /* context_chunks (schema 11 on), not the
+	                           chunk_contexts of schema 10 and older */
 	size_t n_ctx;
 	size_t *ctx_desc;       /* per context: its first descriptor */
 	uint32_t *ctx_shape;    /* per context: n_instrs, n_accesses */

@@ -16,6 +16,7 @@ SQLITE_EXTENSION_INIT3
 #include "dgvt_filter.h"
 #include "dgvt_model.h"
 #include "dgvt_source.h"
+#include "dgctxch.h"
 #include "dgmem.h"
 
 /* Regions (64 KiB) an address range may span and still go through
@@ -90,12 +91,66 @@ static int ids_append(struct dgvt *t, struct dgvt_source *s, const struct dgvt_f
 	return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&t->d, "choosing chunks");
 }
 
-/* (?2 unused) within the chunk id bounds: a seek a context, so that
+/* (schema 10 and older; ?2 unused) within the chunk id bounds: a seek a context, so that
    `chunk_id >= X` on a filter of thousands of contexts does not list
    every chunk of each */
 static const char sql_ctx_chunks[] =
 	"SELECT chunk_id FROM \"%w\".chunk_contexts WHERE context_id = ?1"
 	" AND ?2 = ?2 AND chunk_id BETWEEN ?3 AND ?4";
+
+/* (schema 11 on) the rows of a context that reach into the chunk id
+   bounds ?2, ?3 */
+static const char sql_ctx_rows[] =
+	"SELECT chunk_lo, chunk_hi, data FROM \"%w\".context_chunks WHERE context_id = ?1"
+	" AND chunk_hi >= ?2 AND chunk_lo <= ?3";
+
+/* The ids of one context_chunks row within the chunk id bounds. */
+static int ids_of_row(struct dgvt *t, struct dgvt_source *s, const struct dgvt_filter *f,
+		      sqlite3_stmt *st, int64_t ctx)
+{
+	struct dgctxch_dec d;
+	int64_t id;
+	int e;
+	char msg[160];
+
+	dgctxch_begin(&d, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+		      sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2));
+	while ((e = dgctxch_next(&d, &id)) == 1) {
+		if (id < f->ch_lo)
+			continue;
+		if (id > f->ch_hi)
+			return SQLITE_OK;
+		if (dgvt_grow(&s->ids, &s->cap_ids, s->n_ids + 1, sizeof *s->ids) != SQLITE_OK)
+			return SQLITE_NOMEM;
+		s->ids[s->n_ids++] = id;
+	}
+	if (e == 0)
+		return SQLITE_OK;
+	dgctxch_error(&d, e, ctx, msg, sizeof msg);
+	return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: %s", msg);
+}
+
+/* The chunks of context ctx from its context_chunks rows. */
+static int ids_from_rows(struct dgvt *t, struct dgvt_source *s, const struct dgvt_filter *f,
+			 int64_t ctx)
+{
+	sqlite3_stmt *st;
+	int rc = dgvt_cached(&t->d, &st, sql_ctx_rows);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, ctx);
+	sqlite3_bind_int64(st, 2, f->ch_lo);
+	sqlite3_bind_int64(st, 3, f->ch_hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((rc = ids_of_row(t, s, f, st, ctx)) != SQLITE_OK)
+			break;
+	dgvt_done(&t->d, st);
+	if (rc == SQLITE_DONE)
+		return SQLITE_OK;
+	return rc == SQLITE_NOMEM || rc == SQLITE_CORRUPT_VTAB ? rc
+	       : dgvt_sql_error(&t->d, "choosing chunks");
+}
 
 /* The chunks holding runs of the selected contexts. */
 static int ids_from_contexts(struct dgvt *t, struct dgvt_source *s, const struct dgvt_filter *f)
@@ -105,7 +160,8 @@ static int ids_from_contexts(struct dgvt *t, struct dgvt_source *s, const struct
 
 	for (k = 0; k < t->m.n_ctx && rc == SQLITE_OK; k++)
 		if (f->ctx_set[k >> 3] & (1u << (k & 7)))
-			rc = ids_append(t, s, f, sql_ctx_chunks, (int64_t)k, 0);
+			rc = t->m.ctx_blobs ? ids_from_rows(t, s, f, (int64_t)k)
+			     : ids_append(t, s, f, sql_ctx_chunks, (int64_t)k, 0);
 	return rc;
 }
 

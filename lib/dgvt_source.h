@@ -2,8 +2,8 @@
  * order — the chunk rows it decodes.
  *
  * Promise: from a filter (dgvt_filter.h), dgvt_source_choose lists the
- * candidate chunk ids, sorted and unique: those of chunk_contexts for the
- * context_id set; those of sum_block_chunks for a summed block (with each
+ * candidate chunk ids, sorted and unique: those of context_chunks (schema
+ * 10 and older: chunk_contexts) for the context_id set; those of sum_block_chunks for a summed block (with each
  * chunk's count of the block's accesses in cnts), else those of
  * chunk_regions for an address range of at most 4096 64 KiB regions from
  * 0 up, unless they far outnumber the contexts' chunks; the intersection

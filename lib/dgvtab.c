@@ -27,6 +27,7 @@ SQLITE_EXTENSION_INIT3
 
 #include <stdint.h>
 #include "dgcellvt.h"
+#include "dgctxfn.h"
 #include "dgvt_cursor.h"
 #include "dgvt_db.h"
 #include "dgvt_model.h"
@@ -152,6 +153,7 @@ int dgvtab_register(sqlite3 *db, char **errmsg)
 						  sqlite3_errmsg(db));
 		return rc;
 	}
-	/* the summary's own table goes wherever accesses goes */
-	return dgcellvt_register(db, errmsg);
+	/* the summaries' own table and functions go wherever accesses goes */
+	rc = dgcellvt_register(db, errmsg);
+	return rc == SQLITE_OK ? dgctxfn_register(db, errmsg) : rc;
 }

@@ -44,7 +44,7 @@
  * them again): icount =, <, <=, >, >= (chunks chosen through chunks_icount);
  * addr the same (chunks through chunk_regions when the range spans at most
  * 4096 regions and starts at or above 0, else by chunks.addr_lo/addr_hi);
- * thread =; context_id = and IN (through chunk_contexts); block_id =
+ * thread =; context_id = and IN (through context_chunks); block_id =
  * (turned into the block's address and lifetime ranges, and for a block
  * with sum_block_chunks rows, its chunks alone; a plan that reads no
  * other column, as SELECT count(*), then gives that table's counts as

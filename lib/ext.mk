@@ -16,7 +16,7 @@
 #
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 
-DGVTAB_SRCS := lib/dgvtab.c lib/dgvt_db.c lib/dgvt_model.c lib/dgvt_plan.c lib/dgvt_filter.c lib/dgvt_source.c lib/dgvt_cursor.c lib/dgvt_scan.c lib/dgchunk.c lib/dgcellvt.c lib/dgcells.c
+DGVTAB_SRCS := lib/dgvtab.c lib/dgvt_db.c lib/dgvt_model.c lib/dgvt_plan.c lib/dgvt_filter.c lib/dgvt_source.c lib/dgvt_cursor.c lib/dgvt_scan.c lib/dgchunk.c lib/dgcellvt.c lib/dgcells.c lib/dgctxch.c lib/dgctxfn.c
 
 EXT_B      := $(B)/obj/ext
 EXT_CFLAGS := $(HOST_CFLAGS) -fvisibility=hidden -DDGVTAB_EXTENSION

@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -396,12 +396,30 @@ CREATE TABLE chunk_regions (
 	PRIMARY KEY (region, chunk_id)
 ) WITHOUT ROWID;
 
--- chunk_contexts: which contexts have runs in each chunk, so that a filter
--- on functions decodes only the chunks that can match.
-CREATE TABLE chunk_contexts (
+-- context_chunks: which chunks hold runs of each context, so that a filter
+-- on functions decodes only the chunks that can match.  A row lists some
+-- of a context's chunks, ascending: chunk_lo, then each of the others as
+-- a uleb (LEB128, as in docs/FORMAT.md) delta from the one before (>= 1)
+-- in `data`, the last one being chunk_hi (data is empty when chunk_lo =
+-- chunk_hi).  A context's chunks are the union of its rows; the rows of a
+-- context list disjoint, ascending ranges (dg-import writes a context's
+-- row when it has held many rows in memory, then starts another).
+-- lib/dgctxch.c is the one codec.  In SQL, dg_chunks(chunk_lo, chunk_hi,
+-- data) gives a row's ids as a JSON array, and dg_chunk_in(chunk_lo,
+-- chunk_hi, data, id) tells whether id is one of them:
+--   SELECT c.context_id, j.value AS chunk_id FROM context_chunks c,
+--          json_each(dg_chunks(c.chunk_lo, c.chunk_hi, c.data)) j;
+-- Schema 10 and older kept a row per (context, chunk) in chunk_contexts
+-- (context_id, chunk_id): 12 bytes a pair, where this takes 1 to 2, and
+-- its rows, written chunk by chunk, landed all over its b-tree (a third of
+-- the import of a compiler's trace, 4 M contexts, 200 M pairs).  Readers
+-- read either table.
+CREATE TABLE context_chunks (
 	context_id  INTEGER NOT NULL,
-	chunk_id    INTEGER NOT NULL,
-	PRIMARY KEY (context_id, chunk_id)
+	chunk_lo    INTEGER NOT NULL,
+	chunk_hi    INTEGER NOT NULL,
+	data        BLOB NOT NULL,
+	PRIMARY KEY (context_id, chunk_lo)
 ) WITHOUT ROWID;
 
 -- chunk_cells: accesses by chunk x 256-byte cell (addr >> 8), so that a

@@ -2,7 +2,7 @@
 # t1395-import-chunk-index: the tables dg-import's chunk writer thread builds
 # beside each chunk (importer/imp_chunk.c) hold what decoding every access
 # gives: chunk_regions = the 64 KiB regions each chunk's accesses touch,
-# chunk_contexts = (at least) the contexts with accesses in each chunk,
+# context_chunks = (at least) the contexts with accesses in each chunk,
 # sum_lines and sum_pages = the accesses by 64-byte line and 4 KiB page.  On
 # a log of many chunks (writes 3000) and on a multi-threaded one, where
 # chunks also end at every thread switch.
@@ -17,13 +17,18 @@ check_db() {
 		"$(dq "$1" "SELECT count(*) FROM (SELECT DISTINCT addr >> 16 AS region, chunk_id
 		     FROM accesses) a FULL JOIN chunk_regions r USING (region, chunk_id)
 		   WHERE a.region IS NULL OR r.region IS NULL")"
-	check_eq "$1: every context with accesses in a chunk is in chunk_contexts" 0 \
-		"$(dq "$1" "SELECT count(*) FROM (SELECT DISTINCT context_id, chunk_id FROM accesses) a
-		   LEFT JOIN chunk_contexts c USING (context_id, chunk_id) WHERE c.chunk_id IS NULL")"
-	check_eq "$1: chunk_contexts names only existing contexts and chunks" 0 \
-		"$(dq "$1" "SELECT count(*) FROM chunk_contexts c
+	cc="WITH cc AS (SELECT c.context_id, j.value AS chunk_id FROM context_chunks c,
+		 json_each(dg_chunks(c.chunk_lo, c.chunk_hi, c.data)) j)"
+	check_eq "$1: every context with accesses in a chunk is in context_chunks" 0 \
+		"$(dq "$1" "$cc SELECT count(*) FROM (SELECT DISTINCT context_id, chunk_id FROM accesses) a
+		   LEFT JOIN cc c USING (context_id, chunk_id) WHERE c.chunk_id IS NULL")"
+	check_eq "$1: context_chunks names only existing contexts and chunks" 0 \
+		"$(dq "$1" "$cc SELECT count(*) FROM cc c
 		   WHERE c.context_id NOT IN (SELECT id FROM contexts)
 		      OR c.chunk_id NOT IN (SELECT id FROM chunks)")"
+	check_eq "$1: a context's rows list disjoint ranges, each chunk once" 0 \
+		"$(dq "$1" "SELECT count(*) FROM context_chunks a JOIN context_chunks b
+		   ON a.context_id = b.context_id AND a.chunk_lo < b.chunk_lo AND a.chunk_hi >= b.chunk_lo")"
 	check_eq "$1: sum_lines = accesses by 64-byte line" 0 \
 		"$(dq "$1" "SELECT count(*) FROM (SELECT addr >> 6 AS k, sum(is_write = 0) AS r,
 		     sum(is_write) AS w FROM accesses GROUP BY 1) a

@@ -57,7 +57,7 @@ INSERT INTO chunks VALUES (1, 1, 10, 14, 20480, 24576, 2, 4, x'0080c002808003000
 INSERT INTO chunks VALUES (2, 2, 20, 22, 28672, 28680, 1, 2, x'0080c00390c003');
 INSERT INTO chunks VALUES (3, 1, 30, 32, 20480, 20480, 1, 2, x'0080');
 INSERT INTO chunk_regions VALUES (0, 1), (0, 2), (0, 3);
-INSERT INTO chunk_contexts VALUES (0, 1), (0, 2), (0, 3);
+INSERT INTO context_chunks VALUES (0, 1, 3, x'0101');
 INSERT INTO blocks (id, addr, size, alloc_icount, free_icount) VALUES (1, 20480, 16, 0, 12), (2, 28672, 8, 15, NULL);
 " 2>hand.err || { diag_file hand.err; bail "the hand-made database is made"; }
 
@@ -85,8 +85,28 @@ check_eq "icount BETWEEN: one row" "11" "$(q hand.db 'SELECT icount FROM accesse
 check_eq "thread = 2" "20 21" "$(q hand.db 'SELECT icount FROM accesses WHERE thread = 2' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "block_id = 1: only while it lived" "10" "$(q hand.db 'SELECT icount FROM accesses WHERE block_id = 1')"
 check_eq "block_id = 2" "20" "$(q hand.db 'SELECT icount FROM accesses WHERE block_id = 2')"
-check_eq "context_id with chunk_id bounds (chunk_contexts read within them)" "20 21" \
+check_eq "context_id with chunk_id bounds (context_chunks read within them)" "20 21" \
 	"$(q hand.db 'SELECT icount FROM accesses WHERE context_id = 0 AND chunk_id BETWEEN 2 AND 2' | tr '\n' ' ' | sed 's/ $//')"
+check_eq "dg_chunks: a context_chunks row's ids" "[1,2,3]" \
+	"$(q hand.db 'SELECT dg_chunks(chunk_lo, chunk_hi, data) FROM context_chunks')"
+check_eq "dg_chunk_in: 2 is, 4 is not" "1|0" \
+	"$(q hand.db 'SELECT dg_chunk_in(chunk_lo, chunk_hi, data, 2), dg_chunk_in(chunk_lo, chunk_hi, data, 4) FROM context_chunks')"
+# schema 10 and older: a row a (context, chunk) in chunk_contexts
+cp hand.db old.db
+sqlite3 old.db "DROP TABLE context_chunks;
+CREATE TABLE chunk_contexts (context_id INTEGER NOT NULL, chunk_id INTEGER NOT NULL,
+	PRIMARY KEY (context_id, chunk_id)) WITHOUT ROWID;
+INSERT INTO chunk_contexts VALUES (0, 1), (0, 2), (0, 3);"
+check_eq "schema 10's chunk_contexts read within the chunk_id bounds" "20 21" \
+	"$(q old.db 'SELECT icount FROM accesses WHERE context_id = 0 AND chunk_id BETWEEN 2 AND 2' | tr '\n' ' ' | sed 's/ $//')"
+# a damaged row: the ids run past chunk_hi
+cp hand.db bad.db
+sqlite3 bad.db "UPDATE context_chunks SET data = x'0105'"
+q bad.db 'SELECT count(*) FROM accesses WHERE context_id = 0 AND chunk_id <= 2' >bad.out 2>&1
+case $(cat bad.out) in
+*"context_chunks: context 0: byte 1: the ids do not end at chunk_hi"*) ok "a damaged context_chunks row is an error naming the context and byte" ;;
+*) not_ok "a damaged context_chunks row is an error naming the context and byte"; diag_file bad.out ;;
+esac
 check_eq "addr range" "10 12" "$(q hand.db 'SELECT icount FROM accesses WHERE addr BETWEEN 0x5000 AND 0x500f' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "is_write = 1 before chunk 3" "2 16" "$(q hand.db 'SELECT count(*), sum(size) FROM accesses WHERE is_write = 1 AND chunk_id <= 2' | tr '|' ' ')"
 check_eq "join with blocks" "1|1 2|1" \

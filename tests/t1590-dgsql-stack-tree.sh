@@ -6,7 +6,8 @@
 # stack is its leaf, stacks.depth deep, and no two stacks share one.
 # The stack_frames view walks it back to every stack's frames, innermost
 # first, and dg_frames gives each stack's own.  The same database made
-# into schema 9 (stack_frames a table of rows, no callsites) gives the
+# into schema 9 (stack_frames a table of rows, no callsites, and
+# chunk_contexts a row a (context, chunk) for context_chunks) gives the
 # same answers to dgsql: stack filters, every canned query, the report
 # and its folded stacks, compare; a compare of the two finds nothing.  A
 # damaged tree (a node its own parent, a parent below its child) ends
@@ -23,7 +24,7 @@ trace_db t.db threads || finish
 q() { sqlite3 -batch "$@"; }
 
 for db in j.db t.db; do
-	check_eq "$db: schema version 10" 10 "$(q $db 'PRAGMA user_version')"
+	check_eq "$db: schema version 11" 11 "$(q $db 'PRAGMA user_version')"
 	check_eq "$db: every node after its parent, one deeper; roots at depth 0" 0 \
 		"$(q $db 'SELECT count(*) FROM callsites c LEFT JOIN callsites p ON p.id = c.parent_id
 		          WHERE CASE WHEN c.parent_id IS NULL THEN c.depth != 0
@@ -60,10 +61,17 @@ check_eq "jumps: the coroutines' 40-byte blocks allocated from coroutines < main
 	            ORDER BY fr.depth) f" | sed 's/ < __libc_start.*//')"
 
 # ------------------------------------------------ the same in schema 9
-# stack_frames a table again, stacks without callsite_id, no callsites
+# stack_frames a table again, stacks without callsite_id, no callsites,
+# and a row a (context, chunk) in chunk_contexts instead of context_chunks
 old9() {
 	cp "$1" "$2"
-	q "$2" "CREATE TABLE sf9 (stack_id INTEGER NOT NULL, depth INTEGER NOT NULL,
+	dq "$2" "SELECT c.context_id, j.value FROM context_chunks c,
+	           json_each(dg_chunks(c.chunk_lo, c.chunk_hi, c.data)) j" >"$2.cc"
+	q "$2" "CREATE TABLE chunk_contexts (context_id INTEGER NOT NULL,
+	          chunk_id INTEGER NOT NULL, PRIMARY KEY (context_id, chunk_id)) WITHOUT ROWID" \
+	       ".import $2.cc chunk_contexts"
+	q "$2" "DROP TABLE context_chunks;
+	        CREATE TABLE sf9 (stack_id INTEGER NOT NULL, depth INTEGER NOT NULL,
 	          pc INTEGER NOT NULL, module_id INTEGER NOT NULL,
 	          PRIMARY KEY (stack_id, depth)) WITHOUT ROWID;
 	        INSERT INTO sf9 SELECT * FROM stack_frames;
@@ -76,8 +84,8 @@ old9() {
 }
 old9 j.db j9.db
 old9 t.db t9.db
-check_eq "schema 9 copy: no callsites, stack_frames a table" "0 table" \
-	"$(q j9.db "SELECT count(*) FROM sqlite_schema WHERE name = 'callsites'") $(q j9.db "SELECT type FROM sqlite_schema WHERE name = 'stack_frames'")"
+check_eq "schema 9 copy: no callsites, stack_frames a table, chunk_contexts rows" "0 table 1" \
+	"$(q j9.db "SELECT count(*) FROM sqlite_schema WHERE name = 'callsites'") $(q j9.db "SELECT type FROM sqlite_schema WHERE name = 'stack_frames'") $(q j9.db "SELECT count(*) > 0 FROM chunk_contexts")"
 
 # same_answer NAME DGSQL-ARGS...: the output on schema 10 and 9 alike
 same_answer() {

@@ -258,7 +258,7 @@ static int64_t mk_chunk_end_data(struct mk *m, const void *data, size_t len)
 		sqlf(m, "INSERT INTO chunk_regions VALUES (%lld, %lld)", (long long)m->regions[i], (long long)m->chunk);
 	for (i = 0; i < m->n_ctx; i++)
 		if (m->ctx_used[i])
-			sqlf(m, "INSERT INTO chunk_contexts VALUES (%d, %lld)", i, (long long)m->chunk);
+			sqlf(m, "INSERT INTO context_chunks VALUES (%d, %lld, %lld, x'')", i, (long long)m->chunk, (long long)m->chunk);
 	return m->chunk++;
 }
 
