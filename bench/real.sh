@@ -3,8 +3,9 @@
 #
 # Usage: sh bench/real.sh [--runs N] [--scale F] [--only NAME[,NAME]] [--keep]
 #
-# The suite: five programs of different kinds from Debian's own packages,
-# each on input this script generates from a fixed seed (never downloaded):
+# The suite: programs of different kinds, from Debian's own packages or
+# built here, each on input this script generates from a fixed seed (never
+# downloaded):
 #
 #   xz       compressor     xz -6 -T1 of generated text
 #   python   interpreter    /usr/bin/python3 -S building dicts, sorting, JSON
@@ -12,6 +13,17 @@
 #   sqlrows  allocator      the same with one INSERT per row in a transaction
 #                           (30 000 lines): about 570 000 heap blocks
 #   sort     text tool      sort -n of shuffled numbers
+#   cxx      allocator      bench/churn.cc (g++ -O2): std::map, std::string,
+#                           std::vector churn, about 2 blocks a 1000 accesses
+#   pyobj    allocator      python3 -S making and dropping linked objects,
+#                           with PYTHONMALLOC=malloc (what Python's manual
+#                           advises under Valgrind; pymalloc's arenas would
+#                           hide the churn): about 3 blocks a 1000 accesses
+#   cc1      compiler       gcc -O2 -c of bench/gencc.py --funcs 100 (2 200
+#                           lines), every process traced
+#                           (--trace-children=yes); cc1 makes millions of
+#                           distinct call stacks.  Its figures are cc1's
+#                           log (the largest); times are gcc's whole run.
 #
 # Every program runs natively, under `valgrind --tool=none`, under
 # `--tool=memcheck`, under Datagrind (log on local disk, build/bench/real/)
@@ -47,7 +59,7 @@ usage() {
 usage: sh bench/real.sh [options]
   --runs N        timed runs per program and configuration; the minimum counts [3]
   --scale F       input size factor (1 gives 150-350 M accesses per program) [1]
-  --only LIST     comma-separated subset of: xz,python,sqlite,sqlrows,sort
+  --only LIST     comma-separated subset of: xz,python,sqlite,sqlrows,sort,cxx,pyobj,cc1
   --keep          keep the Datagrind logs in build/bench/real/
 EOF
 }
@@ -77,7 +89,7 @@ DGDUMP=$ROOT/build/bin/dg-dump
 for f in "$DATAGRIND" "$DGDUMP"; do
 	[ -x "$f" ] || { echo "real.sh: $f is missing: run make first" >&2; exit 2; }
 done
-for t in valgrind xz sqlite3 sort awk /usr/bin/python3 /usr/bin/time; do
+for t in valgrind xz sqlite3 sort awk /usr/bin/python3 /usr/bin/time gcc g++; do
 	command -v "$t" >/dev/null 2>&1 || { echo "real.sh: '$t' is not installed" >&2; exit 1; }
 done
 mkdir -p "$OUT" || exit 1
@@ -116,6 +128,33 @@ print(len(d), len(s), sum(v["n"] for v in back.values()))
 EOF
 }
 
+gen_pyobj() {   # ROUNDS: objects linked, made and dropped
+	cat <<EOF
+class Node:
+    def __init__(self, key, val, nxt):
+        self.key = key
+        self.val = val
+        self.nxt = nxt
+        self.tags = [val % 3, val % 5]
+
+x = 12345
+live = {}
+total = 0
+for i in range($1):
+    x = (x * 1103515245 + 12345) & 0x7fffffff
+    k = "n%d" % (x % 5000)
+    if x % 3 == 0 and k in live:
+        n = live.pop(k)
+        while n is not None:
+            total += len(n.tags)
+            n = n.nxt
+    else:
+        live[k] = Node(k, x, live.get(k))
+        live[k].tags.append(str(x)[:3])
+print(len(live), total)
+EOF
+}
+
 gen_sql() {   # ROWS: insert, index, group by, self-join
 	cat <<EOF
 CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT);
@@ -135,6 +174,9 @@ gen_numbers "$(n_of 150000)" >"$OUT/numbers.txt"
 gen_python "$(n_of 40000)" >"$OUT/work.py"
 gen_sql "$(n_of 30000)" >"$OUT/work.sql"
 gen_sql_rows "$(n_of 30000)" >"$OUT/rows.sql"
+gen_pyobj "$(n_of 60000)" >"$OUT/obj.py"
+python3 "$ROOT/bench/gencc.py" --funcs "$(n_of 100)" >"$OUT/gen.c" || exit 1
+g++ -O2 -g -o "$OUT/churn" "$ROOT/bench/churn.cc" || exit 1
 
 # cmd_of NAME: the program and its arguments (stdin is set by run_one).
 cmd_of() {
@@ -143,7 +185,32 @@ cmd_of() {
 	python) echo "/usr/bin/python3 -S $OUT/work.py" ;;
 	sqlite|sqlrows) echo "sqlite3 :memory: -init /dev/null" ;;
 	sort) echo "sort -n $OUT/numbers.txt" ;;
+	cxx) echo "$OUT/churn $(n_of 600000)" ;;
+	pyobj) echo "/usr/bin/python3 -S $OUT/obj.py" ;;
+	cc1) echo "gcc -O2 -c $OUT/gen.c -o $OUT/gen.o" ;;
 	esac
+}
+# The environment a program runs in, natively and under every tool.
+env_of() {
+	case $1 in
+	pyobj) echo PYTHONMALLOC=malloc ;;
+	*) echo DG_BENCH=1 ;;
+	esac
+}
+# Valgrind's options for the program: gcc's work is in its children.
+vgopts_of() {
+	case $1 in
+	cc1) echo --trace-children=yes ;;
+	*) echo -q ;;
+	esac
+}
+# The log of a traced run: with children traced, one a process, and the
+# program's figures are those of the largest (cc1's); the others go.
+log_keep_largest() {   # NAME SUFFIX
+	_big=$(ls -S "$OUT/$1.$2".* 2>/dev/null | head -n 1)
+	[ -n "$_big" ] || return 0
+	mv "$_big" "$OUT/$1.$2"
+	rm -f "$OUT/$1.$2".*
 }
 stdin_of() {
 	case $1 in
@@ -167,14 +234,18 @@ run_one() {
 	_n=$1 _c=$2
 	# shellcheck disable=SC2046
 	set -- $(cmd_of "$_n")
+	_vo=$(vgopts_of "$_n")
+	_log=$_n.dg _hlog=$_n.heap.dg
+	[ "$_vo" = -q ] || _log=$_n.dg.%p _hlog=$_n.heap.dg.%p
 	case $_c in
 	native) ;;
-	none) set -- valgrind --tool=none -q "$@" ;;
-	memcheck) set -- valgrind --tool=memcheck -q "$@" ;;
-	datagrind) set -- "$DATAGRIND" -q --datagrind-out-file="$OUT/$_n.dg" "$@" ;;
-	dgheap) set -- "$DATAGRIND" -q --trace-at-start=no \
-		--datagrind-out-file="$OUT/$_n.heap.dg" "$@" ;;
+	none) set -- valgrind --tool=none -q $_vo "$@" ;;
+	memcheck) set -- valgrind --tool=memcheck -q $_vo "$@" ;;
+	datagrind) set -- "$DATAGRIND" -q $_vo --datagrind-out-file="$OUT/$_log" "$@" ;;
+	dgheap) set -- "$DATAGRIND" -q $_vo --trace-at-start=no \
+		--datagrind-out-file="$OUT/$_hlog" "$@" ;;
 	esac
+	set -- env $(env_of "$_n") "$@"
 	[ -n "$PERF" ] && set -- perf stat -x, -e task-clock -o "$OUT/cpu.$$" "$@"
 	rm -f "$OUT/cpu.$$"
 	/usr/bin/time -f '%e %M %U %S' -o "$OUT/time.$$" "$@" <"$(stdin_of "$_n")" \
@@ -188,6 +259,10 @@ run_one() {
 		echo "real.sh: $_n under $_c: output differs from the native run" >&2
 		: >"$OUT/failed"
 	fi
+	case $_c in
+	datagrind) log_keep_largest "$_n" dg ;;
+	dgheap) log_keep_largest "$_n" heap.dg ;;
+	esac
 	_cpu=$(awk -F, '$3 == "task-clock" { printf "%.3f", $1 / 1000 }' "$OUT/cpu.$$" 2>/dev/null)
 	echo "$(tail -n 1 "$OUT/time.$$") ${_cpu:-0}"
 	rm -f "$OUT/time.$$" "$OUT/cpu.$$"
@@ -195,7 +270,7 @@ run_one() {
 
 min() { sort -g | head -n 1; }
 
-PROGRAMS="xz python sqlite sqlrows sort"
+PROGRAMS="xz python sqlite sqlrows sort cxx pyobj cc1"
 [ -n "$ONLY" ] && PROGRAMS=$(echo "$ONLY" | tr ',' ' ')
 CONFIGS="native none memcheck datagrind dgheap"
 RES=$OUT/results.txt
@@ -205,7 +280,7 @@ echo "real.sh: $RUNS runs of each of: $PROGRAMS; load $(cut -d' ' -f1 /proc/load
 for p in $PROGRAMS; do
 	cmd_of "$p" | grep -q . || { echo "real.sh: unknown program '$p'" >&2; exit 64; }
 	# the reference output, and a warm page cache
-	set -- $(cmd_of "$p")
+	set -- env $(env_of "$p") $(cmd_of "$p")
 	"$@" <"$(stdin_of "$p")" >"$OUT/$p.native.out" 2>/dev/null
 	for c in $CONFIGS; do : >"$OUT/$p.$c.times"; done
 	r=0

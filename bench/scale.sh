@@ -1,11 +1,17 @@
 #!/bin/sh
 # bench/scale.sh: Datagrind at a billion accesses (issue 9).
 #
-#     sh bench/scale.sh [--dir DIR] [--bytes N] [--keep]
+#     sh bench/scale.sh [--program xz|cc1] [--dir DIR] [--bytes N] [--funcs N] [--keep]
 #
-# Traces `xz -9 -T1` compressing N bytes (default 2800000: about 1.5 G
-# accesses, a 3.4 GB log) of seeded English-like text (the generator is
-# bench/real.sh's gen_text), then reports, in one run:
+# Traces a program with a billion accesses:
+#   xz   (the default) `xz -9 -T1` compressing N bytes (default 2800000:
+#        about 1.5 G accesses, a 3.4 GB log) of seeded English-like text
+#        (the generator is bench/real.sh's gen_text);
+#   cc1  `gcc -O2 -c` of bench/gencc.py --funcs N (default 100: 2 200
+#        lines; 1.48 G accesses under 4.09 M contexts, 3.97 M distinct call
+#        stacks, a 2.7 GB log), every process traced, cc1's log kept (the
+#        largest): the log where contexts and stacks dominate;
+# then reports, in one run:
 #   - decode speed: `dg-dump --stats`, three times, with two imports
 #     between them (decode, import, decode, import, decode);
 #   - import speed, and its ratio to the decoder's (issue 9 target >= 0.4):
@@ -17,15 +23,18 @@
 #   - the import's CPU time (its threads: cores busy on average) and
 #     the machine's load before and after, since other work shares the
 #     cores: compare figures only within one run;
-#   - recording straight into a database (`datagrind --db`, issue 9 §2):
+#   - `dgsql --report` of the database (issue [11] target <= 10 s): its
+#     time and peak RSS;
+#   - xz only: recording straight into a database (`datagrind --db`, issue 9 §2):
 #     the same xz run traced into a pipe that dg-import reads; its speed
 #     in accesses/s against the plain log's and against log-then-import
 #     (trace + import), its peak RSS (the tool's or the importer's, the
 #     larger), and its database's accesses against the log's.  The plain
 #     log's time is known only when this run traced it (else "reused").
-# The log is reused when DIR/text.txt equals the generated text and the log
-# is newer than it (tracing takes minutes).  The database is DIR/scale.db,
-# removed at the end unless --keep.  Asserts nothing about time.
+# The log is reused when DIR/PROGRAM's input (text.txt, gen.c) equals the
+# generated one and the log is newer than it (tracing takes minutes).  The
+# database is DIR/scale.db, removed at the end unless --keep.  Asserts
+# nothing about time.
 #
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 set -u
@@ -33,25 +42,35 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/build
 DIR=$B/bench/scale
 BYTES=2800000
+FUNCS=100
+PROGRAM=xz
 KEEP=no
+usage() {
+	echo "usage: sh bench/scale.sh [--program xz|cc1] [--dir DIR] [--bytes N] [--funcs N] [--keep]" >&2
+	exit 64
+}
 while [ $# -gt 0 ]; do
 	case $1 in
+	--program) shift; PROGRAM=${1:-} ;;
 	--dir) shift; DIR=${1:?--dir needs a directory} ;;
 	--bytes) shift; BYTES=${1:?--bytes needs a number} ;;
+	--funcs) shift; FUNCS=${1:?--funcs needs a number} ;;
 	--keep) KEEP=yes ;;
-	*) echo "usage: sh bench/scale.sh [--dir DIR] [--bytes N] [--keep]" >&2; exit 64 ;;
+	*) usage ;;
 	esac
 	shift
 done
 case $BYTES in ''|*[!0-9]*) echo "scale.sh: --bytes needs a positive integer" >&2; exit 64 ;; esac
-for x in datagrind dg-dump dg-import; do
+case $FUNCS in ''|*[!0-9]*) echo "scale.sh: --funcs needs a positive integer" >&2; exit 64 ;; esac
+case $PROGRAM in xz|cc1) ;; *) usage ;; esac
+for x in datagrind dg-dump dg-import dgsql; do
 	[ -x "$B/bin/$x" ] || { echo "scale.sh: $B/bin/$x missing (run make)" >&2; exit 2; }
 done
-for t in xz sqlite3 /usr/bin/time; do
+for t in xz gcc python3 sqlite3 /usr/bin/time; do
 	command -v "$t" >/dev/null || { echo "scale.sh: '$t' is not installed" >&2; exit 2; }
 done
 mkdir -p "$DIR" || exit 1
-LOG=$DIR/xz.dg
+LOG=$DIR/$PROGRAM.dg
 traced=reused
 DB=$DIR/scale.db
 umask 077
@@ -59,18 +78,33 @@ umask 077
 . "$TOP/bench/gen.sh"   # gen_text, as bench/real.sh uses it
 
 # ---------------------------------------------------------------- the log
-gen_text "$BYTES" >"$DIR/text.new" || exit 1
-if [ -f "$LOG" ] && [ -f "$DIR/text.txt" ] && cmp -s "$DIR/text.new" "$DIR/text.txt" \
-   && [ "$LOG" -nt "$DIR/text.txt" ]; then
-	rm -f "$DIR/text.new"
+# trace_program: the log of PROGRAM into $LOG
+trace_program() {
+	case $PROGRAM in
+	xz)
+		echo "scale.sh: tracing xz -9 -T1 on $BYTES bytes into $LOG"
+		/usr/bin/time -f '%e' -o "$DIR/trace.time" "$B/bin/datagrind" -q \
+			--datagrind-out-file="$LOG" xz -9 -T1 -c "$DIR/text.txt" >/dev/null ;;
+	cc1)
+		echo "scale.sh: tracing gcc -O2 -c of gencc.py --funcs $FUNCS into $LOG"
+		rm -f "$LOG".*
+		/usr/bin/time -f '%e' -o "$DIR/trace.time" "$B/bin/datagrind" -q \
+			--trace-children=yes --datagrind-out-file="$LOG.%p" \
+			gcc -O2 -c "$DIR/gen.c" -o "$DIR/gen.o" &&
+		mv "$(ls -S "$LOG".* | head -n 1)" "$LOG" && rm -f "$LOG".* ;;
+	esac
+}
+case $PROGRAM in
+xz) INPUT=$DIR/text.txt; gen_text "$BYTES" >"$INPUT.new" || exit 1 ;;
+cc1) INPUT=$DIR/gen.c; python3 "$TOP/bench/gencc.py" --funcs "$FUNCS" >"$INPUT.new" || exit 1 ;;
+esac
+if [ -f "$LOG" ] && [ -f "$INPUT" ] && cmp -s "$INPUT.new" "$INPUT" && [ "$LOG" -nt "$INPUT" ]; then
+	rm -f "$INPUT.new"
 	echo "scale.sh: reusing $LOG (its input matches)"
 else
-	mv "$DIR/text.new" "$DIR/text.txt" || exit 1
+	mv "$INPUT.new" "$INPUT" || exit 1
 	rm -f "$LOG"
-	echo "scale.sh: tracing xz -9 -T1 on $BYTES bytes into $LOG"
-	/usr/bin/time -f '%e' -o "$DIR/trace.time" "$B/bin/datagrind" -q \
-		--datagrind-out-file="$LOG" xz -9 -T1 -c "$DIR/text.txt" >/dev/null ||
-		{ echo "scale.sh: tracing failed" >&2; rm -f "$LOG"; exit 1; }
+	trace_program || { echo "scale.sh: tracing failed" >&2; rm -f "$LOG"; exit 1; }
 	echo "scale.sh: traced in $(cat "$DIR/trace.time") s"
 	traced=$(cat "$DIR/trace.time")
 fi
@@ -123,8 +157,23 @@ awk -v acc="$acc" -v d1="$dec1" -v d2="$dec2" -v d3="$dec3" -v i1="$imp1" -v i2=
 sqlite3 "$DB" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" 2>/dev/null |
 	awk -F'|' -v acc="$acc" '{ printf "  %-28s %8.1f MB %6.3f B/access\n", $1, $2 / 1048576, $2 / acc }'
 
+# ---------------------------------------------------------------- the report
+rm -rf "$DIR/report"
+/usr/bin/time -f '%e %M' -o "$DIR/report.time" "$B/bin/dgsql" "$DB" --report "$DIR/report" \
+	>/dev/null 2>"$DIR/report.err" ||
+	{ echo "scale.sh: dgsql --report failed:" >&2; cat "$DIR/report.err" >&2; exit 1; }
+awk '{ printf "%-30s %.2f s, peak RSS %.1f MB (target <= 10 s)\n", "dgsql --report", $1, $2 / 1024 }' \
+	"$DIR/report.time"
+rm -rf "$DIR/report" "$DIR/report.time" "$DIR/report.err"
+
 # ---------------------------------------------------------------- record into a database
 RDB=$DIR/rec.db
+if [ "$PROGRAM" != xz ]; then
+	echo "scale.sh: --db is timed on xz only (a child's database needs a name a process)"
+	[ "$KEEP" = yes ] || rm -f "$DB"
+	rm -f "$DIR/dump.out" "$DIR/dump.time" "$DIR/import.time" "$DIR/import.err"
+	exit 0
+fi
 rm -f "$RDB"
 /usr/bin/time -f '%e %M' -o "$DIR/rec.time" "$B/bin/datagrind" -q --db="$RDB" \
 	xz -9 -T1 -c "$DIR/text.txt" >/dev/null 2>"$DIR/rec.err" ||
