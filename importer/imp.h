@@ -227,7 +227,7 @@ struct imp_chunkw;           /* imp_chunk.c */
 
 /* Statement slots for imp_db_stmt. */
 enum {
-	ST_BBDEF, ST_INSTR, ST_DESC, ST_CONTEXT, ST_STACK, ST_CALLSITE,
+	ST_BBDEF, ST_INSTR, ST_DESC,
 	ST_BLOCK, ST_MAPPING, ST_MODULE, ST_FUNCTION,
 	ST_PC, ST_INLINE, ST_TRACE, ST_MAPPING_UNMAP, ST_FNBLOCK,
 	ST_PCTYPE, ST_SITETYPE, ST_SITEFIELD, ST_N

@@ -74,6 +74,17 @@ struct cw_insert {
    the import thread's time at 10^9 accesses). */
 #define CW_LINE 64
 
+/* The tables of imp_chunk_row, by enum imp_rows. */
+static const struct { const char *table; int cols; } row_tables[IMP_ROWS_N] = {
+	{ "contexts", 3 }, { "stacks", 3 }, { "callsites", 5 },
+};
+
+/* A job's rows of one of them: n values, cols a row. */
+struct cw_rows {
+	int64_t *v;
+	size_t n, cap;
+};
+
 struct cw_job {
 	struct imp_chunk_head head __attribute__((aligned(CW_LINE)));
 	struct imp_chunk_run *runs;
@@ -89,6 +100,7 @@ struct cw_job {
 	uint32_t *words;
 	size_t n_words, cap_words;
 	struct imp_chunk_lines lines; /* the lines stage's, for the writer */
+	struct cw_rows rows[IMP_ROWS_N];
 };
 
 /* Rows of (key, chunk) waiting to be written in key order. */
@@ -157,6 +169,10 @@ struct imp_chunkw {
 	struct cw_pending pend_region;
 	struct imp_ctxch ctxch;
 	sqlite3_stmt *st_ctxch;
+	struct cw_insert ins_rows[IMP_ROWS_N];
+	const int64_t *rowv;          /* the rows bind_row binds */
+	int row_cols;
+	int finished;                 /* imp_chunk_finish is past: no writer */
 	const struct imp_chunk_line *pairs;   /* the rows bind_pair binds */
 	int wb_fd;                    /* the database file, for writeback(); -1 */
 	unsigned wb_jobs;             /* chunks since the last push */
@@ -343,6 +359,8 @@ static int insert_prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const struct
 
 static int statements(struct imp_chunkw *cw)
 {
+	int t;
+
 	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0
 	    || prepare(cw, &cw->st_cells, "INSERT INTO chunk_cells VALUES (?1, ?2)") < 0
 	    || prepare(cw, &cw->st_ctxch, "INSERT INTO context_chunks VALUES (?1, ?2, ?3, ?4)") < 0)
@@ -350,6 +368,10 @@ static int statements(struct imp_chunkw *cw)
 	if (insert_prepare(cw, &cw->ins_region.one, &cw->ins_region, 1) < 0
 	    || insert_prepare(cw, &cw->ins_region.many, &cw->ins_region, ROWS_PER_STMT) < 0)
 		return -1;
+	for (t = 0; t < IMP_ROWS_N; t++)
+		if (insert_prepare(cw, &cw->ins_rows[t].one, &cw->ins_rows[t], 1) < 0
+		    || insert_prepare(cw, &cw->ins_rows[t].many, &cw->ins_rows[t], ROWS_PER_STMT) < 0)
+			return -1;
 	return 0;
 }
 
@@ -378,6 +400,19 @@ static void bind_pair(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k
 {
 	sqlite3_bind_int64(st, col + 1, (int64_t)cw->pairs[k].key);
 	sqlite3_bind_int64(st, col + 2, cw->pairs[k].n[0]);
+}
+
+/* Bind row k of cw->rowv (cw->row_cols values a row). */
+static void bind_row(struct imp_chunkw *cw, sqlite3_stmt *st, int col, size_t k)
+{
+	const int64_t *v = cw->rowv + k * (size_t)cw->row_cols;
+	int c;
+
+	for (c = 0; c < cw->row_cols; c++)
+		if (v[c] == IMP_ROW_NULL)
+			sqlite3_bind_null(st, col + c + 1);
+		else
+			sqlite3_bind_int64(st, col + c + 1, v[c]);
 }
 
 /* The chunk's cells as one chunk_cells row (dgcells.h): a row a chunk, so
@@ -424,6 +459,25 @@ static int side_rows(struct imp_chunkw *cw, const struct cw_insert *in, size_t n
 		k += rows;
 	}
 	return 0;
+}
+
+/* The job's rows of the definitions' tables (imp_chunk_row). */
+static int job_def_rows(struct imp_chunkw *cw, struct cw_job *j)
+{
+	int t, rc = 0;
+
+	for (t = 0; t < IMP_ROWS_N && rc == 0; t++) {
+		if (j->rows[t].n == 0)
+			continue;
+		cw->rowv = j->rows[t].v;
+		cw->row_cols = row_tables[t].cols;
+		imp_db_lock(cw->imp);
+		rc = statements(cw) < 0
+		     || side_rows(cw, &cw->ins_rows[t], j->rows[t].n / (size_t)cw->row_cols,
+		                  bind_row) < 0 ? -1 : 0;
+		imp_db_unlock(cw->imp);
+	}
+	return rc;
 }
 
 /* Up to n more rows of the sorted batch written. */
@@ -561,7 +615,7 @@ static int job_do(struct imp_chunkw *cw, struct cw_job *j)
 {
 	struct imp_chunk_lines *l = &j->lines;
 
-	if (shapes_add(cw, j) < 0)
+	if (shapes_add(cw, j) < 0 || job_def_rows(cw, j) < 0)
 		return -1;
 	if (j->n_runs == 0)
 		return 0;
@@ -736,6 +790,9 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 	cw->lines_k = 1 + k;
 	cw->ins_region = (struct cw_insert){ "chunk_regions", 2, NULL, NULL };
 	cw->pend_region.ins = &cw->ins_region;
+	for (k = 0; k < IMP_ROWS_N; k++)
+		cw->ins_rows[k] = (struct cw_insert){ row_tables[k].table, row_tables[k].cols,
+		                                      NULL, NULL };
 	imp_ctxch_init(&cw->ctxch, CTXCH_BUDGET);
 	dgchunk_init(&cw->codec);
 	pthread_mutex_init(&cw->mu, NULL);
@@ -776,6 +833,31 @@ int imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_access
 		memcpy(j->words + j->n_words, words, n * sizeof *words);
 	j->n_words += n;
 	j->n_shapes++;
+	return 0;
+}
+
+int imp_chunk_row(struct importer *imp, enum imp_rows table, const int64_t *vals)
+{
+	struct imp_chunkw *cw = imp->cw;
+	struct cw_rows *r;
+	int cols = row_tables[table].cols;
+
+	if (cw->finished) {     /* no writer now: this thread writes it (rare) */
+		struct cw_insert *in = &cw->ins_rows[table];
+		int rc;
+
+		cw->rowv = vals;
+		cw->row_cols = cols;
+		rc = insert_prepare(cw, &in->one, in, 1) < 0 || side_rows(cw, in, 1, bind_row) < 0;
+		sqlite3_finalize(in->one);
+		in->one = NULL;
+		return rc ? imp_fail(imp, "%s", cw->err) : 0;
+	}
+	r = &cw->cur->rows[table];
+	if (dg_grow((void **)&r->v, &r->cap, r->n + (size_t)cols, sizeof *r->v) < 0)
+		return imp_fail(imp, "out of memory");
+	memcpy(r->v + r->n, vals, (size_t)cols * sizeof *vals);
+	r->n += (size_t)cols;
 	return 0;
 }
 
@@ -841,7 +923,7 @@ static int stage_to_help(const struct imp_chunkw *cw)
    consumer is past it, and running stages meanwhile). */
 static int hand_over(struct importer *imp, struct imp_chunkw *cw)
 {
-	int failed;
+	int failed, t;
 
 	pthread_mutex_lock(&cw->mu);
 	cw->filled++;
@@ -860,6 +942,8 @@ static int hand_over(struct importer *imp, struct imp_chunkw *cw)
 		imp_fail(imp, "%s", failure(cw));
 	pthread_mutex_unlock(&cw->mu);
 	cw->cur->n_runs = cw->cur->n_addrs = cw->cur->n_shapes = cw->cur->n_words = 0;
+	for (t = 0; t < IMP_ROWS_N; t++)
+		cw->cur->rows[t].n = 0;
 	return failed ? -1 : 0;
 }
 
@@ -876,6 +960,8 @@ int imp_chunk_flush(struct importer *imp, const struct imp_chunk_head *h)
 /* Before the database closes (it would not, with statements open). */
 static void stmts_finalize(struct imp_chunkw *cw)
 {
+	int k;
+
 	sqlite3_finalize(cw->st_chunk);
 	sqlite3_finalize(cw->st_cells);
 	sqlite3_finalize(cw->st_ctxch);
@@ -883,17 +969,25 @@ static void stmts_finalize(struct imp_chunkw *cw)
 	sqlite3_finalize(cw->ins_region.many);
 	cw->st_chunk = cw->st_cells = cw->st_ctxch = NULL;
 	cw->ins_region.one = cw->ins_region.many = NULL;
+	for (k = 0; k < IMP_ROWS_N; k++) {
+		sqlite3_finalize(cw->ins_rows[k].one);
+		sqlite3_finalize(cw->ins_rows[k].many);
+		cw->ins_rows[k].one = cw->ins_rows[k].many = NULL;
+	}
 }
 
 int imp_chunk_finish(struct importer *imp)
 {
 	struct imp_chunkw *cw = imp->cw;
 
-	/* the shapes of contexts defined after the last run go too */
-	if ((cw->cur->n_runs || cw->cur->n_shapes) && hand_over(imp, cw) < 0)
+	/* the shapes of contexts defined after the last run go too, and the
+	   rows of definitions */
+	if ((cw->cur->n_runs || cw->cur->n_shapes || cw->cur->rows[IMP_ROWS_STACKS].n
+	     || cw->cur->rows[IMP_ROWS_CALLSITES].n) && hand_over(imp, cw) < 0)
 		return -1;
 	consumers_stop(cw, 0);
 	stmts_finalize(cw);
+	cw->finished = 1;
 	if (cw->failed)
 		return imp_fail(imp, "%s", failure(cw));
 	return 0;
@@ -901,6 +995,8 @@ int imp_chunk_finish(struct importer *imp)
 
 static void job_free(struct cw_job *j)
 {
+	int k;
+
 	free(j->runs);
 	free(j->addrs);
 	free(j->heap);
@@ -908,6 +1004,8 @@ static void job_free(struct cw_job *j)
 	free(j->defs);
 	free(j->words);
 	free(j->lines.v);
+	for (k = 0; k < IMP_ROWS_N; k++)
+		free(j->rows[k].v);
 }
 
 void imp_chunk_free(struct importer *imp)

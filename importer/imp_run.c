@@ -161,16 +161,12 @@ int imp_run_bbdef(struct importer *imp, const struct dglog_bbdef *d)
 
 int imp_run_context(struct importer *imp, const struct dglog_context *c)
 {
-	sqlite3_stmt *st = imp_db_stmt(imp, ST_CONTEXT,
-		"INSERT INTO contexts VALUES (?1, ?2, ?3)");
 	const struct dglog_bbdef *d = dglog_bbdef(&imp->log, c->bbdef);
 	uint64_t idx = imp->n_ctx;
 	int64_t stack;
 	const uint32_t *words = NULL;
 	uint32_t n_words = 0;
 
-	if (!st)
-		return -1;
 	if (dg_grow((void **)&imp->ctx_bbdef, &imp->cap_ctx, idx + 1, sizeof *imp->ctx_bbdef) < 0)
 		return imp_fail(imp, "out of memory");
 	if (imp_sym_stack(imp, c->stack, c->depth, &stack) < 0
@@ -179,10 +175,8 @@ int imp_run_context(struct importer *imp, const struct dglog_context *c)
 		return -1;
 	imp->ctx_bbdef[idx] = c->bbdef;
 	imp->n_ctx++;
-	sqlite3_bind_int64(st, 1, (int64_t)idx);
-	sqlite3_bind_int64(st, 2, c->bbdef);
-	sqlite3_bind_int64(st, 3, stack);
-	return imp_db_step(imp, st);
+	return imp_chunk_row(imp, IMP_ROWS_CONTEXTS,
+	                     (const int64_t[]){ (int64_t)idx, (int64_t)c->bbdef, stack });
 }
 
 /* ------------------------------------------------------------ chunks */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "imp_sym.h"
 #include "imp.h"
+#include "imp_chunk.h"
 #include "imp_db.h"
 #include "imp_field.h"
 #include "dgsym.h"
@@ -385,19 +386,13 @@ static int callsite_rehash(struct importer *imp)
 static int callsite_row(struct importer *imp, uint32_t id, uint32_t depth)
 {
 	const struct imp_callsite *c = &imp->callsites[id - 1];
-	sqlite3_stmt *st = imp_db_stmt(imp, ST_CALLSITE,
-		"INSERT INTO callsites VALUES (?1, ?2, ?3, ?4, ?5)");
 	uint32_t fn, mid;
 
-	if (!st || imp_sym_pc(imp, c->pc, &fn, &mid) < 0)
+	if (imp_sym_pc(imp, c->pc, &fn, &mid) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	if (c->parent)
-		sqlite3_bind_int64(st, 2, c->parent);
-	sqlite3_bind_int64(st, 3, (int64_t)c->pc);
-	sqlite3_bind_int64(st, 4, c->module);
-	sqlite3_bind_int64(st, 5, depth);
-	return imp_db_step(imp, st);
+	return imp_chunk_row(imp, IMP_ROWS_CALLSITES, (const int64_t[]){ id,
+	                     c->parent ? (int64_t)c->parent : IMP_ROW_NULL, (int64_t)c->pc,
+	                     c->module, depth });
 }
 
 /* The node of frame (pc, module) called from node parent (0: a root),
@@ -431,10 +426,6 @@ static int callsite(struct importer *imp, uint32_t parent, uint64_t pc,
 /* A new stack of n frames ending at node leaf (0: none). */
 static int stack_new(struct importer *imp, uint32_t leaf, uint64_t n, uint32_t *id)
 {
-	sqlite3_stmt *st = imp_db_stmt(imp, ST_STACK, "INSERT INTO stacks VALUES (?1, ?2, ?3)");
-
-	if (!st)
-		return -1;
 	if (imp->n_stacks >= UINT32_MAX - 1)
 		return imp_fail(imp, "more than 2^32 call stacks");
 	if (dg_grow((void **)&imp->stack_leaf, &imp->cap_stack_leaf, imp->n_stacks + 1,
@@ -442,13 +433,8 @@ static int stack_new(struct importer *imp, uint32_t leaf, uint64_t n, uint32_t *
 		return imp_fail(imp, "out of memory");
 	imp->stack_leaf[imp->n_stacks] = leaf;
 	*id = (uint32_t)++imp->n_stacks;
-	sqlite3_bind_int64(st, 1, *id);
-	sqlite3_bind_int64(st, 2, (int64_t)n);
-	if (leaf)
-		sqlite3_bind_int64(st, 3, leaf);
-	else
-		sqlite3_bind_null(st, 3);
-	return imp_db_step(imp, st);
+	return imp_chunk_row(imp, IMP_ROWS_STACKS, (const int64_t[]){ *id, (int64_t)n,
+	                     leaf ? (int64_t)leaf : IMP_ROW_NULL });
 }
 
 int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *id)
