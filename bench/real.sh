@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/real.sh: Datagrind on real programs, against --tool=none and memcheck.
 #
-# Usage: sh bench/real.sh [--runs N] [--scale F] [--only NAME[,NAME]] [--keep]
+# Usage: sh bench/real.sh [--runs N] [--scale F] [--only NAME[,NAME]] [--db] [--keep]
 #
 # The suite: programs of different kinds, from Debian's own packages or
 # built here, each on input this script generates from a fixed seed (never
@@ -41,6 +41,10 @@
 # heap: blocks, the bytes of the heap records (malloc, free and what they
 # refer to, from dg-dump --sizes) per block in both Datagrind logs, and
 # dgheap/none.
+# With --db, each program's Datagrind log is then decoded (dg-dump
+# --stats), imported (dg-import) and reported on (dgsql --report), once
+# each: decode and import seconds, import ÷ decode speed, the import's
+# peak RSS, database bytes per access and the report's seconds.
 # The same figures go to build/bench/real/results.txt as `key value` lines.
 #
 # It asserts nothing about time.  Exit status: 0 done, 1 a run failed or
@@ -53,6 +57,7 @@ RUNS=3
 SCALE=1
 ONLY=
 KEEP=0
+DB=0
 
 usage() {
 	cat <<'EOF'
@@ -60,7 +65,8 @@ usage: sh bench/real.sh [options]
   --runs N        timed runs per program and configuration; the minimum counts [3]
   --scale F       input size factor (1 gives 150-350 M accesses per program) [1]
   --only LIST     comma-separated subset of: xz,python,sqlite,sqlrows,sort,cxx,pyobj,cc1
-  --keep          keep the Datagrind logs in build/bench/real/
+  --db            also decode, import and report on each log, once
+  --keep          keep the Datagrind logs (and databases) in build/bench/real/
 EOF
 }
 
@@ -73,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--only) shift; ONLY=${1:-} ;;
 	--only=*) ONLY=${1#*=} ;;
 	--keep) KEEP=1 ;;
+	--db) DB=1 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "real.sh: unknown option '$1'" >&2; usage >&2; exit 64 ;;
 	esac
@@ -298,7 +305,8 @@ for p in $PROGRAMS; do
 	sort -g -k5,5 "$OUT/$p.datagrind.times" | head -n 1 |
 		awk -v p="$p" '{ printf "%s.datagrind.tool_cpu %.3f\n", p, $3 + $4 }' >>"$RES"
 	echo "$p.datagrind.rss_kb $(cut -d' ' -f2 "$OUT/$p.datagrind.times" | sort -n | tail -n 1)" >>"$RES"
-	"$DGDUMP" --stats "$OUT/$p.dg" >"$OUT/$p.stats" 2>&1
+	/usr/bin/time -f '%e' -o "$OUT/decode.time" "$DGDUMP" --stats "$OUT/$p.dg" >"$OUT/$p.stats" 2>&1
+	echo "$p.decode.seconds $(cat "$OUT/decode.time")" >>"$RES"
 	echo "$p.accesses $(awk '$1 == "accesses" { print $2 }' "$OUT/$p.stats")" >>"$RES"
 	echo "$p.log_bytes $(stat -c %s "$OUT/$p.dg")" >>"$RES"
 	# the heap records' bytes (malloc and free, in either form, and the
@@ -309,10 +317,29 @@ for p in $PROGRAMS; do
 			END { print k, b + 0 }' "$OUT/$p.$l.sizes" >>"$RES"
 	done
 	echo "$p.blocks $(awk '$1 == "mallocs" { print $2 }' "$OUT/$p.stats")" >>"$RES"
+	if [ "$DB" = 1 ]; then
+		rm -f "$OUT/$p.db"
+		if /usr/bin/time -f '%e %M' -o "$OUT/import.time" "$ROOT/build/bin/dg-import" -q \
+			"$OUT/$p.dg" "$OUT/$p.db" 2>"$OUT/$p.import.err"; then
+			echo "$p.import.seconds $(cut -d' ' -f1 "$OUT/import.time")" >>"$RES"
+			echo "$p.import.rss_kb $(cut -d' ' -f2 "$OUT/import.time")" >>"$RES"
+			echo "$p.db_bytes $(stat -c %s "$OUT/$p.db")" >>"$RES"
+			rm -rf "$OUT/$p.report"
+			/usr/bin/time -f '%e' -o "$OUT/report.time" "$ROOT/build/bin/dgsql" "$OUT/$p.db" \
+				--report "$OUT/$p.report" >/dev/null 2>"$OUT/$p.report.err" ||
+				{ echo "real.sh: $p: dgsql --report failed" >&2; : >"$OUT/failed"; }
+			echo "$p.report.seconds $(cat "$OUT/report.time")" >>"$RES"
+		else
+			echo "real.sh: $p: dg-import failed" >&2
+			cat "$OUT/$p.import.err" >&2
+			: >"$OUT/failed"
+		fi
+		[ "$KEEP" = 1 ] || rm -rf "$OUT/$p.db" "$OUT/$p.report"
+	fi
 	[ "$KEEP" = 1 ] || rm -f "$OUT/$p.dg" "$OUT/$p.heap.dg"
 done
 
-awk -v progs="$PROGRAMS" '
+awk -v progs="$PROGRAMS" -v db="$DB" '
 	{ v[$1] = $2 }
 	END {
 		n = split(progs, P, " ")
@@ -355,6 +382,18 @@ awk -v progs="$PROGRAMS" '
 			printf "%-8s %9d %9.1f %9.1f  %6.2fx\n", p, b,
 				(b > 0 ? v[p ".heap_bytes"] / b : 0), (b > 0 ? v[p ".heap.heap_bytes"] / b : 0),
 				(nt > 0 ? v[p ".dgheap.seconds"] / nt : 0)
+		}
+		if (db != 1)
+			exit
+		printf "\n%-8s %9s %9s %9s %9s %8s %9s\n", "program", "decode s", "import s",
+			"imp/dec", "imp RSS", "DB B/acc", "report s"
+		for (i = 1; i <= n; i++) {
+			p = P[i]
+			d = v[p ".decode.seconds"]; im = v[p ".import.seconds"]
+			printf "%-8s %9.2f %9.2f %9.2f %6d MB %8.2f %9.2f\n", p, d, im,
+				(im > 0 ? d / im : 0), v[p ".import.rss_kb"] / 1024,
+				(v[p ".accesses"] > 0 ? v[p ".db_bytes"] / v[p ".accesses"] : 0),
+				v[p ".report.seconds"]
 		}
 	}' "$RES" | tee "$OUT/table.txt"
 echo "real.sh: load at the end $(cut -d' ' -f1 /proc/loadavg); figures in ${RES#$ROOT/}"
