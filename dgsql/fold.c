@@ -283,6 +283,163 @@ static int load_nodes(struct tree *t, int64_t n)
 	return rc == SQLITE_DONE ? 0 : fail(t->db, t->err);
 }
 
+/* A stack's weight added to the line of its leaf's path: 0, -1 (out of
+   memory) or NOT_TREE (a leaf out of the tree). */
+static int add_leaf(struct tree *t, struct fold *f, int64_t leaf, int64_t n,
+		    int64_t acc, int64_t bytes)
+{
+	struct fold_line *l;
+	int added;
+	long i;
+
+	if (leaf < 1 || leaf > n)
+		return NOT_TREE;
+	if ((i = dghash_put(&t->line_at, t->node_path[leaf], (uint32_t)f->n,
+			    &added)) < 0 || (added && !line_new(f)))
+		return fail(NULL, t->err);
+	l = &f->v[t->line_at.vals[i]];
+	l->acc += acc;
+	l->bytes += bytes;
+	return 0;
+}
+
+/* ---------------------------------------------------------- summed weights */
+
+/* Every context's accesses from the summaries, by stack id (fold_load's
+   `summed`): sum_ctx's runs times the accesses and bytes of the context's
+   bbdef, less sum_ctx_miss's, each a sequential pass in C.  SQLite joining
+   every context with its descriptors took 6 s at 4 M contexts. */
+struct sums {
+	int64_t *acc, *bytes;   /* by stacks.id */
+	int64_t n;              /* the largest stack id */
+	int64_t *bb_n, *bb_size;   /* by bbdef id: its accesses, their bytes */
+	int64_t n_bb;
+};
+
+/* One integer of a query, or -1. */
+static int64_t one_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* An id beyond what dg-import writes for `count` rows: the SQL then. */
+static int sparse(int64_t max, int64_t count)
+{
+	return max < 0 || max > 4 * count + 65536 || max >= INT32_MAX;
+}
+
+/* Runs each statement of sql and adds sign * (its column 1 * column 2,
+   column 1 * column 3) to the stack of column 0 (column 2, 3 a bbdef's
+   count and size when `by_bbdef`: then column 2 is the bbdef). */
+static int sums_add(struct tree *t, struct sums *w, const char *sql, int by_bbdef, int sign)
+{
+	sqlite3_stmt *st;
+	int rc, bad = 0;
+
+	if (sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(t->db, t->err);
+	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t stack = sqlite3_column_int64(st, 0), k = sqlite3_column_int64(st, 1);
+		int64_t a, b;
+
+		if (by_bbdef) {
+			int64_t bb = sqlite3_column_int64(st, 2);
+			if (bb < 0 || bb > w->n_bb)
+				continue;       /* no descriptors: no accesses */
+			a = w->bb_n[bb], b = w->bb_size[bb];
+		} else
+			a = 1, b = sqlite3_column_int64(st, 2);
+		if (stack < 1 || stack > w->n) {
+			bad = 1;
+			break;
+		}
+		w->acc[stack] += sign * k * a;
+		w->bytes[stack] += sign * k * b;
+	}
+	sqlite3_finalize(st);
+	if (bad)
+		return NOT_TREE;
+	return rc == SQLITE_DONE ? 0 : fail(t->db, t->err);
+}
+
+static int load_sums(struct tree *t, struct sums *w)
+{
+	int64_t stacks = one_int(t->db, "SELECT count(*) FROM stacks");
+	int64_t bbs = one_int(t->db, "SELECT count(DISTINCT bbdef_id) FROM access_descs");
+	sqlite3_stmt *st;
+	int rc;
+
+	w->n = one_int(t->db, "SELECT coalesce(max(id), 0) FROM stacks");
+	w->n_bb = one_int(t->db, "SELECT coalesce(max(bbdef_id), 0) FROM access_descs");
+	if (sparse(w->n, stacks) || sparse(w->n_bb, bbs))
+		return NOT_TREE;
+	w->acc = calloc((size_t)w->n + 1, sizeof *w->acc);
+	w->bytes = calloc((size_t)w->n + 1, sizeof *w->bytes);
+	w->bb_n = calloc((size_t)w->n_bb + 1, sizeof *w->bb_n);
+	w->bb_size = calloc((size_t)w->n_bb + 1, sizeof *w->bb_size);
+	if (!w->acc || !w->bytes || !w->bb_n || !w->bb_size)
+		return fail(NULL, t->err);
+	if (sqlite3_prepare_v2(t->db, "SELECT bbdef_id, count(*), sum(size) FROM "
+			       "access_descs GROUP BY bbdef_id", -1, &st, NULL) != SQLITE_OK)
+		return fail(t->db, t->err);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t bb = sqlite3_column_int64(st, 0);
+		if (bb < 0 || bb > w->n_bb)
+			break;
+		w->bb_n[bb] = sqlite3_column_int64(st, 1);
+		w->bb_size[bb] = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return NOT_TREE;
+	if (rc != SQLITE_DONE)
+		return fail(t->db, t->err);
+	if ((rc = sums_add(t, w, "SELECT c.stack_id, s.runs, c.bbdef_id FROM sum_ctx s "
+			   "JOIN contexts c ON c.id = s.context_id", 1, 1)) != 0)
+		return rc;
+	return sums_add(t, w, "SELECT c.stack_id, m.missed, d.size FROM sum_ctx_miss m "
+			"JOIN contexts c ON c.id = m.context_id JOIN access_descs d "
+			"ON d.bbdef_id = c.bbdef_id AND d.aseq = m.aseq", 0, -1);
+}
+
+/* The summed weights, by their leaves' paths into lines: a stack with
+   accesses, as the SQL keeps contexts with accesses. */
+static int load_summed(struct tree *t, int64_t n, struct fold *f)
+{
+	struct sums w = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc = load_sums(t, &w), step = SQLITE_DONE;
+
+	if (rc == 0 && sqlite3_prepare_v2(t->db, "SELECT id, callsite_id FROM stacks",
+					  -1, &st, NULL) != SQLITE_OK)
+		rc = fail(t->db, t->err);
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id < 1 || id > w.n)
+			rc = NOT_TREE;
+		else if (w.acc[id] > 0 && sqlite3_column_type(st, 1) != SQLITE_NULL)
+			rc = add_leaf(t, f, sqlite3_column_int64(st, 1), n, w.acc[id],
+				      w.bytes[id]);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = fail(t->db, t->err);
+	sqlite3_finalize(st);
+	free(w.acc);
+	free(w.bytes);
+	free(w.bb_n);
+	free(w.bb_size);
+	return rc;
+}
+
 /* The stacks' weights, summed by their leaves' paths into lines. */
 static int load_weights(struct tree *t, const char *stacks_sql, int64_t n,
 			struct fold *f)
@@ -290,7 +447,7 @@ static int load_weights(struct tree *t, const char *stacks_sql, int64_t n,
 	char *sql = sqlite3_mprintf("SELECT s.callsite_id, w.accesses, w.bytes "
 		"FROM (%s) w JOIN stacks s ON s.id = w.stack_id", stacks_sql);
 	sqlite3_stmt *st;
-	int rc, added, bad = 0;
+	int rc, bad = 0;
 
 	if (!sql)
 		return fail(NULL, t->err);
@@ -299,26 +456,21 @@ static int load_weights(struct tree *t, const char *stacks_sql, int64_t n,
 	if (rc != SQLITE_OK)
 		return fail(t->db, t->err);
 	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t leaf = sqlite3_column_int64(st, 0);
-		struct fold_line *l;
-		long i;
+		int r;
 
 		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
 			continue;       /* no frames */
-		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || leaf < 1
-		    || leaf > n) {
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER) {
 			bad = 1;
 			break;
 		}
-		if ((i = dghash_put(&t->line_at, t->node_path[leaf],
-				    (uint32_t)f->n, &added)) < 0
-		    || (added && !line_new(f))) {
+		r = add_leaf(t, f, sqlite3_column_int64(st, 0), n,
+			     sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+		if (r < 0) {
 			sqlite3_finalize(st);
-			return fail(NULL, t->err);
+			return -1;
 		}
-		l = &f->v[t->line_at.vals[i]];
-		l->acc += sqlite3_column_int64(st, 1);
-		l->bytes += sqlite3_column_int64(st, 2);
+		bad = r == NOT_TREE;
 	}
 	sqlite3_finalize(st);
 	if (bad)
@@ -351,8 +503,8 @@ static int spell(struct tree *t, struct fold *f)
 }
 
 /* 0, -1, or NOT_TREE (f then left empty). */
-static int fold_tree(sqlite3 *db, const char *stacks_sql, struct fold *f,
-		     char **err)
+static int fold_tree(sqlite3 *db, const char *stacks_sql, int summed,
+		     struct fold *f, char **err)
 {
 	struct tree t = { .db = db, .err = err };
 	sqlite3_stmt *st;
@@ -375,7 +527,8 @@ static int fold_tree(sqlite3 *db, const char *stacks_sql, struct fold *f,
 	    || dghash_init(&t.path_at, 1024) < 0 || dghash_init(&t.line_at, 1024) < 0)
 		rc = fail(NULL, err);
 	else if ((rc = load_names(&t)) == 0 && (rc = load_nodes(&t, n)) == 0
-		 && (rc = load_weights(&t, stacks_sql, n, f)) == 0
+		 && (rc = summed ? load_summed(&t, n, f)
+			    : load_weights(&t, stacks_sql, n, f)) == 0
 		 && spell(&t, f) < 0)
 		rc = fail(NULL, err);
 	if (rc == NOT_TREE)
@@ -395,9 +548,10 @@ static int fold_tree(sqlite3 *db, const char *stacks_sql, struct fold *f,
 	return rc;
 }
 
-int fold_load(sqlite3 *db, const char *stacks_sql, struct fold *f, char **err)
+int fold_load(sqlite3 *db, const char *stacks_sql, int summed, struct fold *f,
+	      char **err)
 {
-	int rc = dgstacks_is_tree(db) ? fold_tree(db, stacks_sql, f, err) : NOT_TREE;
+	int rc = dgstacks_is_tree(db) ? fold_tree(db, stacks_sql, summed, f, err) : NOT_TREE;
 
 	return rc == NOT_TREE ? fold_sql(db, stacks_sql, f, err) : rc;
 }

@@ -40,8 +40,12 @@ struct fold {
 };
 
 /* Appends the lines of the stacks of stacks_sql (columns stack_id,
-   accesses, bytes; rows of one stack are summed). */
-int fold_load(sqlite3 *db, const char *stacks_sql, struct fold *f, char **err);
+   accesses, bytes; rows of one stack are summed).  `summed`: stacks_sql
+   gives every context's accesses from the summaries (sum_ctx less
+   sum_ctx_miss, by the context's stack, contexts with accesses); on a
+   tree fold then computes them itself, in C, with the same lines. */
+int fold_load(sqlite3 *db, const char *stacks_sql, int summed, struct fold *f,
+	      char **err);
 void fold_free(struct fold *f);
 
 #endif

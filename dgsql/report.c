@@ -757,7 +757,9 @@ static int sec_flame(struct rep *r)
 		 "making them: the outermost frame at the bottom, each box as "
 		 "wide as its share; colours follow names.") < 0)
 		return -1;
-	if (fold_load(r->db, flame_stacks_sql, &f.l, r->err) == 0) {
+	/* unfiltered, dgr_ctx is the summaries': fold adds them up itself */
+	if (fold_load(r->db, flame_stacks_sql, !r->o->filtered && !r->o->has_icount,
+		      &f.l, r->err) == 0) {
 		dg_sort(f.l.v, f.l.n, sizeof *f.l.v, cmp_fline);
 		if (flame_chart(r, &f, 0) == 0 && flame_chart(r, &f, 1) == 0 &&
 		    (!r->o->folded || write_folded(r, &f, r->o->folded) == 0))
