@@ -38,17 +38,27 @@ static struct fold_line *line_new(struct fold *f)
 	return l;
 }
 
+/* s becomes the fold's to free (frames point into its strings). */
+static int own(struct fold *f, char *s)
+{
+	if (!s || dg_grow((void **)&f->strs, &f->cap_strs, f->n_strs + 1, sizeof *f->strs) < 0) {
+		free(s);
+		return -1;
+	}
+	f->strs[f->n_strs++] = s;
+	return 0;
+}
+
 void fold_free(struct fold *f)
 {
 	size_t i;
-	int k;
 
-	for (i = 0; i < f->n; i++) {
-		for (k = 0; k < f->v[i].n; k++)
-			free(f->v[i].frames[k]);
+	for (i = 0; i < f->n; i++)
 		free(f->v[i].frames);
-	}
+	for (i = 0; i < f->n_strs; i++)
+		free(f->strs[i]);
 	free(f->v);
+	free(f->strs);
 	memset(f, 0, sizeof *f);
 }
 
@@ -67,23 +77,21 @@ static const char folded_sql[] =
 	"JOIN st USING (stack_id) GROUP BY st.stack";
 
 /* Splits "a;b;c" into its frames. */
-static int split(struct fold_line *l, const char *s)
+/* The line's frames: a copy of s, cut at each ';'. */
+static int split(struct fold *f, struct fold_line *l, const char *s)
 {
-	const char *p = s;
-	int n = 1, k;
+	char *c = strdup(s), *p;
+	int n = 1;
 
-	for (; *p; p++)
-		n += *p == ';';
-	l->frames = calloc((size_t)n, sizeof *l->frames);
-	if (!l->frames)
+	if (own(f, c) < 0)
 		return -1;
-	for (k = 0; k < n; k++) {
-		size_t len = strcspn(s, ";");
-
-		if (!(l->frames[k] = strndup(s, len)))
-			return -1;
-		l->n++;
-		s += len + (s[len] == ';');
+	for (p = c; *p; p++)
+		n += *p == ';';
+	if (!(l->frames = calloc((size_t)n, sizeof *l->frames)))
+		return -1;
+	for (p = c; l->n < n; p += strlen(p) + 1) {
+		l->frames[l->n++] = p;
+		p[strcspn(p, ";")] = '\0';
 	}
 	return 0;
 }
@@ -109,7 +117,7 @@ static int fold_sql(sqlite3 *db, const char *stacks_sql, struct fold *f,
 			break;
 		l->acc = sqlite3_column_int64(st, 1);
 		l->bytes = sqlite3_column_int64(st, 2);
-		if (split(l, s ? s : "?") < 0)
+		if (split(f, l, s ? s : "?") < 0)
 			break;
 	}
 	sqlite3_finalize(st);
@@ -496,8 +504,7 @@ static int spell(struct tree *t, struct fold *f)
 			return -1;
 		l->n = (int)n;
 		for (p = (uint32_t)t->line_at.keys[s]; p; p = t->path[p - 1].parent)
-			if (!(l->frames[--n] = strdup(t->name[t->path[p - 1].name])))
-				return -1;
+			l->frames[--n] = t->name[t->path[p - 1].name];
 	}
 	return 0;
 }
@@ -533,8 +540,13 @@ static int fold_tree(sqlite3 *db, const char *stacks_sql, int summed,
 		rc = fail(NULL, err);
 	if (rc == NOT_TREE)
 		fold_free(f);
-	for (i = 0; i < t.n_name; i++)
-		free(t.name[i]);
+	/* the lines' frames point at the names: the fold owns them now */
+	for (i = 0; i < t.n_name; i++) {
+		if (rc == NOT_TREE)
+			free(t.name[i]);
+		else if (own(f, t.name[i]) < 0 && rc == 0)
+			rc = fail(NULL, err);
+	}
 	free(t.name);
 	free(t.pcs);
 	free(t.pcn);

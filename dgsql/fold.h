@@ -29,7 +29,7 @@
 #include <sqlite3.h>
 
 struct fold_line {
-	char **frames;          /* outermost first, each malloc'd */
+	const char **frames;    /* outermost first, into the fold's strings */
 	int n;
 	int64_t acc, bytes;
 };
@@ -37,6 +37,8 @@ struct fold_line {
 struct fold {
 	struct fold_line *v;
 	size_t n, cap;
+	char **strs;            /* the strings the frames point into */
+	size_t n_strs, cap_strs;
 };
 
 /* Appends the lines of the stacks of stacks_sql (columns stack_id,
