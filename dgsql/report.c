@@ -291,11 +291,16 @@ static int make_sources(struct rep *r)
 		if (rc < 0)
 			return -1;
 	}
-	/* the heap sections' blocks (report.h) */
+	/* the heap sections' blocks (report.h): a table keyed by id, made
+	   once, as a dozen queries ask `id IN (SELECT id FROM dgr_scope)`
+	   and each built an index of the view's ids again */
 	return exec(r, r->o->filtered
-		? "CREATE TEMP VIEW dgr_scope AS SELECT block_id AS id "
-		  "FROM dgr_blocks"
-		: "CREATE TEMP VIEW dgr_scope AS SELECT id FROM blocks "
+		? "DROP TABLE IF EXISTS temp.dgr_scope; "
+		  "CREATE TEMP TABLE dgr_scope (id INTEGER PRIMARY KEY); "
+		  "INSERT INTO dgr_scope SELECT block_id FROM dgr_blocks"
+		: "DROP TABLE IF EXISTS temp.dgr_scope; "
+		  "CREATE TEMP TABLE dgr_scope (id INTEGER PRIMARY KEY); "
+		  "INSERT INTO dgr_scope SELECT id FROM blocks "
 		  "WHERE alloc_icount >= dg_report_lo() AND "
 		  "alloc_icount < dg_report_hi()");
 }
