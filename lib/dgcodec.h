@@ -60,6 +60,18 @@ static inline uint64_t dgc_unzigzag(uint64_t z, unsigned bits)
 	return ((z >> 1) ^ (0 - (z & 1))) & dgc_mask(bits);
 }
 
+/* What a DGC_E_* code means, for a message about a blob; NULL for any
+   other code (a codec's own, which its caller names). */
+static inline const char *dgc_what(int e)
+{
+	switch (e) {
+	case DGC_E_END:      return "the blob ends inside the number";
+	case DGC_E_OVERFLOW: return "a number above 2^64";
+	case DGC_E_LONG:     return "a number longer than 10 bytes";
+	}
+	return NULL;
+}
+
 /* ------------------------------------------------------------ uleb */
 
 static inline uint8_t *dgc_put_uleb(uint8_t *o, uint64_t v)

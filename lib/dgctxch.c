@@ -46,20 +46,13 @@ int dgctxch_next(struct dgctxch_dec *d, int64_t *id)
 void dgctxch_error(const struct dgctxch_dec *d, int e, int64_t context_id, char *buf,
                    size_t size)
 {
-	static const struct { int e; const char *what; } whats[] = {
-		{ DGC_E_END, "the blob ends inside the number" },
-		{ DGC_E_OVERFLOW, "a number above 2^64" },
-		{ DGC_E_LONG, "a number longer than 10 bytes" },
-		{ DGCTXCH_E_ORDER, "a delta of 0 (chunk ids must ascend)" },
-		{ DGCTXCH_E_HI, "the ids do not end at chunk_hi" },
-		{ DGCTXCH_E_RANGE, "chunk_lo below 1 or above chunk_hi" },
-	};
-	const char *what = "malformed";
-	size_t i;
+	const char *what = dgc_what(e);
 
-	for (i = 0; i < sizeof whats / sizeof *whats; i++)
-		if (whats[i].e == e)
-			what = whats[i].what;
+	if (!what)
+		what = e == DGCTXCH_E_ORDER ? "a delta of 0 (chunk ids must ascend)"
+		     : e == DGCTXCH_E_HI ? "the ids do not end at chunk_hi"
+		     : e == DGCTXCH_E_RANGE ? "chunk_lo below 1 or above chunk_hi"
+		     : "malformed";
 	if (context_id >= 0)
 		snprintf(buf, size, "context_chunks: context %lld: byte %zu: %s",
 			 (long long)context_id, d->at, what);
