@@ -365,12 +365,14 @@ static int sums_add(struct tree *t, struct sums *w, const char *sql, int by_bbde
 			a = w->bb_n[bb], b = w->bb_size[bb];
 		} else
 			a = 1, b = sqlite3_column_int64(st, 2);
-		if (stack < 1 || stack > w->n) {
+		/* out of range or overflowing: the SQL, which says so */
+		if (stack < 1 || stack > w->n || __builtin_mul_overflow(k, sign, &k)
+		    || __builtin_mul_overflow(k, a, &a) || __builtin_mul_overflow(k, b, &b)
+		    || __builtin_add_overflow(w->acc[stack], a, &w->acc[stack])
+		    || __builtin_add_overflow(w->bytes[stack], b, &w->bytes[stack])) {
 			bad = 1;
 			break;
 		}
-		w->acc[stack] += sign * k * a;
-		w->bytes[stack] += sign * k * b;
 	}
 	sqlite3_finalize(st);
 	if (bad)

@@ -866,7 +866,12 @@ static int heap_run(struct rep *r)
 		goto out;
 	}
 	for (k = 0; k < n; k++) {
-		live += ev[k].d;
+		if (__builtin_add_overflow(live, ev[k].d, &live)) {
+			*r->err = sqlite3_mprintf("heap: the live bytes pass 2^63 at "
+						  "icount %lld (blocks.size damaged?)",
+						  (long long)ev[k].i);
+			goto out;
+		}
 		if (k == 0 || live > peak)
 			peak = live, peak_i = ev[k].i;
 		if (k > 0 && ev[k].i / step == g_key) {
