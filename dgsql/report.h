@@ -15,7 +15,7 @@
  * Filters apply to everything: the session's filtered_accesses (--events,
  * --ranges) and the icount range (added here to filtered_accesses).
  * Without any filter every figure comes from the import's summaries
- * (sum_fn_block, blocks, sum_pages, sum_lines, sum_windows, sum_ctx), so
+ * (sum_pc, blocks, sum_pages, sum_lines, sum_windows, sum_ctx), so
  * the report's time does not grow with the number of accesses; with one,
  * the filtered accesses are decoded a few times (one GROUP BY per
  * summary).  The heap sections take the blocks allocated inside the icount
