@@ -26,8 +26,11 @@ size_t dgcells_encode(const struct dgcells_cell *c, size_t n, uint8_t *out)
 
 void dgcells_begin(struct dgcells_dec *d, const void *blob, size_t len)
 {
-	d->start = d->p = blob;
-	d->end = d->p + len;
+	static const uint8_t none[1];
+
+	/* SQLite gives an empty blob as NULL, and NULL + 0 is undefined */
+	d->start = d->p = blob ? blob : none;
+	d->end = d->p + (blob ? len : 0);
 	d->cell = 0;
 	d->at = 0;
 	d->field = "cell delta";

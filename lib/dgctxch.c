@@ -9,7 +9,10 @@
 void dgctxch_begin(struct dgctxch_dec *d, int64_t lo, int64_t hi, const void *data,
                    size_t len)
 {
-	d->start = d->p = data;
+	static const uint8_t none[1];
+
+	/* SQLite gives an empty blob as NULL, and NULL + 0 is undefined */
+	d->start = d->p = data ? data : none;
 	d->end = d->start + (data ? len : 0);
 	d->id = lo;
 	d->hi = hi;
