@@ -211,13 +211,13 @@ vgopts_of() {
 	*) echo -q ;;
 	esac
 }
-# The log of a traced run: with children traced, one a process, and the
-# program's figures are those of the largest (cc1's); the others go.
+# The log of a traced run: with children traced, one a process (NAME.dg.PID),
+# and the program's figures are those of the largest (cc1's); the others go.
 log_keep_largest() {   # NAME SUFFIX
-	_big=$(ls -S "$OUT/$1.$2".* 2>/dev/null | head -n 1)
+	_big=$(ls -S "$OUT/$1.$2".[0-9]* 2>/dev/null | head -n 1)
 	[ -n "$_big" ] || return 0
 	mv "$_big" "$OUT/$1.$2"
-	rm -f "$OUT/$1.$2".*
+	rm -f "$OUT/$1.$2".[0-9]*
 }
 stdin_of() {
 	case $1 in
@@ -266,9 +266,10 @@ run_one() {
 		echo "real.sh: $_n under $_c: output differs from the native run" >&2
 		: >"$OUT/failed"
 	fi
-	case $_c in
-	datagrind) log_keep_largest "$_n" dg ;;
-	dgheap) log_keep_largest "$_n" heap.dg ;;
+	case $_vo.$_c in
+	-q.*) ;;
+	*.datagrind) log_keep_largest "$_n" dg ;;
+	*.dgheap) log_keep_largest "$_n" heap.dg ;;
 	esac
 	_cpu=$(awk -F, '$3 == "task-clock" { printf "%.3f", $1 / 1000 }' "$OUT/cpu.$$" 2>/dev/null)
 	echo "$(tail -n 1 "$OUT/time.$$") ${_cpu:-0}"
