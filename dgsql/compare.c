@@ -161,6 +161,17 @@ static const char *const kind_titles[CK_N] = {
 	"        * (b.hist_bucket / 4096), (b.size + 4095) / 4096) END) AS pages" \
 	"  FROM blocks b LEFT JOIN sk ON sk.stack_id = b.alloc_stack_id) "
 
+/* The blocks with their sites, lines and pages, made once a database
+   (temp.dgc_bk) for the sites' and the blocks' checks; each site's heap
+   peak (temp.dgc_peaks) is added up from it in C (site_peaks). */
+static const char bk_sql[] =
+	"DROP TABLE IF EXISTS temp.dgc_bk; CREATE TEMP TABLE dgc_bk AS " SITE_CTE
+	"SELECT site, nth, reads, writes, read_bytes, write_bytes, lines, pages,"
+	" size, alloc_icount, free_icount FROM bk; "
+	"DROP TABLE IF EXISTS temp.dgc_peaks; "
+	"CREATE TEMP TABLE dgc_peaks (site TEXT PRIMARY KEY, peak INTEGER)";
+#define BK_CTE "WITH bk AS (SELECT * FROM temp.dgc_bk) "
+
 static const char *const queries[CK_N] = {
 	[CK_TOTAL] =
 	"SELECT 'total', (SELECT sum(accesses) FROM threads),"
@@ -179,16 +190,11 @@ static const char *const queries[CK_N] = {
 	" NULL, NULL, NULL, NULL, NULL"
 	" FROM sum_pc s LEFT JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id"
 	" LEFT JOIN functions f ON f.id = p.function_id GROUP BY 1",
-	[CK_SITE] = SITE_CTE
-	", peaks AS (SELECT site, max(live) AS peak FROM (SELECT site,"
-	"   sum(d) OVER (PARTITION BY site ORDER BY ic, d ROWS UNBOUNDED"
-	"   PRECEDING) AS live FROM (SELECT site, alloc_icount AS ic, size AS d"
-	"   FROM bk UNION ALL SELECT site, free_icount, -size FROM bk"
-	"   WHERE free_icount IS NOT NULL)) GROUP BY site)"
-	" SELECT bk.site, sum(reads + writes), sum(read_bytes + write_bytes),"
+	[CK_SITE] = BK_CTE
+	"SELECT bk.site, sum(reads + writes), sum(read_bytes + write_bytes),"
 	" sum(lines), sum(pages), peaks.peak, count(*), NULL"
-	" FROM bk JOIN peaks USING (site) GROUP BY bk.site",
-	[CK_BLOCK] = SITE_CTE
+	" FROM bk JOIN temp.dgc_peaks peaks USING (site) GROUP BY bk.site",
+	[CK_BLOCK] = BK_CTE
 	"SELECT site || ' #' || nth, reads + writes, read_bytes + write_bytes,"
 	" lines, pages, size, NULL, NULL FROM bk WHERE nth <= 1000",
 	[CK_EVENT] =
@@ -312,6 +318,74 @@ static int load_kind(struct cmp *c, int side, enum cmp_kind k,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+static int peak_row(sqlite3_stmt *ins, const char *site, int64_t peak)
+{
+	int rc;
+
+	sqlite3_bind_text(ins, 1, site, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(ins, 2, peak);
+	rc = sqlite3_step(ins);
+	sqlite3_reset(ins);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Each site's heap peak: the most live bytes after any allocation or
+   free of its blocks (frees first at one icount), into temp.dgc_peaks.
+   A window function partitioned by site took 9.5 s over the 1.7 M events
+   of a Python program's 860 k blocks; SQLite sorts them, this adds up. */
+static int site_peaks(sqlite3 *db, const char *path, char **err)
+{
+	sqlite3_stmt *ev = NULL, *ins = NULL;
+	char *site = NULL;
+	int64_t live = 0, peak = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT site, ic, d FROM (SELECT site, alloc_icount "
+			       "AS ic, size AS d FROM temp.dgc_bk UNION ALL SELECT site, "
+			       "free_icount, -size FROM temp.dgc_bk WHERE free_icount IS "
+			       "NOT NULL) ORDER BY site, ic, d", -1, &ev, NULL) != SQLITE_OK
+	    || sqlite3_prepare_v2(db, "INSERT INTO temp.dgc_peaks VALUES (?1, ?2)", -1,
+				  &ins, NULL) != SQLITE_OK)
+		goto db_fail;
+	while ((rc = sqlite3_step(ev)) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(ev, 0);
+		int64_t d = sqlite3_column_int64(ev, 2);
+
+		if (!s)
+			s = "?";
+		if (!site || strcmp(site, s) != 0) {
+			if (site && peak_row(ins, site, peak) < 0)
+				goto db_fail;
+			free(site);
+			if (!(site = strdup(s))) {
+				*err = sqlite3_mprintf("out of memory");
+				goto out;
+			}
+			live = 0;
+			peak = d;
+		}
+		if (__builtin_add_overflow(live, d, &live)) {
+			*err = sqlite3_mprintf("%s: the live bytes of site %s pass 2^63", path, site);
+			goto out;
+		}
+		if (live > peak)
+			peak = live;
+	}
+	if (rc != SQLITE_DONE || (site && peak_row(ins, site, peak) < 0))
+		goto db_fail;
+	sqlite3_finalize(ev);
+	sqlite3_finalize(ins);
+	free(site);
+	return 0;
+db_fail:
+	*err = sqlite3_mprintf("%s: cannot read its heap blocks: %s", path, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(ev);
+	sqlite3_finalize(ins);
+	free(site);
+	return -1;
+}
+
 static char *meta_text(sqlite3 *db, const char *key)
 {
 	sqlite3_stmt *st;
@@ -343,6 +417,13 @@ static int open_side(struct cmp *c, int side, char **err)
 	free(complete);
 	if (!s->complete)
 		s->reason = meta_text(s->sh.db, "incomplete_reason");
+	if (sqlite3_exec(s->sh.db, bk_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: cannot read its heap blocks: %s", s->path,
+				       sqlite3_errmsg(s->sh.db));
+		return -1;
+	}
+	if (site_peaks(s->sh.db, s->path, err) < 0)
+		return -1;
 	for (k = 0; k < CK_N; k++)
 		if (load_kind(c, side, k, queries[k], err) < 0)
 			return -1;
