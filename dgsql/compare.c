@@ -27,6 +27,7 @@
 #include "dgplot.h"
 #include "dgsqlfn.h"
 #include "failif.h"
+#include "heaplive.h"
 #include "shell.h"
 
 enum { EXIT_OK = 0, EXIT_REGRESSION = 1, EXIT_USAGE = 2 };
@@ -162,14 +163,16 @@ static const char *const kind_titles[CK_N] = {
 	"  FROM blocks b LEFT JOIN sk ON sk.stack_id = b.alloc_stack_id) "
 
 /* The blocks with their sites, lines and pages, made once a database
-   (temp.dgc_bk) for the sites' and the blocks' checks; each site's heap
-   peak (temp.dgc_peaks) is added up from it in C (site_peaks). */
+   (temp.dgc_bk) for the sites' and the blocks' checks; the heap's peak
+   (temp.dgc_total) and each site's (temp.dgc_peaks) are added up from it
+   through heaplive.h (heap_peaks). */
 static const char bk_sql[] =
 	"DROP TABLE IF EXISTS temp.dgc_bk; CREATE TEMP TABLE dgc_bk AS " SITE_CTE
 	"SELECT site, nth, reads, writes, read_bytes, write_bytes, lines, pages,"
 	" size, alloc_icount, free_icount FROM bk; "
 	"DROP TABLE IF EXISTS temp.dgc_peaks; "
-	"CREATE TEMP TABLE dgc_peaks (site TEXT PRIMARY KEY, peak INTEGER)";
+	"CREATE TEMP TABLE dgc_peaks (site TEXT PRIMARY KEY, peak INTEGER); "
+	"DROP TABLE IF EXISTS temp.dgc_total; CREATE TEMP TABLE dgc_total (peak INTEGER)";
 #define BK_CTE "WITH bk AS (SELECT * FROM temp.dgc_bk) "
 
 static const char *const queries[CK_N] = {
@@ -177,10 +180,7 @@ static const char *const queries[CK_N] = {
 	"SELECT 'total', (SELECT sum(accesses) FROM threads),"
 	" (SELECT sum(read_bytes + write_bytes) FROM threads),"
 	" (SELECT count(*) FROM sum_lines), (SELECT count(*) FROM sum_pages),"
-	" (SELECT coalesce(max(live), 0) FROM (SELECT sum(d) OVER (ORDER BY"
-	"   ic, d ROWS UNBOUNDED PRECEDING) AS live FROM (SELECT alloc_icount"
-	"   AS ic, size AS d FROM blocks UNION ALL SELECT free_icount, -size"
-	"   FROM blocks WHERE free_icount IS NOT NULL))),"
+	" (SELECT peak FROM temp.dgc_total),"
 	" (SELECT count(*) FROM blocks),"
 	" (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'icount')",
 	/* sum_pc, a row a pc: sum_fn_block has a row a (function, block),
@@ -329,15 +329,50 @@ static int peak_row(sqlite3_stmt *ins, const char *site, int64_t peak)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Each site's heap peak: the most live bytes after any allocation or
-   free of its blocks (frees first at one icount), into temp.dgc_peaks.
-   A window function partitioned by site took 9.5 s over the 1.7 M events
-   of a Python program's 860 k blocks; SQLite sorts them, this adds up. */
+/* The heap's peak, 0 without blocks, into temp.dgc_total. */
+static int total_peak(sqlite3 *db, const char *path, char **err)
+{
+	struct heaplive h = { 0 };
+	struct heaplive_ev *ev;
+	sqlite3_stmt *ins = NULL;
+	char *what = sqlite3_mprintf("%s: cannot read its heap blocks", path);
+	size_t n, k;
+	int rc = -1;
+
+	if (!what || heaplive_events(db, "SELECT alloc_icount, free_icount, size FROM "
+				     "temp.dgc_bk", what, &ev, &n, err) < 0) {
+		if (!what)
+			*err = sqlite3_mprintf("out of memory");
+		sqlite3_free(what);
+		return -1;
+	}
+	for (k = 0; k < n; k++)
+		if (heaplive_add(&h, ev[k].i, ev[k].d) < 0) {
+			*err = sqlite3_mprintf("%s: the live bytes pass 2^63", path);
+			goto out;
+		}
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.dgc_total VALUES (?1)", -1, &ins,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(ins, 1, h.peak);
+		rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : -1;
+	}
+	if (rc < 0)
+		*err = sqlite3_mprintf("%s: %s", what, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(ins);
+	sqlite3_free(what);
+	free(ev);
+	return rc;
+}
+
+/* Each site's heap peak (heaplive.h), into temp.dgc_peaks: SQLite sorts
+   the events by site, then icount; a window function partitioned by site
+   took 9.5 s over the 1.7 M events of a Python program's 860 k blocks. */
 static int site_peaks(sqlite3 *db, const char *path, char **err)
 {
 	sqlite3_stmt *ev = NULL, *ins = NULL;
+	struct heaplive h = { 0 };
 	char *site = NULL;
-	int64_t live = 0, peak = 0;
 	int rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT site, ic, d FROM (SELECT site, alloc_icount "
@@ -349,29 +384,25 @@ static int site_peaks(sqlite3 *db, const char *path, char **err)
 		goto db_fail;
 	while ((rc = sqlite3_step(ev)) == SQLITE_ROW) {
 		const char *s = (const char *)sqlite3_column_text(ev, 0);
-		int64_t d = sqlite3_column_int64(ev, 2);
 
 		if (!s)
 			s = "?";
 		if (!site || strcmp(site, s) != 0) {
-			if (site && peak_row(ins, site, peak) < 0)
+			if (site && peak_row(ins, site, h.peak) < 0)
 				goto db_fail;
 			free(site);
 			if (!(site = strdup(s))) {
 				*err = sqlite3_mprintf("out of memory");
 				goto out;
 			}
-			live = 0;
-			peak = d;
+			h = (struct heaplive){ 0 };
 		}
-		if (__builtin_add_overflow(live, d, &live)) {
+		if (heaplive_add(&h, sqlite3_column_int64(ev, 1), sqlite3_column_int64(ev, 2)) < 0) {
 			*err = sqlite3_mprintf("%s: the live bytes of site %s pass 2^63", path, site);
 			goto out;
 		}
-		if (live > peak)
-			peak = live;
 	}
-	if (rc != SQLITE_DONE || (site && peak_row(ins, site, peak) < 0))
+	if (rc != SQLITE_DONE || (site && peak_row(ins, site, h.peak) < 0))
 		goto db_fail;
 	sqlite3_finalize(ev);
 	sqlite3_finalize(ins);
@@ -422,7 +453,7 @@ static int open_side(struct cmp *c, int side, char **err)
 				       sqlite3_errmsg(s->sh.db));
 		return -1;
 	}
-	if (site_peaks(s->sh.db, s->path, err) < 0)
+	if (total_peak(s->sh.db, s->path, err) < 0 || site_peaks(s->sh.db, s->path, err) < 0)
 		return -1;
 	for (k = 0; k < CK_N; k++)
 		if (load_kind(c, side, k, queries[k], err) < 0)

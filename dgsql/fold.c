@@ -17,6 +17,7 @@
 
 #include "dghash.h"
 #include "dgmem.h"
+#include "dgsqlfn.h"
 #include "dgstacks.h"
 
 /* db's error, or without db running out of memory. */
@@ -324,20 +325,6 @@ struct sums {
 	int64_t n_bb;
 };
 
-/* One integer of a query, or -1. */
-static int64_t one_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* An id beyond what dg-import writes for `count` rows: the SQL then. */
 static int sparse(int64_t max, int64_t count)
 {
@@ -382,13 +369,13 @@ static int sums_add(struct tree *t, struct sums *w, const char *sql, int by_bbde
 
 static int load_sums(struct tree *t, struct sums *w)
 {
-	int64_t stacks = one_int(t->db, "SELECT count(*) FROM stacks");
-	int64_t bbs = one_int(t->db, "SELECT count(DISTINCT bbdef_id) FROM access_descs");
+	int64_t stacks = dgsqlfn_int(t->db, "SELECT count(*) FROM stacks");
+	int64_t bbs = dgsqlfn_int(t->db, "SELECT count(DISTINCT bbdef_id) FROM access_descs");
 	sqlite3_stmt *st;
 	int rc;
 
-	w->n = one_int(t->db, "SELECT coalesce(max(id), 0) FROM stacks");
-	w->n_bb = one_int(t->db, "SELECT coalesce(max(bbdef_id), 0) FROM access_descs");
+	w->n = dgsqlfn_int(t->db, "SELECT coalesce(max(id), 0) FROM stacks");
+	w->n_bb = dgsqlfn_int(t->db, "SELECT coalesce(max(bbdef_id), 0) FROM access_descs");
 	if (sparse(w->n, stacks) || sparse(w->n_bb, bbs))
 		return NOT_TREE;
 	w->acc = calloc((size_t)w->n + 1, sizeof *w->acc);

@@ -28,6 +28,7 @@
 #include "dgmem.h"
 #include "dgplot.h"
 #include "fold.h"
+#include "heaplive.h"
 #include "rchart.h"
 #include "rdoc.h"
 
@@ -781,26 +782,6 @@ static int sec_flame(struct rep *r)
 
 /* ---------------------------------------------------------- heap */
 
-/* The live heap bytes after each allocation and free of the blocks in
-   scope (frees first among events at one icount), in C: the peak (the
-   most, at its first icount) into temp.dgr_heap_peak(live, i), and the
-   series (per step of icounts: the first icount and the most live bytes)
-   into temp.dgr_heap_series(icount, live_bytes).  A window function over
-   the 1.55 M events of a compiler's trace took 1.3 s, and 0.3 s more a
-   read; this sorts them and adds them up once. */
-struct heap_ev {
-	int64_t i, d;
-};
-
-static int cmp_heap_ev(const void *pa, const void *pb)
-{
-	const struct heap_ev *a = pa, *b = pb;
-
-	if (a->i != b->i)
-		return a->i < b->i ? -1 : 1;
-	return a->d < b->d ? -1 : a->d > b->d;
-}
-
 /* A point of the series. */
 static int heap_point(struct rep *r, sqlite3_stmt *st, int64_t i, int64_t live)
 {
@@ -814,52 +795,24 @@ static int heap_point(struct rep *r, sqlite3_stmt *st, int64_t i, int64_t live)
 	return 0;
 }
 
-static int heap_events(struct rep *r, struct heap_ev **ev, size_t *n)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
-
-	*ev = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(r->db, "SELECT alloc_icount, free_icount, size FROM "
-			       "dgr_scope", -1, &st,
-			       NULL) != SQLITE_OK)
-		return fail_db(r, "heap");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t size = sqlite3_column_int64(st, 2);
-
-		if (dg_grow((void **)ev, &cap, *n + 2, sizeof **ev) < 0)
-			break;
-		(*ev)[(*n)++] = (struct heap_ev){ sqlite3_column_int64(st, 0), size };
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-			(*ev)[(*n)++] = (struct heap_ev){ sqlite3_column_int64(st, 1), -size };
-	}
-	if (rc != SQLITE_DONE) {
-		if (rc == SQLITE_ROW)
-			*r->err = sqlite3_mprintf("out of memory");
-		else
-			fail_db(r, "heap");
-		sqlite3_finalize(st);
-		free(*ev);
-		*ev = NULL;
-		return -1;
-	}
-	sqlite3_finalize(st);
-	dg_sort(*ev, *n, sizeof **ev, cmp_heap_ev);
-	return 0;
-}
-
+/* The live heap bytes after each allocation and free of the blocks in
+   scope (heaplive.h): the peak (the most, at its first icount) into
+   temp.dgr_heap_peak(live, i), and the
+   series (per step of icounts: the first icount and the most live bytes)
+   into temp.dgr_heap_series(icount, live_bytes).  A window function over
+   the 1.55 M events of a compiler's trace took 1.3 s, and 0.3 s more a
+   read; this sorts them and adds them up once. */
 static int heap_run(struct rep *r)
 {
-	int64_t step = r->icount / SERIES_POINTS + 1, live = 0, peak = 0, peak_i = 0;
-	int64_t g_key = 0, g_i = 0, g_max = 0;
-	struct heap_ev *ev;
+	int64_t step = r->icount / SERIES_POINTS + 1, g_key = 0, g_i = 0, g_max = 0;
+	struct heaplive h = { 0 };
+	struct heaplive_ev *ev;
 	sqlite3_stmt *st = NULL;
 	size_t n, k;
 	int rc = -1;
 
-	if (heap_events(r, &ev, &n) < 0)
+	if (heaplive_events(r->db, "SELECT alloc_icount, free_icount, size FROM dgr_scope",
+			    "heap", &ev, &n, r->err) < 0)
 		return -1;
 	if (exec(r, "DROP TABLE IF EXISTS temp.dgr_heap_peak; DROP TABLE IF EXISTS "
 		 "temp.dgr_heap_series; CREATE TEMP TABLE dgr_heap_peak(live, i); "
@@ -871,38 +824,37 @@ static int heap_run(struct rep *r)
 		goto out;
 	}
 	for (k = 0; k < n; k++) {
-		if (__builtin_add_overflow(live, ev[k].d, &live)) {
+		if (heaplive_add(&h, ev[k].i, ev[k].d) < 0) {
 			*r->err = sqlite3_mprintf("heap: the live bytes pass 2^63 at "
 						  "icount %lld (blocks.size damaged?)",
 						  (long long)ev[k].i);
 			goto out;
 		}
-		if (k == 0 || live > peak)
-			peak = live, peak_i = ev[k].i;
 		if (k > 0 && ev[k].i / step == g_key) {
-			if (live > g_max)
-				g_max = live;
+			if (h.live > g_max)
+				g_max = h.live;
 			continue;
 		}
 		if (k > 0 && heap_point(r, st, g_i, g_max) < 0)
 			goto out;
-		g_key = ev[k].i / step, g_i = ev[k].i, g_max = live;
+		g_key = ev[k].i / step, g_i = ev[k].i, g_max = h.live;
 	}
 	if (n && heap_point(r, st, g_i, g_max) < 0)
 		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
-	if (n && sqlite3_prepare_v2(r->db, "INSERT INTO temp.dgr_heap_peak VALUES (?1, ?2)",
-				    -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, peak);
-		sqlite3_bind_int64(st, 2, peak_i);
+	if (h.any) {
+		if (sqlite3_prepare_v2(r->db, "INSERT INTO temp.dgr_heap_peak VALUES (?1, ?2)",
+				       -1, &st, NULL) != SQLITE_OK) {
+			fail_db(r, "heap");
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, h.peak);
+		sqlite3_bind_int64(st, 2, h.peak_at);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			fail_db(r, "heap");
 			goto out;
 		}
-	} else if (n) {
-		fail_db(r, "heap");
-		goto out;
 	}
 	rc = 0;
 out:
