@@ -357,20 +357,31 @@ static int insert_prepare(struct imp_chunkw *cw, sqlite3_stmt **st, const struct
 	return rc;
 }
 
+/* An insert's two statements, of one row and of ROWS_PER_STMT. */
+static int inserts_prepare(struct imp_chunkw *cw, struct cw_insert *in)
+{
+	return insert_prepare(cw, &in->one, in, 1) < 0
+	       || insert_prepare(cw, &in->many, in, ROWS_PER_STMT) < 0 ? -1 : 0;
+}
+
+static void inserts_finalize(struct cw_insert *in)
+{
+	sqlite3_finalize(in->one);
+	sqlite3_finalize(in->many);
+	in->one = in->many = NULL;
+}
+
 static int statements(struct imp_chunkw *cw)
 {
 	int t;
 
 	if (prepare(cw, &cw->st_chunk, "INSERT INTO chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)") < 0
 	    || prepare(cw, &cw->st_cells, "INSERT INTO chunk_cells VALUES (?1, ?2)") < 0
-	    || prepare(cw, &cw->st_ctxch, "INSERT INTO context_chunks VALUES (?1, ?2, ?3, ?4)") < 0)
-		return -1;
-	if (insert_prepare(cw, &cw->ins_region.one, &cw->ins_region, 1) < 0
-	    || insert_prepare(cw, &cw->ins_region.many, &cw->ins_region, ROWS_PER_STMT) < 0)
+	    || prepare(cw, &cw->st_ctxch, "INSERT INTO context_chunks VALUES (?1, ?2, ?3, ?4)") < 0
+	    || inserts_prepare(cw, &cw->ins_region) < 0)
 		return -1;
 	for (t = 0; t < IMP_ROWS_N; t++)
-		if (insert_prepare(cw, &cw->ins_rows[t].one, &cw->ins_rows[t], 1) < 0
-		    || insert_prepare(cw, &cw->ins_rows[t].many, &cw->ins_rows[t], ROWS_PER_STMT) < 0)
+		if (inserts_prepare(cw, &cw->ins_rows[t]) < 0)
 			return -1;
 	return 0;
 }
@@ -436,9 +447,19 @@ static int cells_row(struct imp_chunkw *cw, size_t len)
 	return step(cw, cw->st_cells);
 }
 
+/* The database lock let go and taken again when the rows written pass a
+   multiple of ROWS_PER_LOCK (from `done` rows to `done + n`), so that the
+   import thread's own inserts are not held up for long. */
+static void let_go(struct imp_chunkw *cw, size_t done, size_t n)
+{
+	if (done / ROWS_PER_LOCK != (done + n) / ROWS_PER_LOCK) {
+		imp_db_unlock(cw->imp);
+		imp_db_lock(cw->imp);
+	}
+}
+
 /* Rows 0..n-1 of a side table, ROWS_PER_STMT at a time, then one at a
-   time; the database lock is let go between groups of ROWS_PER_LOCK rows
-   so that the import thread's own inserts are not held up for long. */
+   time, letting the database lock go between groups (let_go). */
 static int side_rows(struct imp_chunkw *cw, const struct cw_insert *in, size_t n,
                      void (*bind)(struct imp_chunkw *, sqlite3_stmt *, int, size_t))
 {
@@ -452,10 +473,7 @@ static int side_rows(struct imp_chunkw *cw, const struct cw_insert *in, size_t n
 			bind(cw, st, r * in->cols, k + r);
 		if (step(cw, st) < 0)
 			return -1;
-		if (k / ROWS_PER_LOCK != (k + rows) / ROWS_PER_LOCK) {
-			imp_db_unlock(cw->imp);
-			imp_db_lock(cw->imp);
-		}
+		let_go(cw, k, (size_t)rows);
 		k += rows;
 	}
 	return 0;
@@ -538,8 +556,8 @@ static int pending_add(struct imp_chunkw *cw, struct cw_pending *p, uint64_t key
 	return 0;
 }
 
-/* A context_chunks row (imp_ctxch's flush), with the database lock held;
-   let go between groups of ROWS_PER_LOCK rows, as side_rows does. */
+/* A context_chunks row (imp_ctxch's flush), with the database lock held,
+   let go between groups of rows as side_rows does. */
 static int ctxch_row(void *arg, uint32_t ctx, uint32_t lo, uint32_t hi, const uint8_t *data,
                      size_t len)
 {
@@ -552,10 +570,7 @@ static int ctxch_row(void *arg, uint32_t ctx, uint32_t lo, uint32_t hi, const ui
 	sqlite3_bind_blob(st, 4, len ? (const void *)data : "", (int)len, SQLITE_STATIC);
 	if (step(cw, st) < 0)
 		return -1;
-	if (cw->ctxch.rows % ROWS_PER_LOCK == ROWS_PER_LOCK - 1) {
-		imp_db_unlock(cw->imp);
-		imp_db_lock(cw->imp);
-	}
+	let_go(cw, cw->ctxch.rows, 1);
 	return 0;
 }
 
@@ -842,17 +857,9 @@ int imp_chunk_row(struct importer *imp, enum imp_rows table, const int64_t *vals
 	struct cw_rows *r;
 	int cols = row_tables[table].cols;
 
-	if (cw->finished) {     /* no writer now: this thread writes it (rare) */
-		struct cw_insert *in = &cw->ins_rows[table];
-		int rc;
-
-		cw->rowv = vals;
-		cw->row_cols = cols;
-		rc = insert_prepare(cw, &in->one, in, 1) < 0 || side_rows(cw, in, 1, bind_row) < 0;
-		sqlite3_finalize(in->one);
-		in->one = NULL;
-		return rc ? imp_fail(imp, "%s", cw->err) : 0;
-	}
+	if (cw->finished)       /* every definition comes from the log, read by then */
+		return imp_fail(imp, "a %s row after the chunk writer finished (importer bug)",
+		                row_tables[table].table);
 	r = &cw->cur->rows[table];
 	if (dg_grow((void **)&r->v, &r->cap, r->n + (size_t)cols, sizeof *r->v) < 0)
 		return imp_fail(imp, "out of memory");
@@ -965,15 +972,10 @@ static void stmts_finalize(struct imp_chunkw *cw)
 	sqlite3_finalize(cw->st_chunk);
 	sqlite3_finalize(cw->st_cells);
 	sqlite3_finalize(cw->st_ctxch);
-	sqlite3_finalize(cw->ins_region.one);
-	sqlite3_finalize(cw->ins_region.many);
 	cw->st_chunk = cw->st_cells = cw->st_ctxch = NULL;
-	cw->ins_region.one = cw->ins_region.many = NULL;
-	for (k = 0; k < IMP_ROWS_N; k++) {
-		sqlite3_finalize(cw->ins_rows[k].one);
-		sqlite3_finalize(cw->ins_rows[k].many);
-		cw->ins_rows[k].one = cw->ins_rows[k].many = NULL;
-	}
+	inserts_finalize(&cw->ins_region);
+	for (k = 0; k < IMP_ROWS_N; k++)
+		inserts_finalize(&cw->ins_rows[k]);
 }
 
 int imp_chunk_finish(struct importer *imp)

@@ -167,8 +167,9 @@ int  imp_chunk_context(struct importer *imp, uint32_t n_instrs, uint32_t n_acces
    columns, IMP_ROW_NULL for NULL.  They travel with the chunk being filled
    and the writer writes them, ROWS_PER_STMT rows a statement: its thread
    has the time, where the import thread, one INSERT a row, spent a third
-   of a compiler's import on them (12.8 M rows for 4.1 M contexts).  After
-   imp_chunk_finish they are written at once.  0, or -1 (imp->err set). */
+   of a compiler's import on them (12.8 M rows for 4.1 M contexts).  Not
+   after imp_chunk_finish: an importer bug, an error.  0, or -1 (imp->err
+   set). */
 enum imp_rows { IMP_ROWS_CONTEXTS, IMP_ROWS_STACKS, IMP_ROWS_CALLSITES, IMP_ROWS_N };
 #define IMP_ROW_NULL INT64_MIN
 int  imp_chunk_row(struct importer *imp, enum imp_rows table, const int64_t *vals);
