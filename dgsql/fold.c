@@ -77,7 +77,6 @@ static const char folded_sql[] =
 	"SELECT st.stack, sum(c.accesses), sum(c.bytes) FROM c "
 	"JOIN st USING (stack_id) GROUP BY st.stack";
 
-/* Splits "a;b;c" into its frames. */
 /* The line's frames: a copy of s, cut at each ';'. */
 static int split(struct fold *f, struct fold_line *l, const char *s)
 {
@@ -331,9 +330,9 @@ static int sparse(int64_t max, int64_t count)
 	return max < 0 || max > 4 * count + 65536 || max >= INT32_MAX;
 }
 
-/* Runs each statement of sql and adds sign * (its column 1 * column 2,
-   column 1 * column 3) to the stack of column 0 (column 2, 3 a bbdef's
-   count and size when `by_bbdef`: then column 2 is the bbdef). */
+/* For each row of sql, adds sign * column 1 times (1, column 2) to the
+   accesses and bytes of the stack of column 0; with `by_bbdef`, times
+   (the count, the size) of the bbdef of column 2 instead. */
 static int sums_add(struct tree *t, struct sums *w, const char *sql, int by_bbdef, int sign)
 {
 	sqlite3_stmt *st;
