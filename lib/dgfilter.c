@@ -314,13 +314,13 @@ static int fill_pcs(sqlite3 *db, const struct side *sd, const char *table,
 /* fmt with %s the SELECT of the stacks with a frame of table pcs at
    min_depth or deeper (dgstacks.h), run as exec does. */
 static int exec_stacks(sqlite3 *db, const char *fmt, const char *pcs,
-		       int min_depth, char **err)
+		       int min_depth, const char *table, char **err)
 {
-	char *stacks = dgstacks_with_frame_sql(db, pcs, min_depth);
+	char *stacks = dgstacks_with_frame_sql(db, pcs, min_depth, table, err);
 	char *sql = stacks ? sqlite3_mprintf(fmt, stacks) : NULL;
 	int rc = sql ? exec(db, sql, NULL, err) : -1;
 
-	if (!sql)
+	if (stacks && !sql)
 		*err = sqlite3_mprintf("out of memory");
 	sqlite3_free(stacks);
 	sqlite3_free(sql);
@@ -352,7 +352,7 @@ static int ev_stack(sqlite3 *db, const struct dgfilter *f, sqlite3_str *e,
 	    /* contexts with a caller frame there */
 	    exec_stacks(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, "
 			"1 FROM contexts c WHERE c.stack_id IN (%s)",
-			"temp.dgf_ev_pcs", 1, err) < 0 ||
+			"temp.dgf_ev_pcs", 1, "dgf_ev_stk", err) < 0 ||
 	    exec(db, "INSERT OR IGNORE INTO temp.dgf_ev_ctx SELECT c.id, 0 "
 		 "FROM contexts c WHERE c.bbdef_id IN (SELECT bbdef_id FROM "
 		 "access_descs WHERE (pc, module_id) IN (SELECT pc, module_id "
@@ -633,7 +633,7 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 		if (exec_stacks(db, "CREATE TEMP TABLE dgf_rg_blk(id INTEGER "
 				"PRIMARY KEY); INSERT INTO temp.dgf_rg_blk SELECT "
 				"id FROM blocks WHERE alloc_stack_id IN (%s)",
-				"temp.dgf_rg_pcs", 0, err) < 0)
+				"temp.dgf_rg_pcs", 0, "dgf_rg_stk", err) < 0)
 			return -1;
 		sqlite3_str_appendall(w->expr, " OR block_id IN (SELECT id "
 				      "FROM temp.dgf_rg_blk)");
@@ -648,8 +648,8 @@ static int build_ranges(sqlite3 *db, const struct dgfilter *f,
 /* ---------------------------------------------------------- install */
 
 static const char *const temp_tables[] = {
-	"dgf_ev_pcs", "dgf_ev_ctx", "dgf_ev_iv", "dgf_rg_pcs", "dgf_rg_blk",
-	"dgf_rg_box", "dgf_rg_fld", "dgf_cls"
+	"dgf_ev_pcs", "dgf_ev_stk", "dgf_ev_ctx", "dgf_ev_iv", "dgf_rg_pcs",
+	"dgf_rg_stk", "dgf_rg_blk", "dgf_rg_box", "dgf_rg_fld", "dgf_cls"
 };
 
 static int drop_all(sqlite3 *db, char **err)

@@ -20,30 +20,319 @@ int dgstacks_is_tree(sqlite3 *db)
 	return tree;
 }
 
-/* The view's walk (schema.sql's stack_frames): from the leaf, each parent
-   whose depth is below its child's. */
-char *dgstacks_with_frame_sql(sqlite3 *db, const char *pcs, int min_depth)
+/* ------------------------------------------------- stacks with a frame */
+
+/* The call tree in id order, as the walk below needs it. */
+struct tree {
+	sqlite3_int64 *id, *parent, *depth;
+	unsigned char *flag;    /* F_HIT | F_BELOW | F_DONE | F_ROOT */
+	size_t n, cap;
+};
+
+/* F_HIT: the node's (pc, module_id) is in the set; F_BELOW: a node above
+   it is; F_DONE: F_BELOW is known; F_ROOT: no parent (NULL). */
+enum { F_HIT = 1, F_BELOW = 2, F_DONE = 4, F_ROOT = 8 };
+
+static int tree_push(struct tree *t, sqlite3_int64 id, sqlite3_int64 parent,
+		     sqlite3_int64 depth, unsigned char flag)
 {
-	if (!dgstacks_is_tree(db))
-		return sqlite3_mprintf("SELECT stack_id FROM stack_frames WHERE "
-			"depth >= %d AND (pc, module_id) IN (SELECT pc, module_id "
-			"FROM %s)", min_depth, pcs);
-	/* the nodes of the set (m), the nodes under them (d: with them at
-	   depth 0, from their children on at depth 1), the stacks ending
-	   there (stacks_callsite).  A node under two of the set comes twice,
-	   which IN does not mind; a child deeper than its parent only, as in
-	   the view, so a damaged tree cannot loop. */
-	return sqlite3_mprintf("WITH RECURSIVE dgs_m(id, depth) AS (SELECT id, "
-		"depth FROM callsites WHERE (pc, module_id) IN (SELECT pc, "
-		"module_id FROM %s)), dgs_d(id, depth) AS (%s UNION ALL SELECT "
-		"c.id, c.depth FROM callsites c JOIN dgs_d ON c.parent_id = "
-		"dgs_d.id WHERE c.depth > dgs_d.depth) SELECT id FROM stacks "
-		"WHERE callsite_id IN (SELECT id FROM dgs_d)", pcs,
-		min_depth ? "SELECT c.id, c.depth FROM callsites c JOIN dgs_m "
-			    "ON c.parent_id = dgs_m.id WHERE c.depth > dgs_m.depth"
-			  : "SELECT id, depth FROM dgs_m");
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 4096;
+		void *a = sqlite3_realloc64(t->id, cap * sizeof *t->id);
+		void *b = a ? sqlite3_realloc64(t->parent, cap * sizeof *t->parent) : NULL;
+		void *c = b ? sqlite3_realloc64(t->depth, cap * sizeof *t->depth) : NULL;
+		void *d = c ? sqlite3_realloc64(t->flag, cap) : NULL;
+
+		if (a)
+			t->id = a;
+		if (b)
+			t->parent = b;
+		if (c)
+			t->depth = c;
+		if (!d)
+			return -1;
+		t->flag = d;
+		t->cap = cap;
+	}
+	t->id[t->n] = id;
+	t->parent[t->n] = parent;
+	t->depth[t->n] = depth;
+	t->flag[t->n] = flag;
+	t->n++;
+	return 0;
 }
 
+static void tree_free(struct tree *t)
+{
+	sqlite3_free(t->id);
+	sqlite3_free(t->parent);
+	sqlite3_free(t->depth);
+	sqlite3_free(t->flag);
+}
+
+/* The index of node `id`, or -1.  Ids ascend; usually they are dense. */
+static sqlite3_int64 tree_find(const struct tree *t, sqlite3_int64 id)
+{
+	size_t lo = 0, hi = t->n;
+
+	if (!t->n)
+		return -1;
+	if (id >= t->id[0] && (sqlite3_uint64)(id - t->id[0]) < t->n &&
+	    t->id[id - t->id[0]] == id)
+		return id - t->id[0];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->id[lo] == id ? (sqlite3_int64)lo : -1;
+}
+
+/* The index of node i's parent if the view would walk to it (a parent
+   above its child), else -1. */
+static sqlite3_int64 tree_up(const struct tree *t, size_t i)
+{
+	sqlite3_int64 p = t->flag[i] & F_ROOT ? -1 : tree_find(t, t->parent[i]);
+
+	return p >= 0 && t->depth[p] < t->depth[i] ? p : -1;
+}
+
+/* Sets F_BELOW on every node with a proper ancestor marked F_HIT: in id
+   order a parent (usually below its child in id) is done first; where it
+   is not, the chain up to a done node is walked and done from the top.
+   Depth falls strictly up a chain, so every walk ends. */
+static int tree_mark(struct tree *t)
+{
+	size_t *chain = NULL, nchain = 0, cap = 0, i;
+
+	for (i = 0; i < t->n; i++) {
+		size_t k = i;
+		sqlite3_int64 p;
+
+		nchain = 0;
+		while (!(t->flag[k] & F_DONE)) {
+			if (nchain == cap) {
+				size_t *c = sqlite3_realloc64(chain, (cap ? 2 * cap :
+								      64) * sizeof *c);
+
+				if (!c) {
+					sqlite3_free(chain);
+					return -1;
+				}
+				chain = c;
+				cap = cap ? 2 * cap : 64;
+			}
+			chain[nchain++] = k;
+			p = tree_up(t, k);
+			if (p < 0)
+				break;
+			k = (size_t)p;
+		}
+		while (nchain--) {
+			size_t c = chain[nchain];
+
+			p = tree_up(t, c);
+			if (p >= 0 && (t->flag[p] & (F_HIT | F_BELOW)))
+				t->flag[c] |= F_BELOW;
+			t->flag[c] |= F_DONE;
+		}
+	}
+	sqlite3_free(chain);
+	return 0;
+}
+
+static int tree_fail(sqlite3 *db, struct tree *t, sqlite3_stmt *st, char **err)
+{
+	*err = sqlite3_mprintf("stacks: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	tree_free(t);
+	return -1;
+}
+
+static int tree_oom(struct tree *t, sqlite3_stmt *st, char **err)
+{
+	*err = sqlite3_mprintf("out of memory");
+	sqlite3_finalize(st);
+	tree_free(t);
+	return -1;
+}
+
+/* The set of code addresses, (pc, module_id) pairs sorted. */
+struct pcset {
+	sqlite3_int64 *v;       /* pc, module_id, pc, module_id ... */
+	size_t n;
+};
+
+static int pcset_has(const struct pcset *s, sqlite3_int64 pc,
+		     sqlite3_int64 module)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const sqlite3_int64 *e = s->v + 2 * mid;
+
+		if (e[0] < pc || (e[0] == pc && e[1] < module))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->v[2 * lo] == pc && s->v[2 * lo + 1] == module;
+}
+
+/* Reads table `pcs` in key order (its rows are distinct: fill_pcs's
+   primary key, or stack_frames' set). */
+static int pcset_load(sqlite3 *db, const char *pcs, struct pcset *s,
+		      char **err)
+{
+	char *sql = sqlite3_mprintf("SELECT DISTINCT pc, module_id FROM %s "
+				    "ORDER BY pc, module_id", pcs);
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc;
+
+	s->v = NULL;
+	s->n = 0;
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (s->n == cap) {
+			void *v = sqlite3_realloc64(s->v, (cap ? 2 * cap : 256) *
+						    2 * sizeof *s->v);
+
+			if (!v) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			s->v = v;
+			cap = cap ? 2 * cap : 256;
+		}
+		s->v[2 * s->n] = sqlite3_column_int64(st, 0);
+		s->v[2 * s->n + 1] = sqlite3_column_int64(st, 1);
+		s->n++;
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE) {
+		*err = rc == SQLITE_NOMEM ? sqlite3_mprintf("out of memory") :
+			sqlite3_mprintf("stacks: %s", sqlite3_errmsg(db));
+		sqlite3_free(s->v);
+		s->v = NULL;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Reads the tree with each node's match against the set. */
+static int tree_load(sqlite3 *db, const struct pcset *set, struct tree *t,
+		     char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, parent_id, depth, pc, module_id "
+			       "FROM callsites ORDER BY id", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return tree_fail(db, t, st, err);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		unsigned char flag =
+			(sqlite3_column_type(st, 1) == SQLITE_NULL ? F_ROOT : 0) |
+			(pcset_has(set, sqlite3_column_int64(st, 3),
+				   sqlite3_column_int64(st, 4)) ? F_HIT : 0);
+
+		if (tree_push(t, sqlite3_column_int64(st, 0),
+			      sqlite3_column_int64(st, 1),
+			      sqlite3_column_int64(st, 2), flag) < 0)
+			return tree_oom(t, st, err);
+	}
+	if (rc != SQLITE_DONE)
+		return tree_fail(db, t, st, err);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* temp.`table`(id) := the stacks whose leaf has a node of the set at its
+   depth or above (min_depth 0), or strictly above (1).  Frees the tree. */
+static int tree_fill(sqlite3 *db, struct tree *t, int min_depth,
+		     const char *table, char **err)
+{
+	unsigned char want = min_depth ? F_BELOW : F_HIT | F_BELOW;
+	char *make = sqlite3_mprintf("CREATE TEMP TABLE %s(id INTEGER PRIMARY "
+				     "KEY)", table);
+	char *sql = sqlite3_mprintf("INSERT INTO temp.%s VALUES (?1)", table);
+	sqlite3_stmt *st = NULL, *ins = NULL;
+	int rc = make && sql ? sqlite3_exec(db, make, NULL, NULL, NULL) :
+		SQLITE_NOMEM;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, sql, -1, &ins, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "SELECT id, callsite_id FROM stacks "
+					"ORDER BY id", -1, &st, NULL);
+	sqlite3_free(make);
+	sqlite3_free(sql);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 k = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+			tree_find(t, sqlite3_column_int64(st, 1));
+
+		rc = SQLITE_OK;
+		if (k < 0 || !(t->flag[k] & want))
+			continue;
+		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(st, 0));
+		if ((rc = sqlite3_step(ins)) == SQLITE_DONE)
+			rc = sqlite3_reset(ins);
+	}
+	sqlite3_finalize(ins);
+	if (rc != SQLITE_DONE)
+		return tree_fail(db, t, st, err);
+	sqlite3_finalize(st);
+	tree_free(t);
+	return 0;
+}
+
+/* temp.`table`(id) := the stacks of a tree with a frame of `pcs` at
+   min_depth or deeper.  The whole tree is read in id order and marked in
+   one pass: the recursive SQL that did it visited a node once for every
+   matching node above it, so the whole tree many times over when a filter
+   matches most frames (dso:lib*). */
+static int tree_stacks(sqlite3 *db, const char *pcs, int min_depth,
+		       const char *table, char **err)
+{
+	struct pcset set;
+	struct tree t;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	if (pcset_load(db, pcs, &set, err) < 0)
+		return -1;
+	rc = tree_load(db, &set, &t, err);
+	sqlite3_free(set.v);
+	if (rc < 0)
+		return -1;
+	if (tree_mark(&t) < 0)
+		return tree_oom(&t, NULL, err);
+	return tree_fill(db, &t, min_depth, table, err);
+}
+
+char *dgstacks_with_frame_sql(sqlite3 *db, const char *pcs, int min_depth,
+			      const char *table, char **err)
+{
+	char *sql;
+
+	if (!dgstacks_is_tree(db))
+		sql = sqlite3_mprintf("SELECT stack_id FROM stack_frames WHERE "
+			"depth >= %d AND (pc, module_id) IN (SELECT pc, module_id "
+			"FROM %s)", min_depth, pcs);
+	else if (tree_stacks(db, pcs, min_depth, table, err) < 0)
+		return NULL;
+	else
+		sql = sqlite3_mprintf("SELECT id FROM temp.%s", table);
+	if (!sql)
+		*err = sqlite3_mprintf("out of memory");
+	return sql;
+}
 /* ---------------------------------------------------------- dg_frames */
 
 enum { F_DEPTH, F_PC, F_MODULE, F_STACK };

@@ -19,8 +19,8 @@
  *                         the view's.
  *
  *   dgstacks_with_frame_sql  the stacks holding a frame of a set of code
- *                         addresses: down the tree from their nodes
- *                         (callsites_pc, callsites_parent, stacks_callsite),
+ *                         addresses: the tree read once in id order, each
+ *                         node marked from its parent, into a temp table;
  *                         or through stack_frames' pc index.
  *
  * Nothing here owns the connection; the table keeps its prepared
@@ -42,7 +42,11 @@ int dgstacks_is_tree(sqlite3 *db);
 /* The text (sqlite3_free) of a SELECT of one column: the ids of the stacks
    with a frame at depth min_depth or deeper (0 or 1: 1 leaves out frame 0)
    whose (pc, module_id) is a row of table `pcs` (columns pc, module_id),
-   for the main database's schema; NULL when out of memory. */
-char *dgstacks_with_frame_sql(sqlite3 *db, const char *pcs, int min_depth);
+   for the main database's schema.  On a call tree it first reads the tree
+   once and fills the new table temp.`table`(id) with those stacks, which
+   the SELECT reads (the caller drops it with its other temp tables).
+   NULL with *err (sqlite3_free) on an error. */
+char *dgstacks_with_frame_sql(sqlite3 *db, const char *pcs, int min_depth,
+			      const char *table, char **err);
 
 #endif

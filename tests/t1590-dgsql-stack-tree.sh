@@ -11,7 +11,9 @@
 # same answers to dgsql: stack filters, every canned query, the report
 # and its folded stacks, compare; a compare of the two finds nothing.  A
 # damaged tree (a node its own parent, a parent below its child) ends
-# the walks instead of looping, and the report still folds its stacks.
+# the walks instead of looping, the report still folds its stacks, and
+# the stack filters pick the stacks the view reaches; on a tree numbered
+# children first they select what they select on dg-import's order.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -160,4 +162,31 @@ check_run "damaged tree: dgsql --report folds what it reaches" \
 	"$DGSQL" bad.db --report bad-rep --folded bad.folded
 check_run "damaged tree: --events fn:main ends" \
 	"$DGSQL" bad.db --events fn:main "SELECT count(*) FROM filtered_accesses"
+# The stack filters read the tree in C, in id order: on the damaged tree
+# they pick the stacks the view reaches a frame of from (frame 1 up for
+# --events, frame 0 up for --ranges' allocation stacks)
+for fl in "--events fn:main dgf_ev 1" "--events dso:libc.so.6 dgf_ev 1" \
+	"--ranges fn:main dgf_rg 0" "--ranges fn:coroutines dgf_rg 0"; do
+	set -- $fl
+	check_eq "damaged tree: $1 $2 picks the stacks the view reaches" \
+		"$(dq bad.db $1 $2 "SELECT DISTINCT stack_id FROM stack_frames WHERE depth >= $4
+		   AND (pc, module_id) IN (SELECT pc, module_id FROM temp.${3}_pcs) ORDER BY 1")" \
+		"$(dq bad.db $1 $2 "SELECT id FROM temp.${3}_stk ORDER BY 1")"
+done
+# ... and on a tree numbered from its leaves (children before parents)
+# the same accesses as in the order dg-import writes
+cp j.db rev.db
+q rev.db "UPDATE callsites SET id = -id, parent_id = -parent_id;
+          UPDATE callsites SET id = (SELECT max(id) FROM stacks) + 1000 + id,
+                 parent_id = (SELECT max(id) FROM stacks) + 1000 + parent_id;
+          UPDATE stacks SET callsite_id = (SELECT max(id) FROM stacks) + 1000 - callsite_id"
+check_eq "reversed tree: children numbered before their parents" 1 \
+	"$(q rev.db 'SELECT count(*) > 0 FROM callsites c JOIN callsites p ON p.id = c.parent_id
+	             WHERE c.id < p.id')"
+for fl in "--events fn:main" "--events fn:coroutines" "--ranges fn:main" \
+	"--ranges fn:coroutines"; do
+	check_eq "reversed tree: $fl selects the same accesses" \
+		"$(dq j.db $fl 'SELECT count(*), total(addr) FROM filtered_accesses')" \
+		"$(dq rev.db $fl 'SELECT count(*), total(addr) FROM filtered_accesses')"
+done
 finish
