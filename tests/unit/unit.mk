@@ -6,13 +6,15 @@
 #                      refilling and growing it are exercised) and mklogs
 #                      (sample logs for the scripts)
 #
-# tests/t0100-reader-unit.sh runs them.  They compile lib/dglog.c and
-# lib/dgwrite.c themselves so the sanitized build needs no second libdg.
+# tests/t0100-reader-unit.sh runs them.  They compile the reader (lib/dglog.c
+# and its lib/dglog_*.c) and lib/dgwrite.c themselves so the sanitized build
+# needs no second libdg.
 #
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 
 UNIT_B      := $(B)/tests/unit
-UNIT_LIB    := lib/dglog.c lib/dgwrite.c tests/unit/logs.c
+UNIT_LIB    := lib/dglog.c lib/dglog_rec.c lib/dglog_cur.c lib/dgwrite.c \
+               tests/unit/logs.c
 UNIT_HDRS   := $(wildcard lib/*.h tests/unit/*.h)
 UNIT_CFLAGS := -std=gnu11 $(WARN) -O2 -g -Ilib -Itests/unit -D_GNU_SOURCE
 UNIT_ASAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
