@@ -27,6 +27,7 @@
 #include "dgesc.h"
 #include "dgmem.h"
 #include "dgplot.h"
+#include "dgsqlfn.h"
 #include "fold.h"
 #include "heaplive.h"
 #include "rchart.h"
@@ -162,6 +163,8 @@ struct source {
 	const char *summary;
 	const char *filtered;
 	int once;
+	const char *flag;       /* filtered, and this SQL function says 1: */
+	const char *flagged;    /* from the filter's summaries, not decoded */
 };
 
 static const struct source sources[] = {
@@ -174,25 +177,33 @@ static const struct source sources[] = {
 	  "SELECT p.function_id, sum(a.is_write = 0) AS reads, "
 	  "sum(a.is_write) AS writes, sum(a.size) AS bytes "
 	  "FROM filtered_accesses a LEFT JOIN pcs p ON p.pc = a.pc AND "
-	  "p.module_id = a.module_id GROUP BY p.function_id", 1 },
+	  "p.module_id = a.module_id GROUP BY p.function_id", 1,
+	  "dg_summed", /* as by_function: a call-stack filter's counts */
+	  "SELECT p.function_id, sum(s.accesses * (s.is_write = 0)) AS reads, "
+	  "sum(s.accesses * s.is_write) AS writes, sum(s.bytes) AS bytes "
+	  "FROM filtered_sum s LEFT JOIN pcs p ON p.pc = s.pc AND "
+	  "p.module_id = s.module_id GROUP BY p.function_id" },
 	{ "dgr_blocks",
 	  "SELECT id AS block_id, reads, writes, read_bytes + write_bytes "
 	  "AS bytes FROM blocks",
 	  "SELECT block_id, sum(is_write = 0) AS reads, sum(is_write) AS "
 	  "writes, sum(size) AS bytes FROM filtered_accesses "
-	  "WHERE block_id IS NOT NULL GROUP BY block_id", 0 },
+	  "WHERE block_id IS NOT NULL GROUP BY block_id", 0, NULL, NULL },
 	{ "dgr_pages", "SELECT page, reads, writes FROM sum_pages",
 	  "SELECT addr >> 12 AS page, sum(is_write = 0) AS reads, "
-	  "sum(is_write) AS writes FROM filtered_accesses GROUP BY 1", 0 },
+	  "sum(is_write) AS writes FROM filtered_accesses GROUP BY 1", 0,
+	  "dg_paged", "SELECT page, reads, writes FROM filtered_pages" },
 	{ "dgr_lines", "SELECT line, reads, writes FROM sum_lines",
 	  "SELECT addr >> 6 AS line, sum(is_write = 0) AS reads, "
-	  "sum(is_write) AS writes FROM filtered_accesses GROUP BY 1", 0 },
+	  "sum(is_write) AS writes FROM filtered_accesses GROUP BY 1", 0,
+	  "dg_paged", "SELECT line, reads, writes FROM filtered_lines" },
 	{ "dgr_windows",
 	  "SELECT window_start, accesses, lines, pages FROM sum_windows",
 	  "SELECT icount / 100000 * 100000 AS window_start, count(*) AS "
 	  "accesses, count(DISTINCT addr >> 6) AS lines, "
 	  "count(DISTINCT addr >> 12) AS pages FROM filtered_accesses "
-	  "GROUP BY icount / 100000", 0 },
+	  "GROUP BY icount / 100000", 0, "dg_windowed",
+	  "SELECT window_start, accesses, lines, pages FROM filtered_windows" },
 	{ "dgr_ctx",    /* a context's runs times its bbdef's accesses, less
 	                   the few that did not happen: a row a context, not
 	                   a row a (context, descriptor) */
@@ -208,7 +219,7 @@ static const struct source sources[] = {
 	  "JOIN contexts c ON c.id = s.context_id JOIN bb ON bb.bbdef_id = "
 	  "c.bbdef_id LEFT JOIN mi ON mi.context_id = s.context_id",
 	  "SELECT context_id, count(*) AS accesses, sum(size) AS bytes "
-	  "FROM filtered_accesses GROUP BY context_id", 0 },
+	  "FROM filtered_accesses GROUP BY context_id", 0, NULL, NULL },
 };
 
 /* filtered_accesses restricted to the icount range, and the flags the
@@ -278,6 +289,24 @@ static int narrow_icount(struct rep *r)
 #define SCOPE_TABLE "CREATE TEMP TABLE dgr_scope (id INTEGER PRIMARY KEY, " \
 	"size, alloc_icount, free_icount, alloc_stack_id, reads, writes); "
 
+/* The SQL of a source: the summaries' without a filter; with one, the
+   filter's own summaries where its flag allows (the canned queries' rule),
+   else the accesses decoded. */
+static const char *source_sql(struct rep *r, const struct source *s, int any)
+{
+	char *flag;
+	int on;
+
+	if (!any)
+		return s->summary;
+	if (!s->flag)
+		return s->filtered;
+	flag = sqlite3_mprintf("SELECT %s()", s->flag);
+	on = flag && dgsqlfn_int(r->db, flag) == 1;
+	sqlite3_free(flag);
+	return on ? s->flagged : s->filtered;
+}
+
 static int make_sources(struct rep *r)
 {
 	int any = r->o->filtered || r->o->has_icount;
@@ -290,7 +319,7 @@ static int make_sources(struct rep *r)
 			"DROP VIEW IF EXISTS temp.%s; CREATE TEMP %s %s AS %s",
 			sources[i].name, sources[i].name,
 			any || sources[i].once ? "TABLE" : "VIEW", sources[i].name,
-			any ? sources[i].filtered : sources[i].summary);
+			source_sql(r, &sources[i], any));
 		int rc = exec(r, sql);
 
 		sqlite3_free(sql);

@@ -6,7 +6,8 @@
 # decoded accesses in SQL (the report reads summaries); the three files
 # hold the same tables; the Markdown tables are well-formed; the folded
 # stacks add up to every access.  Filters (--events, --ranges,
-# --icount-range) change every section.  A truncated trace says so first.
+# --icount-range) change every section; a call-stack filter's report
+# read from the summaries equals the one decoded.  A truncated trace says so first.
 # Bad input: an unwritable or non-directory DIR, a failing gnuplot, a DIR
 # name gnuplot cannot be given: exit 1, a message, nothing left half-made
 # and an existing report untouched.  The hostile program's names reach
@@ -115,6 +116,27 @@ check_eq "--events user:naive: the folded stacks follow" \
 check_run "--ranges user:b --report" "$DGSQL" t.db --ranges user:b --report rg
 check_eq "--ranges user:b: only block 2 is accessed" "2 $((2 * NN))" \
 	"$(jat rg blocks all block) $(jat rg blocks all accesses)"
+# A call-stack filter takes the functions from the filter's summaries
+# (filtered_sum) and, dso: alone, the pages, lines and windows from the
+# class summaries: the same report.json as from the accesses decoded, on
+# a copy without those summaries.
+cp t.db nosum.db
+sqlite3 -batch nosum.db "DROP TABLE sum_ctx; DROP TABLE sum_ctx_miss;
+	DROP TABLE sum_line_class; DROP TABLE sum_window_class; DROP TABLE sum_class_modules"
+for fl in "fn:transpose_naive 1|0|0" "dso:*transpose* 1|1|1" "fn:main 1|0|0"; do
+	set -- $fl
+	check_eq "--events $1: summed, paged, windowed" "$2" \
+		"$(dq t.db --events "$1" 'SELECT dg_summed(), dg_paged(), dg_windowed()')"
+	check_eq "--events $1: nothing summed without the summaries" "0|0|0" \
+		"$(dq nosum.db --events "$1" 'SELECT dg_summed(), dg_paged(), dg_windowed()')"
+	rm -rf sum.rep dec.rep
+	"$DGSQL" t.db --events "$1" --report sum.rep >/dev/null 2>&1
+	"$DGSQL" nosum.db --events "$1" --report dec.rep >/dev/null 2>&1
+	check_eq "--events $1: report.json written both ways" yes \
+		"$([ -s sum.rep/report.json ] && [ -s dec.rep/report.json ] && echo yes)"
+	check_cmp "--events $1: from the summaries as decoded" dec.rep/report.json \
+		sum.rep/report.json
+done
 lohi=$(dq t.db "SELECT start_icount || ':' || end_icount FROM events WHERE label = 'tiled'")
 check_run "--icount-range $lohi --report" "$DGSQL" t.db --icount-range "$lohi" --report ic
 check_eq "--icount-range: header accesses = the decoded ones in the range" \
