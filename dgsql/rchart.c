@@ -3,7 +3,9 @@
  * Every chart is a script and a data file written side by side in the
  * report's directory, then gnuplot run on them: open_chart writes the
  * frame common to all (terminal, output, title, axis labels), each chart
- * its own lines, finish_chart runs gnuplot and removes the two files.
+ * its own lines, finish_chart runs gnuplot and removes the two files; or,
+ * in a batch, the scripts follow each other in one file, each closing its
+ * image and resetting gnuplot, and rchart_batch_run runs them at once.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -25,6 +27,13 @@ struct chart {
 	const struct rchart *c;
 	char scr[4200], dat[4200], errf[4200];
 	FILE *s, *d;
+};
+
+struct rchart_batch {
+	char scr[4200], errf[4200];
+	FILE *s;
+	char **dat;             /* the charts' data files, to remove */
+	size_t ndat;
 };
 
 /* A name cut to at most max characters (UTF-8 aware), "..." added when
@@ -65,6 +74,80 @@ static void axis_label(FILE *f, const char *cmd, const char *text)
 	fputc('\n', f);
 }
 
+/* ---------------------------------------------------------- batch */
+
+struct rchart_batch *rchart_batch_new(const char *dir, char **err)
+{
+	struct rchart_batch *b = calloc(1, sizeof *b);
+
+	if (!b) {
+		*err = sqlite3_mprintf("out of memory");
+		return NULL;
+	}
+	snprintf(b->scr, sizeof b->scr, "%s/.charts.gp", dir);
+	snprintf(b->errf, sizeof b->errf, "%s/.charts.err", dir);
+	if (!(b->s = fopen(b->scr, "w"))) {
+		*err = sqlite3_mprintf("%s: %s", dir, strerror(errno));
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void rchart_batch_free(struct rchart_batch *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	if (b->s)
+		fclose(b->s);
+	for (i = 0; i < b->ndat; i++) {
+		unlink(b->dat[i]);
+		free(b->dat[i]);
+	}
+	free(b->dat);
+	unlink(b->scr);
+	unlink(b->errf);
+	free(b);
+}
+
+int rchart_batch_run(struct rchart_batch *b, char **err)
+{
+	const char *gp = dgplot_find_gnuplot();
+	int bad = ferror(b->s) != 0;
+
+	bad |= fclose(b->s) != 0;
+	b->s = NULL;
+	if (bad) {
+		*err = sqlite3_mprintf("writing the charts' script failed");
+		return -1;
+	}
+	if (!gp) {
+		*err = sqlite3_mprintf("gnuplot not found; install the Debian "
+				       "package gnuplot-nox");
+		return -1;
+	}
+	return dgplot_run_gnuplot(gp, b->scr, b->errf, err);
+}
+
+/* Keeps the name of a batch's data file, to remove after the run. */
+static int batch_keep(struct rchart_batch *b, const char *dat, char **err)
+{
+	char **v = realloc(b->dat, (b->ndat + 1) * sizeof *v);
+
+	if (v)
+		b->dat = v;
+	if (!v || !(v[b->ndat] = strdup(dat))) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	b->ndat++;
+	return 0;
+}
+
+/* ---------------------------------------------------------- a chart */
+
 static int open_chart(struct chart *ch, const struct rchart *c, int w, int h,
 		      char **err)
 {
@@ -72,15 +155,19 @@ static int open_chart(struct chart *ch, const struct rchart *c, int w, int h,
 	snprintf(ch->scr, sizeof ch->scr, "%s/.%s.gp", c->dir, c->file);
 	snprintf(ch->dat, sizeof ch->dat, "%s/.%s.dat", c->dir, c->file);
 	snprintf(ch->errf, sizeof ch->errf, "%s/.%s.err", c->dir, c->file);
-	ch->s = fopen(ch->scr, "w");
+	ch->s = c->batch ? c->batch->s : fopen(ch->scr, "w");
 	ch->d = fopen(ch->dat, "w");
-	if (!ch->s || !ch->d) {
-		*err = sqlite3_mprintf("%s: %s", c->dir, strerror(errno));
-		if (ch->s)
+	if (!ch->s || !ch->d || (c->batch && batch_keep(c->batch, ch->dat,
+							 err) < 0)) {
+		if (!ch->s || !ch->d)
+			*err = sqlite3_mprintf("%s: %s", c->dir,
+					       strerror(errno));
+		if (ch->s && !c->batch)
 			fclose(ch->s);
 		if (ch->d)
 			fclose(ch->d);
-		unlink(ch->scr);
+		if (!c->batch)
+			unlink(ch->scr);
 		unlink(ch->dat);
 		return -1;
 	}
@@ -100,11 +187,22 @@ static int open_chart(struct chart *ch, const struct rchart *c, int w, int h,
 	return 0;
 }
 
+/* In a batch: the chart's image closed and gnuplot's settings reset for
+   the next; else gnuplot run on this chart alone. */
 static int finish_chart(struct chart *ch, char **err)
 {
 	const char *gp = dgplot_find_gnuplot();
 	int bad = ferror(ch->s) || ferror(ch->d);
 	int rc;
+
+	if (ch->c->batch) {
+		fputs("unset output\nreset\n", ch->s);
+		bad |= fclose(ch->d) != 0;
+		if (bad)
+			*err = sqlite3_mprintf("%s: writing the chart's data "
+					       "failed", ch->c->file);
+		return bad ? -1 : 0;
+	}
 
 	bad |= fclose(ch->s) != 0;
 	bad |= fclose(ch->d) != 0;

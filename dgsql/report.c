@@ -43,6 +43,7 @@ struct rep {
 	const struct report_opts *o;
 	struct rdoc *doc;
 	char *dir;              /* the aside directory */
+	struct rchart_batch *charts;    /* drawn together when all are in */
 	char **err;
 	int64_t icount;         /* the trace's instructions */
 };
@@ -380,7 +381,8 @@ static int chart_bars(struct rep *r, const struct rtable *t, const char *title,
 		      const char *xlabel, int lc, int vc)
 {
 	char file[128];
-	struct rchart c = { .dir = r->dir, .file = file, .title = title,
+	struct rchart c = { .dir = r->dir, .batch = r->charts, .file = file,
+			    .title = title,
 			    .xlabel = xlabel };
 
 	snprintf(file, sizeof file, "%s.svg", t->id);
@@ -562,7 +564,8 @@ static int lines_chart(struct rep *r, struct rtable *t, const char *file,
 		       const char *title, const char *y, const char *y2,
 		       long mark)
 {
-	struct rchart c = { .dir = r->dir, .file = file, .title = title,
+	struct rchart c = { .dir = r->dir, .batch = r->charts, .file = file,
+			    .title = title,
 			    .xlabel = "instructions", .ylabel = y,
 			    .y2label = y2 };
 	int rc = rchart_lines(&c, t, 0, 1, y2 ? 2 : -1, mark, r->err);
@@ -607,7 +610,8 @@ static int hist_one(struct rep *r, int64_t block)
 {
 	int any = r->o->filtered || r->o->has_icount;
 	char id[64], file[80], title[96];
-	struct rchart c = { .dir = r->dir, .file = file, .title = title,
+	struct rchart c = { .dir = r->dir, .batch = r->charts, .file = file,
+			    .title = title,
 			    .xlabel = "offset in the block (bytes)",
 			    .ylabel = "accesses" };
 	struct rtable *t;
@@ -735,7 +739,8 @@ static int flame_chart(struct rep *r, struct flame *f, int bytes)
 	const char *file = bytes ? "flame-bytes.svg" : "flame-accesses.svg";
 	const char *title = bytes ? "bytes accessed by call stack"
 				  : "accesses by call stack";
-	struct rchart c = { .dir = r->dir, .file = file, .title = title,
+	struct rchart c = { .dir = r->dir, .batch = r->charts, .file = file,
+			    .title = title,
 			    .xlabel = bytes ? "bytes" : "accesses" };
 	double total;
 
@@ -1145,9 +1150,13 @@ static int build(struct rep *r)
 
 	if (register_range(r) < 0 || make_sources(r) < 0)
 		return -1;
+	if (!(r->charts = rchart_batch_new(r->dir, r->err)))
+		return -1;
 	for (i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		if (sections[i](r) < 0)
 			return -1;
+	if (rchart_batch_run(r->charts, r->err) < 0)
+		return -1;
 	return rdoc_write(r->doc, r->dir, r->err);
 }
 
@@ -1171,6 +1180,7 @@ int report_write(sqlite3 *db, const struct report_opts *o, char **err)
 	} else {
 		r.icount = one_int(&r, "SELECT " META("icount"), 0);
 		rc = build(&r);
+		rchart_batch_free(r.charts);
 		if (rc == 0)
 			rc = swap_in(&r, dir);
 		if (rc < 0)
