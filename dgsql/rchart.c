@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dgmem.h"
 #include "dgplot.h"
 
 #define MAX_BAR_LABEL 48        /* characters of a bar's name shown */
@@ -33,7 +34,7 @@ struct rchart_batch {
 	char scr[4200], errf[4200];
 	FILE *s;
 	char **dat;             /* the charts' data files, to remove */
-	size_t ndat;
+	size_t ndat, cap;
 };
 
 /* A name cut to at most max characters (UTF-8 aware), "..." added when
@@ -134,11 +135,8 @@ int rchart_batch_run(struct rchart_batch *b, char **err)
 /* Keeps the name of a batch's data file, to remove after the run. */
 static int batch_keep(struct rchart_batch *b, const char *dat, char **err)
 {
-	char **v = realloc(b->dat, (b->ndat + 1) * sizeof *v);
-
-	if (v)
-		b->dat = v;
-	if (!v || !(v[b->ndat] = strdup(dat))) {
+	if (dg_grow(&b->dat, &b->cap, b->ndat + 1, sizeof *b->dat) < 0 ||
+	    !(b->dat[b->ndat] = strdup(dat))) {
 		*err = sqlite3_mprintf("out of memory");
 		return -1;
 	}

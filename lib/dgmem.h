@@ -9,8 +9,11 @@
  * NULL with no elements, and qsort's base is declared nonnull even then
  * (UBSan reports it), so fewer than two elements are left as they are.
  *
- * Header-only: one definition for every program and module that grows or
- * sorts arrays.
+ * dg_lower_bound finds in a sorted array of int64_t the index of the
+ * first element not below a key (n when there is none).
+ *
+ * Header-only: one definition for every program and module that grows,
+ * sorts or searches arrays.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -48,6 +51,21 @@ static inline void dg_sort(void *base, size_t n, size_t elem,
 {
 	if (n > 1)
 		qsort(base, n, elem, cmp);
+}
+
+static inline size_t dg_lower_bound(const int64_t *v, size_t n, int64_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 #endif

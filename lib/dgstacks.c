@@ -4,7 +4,11 @@
  */
 #include "dgstacks.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "dgmem.h"
 
 int dgstacks_is_tree(sqlite3 *db)
 {
@@ -22,82 +26,63 @@ int dgstacks_is_tree(sqlite3 *db)
 
 /* ------------------------------------------------- stacks with a frame */
 
-/* The call tree in id order, as the walk below needs it. */
+/* The call tree in id order, as the walk below needs it: the ids apart,
+   to search them. */
+struct node {
+	int64_t parent, depth;
+	unsigned flag;          /* F_HIT | F_BELOW | F_DONE | F_ROOT */
+};
+
 struct tree {
-	sqlite3_int64 *id, *parent, *depth;
-	unsigned char *flag;    /* F_HIT | F_BELOW | F_DONE | F_ROOT */
-	size_t n, cap;
+	int64_t *id;
+	struct node *node;
+	size_t n, cap_id, cap_node;
 };
 
 /* F_HIT: the node's (pc, module_id) is in the set; F_BELOW: a node above
    it is; F_DONE: F_BELOW is known; F_ROOT: no parent (NULL). */
 enum { F_HIT = 1, F_BELOW = 2, F_DONE = 4, F_ROOT = 8 };
 
-static int tree_push(struct tree *t, sqlite3_int64 id, sqlite3_int64 parent,
-		     sqlite3_int64 depth, unsigned char flag)
+static int tree_push(struct tree *t, int64_t id, int64_t parent,
+		     int64_t depth, unsigned flag)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4096;
-		void *a = sqlite3_realloc64(t->id, cap * sizeof *t->id);
-		void *b = a ? sqlite3_realloc64(t->parent, cap * sizeof *t->parent) : NULL;
-		void *c = b ? sqlite3_realloc64(t->depth, cap * sizeof *t->depth) : NULL;
-		void *d = c ? sqlite3_realloc64(t->flag, cap) : NULL;
-
-		if (a)
-			t->id = a;
-		if (b)
-			t->parent = b;
-		if (c)
-			t->depth = c;
-		if (!d)
-			return -1;
-		t->flag = d;
-		t->cap = cap;
-	}
+	if (dg_grow(&t->id, &t->cap_id, t->n + 1, sizeof *t->id) < 0 ||
+	    dg_grow(&t->node, &t->cap_node, t->n + 1, sizeof *t->node) < 0)
+		return -1;
 	t->id[t->n] = id;
-	t->parent[t->n] = parent;
-	t->depth[t->n] = depth;
-	t->flag[t->n] = flag;
+	t->node[t->n].parent = parent;
+	t->node[t->n].depth = depth;
+	t->node[t->n].flag = flag;
 	t->n++;
 	return 0;
 }
 
 static void tree_free(struct tree *t)
 {
-	sqlite3_free(t->id);
-	sqlite3_free(t->parent);
-	sqlite3_free(t->depth);
-	sqlite3_free(t->flag);
+	free(t->id);
+	free(t->node);
 }
 
 /* The index of node `id`, or -1.  Ids ascend; usually they are dense. */
-static sqlite3_int64 tree_find(const struct tree *t, sqlite3_int64 id)
+static int64_t tree_find(const struct tree *t, int64_t id)
 {
-	size_t lo = 0, hi = t->n;
+	size_t k;
 
-	if (!t->n)
-		return -1;
-	if (id >= t->id[0] && (sqlite3_uint64)(id - t->id[0]) < t->n &&
+	if (t->n && id >= t->id[0] && (uint64_t)id - (uint64_t)t->id[0] < t->n &&
 	    t->id[id - t->id[0]] == id)
 		return id - t->id[0];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n && t->id[lo] == id ? (sqlite3_int64)lo : -1;
+	k = dg_lower_bound(t->id, t->n, id);
+	return k < t->n && t->id[k] == id ? (int64_t)k : -1;
 }
 
 /* The index of node i's parent if the view would walk to it (a parent
    above its child), else -1. */
-static sqlite3_int64 tree_up(const struct tree *t, size_t i)
+static int64_t tree_up(const struct tree *t, size_t i)
 {
-	sqlite3_int64 p = t->flag[i] & F_ROOT ? -1 : tree_find(t, t->parent[i]);
+	int64_t p = t->node[i].flag & F_ROOT ? -1 :
+		tree_find(t, t->node[i].parent);
 
-	return p >= 0 && t->depth[p] < t->depth[i] ? p : -1;
+	return p >= 0 && t->node[p].depth < t->node[i].depth ? p : -1;
 }
 
 /* Sets F_BELOW on every node with a proper ancestor marked F_HIT: in id
@@ -106,24 +91,17 @@ static sqlite3_int64 tree_up(const struct tree *t, size_t i)
    Depth falls strictly up a chain, so every walk ends. */
 static int tree_mark(struct tree *t)
 {
-	size_t *chain = NULL, nchain = 0, cap = 0, i;
+	size_t *chain = NULL, nchain, cap = 0, i;
 
 	for (i = 0; i < t->n; i++) {
 		size_t k = i;
-		sqlite3_int64 p;
+		int64_t p;
 
 		nchain = 0;
-		while (!(t->flag[k] & F_DONE)) {
-			if (nchain == cap) {
-				size_t *c = sqlite3_realloc64(chain, (cap ? 2 * cap :
-								      64) * sizeof *c);
-
-				if (!c) {
-					sqlite3_free(chain);
-					return -1;
-				}
-				chain = c;
-				cap = cap ? 2 * cap : 64;
+		while (!(t->node[k].flag & F_DONE)) {
+			if (dg_grow(&chain, &cap, nchain + 1, sizeof *chain) < 0) {
+				free(chain);
+				return -1;
 			}
 			chain[nchain++] = k;
 			p = tree_up(t, k);
@@ -132,15 +110,15 @@ static int tree_mark(struct tree *t)
 			k = (size_t)p;
 		}
 		while (nchain--) {
-			size_t c = chain[nchain];
+			struct node *c = &t->node[chain[nchain]];
 
-			p = tree_up(t, c);
-			if (p >= 0 && (t->flag[p] & (F_HIT | F_BELOW)))
-				t->flag[c] |= F_BELOW;
-			t->flag[c] |= F_DONE;
+			p = tree_up(t, chain[nchain]);
+			if (p >= 0 && (t->node[p].flag & (F_HIT | F_BELOW)))
+				c->flag |= F_BELOW;
+			c->flag |= F_DONE;
 		}
 	}
-	sqlite3_free(chain);
+	free(chain);
 	return 0;
 }
 
@@ -162,18 +140,17 @@ static int tree_oom(struct tree *t, sqlite3_stmt *st, char **err)
 
 /* The set of code addresses, (pc, module_id) pairs sorted. */
 struct pcset {
-	sqlite3_int64 *v;       /* pc, module_id, pc, module_id ... */
-	size_t n;
+	int64_t *v;             /* pc, module_id, pc, module_id ... */
+	size_t n, cap;
 };
 
-static int pcset_has(const struct pcset *s, sqlite3_int64 pc,
-		     sqlite3_int64 module)
+static int pcset_has(const struct pcset *s, int64_t pc, int64_t module)
 {
 	size_t lo = 0, hi = s->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const sqlite3_int64 *e = s->v + 2 * mid;
+		const int64_t *e = s->v + 2 * mid;
 
 		if (e[0] < pc || (e[0] == pc && e[1] < module))
 			lo = mid + 1;
@@ -183,32 +160,22 @@ static int pcset_has(const struct pcset *s, sqlite3_int64 pc,
 	return lo < s->n && s->v[2 * lo] == pc && s->v[2 * lo + 1] == module;
 }
 
-/* Reads table `pcs` in key order (its rows are distinct: fill_pcs's
-   primary key, or stack_frames' set). */
+/* Reads table `pcs` in key order, each pair once. */
 static int pcset_load(sqlite3 *db, const char *pcs, struct pcset *s,
 		      char **err)
 {
 	char *sql = sqlite3_mprintf("SELECT DISTINCT pc, module_id FROM %s "
 				    "ORDER BY pc, module_id", pcs);
 	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
 	int rc;
 
-	s->v = NULL;
-	s->n = 0;
+	memset(s, 0, sizeof *s);
 	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
 	sqlite3_free(sql);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (s->n == cap) {
-			void *v = sqlite3_realloc64(s->v, (cap ? 2 * cap : 256) *
-						    2 * sizeof *s->v);
-
-			if (!v) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			s->v = v;
-			cap = cap ? 2 * cap : 256;
+		if (dg_grow(&s->v, &s->cap, 2 * s->n + 2, sizeof *s->v) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		s->v[2 * s->n] = sqlite3_column_int64(st, 0);
 		s->v[2 * s->n + 1] = sqlite3_column_int64(st, 1);
@@ -218,7 +185,7 @@ static int pcset_load(sqlite3 *db, const char *pcs, struct pcset *s,
 	if (rc != SQLITE_DONE) {
 		*err = rc == SQLITE_NOMEM ? sqlite3_mprintf("out of memory") :
 			sqlite3_mprintf("stacks: %s", sqlite3_errmsg(db));
-		sqlite3_free(s->v);
+		free(s->v);
 		s->v = NULL;
 	}
 	sqlite3_finalize(st);
@@ -237,7 +204,7 @@ static int tree_load(sqlite3 *db, const struct pcset *set, struct tree *t,
 	    SQLITE_OK)
 		return tree_fail(db, t, st, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		unsigned char flag =
+		unsigned flag =
 			(sqlite3_column_type(st, 1) == SQLITE_NULL ? F_ROOT : 0) |
 			(pcset_has(set, sqlite3_column_int64(st, 3),
 				   sqlite3_column_int64(st, 4)) ? F_HIT : 0);
@@ -258,7 +225,7 @@ static int tree_load(sqlite3 *db, const struct pcset *set, struct tree *t,
 static int tree_fill(sqlite3 *db, struct tree *t, int min_depth,
 		     const char *table, char **err)
 {
-	unsigned char want = min_depth ? F_BELOW : F_HIT | F_BELOW;
+	unsigned want = min_depth ? F_BELOW : F_HIT | F_BELOW;
 	char *make = sqlite3_mprintf("CREATE TEMP TABLE %s(id INTEGER PRIMARY "
 				     "KEY)", table);
 	char *sql = sqlite3_mprintf("INSERT INTO temp.%s VALUES (?1)", table);
@@ -274,11 +241,11 @@ static int tree_fill(sqlite3 *db, struct tree *t, int min_depth,
 	sqlite3_free(make);
 	sqlite3_free(sql);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 k = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+		int64_t k = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
 			tree_find(t, sqlite3_column_int64(st, 1));
 
 		rc = SQLITE_OK;
-		if (k < 0 || !(t->flag[k] & want))
+		if (k < 0 || !(t->node[k].flag & want))
 			continue;
 		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(st, 0));
 		if ((rc = sqlite3_step(ins)) == SQLITE_DONE)
@@ -308,7 +275,7 @@ static int tree_stacks(sqlite3 *db, const char *pcs, int min_depth,
 	if (pcset_load(db, pcs, &set, err) < 0)
 		return -1;
 	rc = tree_load(db, &set, &t, err);
-	sqlite3_free(set.v);
+	free(set.v);
 	if (rc < 0)
 		return -1;
 	if (tree_mark(&t) < 0)

@@ -346,16 +346,9 @@ int dgvt_source_choose(struct dgvt *t, struct dgvt_source *s, const struct dgvt_
 
 static int in_ids(const struct dgvt_source *s, int64_t id)
 {
-	size_t lo = 0, hi = s->n_ids;
+	size_t k = dg_lower_bound(s->ids, s->n_ids, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n_ids && s->ids[lo] == id;
+	return k < s->n_ids && s->ids[k] == id;
 }
 
 /* Whether a chunk row (id, thread, icount_lo, icount_hi, addr_lo,
