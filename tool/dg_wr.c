@@ -329,22 +329,25 @@ static void begin(UChar type, SizeT hdr)
 void dg_wr_begin_short(UChar type) { begin(type, 2); }
 void dg_wr_begin_long(UChar type)  { begin(type, 10); }
 
-static inline void put(const void *p, SizeT n)
-{
-	tl_assert(oused + n - rec_at <= REC_ROOM);
-	VG_(memcpy)(obuf + oused, p, n);
-	oused += n;
-}
+/* The fields of a record, written in place: through VG_(memcpy), a call a
+   field, they took 7 % of the helper's CPU where new contexts come often
+   (cc1 failing on its first header: 1.06 M contexts for 5.5 M accesses).
+   A copy of constant size is a move, no call (the compiler's builtin, not
+   libc). */
+#define PUT_FIXED(v) do { \
+		tl_assert(oused + sizeof (v) - rec_at <= REC_ROOM); \
+		__builtin_memcpy(obuf + oused, &(v), sizeof (v)); \
+		oused += sizeof (v); \
+	} while (0)
 
-void dg_wr_u8(UChar v)  { put(&v, 1); }
-void dg_wr_u32(UInt v)  { put(&v, 4); }
-void dg_wr_u64(ULong v) { put(&v, 8); }
+void dg_wr_u8(UChar v)  { PUT_FIXED(v); }
+void dg_wr_u32(UInt v)  { PUT_FIXED(v); }
+void dg_wr_u64(ULong v) { PUT_FIXED(v); }
 
 void dg_wr_uleb(ULong v)
 {
-	UChar b[DGC_LEB_MAX];
-
-	put(b, dgc_put_uleb(b, v) - b);
+	tl_assert(oused + DGC_LEB_MAX - rec_at <= REC_ROOM);
+	oused = dgc_put_uleb(obuf + oused, v) - obuf;
 }
 
 void dg_wr_end(void)
