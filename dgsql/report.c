@@ -220,7 +220,8 @@ static const struct source sources[] = {
 	  "JOIN contexts c ON c.id = s.context_id JOIN bb ON bb.bbdef_id = "
 	  "c.bbdef_id LEFT JOIN mi ON mi.context_id = s.context_id",
 	  "SELECT context_id, count(*) AS accesses, sum(size) AS bytes "
-	  "FROM filtered_accesses GROUP BY context_id", 0, NULL, NULL },
+	  "FROM filtered_accesses GROUP BY context_id", 0, "dg_ctx_summed",
+	  "SELECT context_id, accesses, bytes FROM filtered_ctx" },
 };
 
 /* filtered_accesses restricted to the icount range, and the flags the
@@ -277,6 +278,8 @@ static int narrow_icount(struct rep *r)
 				    NULL, flag_one, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(r->db, "dg_summed", 0, SQLITE_UTF8, NULL,
 				    flag_zero, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(r->db, "dg_ctx_summed", 0, SQLITE_UTF8,
+				    NULL, flag_zero, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(r->db, "dg_windowed", 0, SQLITE_UTF8,
 				    NULL, flag_zero, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(r->db, "dg_paged", 0, SQLITE_UTF8,

@@ -659,6 +659,7 @@ static int drop_all(sqlite3 *db, char **err)
 	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_fields; "
 		 "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
+		 "DROP VIEW IF EXISTS temp.filtered_ctx; "
 		 "DROP VIEW IF EXISTS temp.filtered_span; "
 		 "DROP VIEW IF EXISTS temp.filtered_windows; "
 		 "DROP VIEW IF EXISTS temp.filtered_lines; "
@@ -768,35 +769,45 @@ static enum sum_src summed(sqlite3 *db, const struct dgfilter *f)
 	return f->rg.n == 0 ? SUM_CTX : SUM_NONE;
 }
 
-/* The TEMP VIEW filtered_sum(thread, pc, module_id, is_write, accesses,
+/* The TEMP VIEWs filtered_sum(thread, pc, module_id, is_write, accesses,
    bytes): the counts of filtered_accesses by thread, code address (pc,
-   module_id) and direction, from sum_ctx or sum_heap; empty when summed()
-   says neither. */
+   module_id) and direction, from sum_ctx or sum_heap, empty when summed()
+   says neither; and filtered_ctx(context_id, accesses, bytes), by
+   context, from sum_ctx only (empty otherwise).  One join of sum_ctx's
+   rows with their contexts' descriptors, under the filter's condition,
+   grouped two ways. */
 static char *sum_sql(const struct dgfilter *f, enum sum_src src)
 {
+	static const char none_ctx[] = "CREATE TEMP VIEW filtered_ctx AS "
+		"SELECT 0 AS context_id, 0 AS accesses, 0 AS bytes WHERE 0";
 	int ctx = f && f->ev.n;
+	const char *from = ctx ? "temp.dgf_ev_ctx x JOIN" : "";
+	const char *where = ctx ? "WHERE s.context_id = x.id AND (x.whole OR "
+		"(d.pc, d.module_id) IN (SELECT pc, module_id FROM "
+		"temp.dgf_ev_pcs))" : "";
 
 	if (src == SUM_NONE)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
 		       "0 AS thread, 0 AS pc, 0 AS module_id, 0 AS is_write, "
-		       "0 AS accesses, 0 AS bytes WHERE 0");
+		       "0 AS accesses, 0 AS bytes WHERE 0; %s", none_ctx);
 	if (src == SUM_HEAP)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
-		       "thread, pc, module_id, is_write, accesses, bytes FROM sum_heap");
+		       "thread, pc, module_id, is_write, accesses, bytes FROM "
+		       "sum_heap; %s", none_ctx);
 	/* with a filter, the condition of filtered_accesses on the rows */
+#define SUM_ROWS(by) "FROM %s sum_ctx s JOIN contexts c ON c.id = " \
+	"s.context_id JOIN access_descs d ON d.bbdef_id = c.bbdef_id " \
+	"LEFT JOIN sum_ctx_miss m ON m.context_id = s.context_id " \
+	"AND m.thread = s.thread AND m.aseq = d.aseq %s GROUP BY " by
+#define SUM_COUNTS "sum(s.runs - coalesce(m.missed, 0)) AS accesses, " \
+	"sum((s.runs - coalesce(m.missed, 0)) * d.size) AS bytes "
 	return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
-	       "s.thread, d.pc, d.module_id, d.is_write, "
-	       "sum(s.runs - coalesce(m.missed, 0)) AS accesses, "
-	       "sum((s.runs - coalesce(m.missed, 0)) * d.size) AS bytes "
-	       "FROM %s sum_ctx s JOIN contexts c ON c.id = s.context_id "
-	       "JOIN access_descs d ON d.bbdef_id = c.bbdef_id "
-	       "LEFT JOIN sum_ctx_miss m ON m.context_id = s.context_id "
-	       "AND m.thread = s.thread AND m.aseq = d.aseq %s "
-	       "GROUP BY s.thread, d.pc, d.module_id, d.is_write",
-	       ctx ? "temp.dgf_ev_ctx x JOIN" : "",
-	       ctx ? "WHERE s.context_id = x.id AND (x.whole OR (d.pc, "
-		     "d.module_id) IN (SELECT pc, module_id FROM "
-		     "temp.dgf_ev_pcs))" : "");
+	       "s.thread, d.pc, d.module_id, d.is_write, " SUM_COUNTS
+	       SUM_ROWS("s.thread, d.pc, d.module_id, d.is_write") "; "
+	       "CREATE TEMP VIEW filtered_ctx AS SELECT s.context_id, "
+	       SUM_COUNTS SUM_ROWS("s.context_id"), from, where, from, where);
+#undef SUM_ROWS
+#undef SUM_COUNTS
 }
 
 /* The SQL that differs by the table listing a context's chunks: the
@@ -1006,18 +1017,23 @@ static void fn_flag(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 /* dg_filtered(): 1 while a filter is installed, else 0; dg_summed(): 1
-   when filtered_sum holds filtered_accesses' counts.  Canned queries
+   when filtered_sum holds filtered_accesses' counts, dg_ctx_summed() when
+   filtered_ctx does.  Canned queries
    answer from the summary tables when they allow; SQLite evaluates these
    once, before any loop, so the branch not taken costs nothing. */
 static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 {
 	int on = f && (f->ev.n || f->rg.n || zoomed(f));
 	enum cls_src cls = classed(db, f);
+	enum sum_src sum = summed(db, f);
 
 	if (sqlite3_create_function(db, "dg_filtered", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)on, fn_flag, NULL, NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_summed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-	                            (void *)(intptr_t)(summed(db, f) != SUM_NONE), fn_flag, NULL,
+	                            (void *)(intptr_t)(sum != SUM_NONE), fn_flag, NULL,
+				    NULL) != SQLITE_OK
+	    || sqlite3_create_function(db, "dg_ctx_summed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+	                            (void *)(intptr_t)(sum == SUM_CTX), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)(cls == CLS_ALL ? windowed_all(db)

@@ -44,6 +44,9 @@
  * decoding: from sum_ctx with no filter, or with only fn:/file:/dso: in
  * --events, on a database that has sum_ctx; from sum_heap with only
  * `malloc` in --ranges, on one that has it.  Else filtered_sum is empty.
+ * dg_ctx_summed(): 1 when the TEMP VIEW filtered_ctx(context_id,
+ * accesses, bytes) holds the same counts by context: from sum_ctx, as
+ * above (not from sum_heap, which has no contexts); else it is empty.
  * With it, the TEMP VIEW filtered_span(thread, first_icount, last_icount)
  * gives each thread's first and last matching access: from `threads` or
  * sum_heap_threads, else (call-stack filters) decoding only the first and

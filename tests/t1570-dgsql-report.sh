@@ -116,27 +116,31 @@ check_eq "--events user:naive: the folded stacks follow" \
 check_run "--ranges user:b --report" "$DGSQL" t.db --ranges user:b --report rg
 check_eq "--ranges user:b: only block 2 is accessed" "2 $((2 * NN))" \
 	"$(jat rg blocks all block) $(jat rg blocks all accesses)"
-# A call-stack filter takes the functions from the filter's summaries
-# (filtered_sum) and, dso: alone, the pages, lines and windows from the
-# class summaries: the same report.json as from the accesses decoded, on
-# a copy without those summaries.
+# A call-stack filter takes the functions and the flame graph's contexts
+# from the filter's summaries (filtered_sum, filtered_ctx) and, dso:
+# alone, the pages, lines and windows from the class summaries: the same
+# report.json and folded stacks as from the accesses decoded, on a copy
+# without those summaries.
 cp t.db nosum.db
 sqlite3 -batch nosum.db "DROP TABLE sum_ctx; DROP TABLE sum_ctx_miss;
 	DROP TABLE sum_line_class; DROP TABLE sum_window_class; DROP TABLE sum_class_modules"
-for fl in "fn:transpose_naive 1|0|0" "dso:*transpose* 1|1|1" "fn:main 1|0|0"; do
+for fl in "fn:transpose_naive 1|1|0|0" "dso:*transpose* 1|1|1|1" "fn:main 1|1|0|0"; do
 	set -- $fl
-	check_eq "--events $1: summed, paged, windowed" "$2" \
-		"$(dq t.db --events "$1" 'SELECT dg_summed(), dg_paged(), dg_windowed()')"
-	check_eq "--events $1: nothing summed without the summaries" "0|0|0" \
-		"$(dq nosum.db --events "$1" 'SELECT dg_summed(), dg_paged(), dg_windowed()')"
+	check_eq "--events $1: summed, by context, paged, windowed" "$2" \
+		"$(dq t.db --events "$1" 'SELECT dg_summed(), dg_ctx_summed(), dg_paged(), dg_windowed()')"
+	check_eq "--events $1: nothing summed without the summaries" "0|0|0|0" \
+		"$(dq nosum.db --events "$1" 'SELECT dg_summed(), dg_ctx_summed(), dg_paged(), dg_windowed()')"
 	rm -rf sum.rep dec.rep
-	"$DGSQL" t.db --events "$1" --report sum.rep >/dev/null 2>&1
-	"$DGSQL" nosum.db --events "$1" --report dec.rep >/dev/null 2>&1
-	check_eq "--events $1: report.json written both ways" yes \
-		"$([ -s sum.rep/report.json ] && [ -s dec.rep/report.json ] && echo yes)"
-	check_cmp "--events $1: from the summaries as decoded" dec.rep/report.json \
+	"$DGSQL" t.db --events "$1" --report sum.rep --folded sum.folded >/dev/null 2>&1
+	"$DGSQL" nosum.db --events "$1" --report dec.rep --folded dec.folded >/dev/null 2>&1
+	check_eq "--events $1: report.json and folded stacks written both ways" yes \
+		"$([ -s sum.rep/report.json ] && [ -s dec.rep/report.json ] && [ -s sum.folded ] && echo yes)"
+	check_cmp "--events $1: report.json from the summaries as decoded" dec.rep/report.json \
 		sum.rep/report.json
+	check_cmp "--events $1: folded stacks from the summaries as decoded" dec.folded sum.folded
 done
+check_eq "--ranges malloc: summed from sum_heap, not by context" "1|0" \
+	"$(dq t.db --ranges malloc 'SELECT dg_summed(), dg_ctx_summed()')"
 lohi=$(dq t.db "SELECT start_icount || ':' || end_icount FROM events WHERE label = 'tiled'")
 check_run "--icount-range $lohi --report" "$DGSQL" t.db --icount-range "$lohi" --report ic
 check_eq "--icount-range: header accesses = the decoded ones in the range" \
