@@ -194,7 +194,9 @@ static int finish_chart(struct chart *ch, char **err)
 	int rc;
 
 	if (ch->c->batch) {
+		/* the shared script's errors are rchart_batch_run's to say */
 		fputs("unset output\nreset\n", ch->s);
+		bad = ferror(ch->d) != 0;
 		bad |= fclose(ch->d) != 0;
 		if (bad)
 			*err = sqlite3_mprintf("%s: writing the chart's data "

@@ -40,8 +40,10 @@ struct tree {
 };
 
 /* F_HIT: the node's (pc, module_id) is in the set; F_BELOW: a node above
-   it is; F_DONE: F_BELOW is known; F_ROOT: no parent (NULL). */
-enum { F_HIT = 1, F_BELOW = 2, F_DONE = 4, F_ROOT = 8 };
+   it is; F_DONE: F_BELOW is known; F_ROOT: no parent to walk to (NULL, or
+   a parent or depth that is not an integer); F_NODEPTH: its depth is not
+   an integer, so no child walks to it (SQL ranks text above integers). */
+enum { F_HIT = 1, F_BELOW = 2, F_DONE = 4, F_ROOT = 8, F_NODEPTH = 16 };
 
 static int tree_push(struct tree *t, int64_t id, int64_t parent,
 		     int64_t depth, unsigned flag)
@@ -82,7 +84,8 @@ static int64_t tree_up(const struct tree *t, size_t i)
 	int64_t p = t->node[i].flag & F_ROOT ? -1 :
 		tree_find(t, t->node[i].parent);
 
-	return p >= 0 && t->node[p].depth < t->node[i].depth ? p : -1;
+	return p >= 0 && !(t->node[p].flag & F_NODEPTH) &&
+		t->node[p].depth < t->node[i].depth ? p : -1;
 }
 
 /* Sets F_BELOW on every node with a proper ancestor marked F_HIT: in id
@@ -164,7 +167,11 @@ static int pcset_has(const struct pcset *s, int64_t pc, int64_t module)
 static int pcset_load(sqlite3 *db, const char *pcs, struct pcset *s,
 		      char **err)
 {
+	/* integers only: SQL sorts text after them, and no integer pc
+	   equals a text one (in a damaged table) */
 	char *sql = sqlite3_mprintf("SELECT DISTINCT pc, module_id FROM %s "
+				    "WHERE typeof(pc) = 'integer' AND "
+				    "typeof(module_id) = 'integer' "
 				    "ORDER BY pc, module_id", pcs);
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -199,15 +206,24 @@ static int tree_load(sqlite3 *db, const struct pcset *set, struct tree *t,
 	sqlite3_stmt *st = NULL;
 	int rc;
 
+	/* A value that is not an integer (a damaged table) matches nothing
+	   and links nothing, as SQL's comparisons with integers have it for
+	   NULL and text (a real depth, which SQL would compare as a number,
+	   ends the walk here too); a node without an integer id cannot be
+	   named at all. */
 	if (sqlite3_prepare_v2(db, "SELECT id, parent_id, depth, pc, module_id "
-			       "FROM callsites ORDER BY id", -1, &st, NULL) !=
-	    SQLITE_OK)
+			       "FROM callsites WHERE typeof(id) = 'integer' "
+			       "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return tree_fail(db, t, st, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		unsigned flag =
-			(sqlite3_column_type(st, 1) == SQLITE_NULL ? F_ROOT : 0) |
-			(pcset_has(set, sqlite3_column_int64(st, 3),
-				   sqlite3_column_int64(st, 4)) ? F_HIT : 0);
+		int linked = sqlite3_column_type(st, 1) == SQLITE_INTEGER &&
+			sqlite3_column_type(st, 2) == SQLITE_INTEGER;
+		int coded = sqlite3_column_type(st, 3) == SQLITE_INTEGER &&
+			sqlite3_column_type(st, 4) == SQLITE_INTEGER;
+		unsigned flag = (linked ? 0 : F_ROOT) |
+			(sqlite3_column_type(st, 2) == SQLITE_INTEGER ? 0 : F_NODEPTH) |
+			(coded && pcset_has(set, sqlite3_column_int64(st, 3),
+					    sqlite3_column_int64(st, 4)) ? F_HIT : 0);
 
 		if (tree_push(t, sqlite3_column_int64(st, 0),
 			      sqlite3_column_int64(st, 1),
@@ -228,7 +244,9 @@ static int tree_fill(sqlite3 *db, struct tree *t, int min_depth,
 	unsigned want = min_depth ? F_BELOW : F_HIT | F_BELOW;
 	char *make = sqlite3_mprintf("CREATE TEMP TABLE %s(id INTEGER PRIMARY "
 				     "KEY)", table);
-	char *sql = sqlite3_mprintf("INSERT INTO temp.%s VALUES (?1)", table);
+	/* OR IGNORE: a damaged stacks table may repeat an id */
+	char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO temp.%s VALUES "
+				    "(?1)", table);
 	sqlite3_stmt *st = NULL, *ins = NULL;
 	int rc = make && sql ? sqlite3_exec(db, make, NULL, NULL, NULL) :
 		SQLITE_NOMEM;
@@ -241,7 +259,7 @@ static int tree_fill(sqlite3 *db, struct tree *t, int min_depth,
 	sqlite3_free(make);
 	sqlite3_free(sql);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t k = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+		int64_t k = sqlite3_column_type(st, 1) != SQLITE_INTEGER ? -1 :
 			tree_find(t, sqlite3_column_int64(st, 1));
 
 		rc = SQLITE_OK;
