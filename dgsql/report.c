@@ -556,9 +556,15 @@ static int sec_tops(struct rep *r)
 
 /* A series over time, at most SERIES_POINTS rows: sql's ?1 is the
    bucket width in instructions. */
+/* The icounts a point of a chart over time stands for. */
+static int64_t series_step(const struct rep *r)
+{
+	return r->icount / SERIES_POINTS + 1;
+}
+
 static struct rtable *series(struct rep *r, const char *id, const char *sql)
 {
-	int64_t step = r->icount / SERIES_POINTS + 1;
+	int64_t step = series_step(r);
 
 	return query(r, id, sql, &step, 1);
 }
@@ -841,7 +847,7 @@ static int heap_point(struct rep *r, sqlite3_stmt *st, int64_t i, int64_t live)
    read; this sorts them and adds them up once. */
 static int heap_run(struct rep *r)
 {
-	int64_t step = r->icount / SERIES_POINTS + 1, g_key = 0, g_i = 0, g_max = 0;
+	int64_t step = series_step(r), g_key = 0, g_i = 0, g_max = 0;
 	struct heaplive h = { 0 };
 	struct heaplive_ev *ev;
 	sqlite3_stmt *st = NULL;
@@ -923,8 +929,8 @@ static int sec_heap(struct rep *r)
 	if (!t)
 		return -1;
 	peak_at = t->nrows ? (int64_t)rdoc_num(t, 0, 1) : -1;
-	s = series(r, "heap-series", "SELECT icount, live_bytes FROM "
-		   "temp.dgr_heap_series WHERE ?1 = ?1 ORDER BY 1");
+	s = query(r, "heap-series", "SELECT icount, live_bytes FROM "
+		  "temp.dgr_heap_series ORDER BY 1", NULL, 0);   /* stepped in heap_run */
 	if (!s)
 		return -1;
 	for (k = 0; k < s->nrows && t->nrows; k++)
