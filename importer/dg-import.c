@@ -52,6 +52,11 @@ static const char usage_text[] =
 "      --debug-dir DIRS  look for separate debug files in DIRS (colon-\n"
 "                   separated) before /usr/lib/debug; see README, \"Where\n"
 "                   symbols come from\" (DEBUGINFOD_URLS: download them)\n"
+"      --no-system-debug  separate debug files only from --debug-dir's\n"
+"                   DIRS (and DEBUGINFOD_URLS' servers): not from\n"
+"                   /usr/lib/debug, beside the binary or the debuginfod\n"
+"                   cache, so that the database does not depend on the\n"
+"                   debug packages installed here\n"
 "  -h, --help       this text\n"
 "      --version    print the version\n"
 "\n"
@@ -135,6 +140,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "debug-dir", required_argument, NULL, 'D' },
+		{ "no-system-debug", no_argument, NULL, 'Y' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -163,6 +169,7 @@ int main(int argc, char **argv)
 		case 'P': progress = 1; break;
 		case 'N': progress = 0; break;
 		case 'D': o.debug_dirs = optarg; break;
+		case 'Y': o.no_system_debug = 1; break;
 		case 'T':
 			if (threads_arg(optarg, &o.threads) < 0)
 				return IMP_USAGE;

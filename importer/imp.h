@@ -177,6 +177,7 @@ struct imp_options {
 	const char *log_path;      /* "-" for standard input */
 	const char *db_path;       /* ignored with check_only */
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
+	int no_system_debug;       /* --no-system-debug: debug_dirs alone */
 	int force, strict, check_only, quiet, progress;
 	int no_fields;             /* --no-fields: imp->fld and imp->pct stay NULL */
 	int threads;               /* --threads: threads in all, with the import
@@ -237,6 +238,7 @@ struct importer {
 	/* options */
 	const char *log_path, *db_path;
 	const char *debug_dirs;    /* --debug-dir: colon-separated, or NULL */
+	int no_system_debug;       /* --no-system-debug */
 	int force, quiet, strict, check_only, progress, no_fields;
 	int use_threads;           /* imp_options' threads, never 0 */
 	void (*say)(const char *text, void *arg);

@@ -584,6 +584,7 @@ int imp_import_file(const struct imp_options *o, char *err, size_t errlen)
 	imp->log_path = o->log_path;
 	imp->db_path = o->check_only ? NULL : o->db_path;
 	imp->debug_dirs = o->debug_dirs;
+	imp->no_system_debug = o->no_system_debug;
 	imp->force = o->force;
 	imp->strict = o->strict;
 	imp->check_only = o->check_only;

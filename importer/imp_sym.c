@@ -51,7 +51,8 @@ int imp_sym_init(struct importer *imp)
 	imp->sym = dgsym_new(err, sizeof err);
 	if (!imp->sym)
 		return imp_fail(imp, "symbolizer: %s", err);
-	if (imp->debug_dirs && dgsym_set_debug_dirs(imp->sym, imp->debug_dirs) < 0)
+	if ((imp->debug_dirs && dgsym_set_debug_dirs(imp->sym, imp->debug_dirs) < 0)
+	    || (imp->no_system_debug && dgsym_set_system_debug(imp->sym, 0) < 0))
 		return imp_fail(imp, "symbolizer: %s", dgsym_errmsg(imp->sym));
 	debuginfod_defaults();
 	if (dghash_init(&imp->pc_fn, 4096) < 0

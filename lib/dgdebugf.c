@@ -21,6 +21,7 @@ struct dgdebugf {
 	char *dirs[MAX_DIRS];
 	int ndirs;
 	char *path;             /* libdw's debuginfo_path, or NULL */
+	int no_system;          /* not beside the file, /usr/lib/debug, cache */
 	int dead;               /* the debuginfod server gave no answer */
 	char dead_urls[160];
 };
@@ -65,10 +66,16 @@ static int add_dir(struct dgdebugf *f, const char *d, size_t len)
 	return 0;
 }
 
-/* libdw's path: ours before its default ("+:.debug:/usr/lib/debug"). */
+/* libdw's path: ours before its default ("+:.debug:/usr/lib/debug"), or
+   ours alone.  libdw takes an empty entry (the one after "+") as the
+   file's own directory, where a debuglink names a file that is not
+   checked by build-id; alone, the path starts with an absolute entry, a
+   directory that cannot exist, so that libdw never looks there. */
 static int make_path(struct dgdebugf *f)
 {
-	size_t len = sizeof "+:.debug:/usr/lib/debug";
+	static const char sys_head[] = "+:.debug", sys_tail[] = ":/usr/lib/debug",
+	                  own_head[] = "+/nonexistent/dg-no-system-debug";
+	size_t len = sizeof sys_head + sizeof sys_tail + sizeof own_head;
 	int i;
 
 	for (i = 0; i < f->ndirs; i++)
@@ -77,10 +84,11 @@ static int make_path(struct dgdebugf *f)
 	f->path = malloc(len);
 	if (!f->path)
 		return -1;
-	strcpy(f->path, "+:.debug");
+	strcpy(f->path, f->no_system ? own_head : sys_head);
 	for (i = 0; i < f->ndirs; i++)
 		strcat(strcat(f->path, ":"), f->dirs[i]);
-	strcat(f->path, ":/usr/lib/debug");
+	if (!f->no_system)
+		strcat(f->path, sys_tail);
 	return 0;
 }
 
@@ -94,6 +102,12 @@ int dgdebugf_set_dirs(struct dgdebugf *f, const char *dirs)
 			return -1;
 		p = colon ? colon + 1 : NULL;
 	}
+	return make_path(f);
+}
+
+int dgdebugf_set_system(struct dgdebugf *f, int on)
+{
+	f->no_system = !on;
 	return make_path(f);
 }
 
@@ -312,7 +326,7 @@ int dgdebugf_find(Dwfl_Module *mod, void **userdata, const char *modname,
 	len = dwfl_module_build_id(mod, &id, &vaddr);
 	if (len > 0 && (fd = in_dirs(req, file_name, debuglink_file, id, len)) >= 0)
 		req->route = DGDF_DIR;
-	else if (len > 0 && (fd = in_cache(req, id, len)) >= 0)
+	else if (len > 0 && !req->f->no_system && (fd = in_cache(req, id, len)) >= 0)
 		req->route = DGDF_CACHE;
 	if (fd >= 0) {
 		free(*debuginfo_file_name);

@@ -10,7 +10,9 @@
  * path (the given directories, then /usr/lib/debug), and last libdw's
  * debuginfod client when DEBUGINFOD_URLS is set.  Each module asks once:
  * libdw calls the hook again for the symbol table after the DWARF search
- * failed, and a second network round would only wait again.
+ * failed, and a second network round would only wait again.  With
+ * dgdebugf_set_system(f, 0) the search is the given directories and the
+ * servers alone.
  *
  * Bounded waits: a server that gives no answer (the search took at least
  * DEBUGINFOD_TIMEOUT, default 90 s, and found nothing) is recorded in the
@@ -55,6 +57,13 @@ void dgdebugf_free(struct dgdebugf *f);
 
 /* Colon-separated directories (made absolute); 0, or -1 if out of memory. */
 int dgdebugf_set_dirs(struct dgdebugf *f, const char *dirs);
+
+/* on 0: the given directories alone (and debuginfod when DEBUGINFOD_URLS
+   is set): not the file's own directory, /usr/lib/debug or the debuginfod
+   cache, so that what is found does not depend on the debug packages or
+   the downloads of this machine.  on 1 (the default): those too.  0, or
+   -1 if out of memory. */
+int dgdebugf_set_system(struct dgdebugf *f, int on);
 
 /* The debuginfo_path for Dwfl_Callbacks (NULL inside: libdw's default). */
 char **dgdebugf_path(struct dgdebugf *f);

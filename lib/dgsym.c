@@ -304,6 +304,13 @@ int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs)
 	return 0;
 }
 
+int dgsym_set_system_debug(struct dgsym *s, int on)
+{
+	if (dgdebugf_set_system(s->df, on) < 0)
+		return fail(s, "dgsym: out of memory");
+	return 0;
+}
+
 static void mod_release(struct mod *m)
 {
 	dgscope_cus_free(&m->cus);

@@ -78,6 +78,12 @@ const char *dgsym_errmsg(const struct dgsym *s);
  * before any lookup.  0, or -1 (see dgsym_errmsg) when out of memory. */
 int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs);
 
+/* on 0: no separate debug file from the standard places (the file's own
+ * directory, /usr/lib/debug, the debuginfod cache): only from the
+ * directories of dgsym_set_debug_dirs and from debuginfod servers.  Call
+ * before any lookup.  0, or -1 (see dgsym_errmsg) when out of memory. */
+int dgsym_set_system_debug(struct dgsym *s, int on);
+
 /* A mapping of the log: [start, start+len) maps path from file offset
  * `offset`; bias is the run-time address minus the ELF address; prot has bit
  * 2 for execute; build_id is the GNU build-id the log recorded (id_len 0 if

@@ -138,6 +138,34 @@ for db in none.db dbg.db; do
 		   OR a.icount < mp.unmap_icount) ORDER BY mp.id DESC LIMIT 1), 0)" 2>&1)"
 done
 
+# --- --no-system-debug: --debug-dir's directories alone.  symprog's debug
+# file in the debuginfod cache (by build-id) is found by default, and not
+# with it; libc's from libc6-dbg likewise, where it is installed
+id=$(readelf -n bin/symprog | sed -n 's/^ *Build ID: *//p')
+mkdir -p "cache/$id" && cp debug/symprog.debug "cache/$id/debuginfo"
+sym_import s.log cache.db
+sym_import s.log own.db --no-system-debug
+sym_import s.log owndir.db --no-system-debug --debug-dir "$PWD/debug"
+rm -r "cache/$id"
+from() {
+	sqlite3 "$1" "SELECT symbols_from FROM modules WHERE path LIKE '%/$2'"
+}
+check_eq "by default symprog's DWARF comes from the debuginfod cache" \
+	"DWARF: $PWD/cache/$id/debuginfo (from the debuginfod cache)" "$(from cache.db symprog)"
+check_eq "--no-system-debug: not from the cache" ".dynsym, entry addresses" \
+	"$(from own.db symprog)"
+check_eq "--no-system-debug --debug-dir: from the directory" \
+	"DWARF: $PWD/debug/symprog.debug (from a debug directory)" "$(from owndir.db symprog)"
+check_eq "--no-system-debug: the accesses are the same" \
+	"$(sqlite3 cache.db 'SELECT sum(accesses) FROM sum_pc')" \
+	"$(sqlite3 own.db 'SELECT sum(accesses) FROM sum_pc')"
+case $(from cache.db libc.so.6) in
+*/usr/lib/debug/*)
+	check_eq "--no-system-debug: libc's names not from /usr/lib/debug (libc6-dbg)" "" \
+		"$(from own.db libc.so.6 | grep /usr/lib/debug)"
+	;;
+esac
+
 # --- bad input: a truncated library, a vanished one
 head -c 3000 full/libsymlib.so >bin/libsymlib.so
 rm bin/libsyma.so
