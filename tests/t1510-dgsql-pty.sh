@@ -12,7 +12,10 @@ need_dgsql
 need_cmd script
 trace_db w.db writes || finish
 
-# Keystrokes with pauses, so that readline sees each line as typed.
+# Keystrokes with pauses, so that readline sees each line as typed.  The
+# input stays open until dgsql has written its history at .quit (at most
+# 10 s): closed earlier, script(1) hangs up on a dgsql still busy (under
+# load) and the history is never written.
 keys() {
 	sleep 1
 	for k in '.hel\t\n' '.filter --events fn:fil\t\n' '.filter\n' \
@@ -21,7 +24,12 @@ keys() {
 		printf "$k"
 		sleep 0.4
 	done
-	sleep 0.5
+	i=0
+	while [ ! -s .dgsql_history ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
 }
 keys | HOME=$PWD TERM=dumb timeout 30 script -qc "$DGSQL w.db" /dev/null >pty.raw
 check_eq "dgsql under script exits 0" 0 "$?"
