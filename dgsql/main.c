@@ -112,6 +112,11 @@ static const char usage_text[] =
 "      --folded FILE    with --report: the call stacks, folded (\"a;b;c N\"\n"
 "                       per line, N accesses), for flame-graph tools\n"
 "      --top N          rows of each top table [20]\n"
+"      --no-charts      with --report: no charts, gnuplot not run; the\n"
+"                       report is the same less its images (a gate that\n"
+"                       reads report.json needs no more, and the address x\n"
+"                       time chart is the one part that decodes every\n"
+"                       access)\n"
 "\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
@@ -143,7 +148,8 @@ struct args {
 
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
-	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP
+	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP,
+	O_NOCHARTS
 };
 
 static const struct option longopts[] = {
@@ -167,6 +173,7 @@ static const struct option longopts[] = {
 	{ "report", required_argument, NULL, O_REPORT },
 	{ "folded", required_argument, NULL, O_FOLDED },
 	{ "top", required_argument, NULL, O_TOP },
+	{ "no-charts", no_argument, NULL, O_NOCHARTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -208,6 +215,7 @@ static int option(int c, struct args *a, struct shell *sh)
 	case O_PFIELDS: a->fields_type = optarg; a->plot = 1; return -1;
 	case O_REPORT: a->report.dir = optarg; return -1;
 	case O_FOLDED: a->report.folded = optarg; return -1;
+	case O_NOCHARTS: a->report.no_charts = 1; return -1;
 	case O_TOP:
 		a->report.top = atoi(optarg);
 		if (a->report.top < 1 || a->report.top > 1000 ||
@@ -379,6 +387,8 @@ int main(int argc, char **argv)
 		return usage_error("out of memory", NULL);
 	if (a.report.folded && !a.report.dir)
 		return usage_error("--folded needs --report", NULL);
+	if (a.report.no_charts && !a.report.dir)
+		return usage_error("--no-charts needs --report", NULL);
 	sh.interactive = optind + 1 == argc && !a.plot && !a.report.dir &&
 			 isatty(0);
 	sh.bail = !sh.interactive;

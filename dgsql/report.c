@@ -388,6 +388,8 @@ static int chart_bars(struct rep *r, const struct rtable *t, const char *title,
 			    .title = title,
 			    .xlabel = xlabel };
 
+	if (r->o->no_charts)
+		return 0;
 	snprintf(file, sizeof file, "%s.svg", t->id);
 	if (rchart_bars(&c, t, lc, vc, r->err) < 0)
 		return -1;
@@ -490,6 +492,8 @@ static int sec_addr_time(struct rep *r)
 	    para(r, "Address across (unused pages squeezed out), instruction "
 		 "count down; reads green, writes red, both yellow.") < 0)
 		return -1;
+	if (r->o->no_charts)
+		return 0;
 	dgplot_defaults(&o);
 	snprintf(out, sizeof out, "%s/addr-time.svg", r->dir);
 	o.out = out;
@@ -577,9 +581,11 @@ static int lines_chart(struct rep *r, struct rtable *t, const char *file,
 			    .title = title,
 			    .xlabel = "instructions", .ylabel = y,
 			    .y2label = y2 };
-	int rc = rchart_lines(&c, t, 0, 1, y2 ? 2 : -1, mark, r->err);
+	int rc = r->o->no_charts ? 1 : rchart_lines(&c, t, 0, 1, y2 ? 2 : -1, mark, r->err);
 
 	rdoc_table_free(t);
+	if (rc > 0)
+		return 0;
 	return rc < 0 ? -1 : rdoc_image(r->doc, file, title);
 }
 
@@ -632,9 +638,9 @@ static int hist_one(struct rep *r, int64_t block)
 	if (para(r, "%s", title) < 0)
 		return -1;
 	t = table(r, id, any ? hist_filtered_sql : hist_summary_sql, &block, 1);
-	if (!t || rchart_hist(&c, t, 0, 1, 2, r->err) < 0)
+	if (!t || (!r->o->no_charts && rchart_hist(&c, t, 0, 1, 2, r->err) < 0))
 		return -1;
-	return rdoc_image(r->doc, file, title);
+	return r->o->no_charts ? 0 : rdoc_image(r->doc, file, title);
 }
 
 static int sec_histograms(struct rep *r)
@@ -804,18 +810,20 @@ static int write_folded(struct rep *r, const struct flame *f, const char *path)
 static int sec_flame(struct rep *r)
 {
 	struct flame f = { 0 };
-	int rc = -1;
+	int charts = !r->o->no_charts, rc = -1;
 
 	if (section(r, "flame", "Flame graphs") < 0 ||
 	    para(r, "Accesses, then bytes, by the call stack of the code "
 		 "making them: the outermost frame at the bottom, each box as "
 		 "wide as its share; colours follow names.") < 0)
 		return -1;
+	if (!charts && !r->o->folded)
+		return 0;       /* neither the charts nor the folded stacks */
 	/* unfiltered, dgr_ctx is the summaries': fold adds them up itself */
 	if (fold_load(r->db, flame_stacks_sql, !r->o->filtered && !r->o->has_icount,
 		      &f.l, r->err) == 0) {
 		dg_sort(f.l.v, f.l.n, sizeof *f.l.v, cmp_fline);
-		if (flame_chart(r, &f, 0) == 0 && flame_chart(r, &f, 1) == 0 &&
+		if ((!charts || (flame_chart(r, &f, 0) == 0 && flame_chart(r, &f, 1) == 0)) &&
 		    (!r->o->folded || write_folded(r, &f, r->o->folded) == 0))
 			rc = 0;
 	}
@@ -1159,12 +1167,12 @@ static int build(struct rep *r)
 
 	if (register_range(r) < 0 || make_sources(r) < 0)
 		return -1;
-	if (!(r->charts = rchart_batch_new(r->dir, r->err)))
+	if (!r->o->no_charts && !(r->charts = rchart_batch_new(r->dir, r->err)))
 		return -1;
 	for (i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		if (sections[i](r) < 0)
 			return -1;
-	if (rchart_batch_run(r->charts, r->err) < 0)
+	if (r->charts && rchart_batch_run(r->charts, r->err) < 0)
 		return -1;
 	return rdoc_write(r->doc, r->dir, r->err);
 }

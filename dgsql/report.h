@@ -47,6 +47,7 @@ struct report_opts {
 	int has_icount;
 	int64_t icount_lo, icount_hi;   /* [lo, hi) */
 	int top;                /* rows of each top-N table */
+	int no_charts;          /* --no-charts: tables only, no gnuplot */
 };
 
 /* 0, or -1 with *err (sqlite3_free). */

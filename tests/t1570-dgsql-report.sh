@@ -120,7 +120,8 @@ check_eq "--ranges user:b: only block 2 is accessed" "2 $((2 * NN))" \
 # from the filter's summaries (filtered_sum, filtered_ctx) and, dso:
 # alone, the pages, lines and windows from the class summaries: the same
 # report.json and folded stacks as from the accesses decoded, on a copy
-# without those summaries.
+# without those summaries (compared without charts: report.json does not
+# hold them).
 cp t.db nosum.db
 sqlite3 -batch nosum.db "DROP TABLE sum_ctx; DROP TABLE sum_ctx_miss;
 	DROP TABLE sum_line_class; DROP TABLE sum_window_class; DROP TABLE sum_class_modules"
@@ -131,8 +132,8 @@ for fl in "fn:transpose_naive 1|1|0|0" "dso:*transpose* 1|1|1|1" "fn:main 1|1|0|
 	check_eq "--events $1: nothing summed without the summaries" "0|0|0|0" \
 		"$(dq nosum.db --events "$1" 'SELECT dg_summed(), dg_ctx_summed(), dg_paged(), dg_windowed()')"
 	rm -rf sum.rep dec.rep
-	"$DGSQL" t.db --events "$1" --report sum.rep --folded sum.folded >/dev/null 2>&1
-	"$DGSQL" nosum.db --events "$1" --report dec.rep --folded dec.folded >/dev/null 2>&1
+	"$DGSQL" t.db --events "$1" --report sum.rep --folded sum.folded --no-charts >/dev/null 2>&1
+	"$DGSQL" nosum.db --events "$1" --report dec.rep --folded dec.folded --no-charts >/dev/null 2>&1
 	check_eq "--events $1: report.json and folded stacks written both ways" yes \
 		"$([ -s sum.rep/report.json ] && [ -s dec.rep/report.json ] && [ -s sum.folded ] && echo yes)"
 	check_cmp "--events $1: report.json from the summaries as decoded" dec.rep/report.json \
@@ -151,6 +152,25 @@ check_eq "--icount-range: the filter is in the header" "--icount-range $lohi" \
 check_eq "--icount-range: working set from the range's accesses" \
 	"$(dq t.db "SELECT count(DISTINCT icount / 100000) FROM accesses WHERE icount >= ${lohi%:*} AND icount < ${lohi#*:}")" \
 	"$(jat ic working-set 0 windows)"
+
+# --no-charts: no gnuplot run (a missing one is no error), no images, and
+# the report otherwise the same, item by item; the folded stacks too.
+DG_GNUPLOT=/nonexistent/gnuplot check_run "--no-charts: gnuplot is not run" \
+	"$DGSQL" t.db --report nc --folded nc.folded --no-charts
+check_eq "--no-charts: no image files, no <svg in index.html" "0 0" \
+	"$(ls nc | grep -c -v -E '^(index.html|report.md|report.json)$') $(grep -c '<svg' nc/index.html)"
+check_eq "--no-charts: report.json is the full one less its images" "same" \
+	"$(python3 -c '
+import json
+def load(p, drop):
+    d = json.load(open(p))
+    for s in d["sections"]:
+        s["items"] = [i for i in s["items"] if i["type"] != drop]
+    return d
+print("same" if load("nc/report.json", "image") == load("rep/report.json", "image")
+      and load("rep/report.json", "") != load("rep/report.json", "image") else "differs")' 2>&1)"
+check_cmp "--no-charts: the same folded stacks" t.folded nc.folded
+check_status "--no-charts without --report: exit 2" 2 "$DGSQL" t.db --no-charts
 
 # A truncated trace says so at the top.
 cp t.db trunc.db && sqlite3 trunc.db "UPDATE meta SET value = 0 WHERE key = 'complete';
