@@ -70,8 +70,8 @@ struct imp_desc {
 	uint32_t fb_idx, fb_block; /* imp->fb[fb_idx] counts it while its
 	                              block id is fb_block */
 	uint64_t fb_n;             /* its accesses not yet added there */
-	uint32_t bf_id;            /* block id (0: none) whose fns[bf_i] counts it
-	                              (bf_i IMP_BLOCK_FNS: none, it is full) */
+	uint32_t bf_id;            /* block id (0: none) whose entry bf_i counts it
+	                              (bf_i IMP_BLOCK_FNS_MAX: none, it is full) */
 	uint8_t  bf_i;
 	/* imp_field: the sum_field row (+1; 0 none) of its last access typed
 	   by a range or a variable, for that type, field, variable, way and
@@ -95,6 +95,7 @@ struct imp_desc {
 };
 
 #define IMP_BLOCK_FNS 8     /* (function, direction) pairs counted inside a block */
+#define IMP_BLOCK_FNS_MAX 64    /* ... and in its overflow array, at most */
 
 /* Accesses counted by direction: blocks, ranges and events keep one. */
 struct imp_rw { uint64_t n[2], bytes[2]; };   /* [0] reads, [1] writes */
@@ -122,8 +123,10 @@ struct imp_fn_count { uint32_t fn; uint8_t is_write; uint64_t n, bytes; };
 struct imp_block {
 	uint64_t addr, size, alloc_icount, free_icount;
 	uint32_t id;
-	uint8_t n_fns;             /* used entries of fns */
+	uint8_t n_fns;             /* used entries of fns, then of more */
+	uint8_t cap_more;
 	struct imp_fn_count fns[IMP_BLOCK_FNS];
+	struct imp_fn_count *more; /* entries IMP_BLOCK_FNS.. (malloc'ed on use) */
 	struct imp_rw rw;
 	uint64_t first, last;
 	int64_t  alloc_stack, free_stack;

@@ -193,6 +193,13 @@ int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
 
 static inline int fn_count(struct imp_block *x, struct imp_desc *d);
 
+/* Entry i of the block's function counts: the first IMP_BLOCK_FNS in the
+   block itself, the rest in its overflow array. */
+static inline struct imp_fn_count *fn_entry(struct imp_block *x, unsigned i)
+{
+	return i < IMP_BLOCK_FNS ? &x->fns[i] : &x->more[i - IMP_BLOCK_FNS];
+}
+
 /* The block's histogram, made on its first access (NULL if out of memory:
    the histogram is lost, the counts are not). */
 static uint32_t *hist_of(struct imp_block *x)
@@ -287,46 +294,84 @@ static int block_write(struct importer *imp, uint32_t b)
 		return -1;
 	free(x->hist);
 	x->hist = NULL;
-	for (i = 0; i < x->n_fns; i++)
-		if (imp_fn_block_row(imp, x->fns[i].fn, x->id, x->fns[i].is_write,
-		                     x->fns[i].n, x->fns[i].bytes) < 0)
+	for (i = 0; i < x->n_fns; i++) {
+		const struct imp_fn_count *e = fn_entry(x, i);
+
+		if (imp_fn_block_row(imp, e->fn, x->id, e->is_write, e->n, e->bytes) < 0)
 			return -1;
+	}
+	free(x->more);
+	x->more = NULL;
+	x->cap_more = 0;
 	return 0;
 }
 
+/* Room for one more entry: the overflow array grown (4, 8, ... up to
+   IMP_BLOCK_FNS_MAX in all), or 0 when there is none. */
+static int fn_room(struct imp_block *x)
+{
+	unsigned cap = IMP_BLOCK_FNS + x->cap_more, want;
+	struct imp_fn_count *m;
+
+	if (x->n_fns < cap)
+		return 1;
+	if (cap == IMP_BLOCK_FNS_MAX)
+		return 0;
+	want = x->cap_more ? 2u * x->cap_more : 4u;
+	if (want > IMP_BLOCK_FNS_MAX - IMP_BLOCK_FNS)
+		want = IMP_BLOCK_FNS_MAX - IMP_BLOCK_FNS;
+	if (!(m = realloc(x->more, want * sizeof *m)))
+		return 0;          /* counted in the global table instead */
+	x->more = m;
+	x->cap_more = (uint8_t)want;
+	return 1;
+}
+
 /* d's entry in the block's function counts; d remembers where it was (an
-   entry never moves while its block lives, and block ids are not reused),
-   or that the block's table is full without it (bf_i IMP_BLOCK_FNS: a full
-   table stays full), so that the global table counts it: 1.  The big
-   blocks of a real program are touched by more than IMP_BLOCK_FNS
-   functions, and every access of the others walked the whole table. */
+   entry keeps its index while its block lives, and block ids are not
+   reused), or that the block's table is full without it (bf_i
+   IMP_BLOCK_FNS_MAX: a full table stays full), so that the global table
+   counts it: 1.  The big blocks of a real program are touched by more
+   than IMP_BLOCK_FNS functions, and every access of the others walked the
+   whole table.  Past IMP_BLOCK_FNS the entries go to an array of the
+   block's own, written and freed with it: in the global table, which
+   lives to the end of the import, the objects of an interpreter (a dozen
+   functions and more each) had left 3.3 M entries and 250 MB. */
 static inline int fn_count(struct imp_block *x, struct imp_desc *d)
 {
-	uint8_t i;
+	struct imp_fn_count *e;
+	unsigned i;
 
 	if (d->bf_id == x->id) {
 		i = d->bf_i;
-		if (i == IMP_BLOCK_FNS)
+		if (i == IMP_BLOCK_FNS_MAX)
 			return 1;
-		x->fns[i].n++;
-		x->fns[i].bytes += d->size;
+		e = fn_entry(x, i);
+		e->n++;
+		e->bytes += d->size;
 		return 0;
 	}
-	for (i = 0; i < x->n_fns; i++)
-		if (x->fns[i].fn == d->function && x->fns[i].is_write == d->is_write)
+	for (i = 0; i < x->n_fns; i++) {
+		e = fn_entry(x, i);
+		if (e->fn == d->function && e->is_write == d->is_write)
 			break;
+	}
 	d->bf_id = x->id;
-	d->bf_i = i;
 	if (i == x->n_fns) {
-		if (i == IMP_BLOCK_FNS)
+		if (!fn_room(x)) {
+			d->bf_i = IMP_BLOCK_FNS_MAX;
 			return 1;
-		x->fns[i].fn = d->function;
-		x->fns[i].is_write = d->is_write;
-		x->fns[i].n = x->fns[i].bytes = 0;
+		}
+		e = fn_entry(x, i);
+		e->fn = d->function;
+		e->is_write = d->is_write;
+		e->n = e->bytes = 0;
 		x->n_fns++;
 	}
-	x->fns[i].n++;
-	x->fns[i].bytes += d->size;
+	d->bf_i = (uint8_t)i;
+	e = fn_entry(x, i);
+	e->n++;
+	e->bytes += d->size;
 	return 0;
 }
 
@@ -643,6 +688,7 @@ void imp_heap_free_all(struct importer *imp)
 	for (k = 0; k < imp->n_slots; k++) {
 		free(imp->blocks[k].hist);
 		free(imp->blocks[k].bc);
+		free(imp->blocks[k].more);
 	}
 	imp_hsum_free(imp);
 	for (k = 0; k < imp->n_ranges; k++) {

@@ -9,7 +9,9 @@
 # histogram equals the per-offset counts of dg-dump --accesses; sum_pc,
 # sum_pages and sum_lines equal the same counts per pc, 4 KiB page and
 # 64-byte line; and, when build/lib/dgaccess.so exists, the accesses
-# virtual table has meta.accesses rows.
+# virtual table has meta.accesses rows.  tests/progs/manyfns.c: blocks
+# touched by up to 40 functions have each (function, block, direction)
+# count exact in sum_fn_block.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
 need_tool
@@ -159,6 +161,30 @@ check_eq "sum_pc total = meta accesses" "$(meta $DB accesses)" "$(q $DB 'SELECT 
 check_eq "sum_fn_block total = meta accesses" "$(meta $DB accesses)" "$(q $DB 'SELECT sum(accesses) FROM sum_fn_block')"
 check_eq "chunks: n_accesses total = meta accesses, n_runs total = meta runs" \
 	"$(meta $DB accesses)|$(meta $DB runs)" "$(q $DB 'SELECT sum(n_accesses), sum(n_runs) FROM chunks')"
+
+# ---- function x block counts past the block's own room (manyfns.c): 81
+# (function, direction) pairs on `wide` (past the 64 a block keeps; main
+# reads it 40 times), 24 on `mid`, 2 on `few`; every pair as the program
+# makes it
+need_prog manyfns
+run_dg m.log -- "$DG_PROGS/manyfns" || finish
+import_ok m.log m.db || finish
+awk 'BEGIN { for (k = 0; k < 40; k++) {
+	printf "wide f%d 0 %d\nwide f%d 1 1\n", k, k + 1, k
+	if (k < 12) printf "mid f%d 0 1\nmid f%d 1 2\n", k, k
+} print "wide main 0 40"; print "few f0 0 1"; print "few f0 1 1" }' | sort >fb.want
+q m.db "WITH b(name, id) AS (SELECT CASE size WHEN 4 THEN 'few' ELSE
+	          CASE WHEN id = (SELECT min(id) FROM blocks WHERE size = 160) THEN 'wide' ELSE 'mid' END END, id
+	        FROM blocks WHERE size IN (4, 160))
+	SELECT b.name, f.name, s.is_write, s.accesses FROM sum_fn_block s JOIN b ON b.id = s.block_id
+	JOIN functions f ON f.id = s.function_id" | tr '|' ' ' | sort >fb.got
+check_cmp "sum_fn_block: 81, 24 and 2 (function, direction) pairs on three blocks, exact" \
+	fb.want fb.got
+check_eq "sum_fn_block: each pair once" "$(wc -l <fb.want | tr -d ' ')" \
+	"$(q m.db 'SELECT count(*) FROM (SELECT DISTINCT function_id, block_id, is_write FROM sum_fn_block
+	          WHERE block_id IN (SELECT id FROM blocks WHERE size IN (4, 160)))')"
+check_eq "sum_fn_block total = meta accesses" "$(meta m.db accesses)" \
+	"$(q m.db 'SELECT sum(accesses) FROM sum_fn_block')"
 
 # ---- the accesses virtual table, if it is built
 ext=$DG_BUILD/lib/dgaccess
