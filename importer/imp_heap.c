@@ -16,6 +16,7 @@
 #include "imp_sym.h"
 #include "imp_field.h"
 #include "imp_pctype.h"
+#include "dghist.h"
 #include "dgmem.h"
 #include "imp_hsum.h"
 
@@ -233,26 +234,6 @@ int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 	return fn_count(x, d);
 }
 
-/* The histogram as LEB128 (reads, writes) pairs up to the last touched
-   bucket (schema.sql, blocks.hist); most counts take one byte. */
-static size_t hist_encode(const struct imp_block *x, uint8_t *out)
-{
-	uint32_t n = x->hist_n, i;
-	uint8_t *o = out;
-
-	while (n > 0 && !x->hist[2 * n - 2] && !x->hist[2 * n - 1])
-		n--;
-	for (i = 0; i < 2 * n; i++) {
-		uint32_t v = x->hist[i];
-		while (v >= 0x80) {
-			*o++ = (uint8_t)(v | 0x80);
-			v >>= 7;
-		}
-		*o++ = (uint8_t)v;
-	}
-	return (size_t)(o - out);
-}
-
 static int block_write(struct importer *imp, uint32_t b)
 {
 	struct imp_block *x = &imp->blocks[b];
@@ -283,8 +264,8 @@ static int block_write(struct importer *imp, uint32_t b)
 		sqlite3_bind_int64(st, 15, (int64_t)x->last);
 	}
 	if (x->hist) {
-		uint8_t *enc = malloc(2 * 5 * (size_t)x->hist_n);
-		size_t len = enc ? hist_encode(x, enc) : 0;
+		uint8_t *enc = malloc(DGHIST_MAX_BYTES(x->hist_n));
+		size_t len = enc ? dghist_encode(x->hist, x->hist_n, enc) : 0;
 		sqlite3_bind_int64(st, 16, 1ll << x->hist_shift);
 		if (enc)
 			sqlite3_bind_blob(st, 17, enc, (int)len, free);

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dghist.h"
+
 int dgsqlfn_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
@@ -155,9 +157,9 @@ enum { H_BUCKET, H_OFFSET, H_READS, H_WRITES, H_HIST, H_SIZE };
 
 struct hist_cursor {
 	sqlite3_vtab_cursor base;
-	sqlite3_int64 *count;   /* reads, writes per bucket (owned) */
-	int n;                  /* buckets */
-	int k;                  /* current bucket */
+	sqlite3_int64 *row;     /* bucket, reads, writes per touched bucket (owned) */
+	int n;                  /* touched buckets */
+	int k;                  /* current one */
 	sqlite3_int64 bucket_size;
 };
 
@@ -224,76 +226,51 @@ static int hist_close(sqlite3_vtab_cursor *cur)
 {
 	struct hist_cursor *h = (struct hist_cursor *)cur;
 
-	sqlite3_free(h->count);
+	sqlite3_free(h->row);
 	sqlite3_free(h);
 	return SQLITE_OK;
 }
 
-static int hist_empty(const struct hist_cursor *h, int k)
-{
-	return h->count[2 * k] == 0 && h->count[2 * k + 1] == 0;
-}
-
 static int hist_next(sqlite3_vtab_cursor *cur)
 {
-	struct hist_cursor *h = (struct hist_cursor *)cur;
-
-	do
-		h->k++;
-	while (h->k < h->n && hist_empty(h, h->k));
+	((struct hist_cursor *)cur)->k++;
 	return SQLITE_OK;
 }
 
-/* One unsigned LEB128 number at *p (< end); -1 when malformed. */
-static int leb128(const unsigned char **p, const unsigned char *end,
-		  sqlite3_int64 *v)
-{
-	uint64_t x = 0;
-	int shift = 0;
-
-	while (*p < end && shift < 64) {
-		unsigned char b = *(*p)++;
-
-		x |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = (sqlite3_int64)x;
-			return 0;
-		}
-		shift += 7;
-	}
-	return -1;
-}
-
-/* Decodes the (reads, writes) LEB128 pairs of a blocks.hist blob. */
+/* The touched buckets of a blocks.hist blob, either form (lib/dghist.h). */
 static int hist_decode(struct hist_cursor *h, const unsigned char *p, int len,
 		       sqlite3_vtab *vt)
 {
-	const unsigned char *end = p + len;
-	int cap = 0;
+	struct dghist_cur c;
+	uint64_t bucket, reads, writes;
+	int cap = 0, rc;
 
-	while (p < end) {
+	dghist_begin(&c, p, (size_t)len);
+	while ((rc = dghist_next(&c, &bucket, &reads, &writes)) > 0) {
 		if (h->n == INT32_MAX / 4) {
 			sqlite3_free(vt->zErrMsg);
 			vt->zErrMsg = sqlite3_mprintf("dg_hist: too many buckets");
 			return SQLITE_ERROR;
 		}
 		if (h->n == cap) {
-			sqlite3_int64 *c;
+			sqlite3_int64 *r;
 
 			cap = cap ? 2 * cap : 64;
-			c = sqlite3_realloc64(h->count, 2 * sizeof *c * cap);
-			if (!c)
+			r = sqlite3_realloc64(h->row, 3 * sizeof *r * cap);
+			if (!r)
 				return SQLITE_NOMEM;
-			h->count = c;
+			h->row = r;
 		}
-		if (leb128(&p, end, &h->count[2 * h->n]) < 0 ||
-		    leb128(&p, end, &h->count[2 * h->n + 1]) < 0) {
-			sqlite3_free(vt->zErrMsg);
-			vt->zErrMsg = sqlite3_mprintf("dg_hist: malformed "
-				"histogram (bucket %d)", h->n);
-			return SQLITE_ERROR;
-		}
+		h->row[3 * h->n] = (sqlite3_int64)bucket;
+		h->row[3 * h->n + 1] = (sqlite3_int64)reads;
+		h->row[3 * h->n + 2] = (sqlite3_int64)writes;
 		h->n++;
+	}
+	if (rc < 0) {
+		sqlite3_free(vt->zErrMsg);
+		vt->zErrMsg = sqlite3_mprintf("dg_hist: malformed histogram "
+			"(after %d buckets): %s", h->n, dghist_error(rc));
+		return SQLITE_ERROR;
 	}
 	return SQLITE_OK;
 }
@@ -304,17 +281,15 @@ static int hist_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs,
 	struct hist_cursor *h = (struct hist_cursor *)cur;
 	int rc = SQLITE_OK;
 
-	sqlite3_free(h->count);
-	h->count = NULL;
+	sqlite3_free(h->row);
+	h->row = NULL;
 	h->n = 0;
-	h->k = -1;
+	h->k = 0;
 	h->bucket_size = argc > 1 ? sqlite3_value_int64(argv[1]) : 1;
 	if (argc > 0 && sqlite3_value_type(argv[0]) == SQLITE_BLOB)
 		rc = hist_decode(h, sqlite3_value_blob(argv[0]),
 				 sqlite3_value_bytes(argv[0]), cur->pVtab);
-	if (rc != SQLITE_OK)
-		return rc;
-	return hist_next(cur);
+	return rc;
 }
 
 static int hist_eof(sqlite3_vtab_cursor *cur)
@@ -329,17 +304,17 @@ static int hist_column(sqlite3_vtab_cursor *cur, sqlite3_context *c, int col)
 	struct hist_cursor *h = (struct hist_cursor *)cur;
 
 	switch (col) {
-	case H_BUCKET: sqlite3_result_int(c, h->k); break;
+	case H_BUCKET: sqlite3_result_int64(c, h->row[3 * h->k]); break;
 	case H_OFFSET: {
 		/* bucket_size is the database's (blocks.hist_bucket): a
 		   product past 64 bits is NULL, not an overflow */
 		sqlite3_int64 off;
-		if (!__builtin_mul_overflow((sqlite3_int64)h->k, h->bucket_size, &off))
+		if (!__builtin_mul_overflow(h->row[3 * h->k], h->bucket_size, &off))
 			sqlite3_result_int64(c, off);
 		break;
 	}
-	case H_READS:  sqlite3_result_int64(c, h->count[2 * h->k]); break;
-	case H_WRITES: sqlite3_result_int64(c, h->count[2 * h->k + 1]); break;
+	case H_READS:  sqlite3_result_int64(c, h->row[3 * h->k + 1]); break;
+	case H_WRITES: sqlite3_result_int64(c, h->row[3 * h->k + 2]); break;
 	case H_SIZE:   sqlite3_result_int64(c, h->bucket_size); break;
 	default: break;
 	}

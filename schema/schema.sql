@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -281,12 +281,17 @@ CREATE TABLE pc_inlines (
 -- size, allocation and free icount, thread and stack (free_* NULL: never
 -- freed), and the accesses made inside [addr, addr+size) while it lived:
 -- counts, bytes, first and last access icount.  hist is the offset
--- histogram: for bucket k = 0, 1, ... (offsets k*hist_bucket ..
--- k*hist_bucket + hist_bucket - 1) two unsigned LEB128 numbers, the reads
--- then the writes that started in the bucket; buckets after the last
--- touched one are left out.  hist_bucket is the smallest power of two that
--- makes at most 1024 buckets, so blocks of any size have one.  NULL when the
--- block was never accessed.
+-- histogram, the reads and the writes that started in each bucket k
+-- (offsets k*hist_bucket .. k*hist_bucket + hist_bucket - 1): the two bytes
+-- 0x80 0x00, then for each touched bucket, in order, three unsigned LEB128
+-- numbers: the untouched buckets skipped since the last touched one (since
+-- bucket 0 for the first), the reads, the writes.  Before schema 12 it was
+-- dense, and dg_hist still reads that form: for bucket k = 0, 1, ... two
+-- numbers, the reads then the writes, up to the last touched bucket (a
+-- dense histogram never starts with 0x80 0x00, a zero in two bytes).
+-- lib/dghist.c is the codec.  hist_bucket is the smallest power of two
+-- that makes at most 1024 buckets, so blocks of any size have one.  NULL
+-- when the block was never accessed.
 CREATE TABLE blocks (
 	id              INTEGER PRIMARY KEY,
 	addr            INTEGER NOT NULL,

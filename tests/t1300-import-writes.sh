@@ -98,12 +98,12 @@ check_eq "blocks: as many rows as dg-dump --blocks lines" \
 	"$(wc -l <blocks | tr -d ' ')" "$(q $DB 'SELECT count(*) FROM blocks')"
 check_cmp "blocks: addr size alloc free reads writes bytes stack = dg-dump --blocks" blocks.want blocks.got
 
-# ---- offset histograms (schema.sql: per bucket k = 0, 1, ... two unsigned
-# LEB128 numbers, reads then writes started in the bucket, buckets after the
-# last touched one left out; hist_bucket the smallest power of two giving
-# <= 1024 buckets)
-grep -q 'two unsigned LEB128 numbers, the reads' "$DG_TOP/schema/schema.sql" ||
-	not_ok "schema.sql still describes blocks.hist as LEB128 pairs (update this test's decoder)"
+# ---- offset histograms (schema.sql: the bytes 0x80 0x00, then per touched
+# bucket three unsigned LEB128 numbers, the untouched buckets skipped, the
+# reads, the writes started in the bucket; hist_bucket the smallest power
+# of two giving <= 1024 buckets)
+grep -q 'three unsigned LEB128$' "$DG_TOP/schema/schema.sql" ||
+	not_ok "schema.sql still describes blocks.hist as (skip, reads, writes) triples (update this test's decoder)"
 acc_by_block acc blocks >byblock
 check_eq "dg-dump --accesses per block agrees with --blocks (reads writes per block)" \
 	"$(awk '{ print $5, $6 }' blocks | tr '\n' ' ')" \
@@ -118,26 +118,75 @@ done >badbucket
 check_eq "hist is NULL exactly for the blocks never accessed" 0 \
 	"$(q $DB "SELECT count(*) FROM blocks WHERE (hist IS NULL) != (reads + writes = 0)")"
 check_empty "hist_bucket is the smallest power of two giving <= 1024 buckets" badbucket
-# decoded: "block bucket reads writes" for non-zero buckets; a malformed
-# blob (a number cut short, an odd count, a zero last bucket) is reported.
+# decoded: "block bucket reads writes" for the touched buckets; a malformed
+# blob (no 0x80 0x00 first, a number cut short, a count not in threes, a
+# bucket with neither reads nor writes) is reported.
 dgawk '
 	$3 != "-" {
+		if (substr($3, 1, 4) != "8000") { print NR, "no-marker"; next }
 		n = 0; v = 0; m = 1; open = 0
-		for (o = 1; o < length($3); o += 2) {
+		for (o = 5; o < length($3); o += 2) {
 			c = hex(substr($3, o, 2))
 			v += (c % 128) * m; m *= 128; open = 1
 			if (c < 128) { num[n++] = v; v = 0; m = 1; open = 0 }
 		}
-		if (open || n % 2 || n == 0) { print NR, "malformed", n, open; next }
-		if (num[n - 2] == 0 && num[n - 1] == 0) print NR, "zero-last-bucket"
-		for (k = 0; k < n / 2; k++)
-			if (num[2 * k] || num[2 * k + 1]) print NR, k, num[2 * k], num[2 * k + 1]
+		if (open || n % 3 || n == 0) { print NR, "malformed", n, open; next }
+		k = -1
+		for (i = 0; i < n; i += 3) {
+			k += num[i] + 1
+			if (!num[i + 1] && !num[i + 2]) print NR, "untouched-bucket", k
+			else print NR, k, num[i + 1], num[i + 2]
+		}
 	}' hist.raw >hist.got
 awk 'NR == FNR { bk[NR] = $2; next }
 	{ k = $1 " " int($3 / bk[$1]); if ($2 == "R") r[k]++; else w[k]++; seen[k] = 1 }
 	END { for (k in seen) print k, r[k] + 0, w[k] + 0 }' hist.raw byblock | sort -n -k1,1 -k2,2 >hist.want
 sort -n -k1,1 -k2,2 hist.got >hist.got.s
 check_cmp "blocks.hist decodes to dg-dump's per-offset counts for every block" hist.want hist.got.s
+# dgsql's dg_hist reads the sparse form, and the dense one of schema 11 and
+# before (the same histograms re-encoded into a copy); a blob cut short is
+# an error that says so
+DGSQL=$DG_BUILD/bin/dgsql
+hq() {
+	"$DGSQL" "$1" "SELECT n.k, h.offset / b.hist_bucket, h.reads, h.writes
+	  FROM (SELECT id, row_number() OVER (ORDER BY alloc_icount, id) AS k FROM blocks) n
+	  JOIN blocks b ON b.id = n.id, dg_hist(b.hist, b.hist_bucket) h" 2>&1 | tr '|' ' ' |
+		sort -n -k1,1 -k2,2
+}
+hq $DB >dghist.got
+check_cmp "dg_hist decodes every block's histogram as dg-dump counts it" hist.want dghist.got
+cp $DB dense.db
+python3 - dense.db <<'PY' || not_ok "histograms re-encoded dense"
+import sqlite3, sys
+def ulebs(b):
+    out, v, sh = [], 0, 0
+    for c in b:
+        v |= (c & 0x7f) << sh; sh += 7
+        if not c & 0x80: out.append(v); v, sh = 0, 0
+    return out
+def uleb(v):
+    o = bytearray()
+    while v >= 0x80: o.append(v & 0x7f | 0x80); v >>= 7
+    o.append(v); return bytes(o)
+db = sqlite3.connect(sys.argv[1])
+for bid, h in db.execute("SELECT id, hist FROM blocks WHERE hist IS NOT NULL").fetchall():
+    assert h[:2] == b"\x80\x00"
+    n, k, dense = ulebs(h[2:]), -1, {}
+    for i in range(0, len(n), 3):
+        k += n[i] + 1; dense[k] = (n[i + 1], n[i + 2])
+    blob = b"".join(uleb(c) for j in range(k + 1) for c in dense.get(j, (0, 0)))
+    db.execute("UPDATE blocks SET hist = ? WHERE id = ?", (blob, bid))
+db.commit()
+PY
+check_eq "the copy's histograms are dense (none starts with 0x80 0x00)" 0 \
+	"$(q dense.db "SELECT count(*) FROM blocks WHERE substr(hex(hist), 1, 4) = '8000'")"
+hq dense.db >dense.got
+check_cmp "dg_hist reads the dense form (schema 11 and before) the same" hist.want dense.got
+cp $DB cut.db
+q cut.db "UPDATE blocks SET hist = x'800000' WHERE id = (SELECT min(id) FROM blocks WHERE hist IS NOT NULL)"
+"$DGSQL" cut.db "SELECT count(*) FROM blocks b, dg_hist(b.hist, b.hist_bucket)" >cut.out 2>&1
+check_eq "a histogram cut short: exit 1, and a message that says so" "1 1" \
+	"$? $(grep -c "dg_hist: malformed histogram (after 0 buckets): a bucket's numbers cut short" cut.out)"
 check_eq "the 400-byte block: 100 buckets of 1 read + 1 write at offsets 0, 4, ..., 396" \
 	"100 100 100 0" \
 	"$(awk -v b="$(grep -n "^$lo 400 " blocks.want | cut -d: -f1)" '$1 == b && $2 % 4 == 0 && $3 == 1 && $4 == 1 { n++ }

@@ -109,8 +109,8 @@ check_eq "heap: meta accesses runs complete" "16 11 1" \
 	"$(meta heap.db accesses) $(meta heap.db runs) $(meta heap.db complete)"
 check_eq "heap: the 40-byte block: 10 reads of 40 bytes, no writes" "20480|40|10|0|40|0" \
 	"$(q heap.db 'SELECT addr, size, reads, writes, read_bytes, write_bytes FROM blocks')"
-check_eq "heap: hist_bucket 1; hist = (1 read, 0 writes) at offsets 0, 4, ..., 36, zeros between" \
-	"1|$(for k in 0 1 2 3 4 5 6 7 8; do printf '0100000000000000'; done)0100" \
+check_eq "heap: hist_bucket 1; hist = 0x80 0x00, then (1 read, 0 writes) at offsets 0, 4, ..., 36: 3 skipped before each but the first" \
+	"1|8000000100$(for k in 1 2 3 4 5 6 7 8 9; do printf '030100'; done)" \
 	"$(q heap.db 'SELECT hist_bucket, hex(hist) FROM blocks')"
 check_eq "heap: threads 1 (10 runs, 15 accesses), 2 (1, 1)" "1|10|15 2|1|1" \
 	"$(q heap.db 'SELECT id, runs, accesses FROM threads ORDER BY id' | paste -sd ' ' -)"
