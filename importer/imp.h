@@ -124,7 +124,7 @@ struct imp_block {
 	uint64_t addr, size, alloc_icount, free_icount;
 	uint32_t id;
 	uint8_t n_fns;             /* used entries of fns, then of more */
-	uint8_t cap_more;
+	uint8_t cap_more, fns_full;    /* fns_full: no entry is added any more */
 	struct imp_fn_count fns[IMP_BLOCK_FNS];
 	struct imp_fn_count *more; /* entries IMP_BLOCK_FNS.. (malloc'ed on use) */
 	struct imp_rw rw;

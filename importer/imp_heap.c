@@ -288,7 +288,9 @@ static int block_write(struct importer *imp, uint32_t b)
 }
 
 /* Room for one more entry: the overflow array grown (4, 8, ... up to
-   IMP_BLOCK_FNS_MAX in all), or 0 when there is none. */
+   IMP_BLOCK_FNS_MAX in all), or 0 when there is none, from now on (a pair
+   the global table counts must never be added here later, or it would
+   have two rows). */
 static int fn_room(struct imp_block *x)
 {
 	unsigned cap = IMP_BLOCK_FNS + x->cap_more, want;
@@ -296,13 +298,15 @@ static int fn_room(struct imp_block *x)
 
 	if (x->n_fns < cap)
 		return 1;
-	if (cap == IMP_BLOCK_FNS_MAX)
+	if (x->fns_full || cap == IMP_BLOCK_FNS_MAX)
 		return 0;
 	want = x->cap_more ? 2u * x->cap_more : 4u;
 	if (want > IMP_BLOCK_FNS_MAX - IMP_BLOCK_FNS)
 		want = IMP_BLOCK_FNS_MAX - IMP_BLOCK_FNS;
-	if (!(m = realloc(x->more, want * sizeof *m)))
-		return 0;          /* counted in the global table instead */
+	if (!(m = realloc(x->more, want * sizeof *m))) {
+		x->fns_full = 1;   /* counted in the global table instead */
+		return 0;
+	}
 	x->more = m;
 	x->cap_more = (uint8_t)want;
 	return 1;
