@@ -481,7 +481,7 @@ int imp_sym_stack(struct importer *imp, const uint64_t *f, uint64_t n, int64_t *
 /* ------------------------------------------------------------ finish */
 
 /* What would give the module better names, for people; NULL if nothing. */
-static const char *advice(struct dgsym *sym, int m)
+static const char *advice(const struct importer *imp, struct dgsym *sym, int m)
 {
 	switch (dgsym_module_state(sym, m)) {
 	case DGSYM_DWARF:
@@ -493,6 +493,8 @@ static const char *advice(struct dgsym *sym, int m)
 		return "import before the file is updated, or on the machine that "
 		       "made the trace";
 	default:
+		if (imp->no_system_debug)   /* the package's file would not be read */
+			return "give --debug-dir DIR, or set DEBUGINFOD_URLS";
 		return "install its -dbgsym package, give --debug-dir DIR, or set "
 		       "DEBUGINFOD_URLS";
 	}
@@ -535,7 +537,7 @@ static int module_row(struct importer *imp, sqlite3_stmt *st, int m)
 	const char *dbg = u ? dgsym_module_debug_file(sym, m) : NULL;
 	const char *from = u ? dgsym_module_symbols_from(sym, m) : "not opened: no code run";
 	const char *problem = u ? dgsym_module_problem(sym, m) : NULL;
-	const char *tip = u ? advice(sym, m) : NULL;
+	const char *tip = u ? advice(imp, sym, m) : NULL;
 
 	sqlite3_bind_int64(st, 1, m + 1);
 	sqlite3_bind_text(st, 2, dgsym_module_path(sym, m), -1, SQLITE_STATIC);

@@ -58,10 +58,11 @@ void dgdebugf_free(struct dgdebugf *f);
 /* Colon-separated directories (made absolute); 0, or -1 if out of memory. */
 int dgdebugf_set_dirs(struct dgdebugf *f, const char *dirs);
 
-/* on 0: the given directories alone (and debuginfod when DEBUGINFOD_URLS
-   is set): not the file's own directory, /usr/lib/debug or the debuginfod
-   cache, so that what is found does not depend on the debug packages or
-   the downloads of this machine.  on 1 (the default): those too.  0, or
+/* on 0: the given directories alone: not the file's own directory,
+   /usr/lib/debug or the debuginfod cache, so that what is found does not
+   depend on the debug packages or the downloads of this machine.  With
+   DEBUGINFOD_URLS set, libdw's client still asks the servers, and answers
+   from its own cache what it has there.  on 1 (the default): those too.  0, or
    -1 if out of memory. */
 int dgdebugf_set_system(struct dgdebugf *f, int on);
 

@@ -34,7 +34,7 @@ void dghist_begin(struct dghist_cur *c, const void *blob, size_t len)
 	c->bucket = 0;
 }
 
-/* Two or three numbers of one bucket; at the end of the bytes, 0. */
+/* Two or three numbers of one bucket: 1, or a negative error. */
 static int numbers(struct dghist_cur *c, uint64_t *v, int n)
 {
 	int i, rc;
@@ -55,8 +55,12 @@ int dghist_next(struct dghist_cur *c, uint64_t *bucket, uint64_t *reads,
 		if (c->sparse) {
 			if ((rc = numbers(c, v, 3)) < 0)
 				return rc;
-			if (v[0] > UINT32_MAX - c->bucket)
+			/* c->bucket may be 2^32 already: checked before the
+			   subtraction, which would wrap */
+			if (c->bucket > UINT32_MAX || v[0] > UINT32_MAX - c->bucket)
 				return DGHIST_E_FAR;
+			if (!v[1] && !v[2])
+				return DGHIST_E_EMPTY;  /* never written */
 			c->bucket += v[0];
 			v[0] = v[1];
 			v[1] = v[2];
@@ -79,6 +83,7 @@ const char *dghist_error(int e)
 	switch (e) {
 	case DGHIST_E_CUT: return "a bucket's numbers cut short";
 	case DGHIST_E_FAR: return "a bucket past 2^32";
+	case DGHIST_E_EMPTY: return "a bucket listed with neither reads nor writes";
 	}
 	return dgc_what(e);
 }

@@ -80,7 +80,8 @@ int dgsym_set_debug_dirs(struct dgsym *s, const char *dirs);
 
 /* on 0: no separate debug file from the standard places (the file's own
  * directory, /usr/lib/debug, the debuginfod cache): only from the
- * directories of dgsym_set_debug_dirs and from debuginfod servers.  Call
+ * directories of dgsym_set_debug_dirs and from debuginfod servers (whose
+ * client answers from its own cache what it has there).  Call
  * before any lookup.  0, or -1 (see dgsym_errmsg) when out of memory. */
 int dgsym_set_system_debug(struct dgsym *s, int on);
 
