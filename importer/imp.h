@@ -132,14 +132,22 @@ struct imp_block {
 	int64_t  alloc_stack, free_stack;
 	uint32_t alloc_thread, free_thread;
 	uint32_t next_in_page;     /* small blocks: list by start page */
-	uint32_t *hist;            /* 2 counters a bucket, allocated on use */
+	void    *hist;             /* 2 counters a bucket, allocated on use:
+	                              bytes until one overflows, then
+	                              uint32_t (hist_wide); see imp_block_hist */
 	uint32_t hist_n;
-	uint8_t  hist_shift, live, freed;
+	uint8_t  hist_shift, hist_wide, hist_lost, live, freed;
 	uint32_t bc_chunk, bc_n;   /* accesses in chunk bc_chunk (imp_hsum.c) */
 	struct imp_bc { uint32_t chunk, n; } *bc;   /* earlier chunks' */
 	size_t n_bc, cap_bc;
 	uint32_t vtype, votes;     /* imp_pctype: leading pcts index + 1, margin */
 };
+
+/* Counter j of a block's histogram (2k: reads of bucket k, 2k + 1: writes). */
+static inline uint32_t imp_block_hist(const struct imp_block *x, size_t j)
+{
+	return x->hist_wide ? ((const uint32_t *)x->hist)[j] : ((const uint8_t *)x->hist)[j];
+}
 
 struct imp_range {
 	uint64_t addr, len, start_icount, end_icount;

@@ -201,18 +201,54 @@ static inline struct imp_fn_count *fn_entry(struct imp_block *x, unsigned i)
 	return i < IMP_BLOCK_FNS ? &x->fns[i] : &x->more[i - IMP_BLOCK_FNS];
 }
 
-/* The block's histogram, made on its first access (NULL if out of memory:
-   the histogram is lost, the counts are not). */
-static uint32_t *hist_of(struct imp_block *x)
+/* The block's histogram, made on its first access with a byte a counter
+   (NULL if out of memory: the histogram is lost, for good, and the counts
+   are not). */
+static void *hist_of(struct imp_block *x)
 {
 	uint8_t shift = 0;
 
+	if (x->hist_lost)
+		return NULL;
 	while ((x->size + (1ull << shift) - 1) >> shift > HIST_MAX)
 		shift++;
 	x->hist_shift = shift;
 	x->hist_n = (uint32_t)((x->size + (1ull << shift) - 1) >> shift);
-	x->hist = calloc(2 * (size_t)x->hist_n, sizeof *x->hist);
+	x->hist_wide = 0;
+	if (!(x->hist = calloc(2 * (size_t)x->hist_n, 1)))
+		x->hist_lost = 1;
 	return x->hist;
+}
+
+/* One more in counter j.  Counters are bytes until one overflows, then all
+   of the block's become uint32_t: most stay below 256, and four bytes a
+   counter made the histograms of a large live heap eight times its size
+   (a block under 1 KiB has a bucket a byte).  Out of memory, the
+   histogram is lost rather than wrong. */
+static void hist_add(struct imp_block *x, size_t j)
+{
+	uint8_t *narrow = x->hist;
+	uint32_t *wide;
+	size_t i;
+
+	if (x->hist_wide) {
+		((uint32_t *)x->hist)[j]++;
+		return;
+	}
+	if (++narrow[j] != 0)
+		return;
+	if (!(wide = malloc(2 * (size_t)x->hist_n * sizeof *wide))) {
+		free(x->hist);
+		x->hist = NULL;
+		x->hist_lost = 1;
+		return;
+	}
+	for (i = 0; i < 2 * (size_t)x->hist_n; i++)
+		wide[i] = narrow[i];
+	wide[j] = 256;
+	free(x->hist);
+	x->hist = wide;
+	x->hist_wide = 1;
 }
 
 int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
@@ -228,10 +264,23 @@ int imp_heap_touch(struct importer *imp, uint32_t b, uint64_t addr,
 	if (x->hist || hist_of(x)) {
 		k = (addr - x->addr) >> x->hist_shift;
 		if (k < x->hist_n)
-			x->hist[2 * k + d->is_write]++;
+			hist_add(x, 2 * k + d->is_write);
 	}
 	imp_pctype_vote(imp, x, d, addr);
 	return fn_count(x, d);
+}
+
+/* The histogram's counters as uint32_t: its own, or copied into tmp
+   (2 * HIST_MAX of them). */
+static const uint32_t *hist_counts(const struct imp_block *x, uint32_t *tmp)
+{
+	size_t j;
+
+	if (x->hist_wide)
+		return x->hist;
+	for (j = 0; j < 2 * (size_t)x->hist_n; j++)
+		tmp[j] = ((const uint8_t *)x->hist)[j];
+	return tmp;
 }
 
 static int block_write(struct importer *imp, uint32_t b)
@@ -241,6 +290,7 @@ static int block_write(struct importer *imp, uint32_t b)
 		"INSERT INTO blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
 		" ?12, ?13, ?14, ?15, ?16, ?17)");
 	int touched = x->rw.n[0] || x->rw.n[1];
+	uint32_t wide[2 * HIST_MAX];
 	uint8_t i;
 
 	if (!st)
@@ -265,7 +315,7 @@ static int block_write(struct importer *imp, uint32_t b)
 	}
 	if (x->hist) {
 		uint8_t *enc = malloc(DGHIST_MAX_BYTES(x->hist_n));
-		size_t len = enc ? dghist_encode(x->hist, x->hist_n, enc) : 0;
+		size_t len = enc ? dghist_encode(hist_counts(x, wide), x->hist_n, enc) : 0;
 		sqlite3_bind_int64(st, 16, 1ll << x->hist_shift);
 		if (enc)
 			sqlite3_bind_blob(st, 17, enc, (int)len, free);

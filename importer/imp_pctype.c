@@ -342,7 +342,7 @@ static int field_counts(struct importer *imp, const struct imp_block *x, uint32_
 		return imp_fail(imp, "out of memory");
 	memset(p->touched, 0, nf * sizeof *p->touched);
 	for (i = 0; i < x->hist_n; i++) {
-		if (!x->hist[2 * i] && !x->hist[2 * i + 1])
+		if (!imp_block_hist(x, 2 * i) && !imp_block_hist(x, 2 * i + 1))
 			continue;
 		f = at ? at[i % size] : dgtypes_field_at(p->types, ty, i % size);
 		k = f == DGTYPES_NONE ? nf - 1 : f - t->first_field;
@@ -352,8 +352,8 @@ static int field_counts(struct importer *imp, const struct imp_block *x, uint32_
 			p->touched[k] = (uint32_t)e + 1;
 			p->sf[e].blocks++;
 		}
-		p->sf[p->touched[k] - 1].reads += x->hist[2 * i];
-		p->sf[p->touched[k] - 1].writes += x->hist[2 * i + 1];
+		p->sf[p->touched[k] - 1].reads += imp_block_hist(x, 2 * i);
+		p->sf[p->touched[k] - 1].writes += imp_block_hist(x, 2 * i + 1);
 	}
 	return 0;
 }

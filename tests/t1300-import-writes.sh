@@ -230,19 +230,27 @@ import_ok m.log m.db || finish
 awk 'BEGIN { for (k = 0; k < 40; k++) {
 	printf "wide f%d 0 %d\nwide f%d 1 1\n", k, k + 1, k
 	if (k < 12) printf "mid f%d 0 1\nmid f%d 1 2\n", k, k
-} print "wide main 0 40"; print "few f0 0 1"; print "few f0 1 1" }' | sort >fb.want
+} print "wide main 0 40"; print "few f0 0 1"; print "few f0 1 1"; print "few main 0 300" }' | sort >fb.want
 q m.db "WITH b(name, id) AS (SELECT CASE size WHEN 4 THEN 'few' ELSE
 	          CASE WHEN id = (SELECT min(id) FROM blocks WHERE size = 160) THEN 'wide' ELSE 'mid' END END, id
 	        FROM blocks WHERE size IN (4, 160))
 	SELECT b.name, f.name, s.is_write, s.accesses FROM sum_fn_block s JOIN b ON b.id = s.block_id
 	JOIN functions f ON f.id = s.function_id" | tr '|' ' ' | sort >fb.got
-check_cmp "sum_fn_block: 81, 24 and 2 (function, direction) pairs on three blocks, exact" \
+check_cmp "sum_fn_block: 81, 24 and 3 (function, direction) pairs on three blocks, exact" \
 	fb.want fb.got
 check_eq "sum_fn_block: no (function, block, direction) in two rows" "" \
 	"$(q m.db 'SELECT function_id, block_id, is_write FROM sum_fn_block
 	          GROUP BY function_id, block_id, is_write HAVING count(*) > 1 LIMIT 3')"
 check_eq "sum_fn_block total = meta accesses" "$(meta m.db accesses)" \
 	"$(q m.db 'SELECT sum(accesses) FROM sum_fn_block')"
+# few's byte 0 is read 301 times: the histogram's counters start as bytes
+# and widen when one overflows; mid's stay bytes
+check_eq "histograms past 255 counts a byte: few offset 0 301 R 1 W; mid 12 ints 1 R 2 W" \
+	"0 301 1|12 12 24" \
+	"$("$DG_BUILD/bin/dgsql" m.db "SELECT h.offset || ' ' || h.reads || ' ' || h.writes
+	    FROM blocks b, dg_hist(b.hist, b.hist_bucket) h WHERE b.size = 4" 2>&1)|$("$DG_BUILD/bin/dgsql" m.db \
+	    "SELECT count(*), sum(h.reads), sum(h.writes) FROM blocks b, dg_hist(b.hist, b.hist_bucket) h
+	    WHERE b.id = (SELECT max(id) FROM blocks WHERE size = 160)" 2>&1 | tr '|' ' ')"
 
 # ---- the accesses virtual table, if it is built
 ext=$DG_BUILD/lib/dgaccess
