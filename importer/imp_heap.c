@@ -716,7 +716,7 @@ int imp_heap_finish(struct importer *imp)
 	       || imp_hsum_finish(imp) < 0 ? -1 : 0;
 }
 
-void imp_heap_free_all(struct importer *imp)
+void imp_heap_release(struct importer *imp)
 {
 	size_t k;
 
@@ -725,6 +725,23 @@ void imp_heap_free_all(struct importer *imp)
 		free(imp->blocks[k].bc);
 		free(imp->blocks[k].more);
 	}
+	free(imp->blocks);
+	free(imp->free_slots);
+	free(imp->large);
+	imp->blocks = NULL;
+	imp->free_slots = NULL;
+	imp->large = NULL;
+	imp->n_slots = imp->cap_blocks = 0;
+	imp->n_free_slots = imp->cap_free_slots = 0;
+	imp->n_large = imp->cap_large = 0;
+	dghash_free(&imp->page_blocks);
+}
+
+void imp_heap_free_all(struct importer *imp)
+{
+	size_t k;
+
+	imp_heap_release(imp);
 	imp_hsum_free(imp);
 	for (k = 0; k < imp->n_ranges; k++) {
 		free(imp->ranges[k].type_name);
@@ -732,13 +749,9 @@ void imp_heap_free_all(struct importer *imp)
 	}
 	for (k = 0; k < imp->n_events; k++)
 		free(imp->events[k].label);
-	free(imp->blocks);
-	free(imp->free_slots);
-	free(imp->large);
 	free(imp->ranges);
 	free(imp->live_ranges);
 	free(imp->events);
 	free(imp->open_events);
 	free(imp->threads);
-	dghash_free(&imp->page_blocks);
 }

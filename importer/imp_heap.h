@@ -33,6 +33,10 @@ void imp_heap_ranges_touch(struct importer *imp, uint64_t addr, const struct imp
 void imp_heap_events_add(struct importer *imp, const struct imp_rw *rw);
 struct imp_thread *imp_thread(struct importer *imp, uint32_t tid);
 int  imp_heap_finish(struct importer *imp);
+/* The live blocks' state (slots, histograms, the address index), once
+   every block is written (imp_heap_finish): its memory is back before
+   the indexes are built.  imp_heap_free_all calls it too. */
+void imp_heap_release(struct importer *imp);
 void imp_heap_free_all(struct importer *imp);
 
 #endif

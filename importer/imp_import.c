@@ -364,6 +364,11 @@ static int finish(struct importer *imp, int incomplete)
 	    || imp_sym_finish(imp) < 0 || imp_field_finish(imp) < 0
 	    || write_meta(imp, incomplete) < 0)
 		return -1;
+	/* Everything is written but the indexes, whose sort is the import's
+	   last peak of memory: the live blocks' state and the log's contexts
+	   (a program with millions of call stacks keeps them all) go first. */
+	imp_heap_release(imp);
+	dglog_close(&imp->log);
 	return imp_db_finish(imp);
 }
 
