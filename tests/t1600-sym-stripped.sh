@@ -139,14 +139,20 @@ for db in none.db dbg.db; do
 done
 
 # --- --no-system-debug: --debug-dir's directories alone.  symprog's debug
-# file in the debuginfod cache (by build-id) is found by default, and not
-# with it; libc's from libc6-dbg likewise, where it is installed
+# file in the debuginfod cache (by build-id) or beside it (by debuglink) is
+# found by default, and not with it; libc's from libc6-dbg likewise
 id=$(readelf -n bin/symprog | sed -n 's/^ *Build ID: *//p')
 mkdir -p "cache/$id" && cp debug/symprog.debug "cache/$id/debuginfo"
 sym_import s.log cache.db
 sym_import s.log own.db --no-system-debug
 sym_import s.log owndir.db --no-system-debug --debug-dir "$PWD/debug"
 rm -r "cache/$id"
+# and beside the binary, through a .gnu_debuglink (the file's CRC checked)
+objcopy --add-gnu-debuglink=debug/symprog.debug bin/symprog || bail "objcopy --add-gnu-debuglink"
+cp debug/symprog.debug bin/symprog.debug
+sym_import s.log beside.db
+sym_import s.log beside-own.db --no-system-debug
+rm bin/symprog.debug
 from() {
 	sqlite3 "$1" "SELECT symbols_from FROM modules WHERE path LIKE '%/$2'"
 }
@@ -156,6 +162,10 @@ check_eq "--no-system-debug: not from the cache" ".dynsym, entry addresses" \
 	"$(from own.db symprog)"
 check_eq "--no-system-debug --debug-dir: from the directory" \
 	"DWARF: $PWD/debug/symprog.debug (from a debug directory)" "$(from owndir.db symprog)"
+check_eq "by default symprog's DWARF comes from beside it, by its debuglink" \
+	"DWARF: $PWD/bin/symprog.debug (from a local debug file)" "$(from beside.db symprog)"
+check_eq "--no-system-debug: not from beside it" ".dynsym, entry addresses" \
+	"$(from beside-own.db symprog)"
 check_eq "--no-system-debug: the accesses are the same" \
 	"$(sqlite3 cache.db 'SELECT sum(accesses) FROM sum_pc')" \
 	"$(sqlite3 own.db 'SELECT sum(accesses) FROM sum_pc')"
