@@ -43,7 +43,8 @@ struct rep {
 	const struct report_opts *o;
 	struct rdoc *doc;
 	char *dir;              /* the aside directory */
-	struct rchart_batch *charts;    /* drawn together when all are in */
+	struct rchart_batch *charts;    /* drawn together when all are in;
+	                                   NULL: --no-charts, none drawn */
 	char **err;
 	int64_t icount;         /* the trace's instructions */
 };
@@ -388,8 +389,8 @@ static int chart_bars(struct rep *r, const struct rtable *t, const char *title,
 			    .title = title,
 			    .xlabel = xlabel };
 
-	if (r->o->no_charts)
-		return 0;
+	if (!r->charts)
+		return 0;       /* --no-charts */
 	snprintf(file, sizeof file, "%s.svg", t->id);
 	if (rchart_bars(&c, t, lc, vc, r->err) < 0)
 		return -1;
@@ -492,8 +493,8 @@ static int sec_addr_time(struct rep *r)
 	    para(r, "Address across (unused pages squeezed out), instruction "
 		 "count down; reads green, writes red, both yellow.") < 0)
 		return -1;
-	if (r->o->no_charts)
-		return 0;
+	if (!r->charts)
+		return 0;       /* --no-charts */
 	dgplot_defaults(&o);
 	snprintf(out, sizeof out, "%s/addr-time.svg", r->dir);
 	o.out = out;
@@ -558,14 +559,14 @@ static int sec_tops(struct rep *r)
 	return top_sections(r, tops, sizeof tops / sizeof tops[0]);
 }
 
-/* A series over time, at most SERIES_POINTS rows: sql's ?1 is the
-   bucket width in instructions. */
 /* The icounts a point of a chart over time stands for. */
 static int64_t series_step(const struct rep *r)
 {
 	return r->icount / SERIES_POINTS + 1;
 }
 
+/* A series over time, at most SERIES_POINTS rows: sql's ?1 is the
+   bucket width in instructions. */
 static struct rtable *series(struct rep *r, const char *id, const char *sql)
 {
 	int64_t step = series_step(r);
@@ -581,11 +582,14 @@ static int lines_chart(struct rep *r, struct rtable *t, const char *file,
 			    .title = title,
 			    .xlabel = "instructions", .ylabel = y,
 			    .y2label = y2 };
-	int rc = r->o->no_charts ? 1 : rchart_lines(&c, t, 0, 1, y2 ? 2 : -1, mark, r->err);
+	int rc;
 
-	rdoc_table_free(t);
-	if (rc > 0)
+	if (!r->charts) {       /* --no-charts */
+		rdoc_table_free(t);
 		return 0;
+	}
+	rc = rchart_lines(&c, t, 0, 1, y2 ? 2 : -1, mark, r->err);
+	rdoc_table_free(t);
 	return rc < 0 ? -1 : rdoc_image(r->doc, file, title);
 }
 
@@ -638,9 +642,13 @@ static int hist_one(struct rep *r, int64_t block)
 	if (para(r, "%s", title) < 0)
 		return -1;
 	t = table(r, id, any ? hist_filtered_sql : hist_summary_sql, &block, 1);
-	if (!t || (!r->o->no_charts && rchart_hist(&c, t, 0, 1, 2, r->err) < 0))
+	if (!t)
 		return -1;
-	return r->o->no_charts ? 0 : rdoc_image(r->doc, file, title);
+	if (!r->charts)
+		return 0;       /* --no-charts */
+	if (rchart_hist(&c, t, 0, 1, 2, r->err) < 0)
+		return -1;
+	return rdoc_image(r->doc, file, title);
 }
 
 static int sec_histograms(struct rep *r)
@@ -810,7 +818,7 @@ static int write_folded(struct rep *r, const struct flame *f, const char *path)
 static int sec_flame(struct rep *r)
 {
 	struct flame f = { 0 };
-	int charts = !r->o->no_charts, rc = -1;
+	int charts = r->charts != NULL, rc = -1;
 
 	if (section(r, "flame", "Flame graphs") < 0 ||
 	    para(r, "Accesses, then bytes, by the call stack of the code "
