@@ -6,12 +6,6 @@
 #include "dg_pairmap.h"
 #include "dg_blob.h"
 
-static inline SizeT pair_hash(ULong a, ULong b)
-{
-	ULong h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-	return (SizeT)(h ^ (h >> 29));
-}
-
 static void pairmap_alloc(struct dg_pairmap *m, SizeT cap)
 {
 	SizeT i;
@@ -31,7 +25,7 @@ void dg_pairmap_init(struct dg_pairmap *m, const HChar *cc)
 
 UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b)
 {
-	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;
+	SizeT mask = m->cap - 1, i = dg_pairmap_hash(a, b) & mask;
 
 	for (;;) {
 		const struct dg_pairmap_slot *s = &m->slots[i];
@@ -45,7 +39,7 @@ UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b)
 
 static void pairmap_insert(struct dg_pairmap *m, ULong a, ULong b, UInt value)
 {
-	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;
+	SizeT mask = m->cap - 1, i = dg_pairmap_hash(a, b) & mask;
 
 	while (m->slots[i].value != DG_PAIRMAP_NONE)
 		i = (i + 1) & mask;
@@ -78,7 +72,7 @@ void dg_pairmap_put(struct dg_pairmap *m, ULong a, ULong b, UInt value)
 
 void dg_pairmap_set(struct dg_pairmap *m, ULong a, ULong b, UInt value)
 {
-	SizeT mask = m->cap - 1, i = pair_hash(a, b) & mask;
+	SizeT mask = m->cap - 1, i = dg_pairmap_hash(a, b) & mask;
 
 	tl_assert(value != DG_PAIRMAP_NONE);
 	for (; m->slots[i].value != DG_PAIRMAP_NONE; i = (i + 1) & mask)
