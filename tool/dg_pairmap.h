@@ -35,7 +35,11 @@ UInt dg_pairmap_get(const struct dg_pairmap *m, ULong a, ULong b);
    prefetcht0 in the object). */
 static inline void dg_prefetch(const void *p)
 {
+#if defined(__x86_64__)
 	__asm__ volatile("prefetcht0 %0" :: "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p);
+#endif
 }
 
 /* Start loading the slot where a lookup of (a, b) begins: a map of
