@@ -3,15 +3,20 @@
  * A function is handled once, at its first question: its code range is
  * read from the ELF file and decoded from its entry to its end, the
  * variables of all its scopes (inlined ones too) are listed with their
- * location attributes, and the instruction tracker runs over it in address
- * order, recording for every instruction with a memory operand that
- * operand (base, index, displacement) and the type the tracker believes the
- * base register holds just before it.  The tracker ignores branches (it is
- * what perf does within a basic block, stretched over the function): at
- * -O0, where every pointer goes through a stack slot, that is exact; at
- * -O2 most pointers are named by location lists, which are asked first.
- * A question is then a binary search in that record, a location-list
- * look-up for the base register, or a frame-slot look-up.
+ * location attributes, and the instruction tracker runs over its basic
+ * blocks to a fixpoint, recording for every instruction with a memory
+ * operand that operand (base, index, displacement) and what the tracker
+ * believes the base register holds just before it: a pointer to a type,
+ * and how many bytes past the start of an element of that type it points
+ * (a pointer stepped by the element size, `add $0x30,%rdi` at the end of a
+ * loop, keeps its type; one moved into an element keeps it with a delta).
+ * A block's entry state is the meet of its predecessors' exit states: a
+ * register two paths disagree on is untyped there, never guessed.  At a
+ * block's end a register the tracker knows nothing of takes the type of
+ * the variable DWARF locates in it, so a parameter whose location list
+ * ends inside a loop (gcc's -O1 stepping of `a[i]`) carries its type round
+ * the back edge.  A question is then a binary search in that record, a
+ * location-list look-up for the base register, or a frame-slot look-up.
  *
  * Types are kept as DIE offsets (0: unknown) and turned back into DIEs with
  * dwarf_offdie; a type in a type unit is not found that way and so stays
@@ -44,8 +49,18 @@ struct minsn {
 	uint64_t addr;          /* session address */
 	int64_t disp;
 	int8_t base, index;     /* DWARF register numbers, REG_NONE */
-	Dwarf_Off base_type;    /* tracked type of base before it, 0 unknown */
+	Dwarf_Off base_type;    /* tracked pointer type of base before it, 0 unknown */
+	int64_t base_delta;     /* bytes past an element's start it points */
 };
+
+/* What the tracker believes a register holds: a value of pointer type
+   `type` (a DIE offset; 0: unknown) pointing delta bytes past the start of
+   an element of its pointee (0 <= delta < the pointee's size). */
+struct rty {
+	Dwarf_Off type;
+	int64_t delta;
+};
+#define RTY_TOP ((Dwarf_Off)-1)  /* a block's entry not reached yet */
 
 /* Where a variable is over [lo, hi) (DWARF addresses): in a register
    (DW_OP_regN, DW_OP_regx) or a frame slot (DW_OP_fbreg).  Location
@@ -56,6 +71,7 @@ struct vloc {
 	Dwarf_Op op;
 	Dwarf_Off type;
 	uint64_t size;          /* of the type: a frame slot's extent */
+	Dwarf_Off var;          /* the variable's own DIE (its name) */
 };
 
 /* A decoded function range. */
@@ -64,10 +80,13 @@ struct fstate {
 	Dwarf *dw;
 	Dwarf_Addr cubias;      /* session address - DWARF address */
 	Dwarf_Die fn;
+	uint64_t lo, hi;        /* the range decoded (session addresses) */
 	struct minsn *in;       /* by address */
 	size_t nin;
 	struct vloc *var;
 	size_t nvar, capvar;
+	uint32_t *in_reg;       /* indexes in var of the register locations, */
+	uint32_t reg_first[NREG + 1];   /* ... by register: [reg_first[r], reg_first[r+1]) */
 };
 
 struct dgpctype {
@@ -158,6 +177,7 @@ void dgpctype_free(struct dgpctype *t)
 	for (i = 0; i < t->nfs; i++) {
 		free(t->fs[i].in);
 		free(t->fs[i].var);
+		free(t->fs[i].in_reg);
 	}
 	free(t->fs);
 	free(t->mods);
@@ -302,18 +322,18 @@ static int op_useful(const Dwarf_Op *op)
 }
 
 static int vloc_add(struct fstate *f, Dwarf_Addr lo, Dwarf_Addr hi, const Dwarf_Op *op,
-		    Dwarf_Die *type)
+		    Dwarf_Die *type, Dwarf_Off var)
 {
 	if (!op_useful(op))
 		return 0;
 	if (dg_grow(&f->var, &f->capvar, f->nvar + 1, sizeof *f->var) < 0)
 		return -1;
-	f->var[f->nvar++] = (struct vloc){ lo, hi, *op, dwarf_dieoffset(type), size_of(type) };
+	f->var[f->nvar++] = (struct vloc){ lo, hi, *op, dwarf_dieoffset(type), size_of(type), var };
 	return 0;
 }
 
 /* The variable's locations (one expression, or each entry of its list). */
-static int var_locs(struct fstate *f, Dwarf_Attribute *attr, Dwarf_Die *type)
+static int var_locs(struct fstate *f, Dwarf_Attribute *attr, Dwarf_Die *type, Dwarf_Off var)
 {
 	Dwarf_Addr base, lo, hi;
 	Dwarf_Op *expr;
@@ -321,9 +341,9 @@ static int var_locs(struct fstate *f, Dwarf_Attribute *attr, Dwarf_Die *type)
 	ptrdiff_t off = 0;
 
 	if (dwarf_getlocation(attr, &expr, &len) == 0)
-		return len == 1 ? vloc_add(f, 0, (Dwarf_Addr)-1, expr, type) : 0;
+		return len == 1 ? vloc_add(f, 0, (Dwarf_Addr)-1, expr, type, var) : 0;
 	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &expr, &len)) > 0)
-		if (len == 1 && vloc_add(f, lo, hi, expr, type) < 0)
+		if (len == 1 && vloc_add(f, lo, hi, expr, type, var) < 0)
 			return -1;
 	return 0;
 }
@@ -339,7 +359,7 @@ static int var_collect(struct fstate *f, Dwarf_Die *parent, int depth)
 		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable: case DW_TAG_formal_parameter:
 			if (dwarf_attr(&c, DW_AT_location, &loc) && type_of(&c, &ty)
-			    && var_locs(f, &loc, &ty) < 0)
+			    && var_locs(f, &loc, &ty, dwarf_dieoffset(&c)) < 0)
 				return -1;
 			break;
 		case DW_TAG_lexical_block: case DW_TAG_inlined_subroutine:
@@ -396,18 +416,47 @@ static int op_breg(const Dwarf_Op *op, int *reg, int64_t *off)
 	return 0;
 }
 
+/* The variables' register locations grouped by register (a counting
+   sort), so that a question about one register reads only its own. */
+static int reg_index(struct fstate *f)
+{
+	uint32_t at[NREG + 1] = { 0 };
+	size_t i;
+	int r;
+
+	if (!(f->in_reg = malloc((f->nvar + 1) * sizeof *f->in_reg)))
+		return -1;
+	for (i = 0; i < f->nvar; i++)
+		if ((r = op_reg(&f->var[i].op)) >= 0 && r < NREG)
+			at[r + 1]++;
+	for (r = 0; r < NREG; r++)
+		at[r + 1] += at[r];
+	memcpy(f->reg_first, at, sizeof at);
+	for (i = 0; i < f->nvar; i++)
+		if ((r = op_reg(&f->var[i].op)) >= 0 && r < NREG)
+			f->in_reg[at[r]++] = (uint32_t)i;
+	return 0;
+}
+
+/* The variable held in register r at DWARF address pc, or NULL. */
+static const struct vloc *vloc_in_reg(const struct fstate *f, int r, Dwarf_Addr pc)
+{
+	uint32_t i;
+
+	if (r < 0 || r >= NREG)
+		return NULL;
+	for (i = f->reg_first[r]; i < f->reg_first[r + 1]; i++)
+		if (var_op(&f->var[f->in_reg[i]], pc))
+			return &f->var[f->in_reg[i]];
+	return NULL;
+}
+
 /* The type of the variable held in register r at DWARF address pc, 0. */
 static Dwarf_Off var_in_reg(const struct fstate *f, int r, Dwarf_Addr pc)
 {
-	size_t i;
+	const struct vloc *v = vloc_in_reg(f, r, pc);
 
-	for (i = 0; i < f->nvar; i++) {
-		const Dwarf_Op *op = var_op(&f->var[i], pc);
-
-		if (op && op_reg(op) == r)
-			return f->var[i].type;
-	}
-	return 0;
+	return v ? v->type : 0;
 }
 
 /* The frame base at DWARF address pc as register + offset, from the
@@ -524,20 +573,49 @@ static Dwarf_Off return_type(struct dgpctype *t, const struct fstate *f, int mi,
 	return off;
 }
 
-/* The type register r holds before the instruction at DWARF address pc. */
-static Dwarf_Off reg_type(const struct fstate *f, const Dwarf_Off *cur, int r, Dwarf_Addr pc)
+/* What register r holds before the instruction at DWARF address pc: the
+   tracker's belief, else the variable DWARF locates there. */
+static struct rty reg_type(const struct fstate *f, const struct rty *cur, int r, Dwarf_Addr pc)
 {
+	struct rty none = { 0, 0 };
+
 	if (r < 0 || r >= NREG)
-		return 0;
-	return cur[r] ? cur[r] : var_in_reg(f, r, pc);
+		return none;
+	if (cur[r].type)
+		return cur[r];
+	none.type = var_in_reg(f, r, pc);
+	return none;
+}
+
+/* The size of what pointer type ptr points to, 0 if not a pointer, void,
+   or of no size. */
+static uint64_t pointee_size(Dwarf *dw, Dwarf_Off ptr)
+{
+	Dwarf_Die pt;
+
+	return ptr && pointee(dw, ptr, &pt) ? size_of(&pt) : 0;
+}
+
+/* p moved by `by` bytes: the delta stays inside an element (it is taken
+   modulo the pointee's size); unknown when the pointee has no size. */
+static struct rty rty_move(Dwarf *dw, struct rty p, int64_t by)
+{
+	uint64_t size = pointee_size(dw, p.type);
+	struct rty none = { 0, 0 };
+
+	if (!size)
+		return none;
+	p.delta = (int64_t)(((p.delta + by) % (int64_t)size + (int64_t)size) % (int64_t)size);
+	return p;
 }
 
 /* The type of the size-byte value a load from mem reads. */
-static Dwarf_Off load_type(const struct fstate *f, const Dwarf_Off *cur,
+static Dwarf_Off load_type(const struct fstate *f, const struct rty *cur,
 			   const struct minsn *m, Dwarf_Addr pc, uint64_t size)
 {
-	Dwarf_Off vt = 0, bt;
+	Dwarf_Off vt = 0;
 	Dwarf_Die ty;
+	struct rty bt;
 	int64_t at;
 
 	if (m->base < 0 || m->base >= NREG || m->index != REG_NONE)
@@ -545,9 +623,9 @@ static Dwarf_Off load_type(const struct fstate *f, const Dwarf_Off *cur,
 	if ((at = frame_slot(f, m->base, m->disp, pc, &vt)) >= 0)
 		return die_at(f->dw, vt, &ty) ? member_type_at(&ty, (uint64_t)at, size) : 0;
 	bt = reg_type(f, cur, m->base, pc);
-	if (!bt || !pointee(f->dw, bt, &ty) || m->disp < 0)
+	if (!bt.type || !pointee(f->dw, bt.type, &ty) || m->disp + bt.delta < 0)
 		return 0;
-	return member_type_at(&ty, (uint64_t)m->disp, size);
+	return member_type_at(&ty, (uint64_t)(m->disp + bt.delta), size);
 }
 
 /* The instruction's first memory operand in m; 0 if none. */
@@ -568,92 +646,127 @@ static int mem_operand(const struct dgpctype *t, const cs_insn *in, struct minsn
 		m->base = o->mem.base == X86_REG_INVALID ? REG_NONE : t->reg_of[o->mem.base];
 		m->index = o->mem.index == X86_REG_INVALID ? REG_NONE : t->reg_of[o->mem.index];
 		m->base_type = 0;
+		m->base_delta = 0;
 		return 1;
 	}
 	return 0;
 }
 
-static void kill_written(const struct dgpctype *t, const cs_insn *in, Dwarf_Off *cur)
+/* The registers (bit r: DWARF register r < NREG) the instruction writes;
+   all of them when capstone cannot tell. */
+static unsigned written_regs(const struct dgpctype *t, const cs_insn *in)
 {
 	cs_regs rd, wr;
 	uint8_t nr, nw, k;
+	unsigned mask = 0;
 
-	if (cs_regs_access(t->cs, in, rd, &nr, wr, &nw) != CS_ERR_OK) {
-		memset(cur, 0, NREG * sizeof *cur);   /* cannot tell: forget all */
-		return;
-	}
+	if (cs_regs_access(t->cs, in, rd, &nr, wr, &nw) != CS_ERR_OK)
+		return (1u << NREG) - 1;
 	for (k = 0; k < nw; k++) {
 		int r = t->reg_of[wr[k]];
 
 		if (r >= 0 && r < NREG)
-			cur[r] = 0;
+			mask |= 1u << r;
 	}
+	return mask;
 }
 
-/* The type of dst after dst += src: pointer arithmetic that stays on
-   whole elements (a register added to a pointer: an index times the size,
-   as compilers emit for p[i]; a constant multiple of the pointee's size)
-   keeps the pointer's type; a register added to a typed pointer takes it. */
-static Dwarf_Off pointer_add(const struct fstate *f, const Dwarf_Off *cur, int dst,
-			     const cs_x86_op *src, Dwarf_Addr pc, const struct dgpctype *t)
+static void kill_written(const struct dgpctype *t, const cs_insn *in, struct rty *cur)
 {
-	Dwarf_Off d = reg_type(f, cur, dst, pc), s;
-	Dwarf_Die pt;
-	uint64_t size;
+	unsigned mask = written_regs(t, in);
+	int r;
 
-	if (src->type == X86_OP_IMM) {
-		if (!d || !pointee(f->dw, d, &pt) || !(size = size_of(&pt)))
-			return 0;
-		return (uint64_t)(src->imm < 0 ? -src->imm : src->imm) % size == 0 ? d : 0;
-	}
-	if (src->type != X86_OP_REG || !t->is64[src->reg])
-		return 0;
+	for (r = 0; r < NREG; r++)
+		if (mask & 1u << r)
+			cur[r] = (struct rty){ 0, 0 };
+}
+
+/* dst after dst += src (sub: dst -= src).  A constant moves a typed
+   pointer by that many bytes; a register added to a pointer is an index
+   times the element size, as compilers emit for p[i], and keeps it; a
+   register added to a typed pointer takes it; two pointers make none. */
+static struct rty pointer_add(const struct fstate *f, const struct rty *cur, int dst,
+			      const cs_x86_op *src, int sub, Dwarf_Addr pc,
+			      const struct dgpctype *t)
+{
+	struct rty d = reg_type(f, cur, dst, pc), s, none = { 0, 0 };
+	Dwarf_Die pt;
+	int dp;
+
+	if (src->type == X86_OP_IMM)
+		return d.type ? rty_move(f->dw, d, sub ? -src->imm : src->imm) : none;
+	if (sub || src->type != X86_OP_REG || !t->is64[src->reg])
+		return none;
 	s = reg_type(f, cur, t->reg_of[src->reg], pc);
-	if (d && pointee(f->dw, d, &pt))
-		return s && pointee(f->dw, s, &pt) ? 0 : d;   /* two pointers: no */
-	return s && pointee(f->dw, s, &pt) ? s : 0;
+	dp = d.type && pointee(f->dw, d.type, &pt);
+	if (dp)
+		return s.type && pointee(f->dw, s.type, &pt) ? none : d;
+	return s.type && pointee(f->dw, s.type, &pt) ? s : none;
+}
+
+/* dst after lea disp(base, index, scale): a typed base moved by disp (the
+   index, as for add, a whole number of elements), else a typed index
+   (scale 1) moved by disp. */
+static struct rty lea_type(const struct fstate *f, const struct rty *cur, const cs_x86_op *o,
+			   Dwarf_Addr pc, const struct dgpctype *t)
+{
+	struct rty b = { 0, 0 }, none = { 0, 0 };
+
+	if (o->mem.segment != X86_REG_INVALID)
+		return none;
+	if (o->mem.base != X86_REG_INVALID && o->mem.base != X86_REG_RIP)
+		b = reg_type(f, cur, t->reg_of[o->mem.base], pc);
+	if (!b.type && o->mem.index != X86_REG_INVALID && o->mem.scale == 1)
+		b = reg_type(f, cur, t->reg_of[o->mem.index], pc);
+	return b.type ? rty_move(f->dw, b, o->mem.disp) : none;
 }
 
 /* One instruction's effect on the registers' types. */
 static void track(struct dgpctype *t, const struct fstate *f, int mi, const cs_insn *in,
-		  const struct minsn *m, int has_mem, Dwarf_Off *cur)
+		  const struct minsn *m, int has_mem, struct rty *cur)
 {
 	static const int8_t clobbered[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
 	const cs_x86 *x = &in->detail->x86;
 	Dwarf_Addr pc = in->address - f->cubias;
-	Dwarf_Off v;
+	struct rty v = { 0, 0 };
 	size_t k;
 	int dst;
 
 	if (in->id == X86_INS_CALL) {
-		v = x->op_count == 1 && x->operands[0].type == X86_OP_IMM
+		v.type = x->op_count == 1 && x->operands[0].type == X86_OP_IMM
 		    ? return_type(t, f, mi, (uint64_t)x->operands[0].imm) : 0;
 		for (k = 0; k < sizeof clobbered; k++)
-			cur[clobbered[k]] = 0;
+			cur[clobbered[k]] = (struct rty){ 0, 0 };
 		cur[0] = v;
 		return;
 	}
-	if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG
-	    && t->is64[x->operands[0].reg]) {
-		dst = t->reg_of[x->operands[0].reg];
+	if (in->id == X86_INS_XCHG && x->op_count == 2 && x->operands[0].type == X86_OP_REG
+	    && x->operands[1].type == X86_OP_REG && x->operands[0].reg == x->operands[1].reg)
+		return;         /* xchg %ax,%ax: a two-byte nop */
+	if (x->op_count != 2 || x->operands[0].type != X86_OP_REG || !t->is64[x->operands[0].reg]) {
+		kill_written(t, in, cur);
+		return;
+	}
+	dst = t->reg_of[x->operands[0].reg];
+	switch (in->id) {
+	case X86_INS_MOV:
 		if (x->operands[1].type == X86_OP_REG)
 			v = reg_type(f, cur, t->reg_of[x->operands[1].reg], pc);
 		else if (has_mem)
-			v = load_type(f, cur, m, pc, 8);
-		else
-			v = 0;
-		cur[dst] = v;
-		return;
-	}
-	if (in->id == X86_INS_ADD && x->op_count == 2 && x->operands[0].type == X86_OP_REG
-	    && t->is64[x->operands[0].reg]) {
-		dst = t->reg_of[x->operands[0].reg];
-		v = pointer_add(f, cur, dst, &x->operands[1], pc, t);
+			v.type = load_type(f, cur, m, pc, 8);
+		break;
+	case X86_INS_ADD: case X86_INS_SUB:
+		v = pointer_add(f, cur, dst, &x->operands[1], in->id == X86_INS_SUB, pc, t);
+		break;
+	case X86_INS_LEA:
+		v = lea_type(f, cur, &x->operands[1], pc, t);
+		break;
+	default:                /* cmp, test...: dst may be read only */
 		kill_written(t, in, cur);
-		cur[dst] = v;
 		return;
 	}
 	kill_written(t, in, cur);
+	cur[dst] = v;
 }
 
 /* The code bytes [lo, hi) (session addresses) from the module's file. */
@@ -681,30 +794,257 @@ static const uint8_t *code_bytes(Dwfl_Module *dm, uint64_t lo, uint64_t hi)
 	return NULL;
 }
 
-/* Decode [lo, hi) and run the tracker over it. */
-static int fstate_build(struct dgpctype *t, struct fstate *f, int mi, uint64_t lo, uint64_t hi)
+/* ---------------------------------------------------------------- blocks */
+
+/* How an instruction ends a basic block. */
+enum { END_NONE, END_COND, END_JUMP };
+
+static int insn_end(const struct dgpctype *t, const cs_insn *in, uint64_t *target)
 {
-	const uint8_t *code = code_bytes(f->dm, lo, hi);
-	size_t size = (size_t)(hi - lo), cap = 0;
-	uint64_t at = lo;
-	Dwarf_Off cur[NREG] = { 0 };
+	const cs_x86 *x = &in->detail->x86;
+	int jump = cs_insn_group(t->cs, in, CS_GRP_JUMP);
+
+	*target = 0;
+	if (jump && x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
+		*target = (uint64_t)x->operands[0].imm;
+	if (in->id == X86_INS_JMP || in->id == X86_INS_LJMP || in->id == X86_INS_UD2
+	    || in->id == X86_INS_HLT || cs_insn_group(t->cs, in, CS_GRP_RET)
+	    || cs_insn_group(t->cs, in, CS_GRP_IRET))
+		return END_JUMP;
+	return jump ? END_COND : END_NONE;
+}
+
+/* The function cut into basic blocks: block b is [addr[b], addr[b + 1])
+   of the decoded range, with up to two successors (-1: none). */
+struct cfg {
+	uint64_t *addr;         /* nb + 1 entries: the last is the range's end */
+	int32_t (*succ)[2];
+	size_t nb;
+	struct rty *entry;      /* nb x NREG: the meet of the predecessors */
+};
+
+static void cfg_free(struct cfg *g)
+{
+	free(g->addr);
+	free(g->succ);
+	free(g->entry);
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The block starting at addr, or -1 (a jump into the middle of a block or
+   of an instruction, or out of the range). */
+static int32_t cfg_block(const struct cfg *g, uint64_t addr)
+{
+	const uint64_t *p = bsearch(&addr, g->addr, g->nb, sizeof *g->addr, addr_cmp);
+
+	return p ? (int32_t)(p - g->addr) : -1;
+}
+
+/* A jump found by the first decoding: where it is, where it goes. */
+struct jump {
+	uint64_t addr, next, target;   /* target 0: none inside the range */
+	int end;
+};
+
+/* Block b's successors from the jump (or plain instruction) ending it. */
+static void cfg_succ(struct cfg *g, size_t b, const struct jump *j)
+{
+	g->succ[b][0] = (j && j->end == END_JUMP) || b + 1 >= g->nb ? -1 : (int32_t)(b + 1);
+	g->succ[b][1] = j && j->target ? cfg_block(g, j->target) : -1;
+}
+
+/* Decode [lo, hi) once for its leaders (the entry, jump targets inside it,
+   the instruction after each jump) and cut it into blocks with their
+   successors. */
+static int cfg_build(struct dgpctype *t, const uint8_t *code, uint64_t lo, uint64_t hi,
+		     struct cfg *g)
+{
+	const uint8_t *c = code;
+	size_t size = (size_t)(hi - lo), n = 0, cap = 0, nj = 0, capj = 0, i, k, b;
+	uint64_t at = lo, target, *lead = NULL;
+	struct jump *jumps = NULL;
+	int end, after = 1;
+
+	memset(g, 0, sizeof *g);
+	while (cs_disasm_iter(t->cs, &c, &size, &at, t->insn)) {
+		if (dg_grow(&lead, &cap, n + 2, sizeof *lead) < 0)
+			goto oom;
+		if (after)
+			lead[n++] = t->insn->address;
+		end = insn_end(t, t->insn, &target);
+		if (target < lo || target >= hi)
+			target = 0;
+		if (target)
+			lead[n++] = target;
+		if (end != END_NONE) {
+			if (dg_grow(&jumps, &capj, nj + 1, sizeof *jumps) < 0)
+				goto oom;
+			jumps[nj++] = (struct jump){ t->insn->address, at, target, end };
+		}
+		after = end != END_NONE;
+	}
+	if (dg_grow(&lead, &cap, n + 1, sizeof *lead) < 0)
+		goto oom;
+	qsort(lead, n, sizeof *lead, addr_cmp);
+	for (i = k = 0; i < n; i++)          /* unique */
+		if (k == 0 || lead[i] != lead[k - 1])
+			lead[k++] = lead[i];
+	lead[k] = at;                        /* where decoding stopped */
+	g->addr = lead;
+	g->nb = k;
+	lead = NULL;
+	if (!(g->succ = malloc((k + 1) * sizeof *g->succ))
+	    || !(g->entry = malloc((k + 1) * NREG * sizeof *g->entry)))
+		goto oom;
+	/* a jump ends its block; a block ending without one falls through */
+	for (b = 0, i = 0; b < g->nb; b++) {
+		while (i < nj && jumps[i].addr < g->addr[b])
+			i++;
+		cfg_succ(g, b, i < nj && jumps[i].next == g->addr[b + 1] ? &jumps[i] : NULL);
+	}
+	free(jumps);
+	return 0;
+oom:
+	free(lead);
+	free(jumps);
+	return -1;
+}
+
+/* Run block b from its entry state cur (changed in place to its exit
+   state), recording its memory operands into f when record is set. */
+static int block_run(struct dgpctype *t, struct fstate *f, int mi, const uint8_t *code,
+		     struct cfg *g, size_t b, struct rty *cur, int record, size_t *capin)
+{
+	const uint8_t *c = code + (g->addr[b] - f->lo);
+	size_t size = (size_t)(g->addr[b + 1] - g->addr[b]);
+	uint64_t at = g->addr[b], last = g->addr[b];
+	unsigned wrote = 0;
+	int r;
 	struct minsn m;
 
-	if (!code)
-		return 0;
-	while (cs_disasm_iter(t->cs, &code, &size, &at, t->insn)) {
+	while (size && cs_disasm_iter(t->cs, &c, &size, &at, t->insn)) {
 		int has = mem_operand(t, t->insn, &m);
 
-		if (has && t->insn->id != X86_INS_LEA && t->insn->id != X86_INS_NOP) {
-			if (m.base >= 0 && m.base < NREG)
-				m.base_type = cur[m.base];
-			if (dg_grow(&f->in, &cap, f->nin + 1, sizeof *f->in) < 0)
+		if (record && has && t->insn->id != X86_INS_LEA && t->insn->id != X86_INS_NOP) {
+			if (m.base >= 0 && m.base < NREG) {
+				m.base_type = cur[m.base].type;
+				m.base_delta = cur[m.base].delta;
+			}
+			if (dg_grow(&f->in, capin, f->nin + 1, sizeof *f->in) < 0)
 				return -1;
 			f->in[f->nin++] = m;
 		}
+		last = t->insn->address;
+		wrote = written_regs(t, t->insn);
 		track(t, f, mi, t->insn, &m, has, cur);
 	}
+	/* what DWARF says the untracked registers hold flows on, unless the
+	   last instruction wrote them */
+	for (r = 0; r < NREG; r++)
+		if (!cur[r].type && !(wrote & 1u << r))
+			cur[r].type = var_in_reg(f, r, last - f->cubias);
 	return 0;
+}
+
+/* in = in meet out: a register the two disagree on is unknown.  1 if in
+   changed. */
+static int meet(struct rty *in, const struct rty *out)
+{
+	int r, changed = 0;
+
+	for (r = 0; r < NREG; r++) {
+		if (in[r].type == RTY_TOP) {
+			in[r] = out[r];
+			changed = 1;
+		} else if (in[r].type && (in[r].type != out[r].type || in[r].delta != out[r].delta)) {
+			in[r] = (struct rty){ 0, 0 };
+			changed = 1;
+		}
+	}
+	return changed;
+}
+
+/* Block visits allowed per block before the fixpoint is cut short (each
+   entry state can only fall, 2 x NREG times at most; this bounds the work
+   on code that decodes to nonsense). */
+#define MAX_VISITS 64
+
+/* Decode [lo, hi), run the tracker over its blocks to a fixpoint, then once
+   more in address order recording the memory operands. */
+static int fstate_build(struct dgpctype *t, struct fstate *f, int mi)
+{
+	const uint8_t *code = code_bytes(f->dm, f->lo, f->hi);
+	struct cfg g;
+	struct rty cur[NREG];
+	size_t b, capin = 0, head = 0, tail = 0, visits = 0, *queue = NULL;
+	uint8_t *queued = NULL, *reached = NULL;
+	int rc = -1, s;
+
+	if (!code)
+		return 0;
+	if (cfg_build(t, code, f->lo, f->hi, &g) < 0)
+		return -1;
+	if (!(queue = malloc((g.nb + 1) * sizeof *queue)) || !(queued = calloc(g.nb + 1, 1))
+	    || !(reached = calloc(g.nb + 1, 1)))
+		goto out;
+	for (b = 0; b < g.nb; b++)
+		for (s = 0; s < 2; s++)
+			if (g.succ[b][s] >= 0)
+				reached[g.succ[b][s]] = 1;
+	/* the entry, and blocks only an indirect jump reaches, start knowing
+	   nothing; the rest wait for a predecessor */
+	for (b = 0; b < g.nb; b++) {
+		struct rty *e = &g.entry[b * NREG];
+		int r, start = b == 0 || !reached[b];
+
+		for (r = 0; r < NREG; r++)
+			e[r] = (struct rty){ start ? 0 : RTY_TOP, 0 };
+		if (start) {
+			queue[tail++] = b;
+			queued[b] = 1;
+		}
+	}
+	while (head != tail && visits++ < MAX_VISITS * g.nb) {
+		b = queue[head];
+		head = (head + 1) % (g.nb + 1);
+		queued[b] = 0;
+		memcpy(cur, &g.entry[b * NREG], sizeof cur);
+		for (s = 0; s < NREG; s++)
+			if (cur[s].type == RTY_TOP)
+				cur[s] = (struct rty){ 0, 0 };
+		if (block_run(t, f, mi, code, &g, b, cur, 0, &capin) < 0)
+			goto out;
+		for (s = 0; s < 2; s++) {
+			int32_t n = g.succ[b][s];
+
+			if (n >= 0 && meet(&g.entry[(size_t)n * NREG], cur) && !queued[n]) {
+				queue[tail] = (size_t)n;
+				tail = (tail + 1) % (g.nb + 1);
+				queued[n] = 1;
+			}
+		}
+	}
+	for (b = 0; b < g.nb; b++) {
+		memcpy(cur, &g.entry[b * NREG], sizeof cur);
+		for (s = 0; s < NREG; s++)
+			if (cur[s].type == RTY_TOP)
+				cur[s] = (struct rty){ 0, 0 };
+		if (block_run(t, f, mi, code, &g, b, cur, 1, &capin) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(queue);
+	free(queued);
+	free(reached);
+	cfg_free(&g);
+	return rc;
 }
 
 /* The range of fn holding session address addr, or 0. */
@@ -750,11 +1090,14 @@ static struct fstate *fstate_of(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *
 	f->fn = *fn;
 	f->cubias = cubias;
 	f->dw = dwfl_module_getdwarf(dm, &cubias);
-	if (!f->dw || var_collect(f, fn, 0) < 0 || fstate_build(t, f, mi, lo, hi) < 0
+	f->lo = lo;
+	f->hi = hi;
+	if (!f->dw || var_collect(f, fn, 0) < 0 || reg_index(f) < 0 || fstate_build(t, f, mi) < 0
 	    || dghash_put(&t->fs_at, mod_key(mi, lo), (uint32_t)t->nfs, &added) < 0) {
 		*oom = f->dw != NULL;
 		free(f->in);
 		free(f->var);
+		free(f->in_reg);
 		return NULL;
 	}
 	return &t->fs[t->nfs++];
@@ -817,6 +1160,6 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t add
 	if (m->index == REG_NONE && (at = frame_slot(f, m->base, m->disp, pc, &vt)) >= 0)
 		return answer(f, vt, at, DGPCTYPE_STACK, r);
 	if (m->base_type && pointee(f->dw, m->base_type, &pt))
-		return answer(f, dwarf_dieoffset(&pt), m->disp, DGPCTYPE_TRACKED, r);
+		return answer(f, dwarf_dieoffset(&pt), m->disp + m->base_delta, DGPCTYPE_TRACKED, r);
 	return DGPCTYPE_NONE;
 }

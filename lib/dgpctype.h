@@ -11,13 +11,17 @@
  *   - the frame: rbp or rsp relative to the frame base (the CFA through
  *     the module's CFI), a local variable whose slot covers the address:
  *     its own type (DGPCTYPE_STACK);
- *   - else a type followed forward through the function from its entry, as
- *     perf's annotate-data does: a load of a typed stack slot or of a
- *     pointer member through a typed pointer gives the register that type,
- *     a direct call gives %rax the callee's return type, a register copy
- *     copies it, any other write forgets it (DGPCTYPE_TRACKED).
- * The offset is the displacement (modulo the type's size when it is past
- * the end: p[i].b).  rip-relative operands (globals) and implicit ones
+ *   - else a type followed through the function's basic blocks to a
+ *     fixpoint, as perf's annotate-data does across blocks: a load of a
+ *     typed stack slot or of a pointer member through a typed pointer gives
+ *     the register that type, a direct call gives %rax the callee's return
+ *     type, a register copy copies it, add/sub/lea of a constant moves it
+ *     by that many bytes (a pointer stepped by the element size keeps its
+ *     type; one moved into an element keeps it with a byte delta), any
+ *     other write forgets it; where two paths meet and disagree the
+ *     register is untyped (DGPCTYPE_TRACKED).
+ * The offset is the displacement plus the delta (modulo the type's size
+ * when it is past the end: p[i].b).  rip-relative operands (globals) and implicit ones
  * (push, call, rep movs) are left to the other ways: unknown here.  Each
  * function is decoded and tracked once, at its first question; after that
  * a question is a table look-up plus one decode.  Bad DWARF or code bytes

@@ -681,8 +681,11 @@ CREATE INDEX sum_field_type ON sum_field(type_id, field_id);
 -- variable whose frame slot the operand addresses (via 'stack', rbp/rsp
 -- against the frame base and the CFI), or the type that register was
 -- followed to from the function's entry (via 'tracked': a load of a typed
--- stack slot or of a pointer member, a call's return type).  offset is the
--- displacement, modulo type_size.  Per-field counts of way 3 are sum_pc
+-- stack slot or of a pointer member, a call's return type, a pointer
+-- stepped round a loop: the tracker runs over the basic blocks to a
+-- fixpoint, and a register two paths disagree on is untyped).  offset is
+-- the displacement (plus how far into an element a stepped pointer
+-- points), modulo type_size.  Per-field counts of way 3 are sum_pc
 -- joined on (pc, module_id) (view pc_fields), and sum_field's how 'insn'
 -- (less the accesses a range or a variable gave a field first).  rip-relative (globals), %fs-relative and
 -- implicit operands (push, call, rep movs) are not typed here.
