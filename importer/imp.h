@@ -84,10 +84,12 @@ struct imp_desc {
 	                              thread (imp_hsum.c; 0: none yet) */
 	uint64_t heap_n;
 	uint32_t pct;              /* imp->pcts index + 1 of its pc's type, 0 none */
-	/* imp_pctype: its accesses by way 3 ('insn', if pct) or 4 ('heap') not
-	   yet in sum_field: bt_n of field bt_field of type bt_type, by thread
-	   bt_thread, the first and last at these icounts */
+	/* imp_pctype: its accesses by way 'alloc', 'insn' (way 3, if pct) or
+	   'heap' (way 4) not yet in sum_field (bt_how, enum imp_how): bt_n of
+	   field bt_field of type bt_type, by thread bt_thread, the first and
+	   last at these icounts */
 	uint32_t bt_type, bt_field, bt_thread;
+	uint8_t  bt_how;
 	uint32_t heap_type;        /* the type (+1; 0: none yet) and the offset */
 	uint64_t heap_off;         /* in it of its last 'heap' access, whose
 	                              field bt_field then is */
@@ -141,6 +143,10 @@ struct imp_block {
 	struct imp_bc { uint32_t chunk, n; } *bc;   /* earlier chunks' */
 	size_t n_bc, cap_bc;
 	uint32_t vtype, votes;     /* imp_pctype: leading pcts index + 1, margin */
+	uint8_t  vmixed;           /* votes for two types came: no type by votes */
+	uint32_t apct, abase;      /* its allocation site's type (pcts index + 1,
+	                              0: none) for the bytes [abase, abase + alimit) */
+	uint64_t alimit;
 };
 
 /* Counter j of a block's histogram (2k: reads of bucket k, 2k + 1: writes). */

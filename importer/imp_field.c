@@ -24,7 +24,7 @@
 #include "dgtypes.h"
 
 static const char *const how_names[IMP_HOW_N] = {
-	"range", "global", "insn", "heap", "unknown"
+	"range", "global", "alloc", "insn", "heap", "unknown"
 };
 
 struct target { uint32_t type, field, var; uint8_t how; };

@@ -28,7 +28,7 @@
 #include "imp.h"
 
 /* How an access got its field: sum_field.how. */
-enum imp_how { IMP_HOW_RANGE, IMP_HOW_GLOBAL, IMP_HOW_INSN, IMP_HOW_HEAP,
+enum imp_how { IMP_HOW_RANGE, IMP_HOW_GLOBAL, IMP_HOW_ALLOC, IMP_HOW_INSN, IMP_HOW_HEAP,
                IMP_HOW_UNKNOWN, IMP_HOW_N };
 
 int  imp_field_init(struct importer *imp);

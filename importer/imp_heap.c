@@ -468,9 +468,9 @@ int imp_heap_malloc(struct importer *imp, const struct dglog_record *rec)
 	x->alloc_thread = rec->thread;
 	x->free_stack = -1;
 	x->live = 1;
-	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->alloc_stack) < 0)
+	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->alloc_stack) < 0
+	    || imp_pctype_block_new(imp, x, rec->u.block.ips, rec->u.block.n_ips) < 0)
 		return -1;
-	imp_pctype_block_new(imp, x);
 	if (imp->n_blocks == 1 || x->addr < imp->heap_lo)
 		imp->heap_lo = x->addr;
 	if (x->addr + x->size > imp->heap_hi)

@@ -13,10 +13,14 @@
 #include "dgsym.h"
 #include "dgtypes.h"
 
-/* An allocation site: the majority vote of its blocks (the pct index + 1
-   leading, by how much) and what its blocks were typed by. */
+/* An allocation site: its type by allocation (apct: pct index + 1, from
+   byte abase of the block, with the evidence; asked at its first block),
+   the majority vote of its blocks (the pct index + 1 leading, by how much)
+   and what its blocks were typed by. */
 struct site_vote {
 	int64_t stack;
+	uint32_t apct, abase, evidence;   /* evidence: index in alloc_ev + 1 */
+	int asked;
 	uint32_t pct, votes;
 	uint64_t voted, by_site, other;   /* blocks: site_types */
 	uint64_t elements;                /* of every typed block, or 0 */
@@ -28,6 +32,13 @@ struct site_field {
 	int64_t stack;
 	uint32_t type, field;      /* dgtypes; field DGTYPES_NONE: padding */
 	uint64_t blocks, reads, writes;
+};
+
+/* The answer dgpctype_alloc_at gave for one frame pc (the call of an
+   allocator): asked once per pc, however many stacks hold it. */
+struct alloc_answer {
+	uint8_t how;               /* enum dgpctype_alloc_how */
+	uint32_t apct, abase, evidence;
 };
 
 struct imp_pctype {
@@ -46,7 +57,15 @@ struct imp_pctype {
 	uint32_t **off_fields;     /* per type (of size <= IMP_PCT_TABLE): the
 	                              field at each offset, made on first use */
 	size_t cap_off_fields;
+	struct dghash alloc_at;    /* (frame pc, module) -> index in answers */
+	struct alloc_answer *answers;
+	size_t n_answers, cap_answers;
+	char **alloc_ev;           /* the evidence texts */
+	size_t n_ev, cap_ev;
 };
+
+/* Frames of an allocation stack asked, at most, going up past wrappers. */
+#define IMP_ALLOC_UP 6
 
 /* Types up to this size get an offset -> field table for the block
    histograms (which cover blocks of up to 1024 bytes). */
@@ -70,7 +89,7 @@ int imp_pctype_init(struct importer *imp)
 	if (!(p->res = dgpctype_new(err, sizeof err)))
 		return imp_fail(imp, "struct fields: %s", err);
 	if (dghash_init(&p->pc_at, 4096) < 0 || dghash_init(&p->site_at, 256) < 0
-	    || dghash_init(&p->sf_at, 256) < 0)
+	    || dghash_init(&p->sf_at, 256) < 0 || dghash_init(&p->alloc_at, 256) < 0)
 		return imp_fail(imp, "out of memory");
 	return 0;
 }
@@ -86,6 +105,11 @@ void imp_pctype_free(struct importer *imp)
 	dghash_free(&p->pc_at);
 	dghash_free(&p->site_at);
 	dghash_free(&p->sf_at);
+	dghash_free(&p->alloc_at);
+	free(p->answers);
+	for (i = 0; i < p->n_ev; i++)
+		free(p->alloc_ev[i]);
+	free(p->alloc_ev);
 	free(p->sites);
 	free(p->sf);
 	free(p->touched);
@@ -207,12 +231,122 @@ void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x)
 	}
 }
 
-void imp_pctype_block_new(struct importer *imp, struct imp_block *x)
+/* A pcts entry for the type at DIE offset die of module m (found by
+   dgpctype_alloc_at): its index + 1, or 0 (no usable type). */
+static uint32_t alloc_pct(struct importer *imp, int m, uint64_t die)
+{
+	struct imp_pctype *p = imp->pct;
+	struct imp_pct *t;
+	uint32_t ty = dgtypes_add_offset(p->types, m, die);
+
+	if (ty == DGTYPES_NONE || !dgtypes_type(p->types, ty)->size
+	    || dg_grow(&imp->pcts, &p->cap_pcts, imp->n_pcts + 1, sizeof *imp->pcts) < 0)
+		return 0;
+	t = &imp->pcts[imp->n_pcts];
+	t->type = ty;
+	t->size = dgtypes_type(p->types, ty)->size;
+	t->offset = 0;
+	t->field = DGTYPES_NONE;
+	t->flat = dgtypes_type(p->types, ty)->n_fields == 0;
+	return (uint32_t)++imp->n_pcts;
+}
+
+/* What the call at frame pc makes of the block (asked once per pc): an
+   answer, or NULL (out of memory: imp->err). */
+static const struct alloc_answer *alloc_frame(struct importer *imp, uint64_t pc)
+{
+	struct imp_pctype *p = imp->pct;
+	struct dgpctype_alloc a;
+	struct alloc_answer *r;
+	Dwfl_Module *dm;
+	Dwarf_Die fn;
+	uint64_t addr, key;
+	uint32_t i;
+	int m = dgsym_module_at(imp->sym, pc), added;
+
+	key = pc ^ (uint64_t)(uint32_t)(m + 1) << 48;
+	if ((i = dghash_get(&p->alloc_at, key)) != DGHASH_NONE)
+		return &p->answers[i];
+	if (dg_grow(&p->answers, &p->cap_answers, p->n_answers + 1, sizeof *p->answers) < 0
+	    || dghash_put(&p->alloc_at, key, (uint32_t)p->n_answers, &added) < 0) {
+		imp_fail(imp, "out of memory");
+		return NULL;
+	}
+	r = &p->answers[p->n_answers++];
+	memset(r, 0, sizeof *r);
+	if (m < 0 || !dgsym_function_at(imp->sym, pc, &dm, &addr, &fn))
+		return r;
+	if (dgpctype_alloc_at(p->res, dm, &fn, addr, &a) < 0) {
+		imp_fail(imp, "out of memory");
+		return NULL;
+	}
+	r->how = (uint8_t)a.how;
+	if (a.how != DGPCTYPE_ALLOC_TYPED)
+		return r;
+	if (!(r->apct = alloc_pct(imp, m, a.type))) {
+		r->how = DGPCTYPE_ALLOC_NONE;
+		return r;
+	}
+	if (dg_grow(&p->alloc_ev, &p->cap_ev, p->n_ev + 1, sizeof *p->alloc_ev) < 0
+	    || !(p->alloc_ev[p->n_ev] = strdup(a.evidence))) {
+		imp_fail(imp, "out of memory");
+		return NULL;
+	}
+	r->evidence = (uint32_t)++p->n_ev;
+	return r;
+}
+
+/* The site's type by allocation: its innermost frame's answer, or, where
+   that frame only returns the block (a wrapper), its caller's. */
+static int alloc_site(struct importer *imp, struct site_vote *s, const uint64_t *frames,
+		      uint64_t n)
+{
+	const struct alloc_answer *r;
+	uint64_t k;
+
+	s->asked = 1;
+	for (k = 0; k < n && k < IMP_ALLOC_UP; k++) {
+		if (!(r = alloc_frame(imp, frames[k])))
+			return -1;
+		if (r->how == DGPCTYPE_ALLOC_TYPED) {
+			s->apct = r->apct;
+			s->abase = r->abase;
+			s->evidence = r->evidence;
+		}
+		if (r->how != DGPCTYPE_ALLOC_UP)
+			break;
+	}
+	return 0;
+}
+
+int imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
+			 uint64_t n)
 {
 	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+	const struct imp_pct *t;
+	uint64_t span;
 
 	x->votes = 0;
+	x->vmixed = 0;
 	x->vtype = s && s->votes > 0 ? s->pct : 0;
+	x->apct = 0;
+	if (!s)
+		return imp->pct && x->alloc_stack >= 0 ? imp_fail(imp, "out of memory") : 0;
+	if (!s->asked && alloc_site(imp, s, frames, n) < 0)
+		return -1;
+	if (!s->apct)
+		return 0;
+	/* an array of the type, or one of it with more after (a flexible
+	   array member): typed where the type says; a block smaller than the
+	   type is not one */
+	t = &imp->pcts[s->apct - 1];
+	if (x->size < s->abase + t->size)
+		return 0;
+	span = x->size - s->abase;
+	x->apct = s->apct;
+	x->abase = s->abase;
+	x->alimit = span % t->size == 0 ? span : t->size;
+	return 0;
 }
 
 /* The block's type as a pct index + 1 (0: none): its own votes' winner,
@@ -225,7 +359,17 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 
 	if (!s)
 		return x->votes > 0 ? x->vtype : 0;
-	if (x->votes > 0) {
+	if (x->apct) {
+		v = x->apct;
+		if (x->votes > 0 && imp->pcts[x->vtype - 1].type != imp->pcts[v - 1].type)
+			s->other++;
+		else if (x->votes > 0)
+			s->voted++;
+		else
+			s->by_site++;
+	} else if (s->apct) {
+		return 0;       /* smaller than its site's type: not one */
+	} else if (x->votes > 0) {
 		v = x->vtype;
 		if (s->votes > 0 && imp->pcts[s->pct - 1].type == imp->pcts[v - 1].type)
 			s->voted++;
@@ -248,8 +392,8 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 /* d's way-3 or way-4 accesses so far into sum_field. */
 static int batch_flush(struct importer *imp, struct imp_desc *d)
 {
-	int rc = imp_field_add_n(imp, d, d->pct ? IMP_HOW_INSN : IMP_HOW_HEAP, d->bt_type,
-				 d->bt_field, d->bt_thread, d->bt_n, d->bt_first, d->bt_last);
+	int rc = imp_field_add_n(imp, d, d->bt_how, d->bt_type, d->bt_field, d->bt_thread,
+				 d->bt_n, d->bt_first, d->bt_last);
 
 	d->bt_n = 0;
 	return rc;
@@ -258,12 +402,13 @@ static int batch_flush(struct importer *imp, struct imp_desc *d)
 /* imp_pctype.h's inline access spells DGTYPES_NONE without dgtypes.h */
 _Static_assert(DGTYPES_NONE == UINT32_MAX, "DGTYPES_NONE is UINT32_MAX");
 
-int imp_pctype_batch(struct importer *imp, struct imp_desc *d, uint32_t ty, uint32_t f,
-		     uint64_t icount)
+int imp_pctype_batch(struct importer *imp, struct imp_desc *d, int how, uint32_t ty,
+		     uint32_t f, uint64_t icount)
 {
 	if (d->bt_n && batch_flush(imp, d) < 0)
 		return -1;
 	d->bt_n = 1;
+	d->bt_how = (uint8_t)how;
 	d->bt_type = ty;
 	d->bt_field = f;
 	d->bt_thread = imp->run_thread;
@@ -373,17 +518,24 @@ static int site_rows(struct importer *imp)
 {
 	struct imp_pctype *p = imp->pct;
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_SITETYPE,
-		"INSERT INTO site_types VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+		"INSERT INTO site_types VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
 	size_t i;
 
 	if (!st)
 		return -1;
 	for (i = 0; i < p->n_sites; i++) {
 		const struct site_vote *s = &p->sites[i];
-		const struct imp_pct *t = s->pct ? &imp->pcts[s->pct - 1] : NULL;
+		uint32_t v = s->apct ? s->apct : s->pct;
+		const struct imp_pct *t = v ? &imp->pcts[v - 1] : NULL;
 
 		if (!t)
 			continue;
+		sqlite3_bind_text(st, 8, s->apct ? "alloc" : "votes", -1, SQLITE_STATIC);
+		if (s->apct)
+			sqlite3_bind_text(st, 9, p->alloc_ev[s->evidence - 1], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 9);
+		sqlite3_bind_int64(st, 10, s->abase);
 		sqlite3_bind_int64(st, 1, s->stack);
 		sqlite3_bind_text(st, 2, dgtypes_type(p->types, t->type)->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, (int64_t)t->size);

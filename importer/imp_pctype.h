@@ -1,5 +1,15 @@
 /* imp_pctype.h: struct fields from the accessing instruction (way 3:
- * pc_types) and from the heap block (way 4: site_types, site_fields).
+ * pc_types) and from the heap block (way 'alloc', then way 4: site_types,
+ * site_fields).
+ *
+ * A heap block's allocation site is asked once (lib/dgpctype's
+ * dgpctype_alloc_at, once per call-site pc, going up the stack past
+ * wrappers that return the block as they got it): the type the caller's
+ * code makes of the new address.  Every access to a block so typed gets
+ * its field from its offset modulo the type's size, whatever instruction
+ * made it (memset, memcpy, vector code, code without DWARF): how 'alloc',
+ * ranked before 'insn' when the type is an aggregate (after it for a
+ * scalar: a char buffer carved into structs keeps their fields).
  *
  * Each distinct pc is resolved once, when its bbdef arrives (lib/dgpctype,
  * named through imp_field's lib/dgtypes table), and its descriptor
@@ -31,6 +41,7 @@
 
 #include <stdint.h>
 #include "imp.h"
+#include "imp_field.h"
 
 /* A typed pc: the type (lib/dgtypes index) its operand touches and where. */
 struct imp_pct {
@@ -49,8 +60,11 @@ int  imp_pctype_desc(struct importer *imp, struct imp_desc *d);
 /* A block stops voting once one type leads by this much. */
 #define IMP_PCT_DECIDED 64
 
-/* A new block: its site's type so far, until its own accesses vote. */
-void imp_pctype_block_new(struct importer *imp, struct imp_block *x);
+/* A new block allocated by the stack frames[0..n) (innermost first): its
+   site's type by allocation (asked at the site's first block), and its
+   site's vote so far, until its own accesses vote.  0, or -1 (memory). */
+int  imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
+			  uint64_t n);
 /* Block x has a new leading type: a vote in its site. */
 void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x);
 
@@ -65,14 +79,16 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
 	p = &imp->pcts[d->pct - 1];
 	if ((addr - x->addr) % p->size != p->offset)
 		return;
-	if (x->votes == 0) {
+	if (x->votes == 0 && !x->vmixed) {
 		x->vtype = d->pct;
 		x->votes = 1;
 		imp_pctype_site_vote(imp, x);
-	} else if (imp->pcts[x->vtype - 1].type == p->type) {
+	} else if (x->vtype && imp->pcts[x->vtype - 1].type == p->type) {
 		x->votes++;
 	} else {
-		x->votes--;
+		x->vmixed = 1;          /* two types: a wrong guess is worse than none */
+		x->votes = 0;
+		x->vtype = 0;
 	}
 }
 
@@ -80,24 +96,33 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
    entry t (remembered in d), and a new batch in d (the last added first). */
 uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
 			     uint64_t off);
-int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, uint32_t type, uint32_t field,
-		      uint64_t icount);
+int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
+		      uint32_t field, uint64_t icount);
 
-/* Give the access of d at a (in block b, or IMP_NONE) a field by way 3
-   (d's pc is typed) or way 4 (its block is): sum_field's 'insn' and
-   'heap'.  For accesses no range or variable gave a field.  Inline: the
-   usual access only counts in d's batch.  0, or -1. */
+/* Give the access of d at a (in block b, or IMP_NONE) a field by its
+   block's allocation ('alloc'), way 3 (d's pc is typed: 'insn') or way 4
+   (its block is: 'heap').  For accesses no range or variable gave a field.
+   Inline: the usual access only counts in d's batch.  0, or -1. */
 static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b,
 				    uint64_t a, uint64_t icount)
 {
-	const struct imp_block *x;
+	const struct imp_block *x = b != IMP_NONE ? &imp->blocks[b] : NULL;
 	const struct imp_pct *t;
 	uint32_t f;
+	int how = IMP_HOW_ALLOC;
 
-	if (d->pct) {                   /* its field is its pc's, always */
+	if (x && x->apct && a - x->addr - x->abase < x->alimit
+	    && (!d->pct || !imp->pcts[x->apct - 1].flat)) {
+		t = &imp->pcts[x->apct - 1];
+		f = t->flat ? UINT32_MAX
+		    : imp_pctype_field_at(imp, d, t, (a - x->addr - x->abase) % t->size);
+	} else if (d->pct) {            /* its field is its pc's, always */
 		t = &imp->pcts[d->pct - 1];
 		f = t->field;
-	} else if (b != IMP_NONE && (x = &imp->blocks[b])->vtype) {
+		d->heap_type = 0;       /* bt_field no longer answers for heap_off */
+		how = IMP_HOW_INSN;
+	} else if (x && x->vtype) {
+		how = IMP_HOW_HEAP;
 		t = &imp->pcts[x->vtype - 1];
 		if (t->flat) {
 			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
@@ -108,13 +133,13 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	} else {
 		return 0;
 	}
-	if (d->bt_n && d->bt_field == f && d->bt_type == t->type
+	if (d->bt_n && d->bt_field == f && d->bt_type == t->type && d->bt_how == how
 	    && d->bt_thread == imp->run_thread) {
 		d->bt_n++;
 		d->bt_last = icount;
 		return 0;
 	}
-	return imp_pctype_batch(imp, d, t->type, f, icount);
+	return imp_pctype_batch(imp, d, how, t->type, f, icount);
 }
 
 /* Block x is written: its type and its accesses by field into its site's

@@ -495,8 +495,9 @@ static int frame_base(const struct fstate *f, Dwarf_Addr pc, int *reg, int64_t *
 
 /* The local variable whose frame slot holds base + disp at DWARF address
    pc: its type in *type, the offset inside it returned; -1 if none. */
-static int64_t frame_slot(const struct fstate *f, int base, int64_t disp, Dwarf_Addr pc,
-			  Dwarf_Off *type)
+/* As frame_slot, with the variable itself in *var. */
+static int64_t frame_var(const struct fstate *f, int base, int64_t disp, Dwarf_Addr pc,
+			 Dwarf_Off *type, const struct vloc **var)
 {
 	int fbreg;
 	int64_t fboff, rel;
@@ -515,10 +516,19 @@ static int64_t frame_slot(const struct fstate *f, int base, int64_t disp, Dwarf_
 		at = (int64_t)op->number;
 		if (at <= rel && rel < at + (int64_t)f->var[i].size) {
 			*type = f->var[i].type;
+			*var = &f->var[i];
 			return rel - at;
 		}
 	}
 	return -1;
+}
+
+static int64_t frame_slot(const struct fstate *f, int base, int64_t disp, Dwarf_Addr pc,
+			  Dwarf_Off *type)
+{
+	const struct vloc *v;
+
+	return frame_var(f, base, disp, pc, type, &v);
 }
 
 /* ---------------------------------------------------------------- tracker */
@@ -1162,4 +1172,246 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t add
 	if (m->base_type && pointee(f->dw, m->base_type, &pt))
 		return answer(f, dwarf_dieoffset(&pt), m->disp + m->base_delta, DGPCTYPE_TRACKED, r);
 	return DGPCTYPE_NONE;
+}
+
+/* ---------------------------------------------------------------- alloc */
+
+#define ALLOC_SCAN   64         /* instructions followed after the call */
+#define CALLEE_SAVED (1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15)
+#define REG_RDI      5
+
+/* What the code after one allocation call was seen to make of the new
+   block's address. */
+struct ascan {
+	const struct fstate *f;
+	Dwarf_Die type;         /* the first pointee seen */
+	int have, conflict, up;
+	char *ev;
+	size_t evlen;
+};
+
+/* One type, as two DIEs may say it (two units' copies of a struct). */
+static int same_type(Dwarf_Die *a, Dwarf_Die *b)
+{
+	Dwarf_Die pa, pb;
+	const char *na, *nb;
+
+	if (!peel(a, &pa) || !peel(b, &pb))
+		return 0;
+	if (dwarf_dieoffset(&pa) == dwarf_dieoffset(&pb))
+		return 1;
+	na = dwarf_diename(&pa);
+	nb = dwarf_diename(&pb);
+	return na && nb && strcmp(na, nb) == 0 && dwarf_tag(&pa) == dwarf_tag(&pb)
+	    && size_of(&pa) == size_of(&pb);
+}
+
+/* The address became a value of pointer type ptr (a DIE offset) at addr:
+   a piece of evidence.  void * and pointers to what has no size (a
+   function, an incomplete struct) say nothing; two different types make
+   the answer none, never one of them. */
+static void evidence(struct ascan *s, Dwarf_Off ptr, uint64_t addr, const char *what,
+		     const char *name)
+{
+	Dwarf_Die pt, fn = s->f->fn;
+	Dwarf_Addr entry;
+	const char *fname = dwarf_diename(&fn);
+
+	if (!ptr || !pointee(s->f->dw, ptr, &pt) || !size_of(&pt))
+		return;
+	if (s->have) {
+		s->conflict |= !same_type(&s->type, &pt);
+		return;
+	}
+	s->type = pt;
+	s->have = 1;
+	if (dwarf_entrypc(&fn, &entry) != 0)
+		entry = addr - s->f->cubias;
+	snprintf(s->ev, s->evlen, "%s %s at %s+0x%llx", what, name ? name : "?",
+		 fname ? fname : "?", (unsigned long long)(addr - s->f->cubias - entry));
+}
+
+/* The DIE of the function whose entry is session address target. */
+static int function_at(const struct fstate *f, uint64_t target, Dwarf_Die *out)
+{
+	Dwarf_Addr b, lo;
+	Dwarf_Die *cu = dwfl_module_addrdie(f->dm, target, &b), *sc = NULL;
+	int n = cu ? dwarf_getscopes(cu, target - b, &sc) : 0, k, found = 0;
+
+	for (k = 0; k < n && !found; k++)
+		if (dwarf_tag(&sc[k]) == DW_TAG_subprogram) {
+			found = dwarf_entrypc(&sc[k], &lo) == 0 && lo == target - b;
+			if (found)
+				*out = sc[k];
+			break;
+		}
+	free(sc);
+	return found;
+}
+
+/* A direct call with the address in %rdi: the callee's first parameter
+   (a constructor's `this`, or any T *). */
+static void passed(struct ascan *s, uint64_t target, uint64_t addr)
+{
+	Dwarf_Die fn, c, ty;
+
+	if (!function_at(s->f, target, &fn) || dwarf_child(&fn, &c) != 0)
+		return;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_formal_parameter) {
+			if (type_of(&c, &ty))
+				evidence(s, dwarf_dieoffset(&ty), addr, "passed to", dwarf_diename(&fn));
+			return;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The file-scope variable at session address at in the unit of addr: its
+   type and name; 0 if none. */
+static int global_at(const struct fstate *f, uint64_t addr, uint64_t at, Dwarf_Off *type,
+		     const char **name)
+{
+	Dwarf_Addr b;
+	Dwarf_Die *cu = dwfl_module_addrdie(f->dm, addr, &b), c, ty;
+	Dwarf_Attribute loc;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!cu || dwarf_child(cu, &c) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_attr(&c, DW_AT_location, &loc)
+		    || dwarf_getlocation(&loc, &expr, &len) != 0 || len != 1
+		    || expr[0].atom != DW_OP_addr || expr[0].number + b != at
+		    || !type_of(&c, &ty))
+			continue;
+		*type = dwarf_dieoffset(&ty);
+		*name = dwarf_diename(&c);
+		return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* mov %reg, mem with the address in reg: the type of the 8-byte slot it
+   lands in (a local, a global, a member through a typed pointer). */
+static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in)
+{
+	const struct fstate *f = s->f;
+	const struct minsn *tracked = minsn_find(f, in->address);
+	const struct vloc *v;
+	Dwarf_Addr pc = in->address - f->cubias;
+	Dwarf_Off vt = 0;
+	Dwarf_Die ty, p;
+	struct rty bt = { 0, 0 };
+	struct minsn m;
+	const char *name;
+	int64_t at;
+
+	if (!mem_operand(t, in, &m))
+		return;
+	if (m.base == REG_RIP && m.index == REG_NONE) {
+		if (global_at(f, in->address, in->address + in->size + (uint64_t)m.disp, &vt, &name)
+		    && die_at(f->dw, vt, &ty))
+			evidence(s, member_type_at(&ty, 0, 8), in->address, "stored to global", name);
+		return;
+	}
+	if (m.base < 0 || m.base >= NREG)
+		return;
+	if (m.index == REG_NONE && (at = frame_var(f, m.base, m.disp, pc, &vt, &v)) >= 0) {
+		if (die_at(f->dw, vt, &ty) && die_at(f->dw, v->var, &p))
+			evidence(s, member_type_at(&ty, (uint64_t)at, 8), in->address,
+				 "stored to local", dwarf_diename(&p));
+		return;
+	}
+	bt.type = var_in_reg(f, m.base, pc);
+	if (!bt.type && tracked) {
+		bt.type = tracked->base_type;
+		bt.delta = tracked->base_delta;
+	}
+	if (!bt.type || !pointee(f->dw, bt.type, &ty) || !peel(&ty, &p) || m.disp + bt.delta < 0)
+		return;
+	if (m.index != REG_NONE && size_of(&p) > 8)
+		return;         /* an aggregate indexed by a register: where? */
+	evidence(s, member_type_at(&ty, (uint64_t)(m.disp + bt.delta), 8), in->address,
+		 "stored into", dwarf_diename(&p));
+}
+
+int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t call,
+		      struct dgpctype_alloc *a)
+{
+	int oom, r, steps;
+	struct fstate *f = fstate_of(t, dm, fn, call, &oom);
+	struct ascan s;
+	const uint8_t *code, *c;
+	uint64_t at = call, next, target;
+	unsigned holders = 1;           /* %rax */
+	size_t size;
+	Dwarf_Die ty;
+
+	memset(a, 0, sizeof *a);
+	if (!f)
+		return oom ? -1 : DGPCTYPE_ALLOC_NONE;
+	if (!(code = code_bytes(dm, f->lo, f->hi)))
+		return DGPCTYPE_ALLOC_NONE;
+	memset(&s, 0, sizeof s);
+	s.f = f;
+	s.ev = a->evidence;
+	s.evlen = sizeof a->evidence;
+	/* the frame's pc is the call (the stack of a heap block names it), or
+	   else the return address itself */
+	c = code + (call - f->lo);
+	size = (size_t)(f->hi - call);
+	next = call;
+	if (cs_disasm_iter(t->cs, &c, &size, &next, t->insn) && t->insn->id == X86_INS_CALL)
+		at = next;
+	for (steps = 0; steps < ALLOC_SCAN && holders && at >= f->lo && at < f->hi; steps++) {
+		const cs_x86 *x;
+		Dwarf_Addr pc = at - f->cubias;
+
+		c = code + (at - f->lo);
+		size = (size_t)(f->hi - at);
+		next = at;
+		if (!cs_disasm_iter(t->cs, &c, &size, &next, t->insn))
+			break;
+		x = &t->insn->detail->x86;
+		for (r = 0; r < NREG; r++) {      /* a variable DWARF places there */
+			const struct vloc *v = holders & 1u << r ? vloc_in_reg(f, r, pc) : NULL;
+			Dwarf_Die vd;
+
+			if (v && die_at(f->dw, v->var, &vd))
+				evidence(&s, v->type, at, "variable", dwarf_diename(&vd));
+		}
+		insn_end(t, t->insn, &target);
+		if (t->insn->id == X86_INS_CALL) {
+			if (holders & 1u << REG_RDI && x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
+				passed(&s, (uint64_t)x->operands[0].imm, at);
+			holders &= CALLEE_SAVED;
+		} else if (cs_insn_group(t->cs, t->insn, CS_GRP_RET)) {
+			if (holders & 1u && type_of(&f->fn, &ty))
+				evidence(&s, dwarf_dieoffset(&ty), at, "returned by", dwarf_diename(&f->fn));
+			s.up = holders & 1u && !s.have;   /* a wrapper: ask its caller */
+			break;
+		} else if (t->insn->id == X86_INS_JMP) {
+			if (!target || target < f->lo || target >= f->hi)
+				break;  /* a tail call or an indirect jump: lost */
+			next = target;
+		} else if (t->insn->id == X86_INS_MOV && x->op_count == 2
+			   && x->operands[1].type == X86_OP_REG && t->is64[x->operands[1].reg]
+			   && holders & 1u << t->reg_of[x->operands[1].reg]) {
+			if (x->operands[0].type == X86_OP_MEM)
+				stored(t, &s, t->insn);
+			else if (x->operands[0].type == X86_OP_REG && t->is64[x->operands[0].reg])
+				holders |= 1u << t->reg_of[x->operands[0].reg];
+		} else {
+			holders &= ~written_regs(t, t->insn);
+		}
+		at = next;
+	}
+	if (s.have && !s.conflict) {
+		a->type = dwarf_dieoffset(&s.type);
+		a->size = size_of(&s.type);
+		return a->how = DGPCTYPE_ALLOC_TYPED;
+	}
+	a->evidence[0] = 0;
+	return a->how = s.up && !s.conflict ? DGPCTYPE_ALLOC_UP : DGPCTYPE_ALLOC_NONE;
 }

@@ -78,4 +78,36 @@ void dgpctype_free(struct dgpctype *t);
 int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn,
 		uint64_t addr, struct dgpctype_res *r);
 
+/* What a heap block is, from the code that called its allocator (issue
+ * 12, way 'alloc').  From the call, its result register and the registers
+ * it is copied to are followed forward (up to 64 instructions, along
+ * fall-throughs and jumps inside the function) until none holds it; each
+ * place it is seen to go is evidence of a pointer type: a variable DWARF
+ * locates in a register holding it, a store into a typed local, global or
+ * member, the first parameter of a direct call it is passed to (a
+ * constructor's `this`), the function's own return type when it is
+ * returned.  void * and pointers to what has no size say nothing.  All
+ * the evidence must agree: two types give none, never one of them.  A
+ * function that returns it with no other evidence is a wrapper: the
+ * question goes to its caller (DGPCTYPE_ALLOC_UP). */
+enum dgpctype_alloc_how {
+	DGPCTYPE_ALLOC_NONE = 0,
+	DGPCTYPE_ALLOC_TYPED,
+	DGPCTYPE_ALLOC_UP
+};
+
+struct dgpctype_alloc {
+	uint64_t type;       /* DIE offset of the pointee (as declared) */
+	uint64_t size;       /* its size in bytes */
+	int how;
+	char evidence[192];  /* where it was seen, e.g. "variable a at main+0x1c" */
+};
+
+/* The type of the block whose allocator was called at session address
+ * call (a frame of the block's allocation stack: the call instruction, or
+ * the return address) inside the out-of-line function fn of module dm.
+ * Fills a and returns a->how; -1 only when out of memory. */
+int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn,
+		      uint64_t call, struct dgpctype_alloc *a);
+
 #endif /* DGPCTYPE_H */

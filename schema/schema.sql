@@ -17,7 +17,7 @@
 -- the `accesses` virtual table (loadable extension build/lib/dgaccess.so,
 -- built into dgsql) decodes them on the fly.  See `chunks` for the encoding.
 
-PRAGMA user_version = 12;
+PRAGMA user_version = 13;
 
 -- meta: key/value facts about the trace and the import.
 --   format_version  log format version (1: the 2010 tool, 2: this tool)
@@ -591,6 +591,12 @@ CREATE TABLE sum_window_class (
 --   'global'  it lies in a variable with a fixed address (a global or a
 --             static, from DWARF): the field at its offset in the variable
 --             (in the element, for an array; variable_id says which);
+--   'alloc'   it lies in a heap block whose allocation site says its type
+--             (site_types.how 'alloc', schema 13 on): the field at its
+--             offset from site_types.base modulo the type's size, whatever
+--             instruction made it (memset, memcpy, vector code, code
+--             without DWARF); for a type that is no aggregate (a char
+--             buffer) 'insn' goes first;
 --   'insn'    the type of the accessing instruction's memory operand;
 --   'heap'    the type of the heap block, from its allocation site;
 --   'unknown' a way knew where it was but not the type: a type name no
@@ -700,15 +706,31 @@ CREATE TABLE pc_types (
 	PRIMARY KEY (pc, module_id)
 ) WITHOUT ROWID;
 
--- site_types: way 4, heap blocks typed by allocation site (stack_id).
--- Each access to a block by a pc of pc_types whose offset equals the
--- access's offset in the block modulo the type's size is a vote for that
--- type in the block (a majority vote, Boyer-Moore); a block's first
--- leader votes in its site, and a new block starts with its site's leader
--- (its accesses by untyped pcs are sum_field's how 'heap').  A block with
--- no votes of its own takes its site's type when it is freed (or at the
--- end).  type is the site's winner; blocks_voted counts the blocks whose
--- own votes chose it,
+-- site_types: heap blocks typed by allocation site (stack_id).
+-- how 'alloc' (schema 13 on): the code that called the allocator says the
+-- type.  dg-import follows the result register forward from the call (the
+-- site's innermost frame) and records where it goes: a variable DWARF
+-- locates in a register holding it, a store into a typed local, global or
+-- member, the first parameter of a call it is passed to (a constructor's
+-- `this`), the function's return type.  void * says nothing; two types
+-- say none.  A function that only returns it (a wrapper, xmalloc) sends
+-- the question to its caller, up to six frames.  evidence names the first
+-- place ("variable a at main+0x1c", "stored into s at build+0x2c",
+-- "passed to Node::Node at make+0x13"); base is the byte of the block
+-- where the elements start (0; C++'s array cookie before them is not
+-- typed).  Blocks smaller than the type are left untyped; in a block
+-- that is not a whole number of elements only the first is typed (a
+-- struct with a flexible array member).
+-- how 'votes' (way 4), where the allocation says nothing: each access to
+-- a block by a pc of pc_types whose offset equals the access's offset in
+-- the block modulo the type's size is a vote for that type in the block;
+-- a block that gets votes for two types is typed by none of them (a
+-- `void *` buffer reused for two types).  A block's first vote goes to its
+-- site (a majority vote, Boyer-Moore), and a new block starts with its
+-- site's leader (its accesses by untyped pcs are sum_field's how 'heap').
+-- A block with no votes of its own takes its site's type when it is freed
+-- (or at the end).  type is the site's type; blocks_voted counts the
+-- blocks whose own votes chose it (for 'alloc': agreed with it),
 -- blocks_by_site those typed by the site alone (the `void *` and
 -- container_of accesses: no typed pc touched them), blocks_other those
 -- whose votes chose another type.  elements is block size / type_size when
@@ -721,7 +743,10 @@ CREATE TABLE site_types (
 	elements        INTEGER,
 	blocks_voted    INTEGER NOT NULL,
 	blocks_by_site  INTEGER NOT NULL,
-	blocks_other    INTEGER NOT NULL
+	blocks_other    INTEGER NOT NULL,
+	how             TEXT NOT NULL,
+	evidence        TEXT,
+	base            INTEGER NOT NULL
 );
 
 -- site_fields: the accesses to typed blocks by allocation site (stack_id,

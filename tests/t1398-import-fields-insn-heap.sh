@@ -15,9 +15,14 @@
 #   is 8 struct recs: 8 writes of a, 24 reads of c (at -O2 its loops walk
 #   induction pointers no variable names: the tracker follows them round
 #   the loops' back edges).
-#   Per access (sum_field): a: N reads (and at -O0 init_arr's 8 writes),
-#   b: N/2 + 1 writes by 'insn' and poke_void's 15 by 'heap', c: sum_c's
-#   24 reads and local_c's write, all 'insn', at both levels.
+#   By allocation (site_types.how 'alloc'): `one` and `arr` are struct rec
+#   (a struct rec * variable holds each); `more`'s site says nothing (a
+#   void * array holds them).
+#   Per access (sum_field), at both levels: a: N reads and init_arr's 8
+#   writes, b: write_b's N/2 writes of `one`, c: sum_c's 24 reads, all
+#   'alloc' (the block's type, whatever the instruction); b: write_b's one
+#   write of more[0] by 'insn' and poke_void's 15 by 'heap'; c: local_c's
+#   write by 'insn' (a frame slot).
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
 need_tool
@@ -103,9 +108,18 @@ for o in O0 O2; do
 	check_eq "$o arr's site: 8 struct recs a block" "struct rec|8|1|0|0" "$arr"
 	check_eq "$o arr's site: a: 8 writes, c: 24 reads" \
 		"a:1:0:8 c:1:24:0" "$(site_of $o.db 96 1)"
-	# ---- per access, in sum_field: how 'insn' (way 3), 'heap' (way 4, the
-	# accesses of untyped pcs: poke_void's 15 writes of b)
-	want="a|insn|$N|8 b|heap|0|15 b|insn|0|$((HALF + 1)) c|insn|24|1"
+	check_eq "$o one's and arr's sites typed by allocation, more's by votes" \
+		"alloc|struct rec|one alloc|struct rec|arr votes|struct rec|-" \
+		"$(q $o.db "SELECT t.how || '|' || t.type || '|' || CASE
+			WHEN t.evidence GLOB '* one at main+*' THEN 'one'
+			WHEN t.evidence GLOB '* arr at main+*' THEN 'arr'
+			ELSE ifnull(t.evidence, '-') END FROM site_types t
+			WHERE t.stack_id IN (SELECT alloc_stack_id FROM blocks WHERE size IN (12, 96))
+			ORDER BY t.how, t.evidence GLOB '* arr *'" | tr '\n' ' ' | sed 's/ $//')"
+	# ---- per access, in sum_field: how 'alloc' (the block's site), 'insn'
+	# (way 3), 'heap' (way 4, the accesses of untyped pcs: poke_void's 15
+	# writes of b)
+	want="a|alloc|$N|8 b|alloc|0|$HALF b|heap|0|15 b|insn|0|1 c|alloc|24|0 c|insn|0|1"
 	check_eq "$o sum_field: struct rec by field and way" "$want" \
 		"$(q $o.db "SELECT f.path || '|' || s.how || '|' || sum(s.reads) || '|' || sum(s.writes)
 			FROM sum_field s JOIN types t ON t.id = s.type_id
