@@ -283,7 +283,8 @@ static const struct alloc_answer *alloc_frame(struct importer *imp, uint64_t pc)
 	r->how = (uint8_t)a.how;
 	if (a.how != DGPCTYPE_ALLOC_TYPED)
 		return r;
-	if (!(r->apct = alloc_pct(imp, m, a.type))) {
+	r->abase = (uint32_t)a.base;
+	if (a.base > UINT32_MAX / 2 || !(r->apct = alloc_pct(imp, m, a.type))) {
 		r->how = DGPCTYPE_ALLOC_NONE;
 		return r;
 	}
@@ -317,6 +318,71 @@ static int alloc_site(struct importer *imp, struct site_vote *s, const uint64_t 
 			break;
 	}
 	return 0;
+}
+
+void imp_pctype_site_unvote(struct importer *imp, const struct imp_block *x)
+{
+	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
+
+	if (!s || s->votes == 0 || imp->pcts[s->pct - 1].type != imp->pcts[x->vtype - 1].type)
+		return;
+	if (--s->votes == 0)
+		s->pct = 0;
+}
+
+/* Aggregate small is a view of big's start: each of its fields is one of
+   big's, at the same offset and of the same size (a base class, a first
+   member, a common initial sequence). */
+static int is_prefix(struct imp_pctype *p, uint32_t small, uint32_t big)
+{
+	const struct dgtypes_type *s = dgtypes_type(p->types, small);
+	uint32_t i, f;
+
+	if (s->size > dgtypes_type(p->types, big)->size)
+		return 0;
+	for (i = 0; i < s->n_fields; i++) {
+		const struct dgtypes_field *a = dgtypes_field(p->types, s->first_field + i), *b;
+
+		f = dgtypes_field_at(p->types, big, a->offset);
+		if (f == DGTYPES_NONE || (b = dgtypes_field(p->types, f))->offset != a->offset
+		    || b->size != a->size)
+			return 0;
+	}
+	return 1;
+}
+
+/* Votes of two types in one block.  A scalar view (bytes hashed, words
+   copied) never unseats a struct; a struct replaces a scalar leader; a
+   struct that is the start of the other (the tree code's node base, the
+   node's own code) agrees with it, and the larger leads.  Anything else
+   is two types: the block is typed by no vote, and its site vote goes. */
+void imp_pctype_vote_other(struct importer *imp, struct imp_block *x, uint32_t pct)
+{
+	const struct imp_pct *lead = x->vtype ? &imp->pcts[x->vtype - 1] : NULL;
+	const struct imp_pct *vote = &imp->pcts[pct - 1];
+
+	if (x->vmixed || !lead)
+		return;
+	if (vote->flat && !lead->flat)
+		return;
+	if (lead->flat && !vote->flat) {
+		x->vtype = pct;
+		x->votes = 1;
+		return;
+	}
+	if (!lead->flat && is_prefix(imp->pct, vote->type, lead->type)) {
+		x->votes++;
+		return;
+	}
+	if (!lead->flat && is_prefix(imp->pct, lead->type, vote->type)) {
+		x->vtype = pct;
+		x->votes++;
+		return;
+	}
+	imp_pctype_site_unvote(imp, x);
+	x->vmixed = 1;          /* two types: a wrong guess is worse than none */
+	x->votes = 0;
+	x->vtype = 0;
 }
 
 int imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
@@ -355,7 +421,7 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 {
 	struct site_vote *s = x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
 	uint32_t v;
-	uint64_t k;
+	uint64_t k, span;
 
 	if (!s)
 		return x->votes > 0 ? x->vtype : 0;
@@ -367,8 +433,8 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 			s->voted++;
 		else
 			s->by_site++;
-	} else if (s->apct) {
-		return 0;       /* smaller than its site's type: not one */
+	} else if (s->apct || x->vmixed) {
+		return 0;       /* smaller than its site's type; or two types */
 	} else if (x->votes > 0) {
 		v = x->vtype;
 		if (s->votes > 0 && imp->pcts[s->pct - 1].type == imp->pcts[v - 1].type)
@@ -381,7 +447,8 @@ static uint32_t block_type(struct importer *imp, const struct imp_block *x)
 	} else {
 		return 0;
 	}
-	k = x->size % imp->pcts[v - 1].size == 0 ? x->size / imp->pcts[v - 1].size : 0;
+	span = x->apct ? x->size - x->abase : x->size;   /* after new[]'s count */
+	k = span % imp->pcts[v - 1].size == 0 ? span / imp->pcts[v - 1].size : 0;
 	if (s->voted + s->by_site + s->other == 1)
 		s->elements = k;
 	else if (s->elements != k)

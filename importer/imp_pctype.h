@@ -65,8 +65,12 @@ int  imp_pctype_desc(struct importer *imp, struct imp_desc *d);
    site's vote so far, until its own accesses vote.  0, or -1 (memory). */
 int  imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
 			  uint64_t n);
-/* Block x has a new leading type: a vote in its site. */
+/* Block x has a new leading type: a vote in its site; x's votes named two
+   types: its vote in its site is taken back. */
 void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x);
+void imp_pctype_site_unvote(struct importer *imp, const struct imp_block *x);
+/* A vote for pct (index + 1) in block x, whose leader is another type. */
+void imp_pctype_vote_other(struct importer *imp, struct imp_block *x, uint32_t pct);
 
 /* An access of d at addr in block x: a vote, if d's pc is typed. */
 static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
@@ -86,9 +90,7 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
 	} else if (x->vtype && imp->pcts[x->vtype - 1].type == p->type) {
 		x->votes++;
 	} else {
-		x->vmixed = 1;          /* two types: a wrong guess is worse than none */
-		x->votes = 0;
-		x->vtype = 0;
+		imp_pctype_vote_other(imp, x, d->pct);
 	}
 }
 
@@ -111,6 +113,8 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	uint32_t f;
 	int how = IMP_HOW_ALLOC;
 
+	if (x && x->apct && a - x->addr < x->abase)
+		return 0;               /* before the elements: new[]'s count */
 	if (x && x->apct && a - x->addr - x->abase < x->alimit
 	    && (!d->pct || !imp->pcts[x->apct - 1].flat)) {
 		t = &imp->pcts[x->apct - 1];

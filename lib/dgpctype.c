@@ -1182,13 +1182,50 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t add
 
 /* What the code after one allocation call was seen to make of the new
    block's address. */
+#define ALLOC_SLOTS 8
+
 struct ascan {
 	const struct fstate *f;
 	Dwarf_Die type;         /* the first pointee seen */
+	int64_t base;           /* the byte of the block its pointer pointed at */
 	int have, conflict, up;
 	char *ev;
 	size_t evlen;
+	/* frame slots holding the address (-O0 spills everything): base
+	   register (rbp or rsp), displacement, distance from the block */
+	struct { int8_t reg; int64_t disp, off; } slot[ALLOC_SLOTS];
+	int nslots;
 };
+
+/* The frame slot disp(reg) if it holds the address, else -1. */
+static int slot_find(const struct ascan *s, int reg, int64_t disp)
+{
+	int i;
+
+	for (i = 0; i < s->nslots; i++)
+		if (s->slot[i].reg == reg && s->slot[i].disp == disp)
+			return i;
+	return -1;
+}
+
+/* disp(reg) now holds the address plus off (holds: 1) or something else. */
+static void slot_set(struct ascan *s, int reg, int64_t disp, int64_t off, int holds)
+{
+	int i = slot_find(s, reg, disp);
+
+	if (!holds) {
+		if (i >= 0)
+			s->slot[i] = s->slot[--s->nslots];
+		return;
+	}
+	if (i < 0 && s->nslots < ALLOC_SLOTS)
+		i = s->nslots++;
+	if (i >= 0) {
+		s->slot[i].reg = (int8_t)reg;
+		s->slot[i].disp = disp;
+		s->slot[i].off = off;
+	}
+}
 
 /* One type, as two DIEs may say it (two units' copies of a struct). */
 static int same_type(Dwarf_Die *a, Dwarf_Die *b)
@@ -1206,27 +1243,28 @@ static int same_type(Dwarf_Die *a, Dwarf_Die *b)
 	    && size_of(&pa) == size_of(&pb);
 }
 
-/* The address became a value of pointer type ptr (a DIE offset) at addr:
-   a piece of evidence.  void * and pointers to what has no size (a
-   function, an incomplete struct) say nothing; two different types make
-   the answer none, never one of them. */
-static void evidence(struct ascan *s, Dwarf_Off ptr, uint64_t addr, const char *what,
-		     const char *name)
+/* The address plus off became a value of pointer type ptr (a DIE offset)
+   at addr: a piece of evidence.  void * and pointers to what has no size
+   (a function, an incomplete struct) say nothing; two different types (or
+   places) make the answer none, never one of them. */
+static void evidence(struct ascan *s, Dwarf_Off ptr, int64_t off, uint64_t addr,
+		     const char *what, const char *name)
 {
 	Dwarf_Die pt, fn = s->f->fn;
 	Dwarf_Addr entry;
 	const char *fname = dwarf_diename(&fn);
 
-	if (!ptr || !pointee(s->f->dw, ptr, &pt) || !size_of(&pt))
+	if (!ptr || off < 0 || !pointee(s->f->dw, ptr, &pt) || !size_of(&pt))
 		return;
 	if (s->have) {
-		s->conflict |= !same_type(&s->type, &pt);
+		s->conflict |= !same_type(&s->type, &pt) || s->base != off;
 		return;
 	}
 	s->type = pt;
+	s->base = off;
 	s->have = 1;
 	if (dwarf_entrypc(&fn, &entry) != 0)
-		entry = addr - s->f->cubias;
+		entry = s->f->lo - s->f->cubias;   /* the part of it holding addr */
 	snprintf(s->ev, s->evlen, "%s %s at %s+0x%llx", what, name ? name : "?",
 		 fname ? fname : "?", (unsigned long long)(addr - s->f->cubias - entry));
 }
@@ -1251,7 +1289,7 @@ static int function_at(const struct fstate *f, uint64_t target, Dwarf_Die *out)
 
 /* A direct call with the address in %rdi: the callee's first parameter
    (a constructor's `this`, or any T *). */
-static void passed(struct ascan *s, uint64_t target, uint64_t addr)
+static void passed(struct ascan *s, uint64_t target, int64_t off, uint64_t addr)
 {
 	Dwarf_Die fn, c, ty;
 
@@ -1260,7 +1298,8 @@ static void passed(struct ascan *s, uint64_t target, uint64_t addr)
 	do {
 		if (dwarf_tag(&c) == DW_TAG_formal_parameter) {
 			if (type_of(&c, &ty))
-				evidence(s, dwarf_dieoffset(&ty), addr, "passed to", dwarf_diename(&fn));
+				evidence(s, dwarf_dieoffset(&ty), off, addr, "passed to",
+					 dwarf_diename(&fn));
 			return;
 		}
 	} while (dwarf_siblingof(&c, &c) == 0);
@@ -1294,7 +1333,7 @@ static int global_at(const struct fstate *f, uint64_t addr, uint64_t at, Dwarf_O
 
 /* mov %reg, mem with the address in reg: the type of the 8-byte slot it
    lands in (a local, a global, a member through a typed pointer). */
-static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in)
+static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in, int64_t off)
 {
 	const struct fstate *f = s->f;
 	const struct minsn *tracked = minsn_find(f, in->address);
@@ -1312,14 +1351,14 @@ static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in)
 	if (m.base == REG_RIP && m.index == REG_NONE) {
 		if (global_at(f, in->address, in->address + in->size + (uint64_t)m.disp, &vt, &name)
 		    && die_at(f->dw, vt, &ty))
-			evidence(s, member_type_at(&ty, 0, 8), in->address, "stored to global", name);
+			evidence(s, member_type_at(&ty, 0, 8), off, in->address, "stored to global", name);
 		return;
 	}
 	if (m.base < 0 || m.base >= NREG)
 		return;
 	if (m.index == REG_NONE && (at = frame_var(f, m.base, m.disp, pc, &vt, &v)) >= 0) {
 		if (die_at(f->dw, vt, &ty) && die_at(f->dw, v->var, &p))
-			evidence(s, member_type_at(&ty, (uint64_t)at, 8), in->address,
+			evidence(s, member_type_at(&ty, (uint64_t)at, 8), off, in->address,
 				 "stored to local", dwarf_diename(&p));
 		return;
 	}
@@ -1332,8 +1371,62 @@ static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in)
 		return;
 	if (m.index != REG_NONE && size_of(&p) > 8)
 		return;         /* an aggregate indexed by a register: where? */
-	evidence(s, member_type_at(&ty, (uint64_t)(m.disp + bt.delta), 8), in->address,
+	evidence(s, member_type_at(&ty, (uint64_t)(m.disp + bt.delta), 8), off, in->address,
 		 "stored into", dwarf_diename(&p));
+}
+
+/* One instruction's effect on which registers hold the address (and how
+   far from the block's start): copies, lea and add/sub of a constant
+   carry it, a store of it is evidence, any other write loses it. */
+static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *s,
+			   unsigned holders, int64_t *off)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
+	int d, r;
+
+	if (x->op_count != 2)
+		return holders & ~written_regs(t, in);
+	if (in->id == X86_INS_MOV && o0->type == X86_OP_MEM && o0->mem.index == X86_REG_INVALID
+	    && (o0->mem.base == X86_REG_RBP || o0->mem.base == X86_REG_RSP)) {
+		/* a spill of the address, or something else over a slot of it */
+		r = o1->type == X86_OP_REG && t->is64[o1->reg] ? t->reg_of[o1->reg] : REG_NONE;
+		slot_set(s, t->reg_of[o0->mem.base], o0->mem.disp, r >= 0 ? off[r] : 0,
+			 r >= 0 && holders & 1u << r);
+	}
+	if (in->id == X86_INS_MOV && o1->type == X86_OP_REG && t->is64[o1->reg]
+	    && holders & 1u << (r = t->reg_of[o1->reg])) {
+		if (o0->type == X86_OP_MEM) {
+			stored(t, s, in, off[r]);
+			return holders;
+		}
+		if (o0->type == X86_OP_REG && t->is64[o0->reg]) {
+			d = t->reg_of[o0->reg];
+			off[d] = off[r];
+			return holders | 1u << d;
+		}
+	}
+	if (o0->type != X86_OP_REG || !t->is64[o0->reg])
+		return holders & ~written_regs(t, in);
+	d = t->reg_of[o0->reg];
+	if (in->id == X86_INS_MOV && o1->type == X86_OP_MEM && o1->mem.index == X86_REG_INVALID
+	    && o1->mem.base != X86_REG_INVALID && o1->mem.base != X86_REG_RIP
+	    && (r = slot_find(s, t->reg_of[o1->mem.base], o1->mem.disp)) >= 0) {
+		off[d] = s->slot[r].off;    /* the address, reloaded */
+		return holders | 1u << d;
+	}
+	if (in->id == X86_INS_LEA && o1->mem.index == X86_REG_INVALID
+	    && o1->mem.base != X86_REG_INVALID && o1->mem.base != X86_REG_RIP
+	    && holders & 1u << (r = t->reg_of[o1->mem.base])) {
+		off[d] = off[r] + o1->mem.disp;
+		return holders | 1u << d;
+	}
+	if ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) && o1->type == X86_OP_IMM
+	    && holders & 1u << d) {
+		off[d] += in->id == X86_INS_ADD ? o1->imm : -o1->imm;
+		return holders;
+	}
+	return holders & ~written_regs(t, in);
 }
 
 int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t call,
@@ -1345,6 +1438,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 	const uint8_t *code, *c;
 	uint64_t at = call, next, target;
 	unsigned holders = 1;           /* %rax */
+	int64_t off[NREG] = { 0 };      /* a holder's distance from the block */
 	size_t size;
 	Dwarf_Die ty;
 
@@ -1364,7 +1458,8 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 	next = call;
 	if (cs_disasm_iter(t->cs, &c, &size, &next, t->insn) && t->insn->id == X86_INS_CALL)
 		at = next;
-	for (steps = 0; steps < ALLOC_SCAN && holders && at >= f->lo && at < f->hi; steps++) {
+	for (steps = 0; steps < ALLOC_SCAN && (holders || s.nslots) && at >= f->lo && at < f->hi;
+	     steps++) {
 		const cs_x86 *x;
 		Dwarf_Addr pc = at - f->cubias;
 
@@ -1379,37 +1474,37 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 			Dwarf_Die vd;
 
 			if (v && die_at(f->dw, v->var, &vd))
-				evidence(&s, v->type, at, "variable", dwarf_diename(&vd));
+				evidence(&s, v->type, off[r], at, "variable", dwarf_diename(&vd));
 		}
 		insn_end(t, t->insn, &target);
 		if (t->insn->id == X86_INS_CALL) {
 			if (holders & 1u << REG_RDI && x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
-				passed(&s, (uint64_t)x->operands[0].imm, at);
+				passed(&s, (uint64_t)x->operands[0].imm, off[REG_RDI], at);
 			holders &= CALLEE_SAVED;
 		} else if (cs_insn_group(t->cs, t->insn, CS_GRP_RET)) {
 			if (holders & 1u && type_of(&f->fn, &ty))
-				evidence(&s, dwarf_dieoffset(&ty), at, "returned by", dwarf_diename(&f->fn));
-			s.up = holders & 1u && !s.have;   /* a wrapper: ask its caller */
+				evidence(&s, dwarf_dieoffset(&ty), off[0], at, "returned by",
+					 dwarf_diename(&f->fn));
+			/* a wrapper returns what it got: ask its caller */
+			s.up = holders & 1u && off[0] == 0 && !s.have;
 			break;
 		} else if (t->insn->id == X86_INS_JMP) {
 			if (!target || target < f->lo || target >= f->hi)
 				break;  /* a tail call or an indirect jump: lost */
 			next = target;
-		} else if (t->insn->id == X86_INS_MOV && x->op_count == 2
-			   && x->operands[1].type == X86_OP_REG && t->is64[x->operands[1].reg]
-			   && holders & 1u << t->reg_of[x->operands[1].reg]) {
-			if (x->operands[0].type == X86_OP_MEM)
-				stored(t, &s, t->insn);
-			else if (x->operands[0].type == X86_OP_REG && t->is64[x->operands[0].reg])
-				holders |= 1u << t->reg_of[x->operands[0].reg];
 		} else {
-			holders &= ~written_regs(t, t->insn);
+			holders = alloc_step(t, t->insn, &s, holders, off);
+			if (written_regs(t, t->insn) & 1u << REG_RSP)
+				for (r = s.nslots - 1; r >= 0; r--)
+					if (s.slot[r].reg == REG_RSP)
+						s.slot[r] = s.slot[--s.nslots];
 		}
 		at = next;
 	}
 	if (s.have && !s.conflict) {
 		a->type = dwarf_dieoffset(&s.type);
 		a->size = size_of(&s.type);
+		a->base = (uint64_t)s.base;
 		return a->how = DGPCTYPE_ALLOC_TYPED;
 	}
 	a->evidence[0] = 0;

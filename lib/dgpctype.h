@@ -82,12 +82,14 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn,
  * 12, way 'alloc').  From the call, its result register and the registers
  * it is copied to are followed forward (up to 64 instructions, along
  * fall-throughs and jumps inside the function) until none holds it; each
- * place it is seen to go is evidence of a pointer type: a variable DWARF
+ * place it is seen to go (with how far into the block it points: a
+ * constant added, lea) is evidence of a pointer type: a variable DWARF
  * locates in a register holding it, a store into a typed local, global or
  * member, the first parameter of a direct call it is passed to (a
  * constructor's `this`), the function's own return type when it is
  * returned.  void * and pointers to what has no size say nothing.  All
- * the evidence must agree: two types give none, never one of them.  A
+ * the evidence must agree: two types (or two starts) give none, never
+ * one of them.  A
  * function that returns it with no other evidence is a wrapper: the
  * question goes to its caller (DGPCTYPE_ALLOC_UP). */
 enum dgpctype_alloc_how {
@@ -99,6 +101,8 @@ enum dgpctype_alloc_how {
 struct dgpctype_alloc {
 	uint64_t type;       /* DIE offset of the pointee (as declared) */
 	uint64_t size;       /* its size in bytes */
+	uint64_t base;       /* the byte of the block where the first element
+				starts (C++ puts new[]'s element count first) */
 	int how;
 	char evidence[192];  /* where it was seen, e.g. "variable a at main+0x1c" */
 };

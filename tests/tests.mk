@@ -82,7 +82,9 @@ $(SYM_DIR)/symprog: tests/progs/sym/symprog.c $(SYM_DIR)/libsymlib.so
 # pointer through a stack slot: the instruction tracker's case) and -O2
 # (pointers in registers, named by location lists).
 PCTYPE_DIR   := $(TESTS_PROG_DIR)/pctype
-PCTYPE_PROGS := $(PCTYPE_DIR)/fields-O0 $(PCTYPE_DIR)/fields-O2
+PCTYPE_PROGS := $(PCTYPE_DIR)/fields-O0 $(PCTYPE_DIR)/fields-O2 \
+	$(foreach o,0 1 2 3,$(PCTYPE_DIR)/alloc-O$(o)) \
+	$(PCTYPE_DIR)/alloc_cxx-O0 $(PCTYPE_DIR)/alloc_cxx-O2
 
 tests-progs: $(PCTYPE_PROGS)
 
@@ -90,3 +92,14 @@ $(PCTYPE_DIR)/fields-O%: tests/progs/pctype/fields.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) -std=gnu11 -O$* -g -fno-stack-protector -Wall -Wextra -o $@ $<
+
+# Heap blocks typed where they are allocated (issue 12), at every level.
+$(PCTYPE_DIR)/alloc-O%: tests/progs/pctype/alloc.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 -O$* -g -fno-stack-protector -Wall -Wextra -o $@ $<
+
+$(PCTYPE_DIR)/alloc_cxx-O%: tests/progs/pctype/alloc_cxx.cc
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CXX   $@")
+	$(Q)$(CXX) -O$* -g -fno-stack-protector -Wall -Wextra -o $@ $<
