@@ -1,61 +1,92 @@
 #!/bin/sh
-# bench/fields.sh: how many accesses struct-field ways 3 and 4 type, as
-# perf's --type-stat does but counted in accesses, every access.
+# bench/fields.sh: the share of accesses struct-field attribution types, by
+# way, on optimized builds (issue 12): perf's --type-stat, counted in
+# accesses, every access.
 #
-#     sh bench/fields.sh [PROGRAM [ARG...]]
+#     sh bench/fields.sh [-O LEVEL] [PROGRAM [ARG...]]
 #
-# Traces PROGRAM (default: build/bench/workload 1) with Datagrind, imports
-# the log and prints one line per region (heap: inside a malloc'd block;
-# global: inside a writable mapping of a module; stack/other: the rest,
-# thread stacks and anonymous mmaps): its accesses, the share whose pc is
-# typed by way 3 (pc_types) in all and by each via (register, stack,
-# tracked), the share in blocks typed by way 4 (site_types, blocks of up to
-# 1024 bytes: the ones site_fields counts), and the share either way types.
-# Reads every access back through the `accesses` table
-# (build/lib/dgaccess.so): seconds per few million.  Prints figures only.
-# Files go to build/bench/tmp/fields.*.
+# With no PROGRAM, builds the suite below at -O2 -g (or -O LEVEL) and runs
+# each: C programs of different kinds and C++ programs of containers of
+# structs.  For each it traces, imports and prints the share of heap
+# accesses given a field (meta heap_accesses_typed / heap_accesses:
+# by any way) and the share of all accesses each way gave a field to
+# (sum_field.how: range, global, alloc, insn, heap).  With PROGRAM, the
+# same for it alone (build it with -g yourself).  Heap accesses include
+# those made by libc and libstdc++ code (memcpy, printf's buffers, the
+# containers' own functions), typed where the block's allocation says its
+# type and not otherwise unless their debug info is installed.  Prints
+# figures only.  Files go to build/bench/tmp/fields.*.
+#
+#   workload   bench/workload.c 1: matrix multiply, stencil (arrays of
+#              double), chained hash table, shuffled list, binary tree
+#   acct       tests/progs/pctype/alloc.c: arrays of structs walked by
+#              stepped pointers, list nodes, memset/memcpy, a wrapper
+#   transpose  examples/transpose.c: flat loops over a tracked matrix
+#   dhatprog   tests/progs/dhatprog.c: three allocation sites, calloc
+#   churn      bench/churn.cc 20000: std::map<std::string,
+#              std::vector<int>> churn (C++)
+#   items      tests/progs/pctype/alloc_cxx.cc 2000: new T[n] with a
+#              base class, std::vector and std::map of structs (C++)
 #
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/build
 T=$B/bench/tmp
+OPT=2
+if [ "${1-}" = -O ]; then
+	OPT=$2
+	shift 2
+fi
+if [ "${1-}" = --help ]; then
+	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+	exit 0
+fi
 mkdir -p "$T" || exit 1
-for x in "$B/bin/datagrind" "$B/bin/dg-import" "$B/lib/dgaccess.so"; do
-	[ -x "$x" ] || [ -f "$x" ] || { echo "fields.sh: $x missing (run make)" >&2; exit 1; }
+for x in "$B/bin/datagrind" "$B/bin/dg-import"; do
+	[ -x "$x" ] || { echo "fields.sh: $x missing (run make)" >&2; exit 1; }
 done
 command -v sqlite3 >/dev/null || { echo "fields.sh: sqlite3 missing" >&2; exit 1; }
-if [ $# -eq 0 ]; then
-	W=$B/bench/workload
-	[ -x "$W" ] || cc -O2 -g -o "$W" "$TOP/bench/workload.c" || exit 1
-	set -- "$W" 1
+
+# one NAME PROGRAM [ARG...]: trace, import, print one line.
+one() {
+	name=$1
+	shift
+	"$B/bin/datagrind" -q --datagrind-out-file="$T/fields.$name.dg" "$@" >/dev/null \
+		2>"$T/fields.$name.err" || {
+		echo "fields.sh: tracing $* failed (see $T/fields.$name.err)" >&2; return 1; }
+	rm -f "$T/fields.$name.db"
+	"$B/bin/dg-import" -q "$T/fields.$name.dg" "$T/fields.$name.db" || return 1
+	sqlite3 -batch -separator ' ' "$T/fields.$name.db" "
+		WITH m(k, v) AS (SELECT key, value FROM meta),
+		     g(k) AS (SELECT CAST(v AS INTEGER) FROM m WHERE k = 'accesses')
+		SELECT printf('%-10s %11d %11d %6.1f%%', '$name', (SELECT k FROM g),
+			(SELECT v FROM m WHERE k = 'heap_accesses'),
+			100.0 * (SELECT v FROM m WHERE k = 'heap_accesses_typed')
+			/ max(1, (SELECT v FROM m WHERE k = 'heap_accesses')))
+		|| (SELECT group_concat(printf(' %6.1f%%', 100.0 * ifnull((SELECT v FROM m
+			WHERE k = 'fields_' || h), 0) / max(1, (SELECT k FROM g))), '')
+		    FROM (SELECT 'range' AS h UNION ALL SELECT 'global' UNION ALL SELECT 'alloc'
+			  UNION ALL SELECT 'insn' UNION ALL SELECT 'heap'))"
+}
+
+printf '%-10s %11s %11s %7s %7s %7s %7s %7s %7s\n' program accesses heap heap% \
+	range global alloc insn heap
+if [ $# -gt 0 ]; then
+	one "$(basename "$1")" "$@"
+	exit
 fi
-
-"$B/bin/datagrind" -q --datagrind-out-file="$T/fields.dg" "$@" >/dev/null 2>"$T/fields.err" || {
-	echo "fields.sh: tracing $* failed (see $T/fields.err)" >&2; exit 1; }
-rm -f "$T/fields.db"
-"$B/bin/dg-import" -q "$T/fields.dg" "$T/fields.db" || exit 1
-
-echo "fields.sh: $*: $(sqlite3 "$T/fields.db" "SELECT value FROM meta WHERE key = 'accesses'") accesses"
-sqlite3 -batch "$T/fields.db" <<EOF
-.load $B/lib/dgaccess.so
-.mode column
-.headers on
-WITH a AS (
-	SELECT CASE WHEN x.block_id IS NOT NULL THEN 'heap'
-		WHEN EXISTS (SELECT 1 FROM mappings m WHERE (m.prot & 2) != 0
-			AND x.addr >= m.start AND x.addr < m.end) THEN 'global'
-		ELSE 'stack/other' END AS region,
-		(SELECT via FROM pc_types t WHERE t.pc = x.pc) AS via3,
-		(SELECT 1 FROM blocks b JOIN site_types s ON s.stack_id = b.alloc_stack_id
-		 WHERE b.id = x.block_id AND b.size <= 1024) AS way4
-	FROM accesses x)
-SELECT region, count(*) AS accesses,
-	printf('%5.1f%%', 100.0 * sum(via3 IS NOT NULL) / count(*)) AS way3,
-	printf('%5.1f%%', 100.0 * sum(via3 = 'register') / count(*)) AS register,
-	printf('%5.1f%%', 100.0 * sum(via3 = 'stack') / count(*)) AS stack,
-	printf('%5.1f%%', 100.0 * sum(via3 = 'tracked') / count(*)) AS tracked,
-	printf('%5.1f%%', 100.0 * sum(way4 IS NOT NULL) / count(*)) AS way4,
-	printf('%5.1f%%', 100.0 * sum(via3 IS NOT NULL OR way4 IS NOT NULL) / count(*)) AS either
-FROM a GROUP BY region ORDER BY region;
-EOF
+cc_() { out=$1; shift; cc -std=gnu11 -O"$OPT" -g -fno-stack-protector -I"$TOP/tool" -o "$out" "$@"; }
+cx_() { out=$1; shift; c++ -O"$OPT" -g -o "$out" "$@"; }
+cc_ "$T/workload" "$TOP/bench/workload.c" -lm &&
+cc_ "$T/acct" "$TOP/tests/progs/pctype/alloc.c" &&
+cc_ "$T/transpose" "$TOP/examples/transpose.c" &&
+cc_ "$T/dhatprog" "$TOP/tests/progs/dhatprog.c" &&
+cx_ "$T/churn" "$TOP/bench/churn.cc" &&
+cx_ "$T/items" "$TOP/tests/progs/pctype/alloc_cxx.cc" || exit 1
+one workload "$T/workload" 1
+one acct "$T/acct" 1000
+one transpose "$T/transpose"
+one dhatprog "$T/dhatprog"
+one churn "$T/churn" 20000
+one items "$T/items" 2000

@@ -291,6 +291,7 @@ struct importer {
 	uint64_t chunk_icount_lo, chunk_icount_next;
 	uint64_t chunk_runs, chunk_accesses;
 	uint64_t runs, accesses;
+	uint64_t heap_accesses, heap_typed;   /* in live blocks; given a field */
 	uint32_t chunk_id;         /* chunks.id of the chunk being filled */
 	uint32_t run_thread;       /* the thread of the run being counted */
 	struct imp_thread *run_t;  /* and its record */

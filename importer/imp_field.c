@@ -506,6 +506,9 @@ static int how_meta(struct importer *imp)
 			return -1;
 		typed += f->by_how[h];
 	}
+	if (imp_db_meta(imp, "heap_accesses", NULL, (int64_t)imp->heap_accesses) < 0
+	    || imp_db_meta(imp, "heap_accesses_typed", NULL, (int64_t)imp->heap_typed) < 0)
+		return -1;
 	return imp_db_meta(imp, "fields_untyped", NULL, (int64_t)(imp->accesses - typed));
 }
 

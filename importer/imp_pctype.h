@@ -104,7 +104,8 @@ int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, int how, uint32_
 /* Give the access of d at a (in block b, or IMP_NONE) a field by its
    block's allocation ('alloc'), way 3 (d's pc is typed: 'insn') or way 4
    (its block is: 'heap').  For accesses no range or variable gave a field.
-   Inline: the usual access only counts in d's batch.  0, or -1. */
+   Inline: the usual access only counts in d's batch.  1 if given a field,
+   0 if not, -1 (memory). */
 static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b,
 				    uint64_t a, uint64_t icount)
 {
@@ -141,9 +142,9 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	    && d->bt_thread == imp->run_thread) {
 		d->bt_n++;
 		d->bt_last = icount;
-		return 0;
+		return 1;
 	}
-	return imp_pctype_batch(imp, d, how, t->type, f, icount);
+	return imp_pctype_batch(imp, d, how, t->type, f, icount) < 0 ? -1 : 1;
 }
 
 /* Block x is written: its type and its accesses by field into its site's

@@ -1184,13 +1184,23 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t add
    block's address. */
 #define ALLOC_SLOTS 8
 
+/* What the evidence says so far: the pointee (the larger, where one type
+   is the start of the other), the byte of the block its pointer pointed
+   at, where it was first seen. */
+struct acand {
+	Dwarf_Die type;
+	int64_t base;
+	int have, conflict;
+	char ev[sizeof ((struct dgpctype_alloc *)0)->evidence];
+};
+
 struct ascan {
 	const struct fstate *f;
-	Dwarf_Die type;         /* the first pointee seen */
-	int64_t base;           /* the byte of the block its pointer pointed at */
-	int have, conflict, up;
-	char *ev;
-	size_t evlen;
+	/* [0]: pointers to the block's start; [1]: into it, used only when
+	   nothing points at its start (C++ new[]'s count comes first), since
+	   a pointer to a member (&node->key) says what the member is */
+	struct acand c[2];
+	int up;
 	/* frame slots holding the address (-O0 spills everything): base
 	   register (rbp or rsp), displacement, distance from the block */
 	struct { int8_t reg; int64_t disp, off; } slot[ALLOC_SLOTS];
@@ -1227,6 +1237,28 @@ static void slot_set(struct ascan *s, int reg, int64_t disp, int64_t off, int ho
 	}
 }
 
+static int same_type(Dwarf_Die *a, Dwarf_Die *b);
+
+/* small is where big starts: big itself, its base class at offset 0, its
+   first member, recursively (the tree code's node base in the node). */
+static int starts_with(Dwarf_Die *big, Dwarf_Die *small)
+{
+	Dwarf_Die cur, p, m, mt;
+	int depth;
+
+	if (!peel(big, &cur))
+		return 0;
+	for (depth = 0; depth < MAX_DEPTH; depth++) {
+		if (same_type(&cur, small))
+			return 1;
+		if (!is_aggregate(dwarf_tag(&cur)) || member_at(&cur, 0, &m, &mt) != 0
+		    || !peel(&mt, &p))
+			return 0;
+		cur = p;
+	}
+	return 0;
+}
+
 /* One type, as two DIEs may say it (two units' copies of a struct). */
 static int same_type(Dwarf_Die *a, Dwarf_Die *b)
 {
@@ -1253,19 +1285,25 @@ static void evidence(struct ascan *s, Dwarf_Off ptr, int64_t off, uint64_t addr,
 	Dwarf_Die pt, fn = s->f->fn;
 	Dwarf_Addr entry;
 	const char *fname = dwarf_diename(&fn);
+	struct acand *c = &s->c[off != 0];
 
 	if (!ptr || off < 0 || !pointee(s->f->dw, ptr, &pt) || !size_of(&pt))
 		return;
-	if (s->have) {
-		s->conflict |= !same_type(&s->type, &pt) || s->base != off;
+	if (c->have) {
+		if (c->base != off)
+			c->conflict = 1;
+		else if (starts_with(&pt, &c->type))
+			c->type = pt;   /* the larger: the node, not its base */
+		else if (!starts_with(&c->type, &pt))
+			c->conflict = 1;
 		return;
 	}
-	s->type = pt;
-	s->base = off;
-	s->have = 1;
+	c->type = pt;
+	c->base = off;
+	c->have = 1;
 	if (dwarf_entrypc(&fn, &entry) != 0)
 		entry = s->f->lo - s->f->cubias;   /* the part of it holding addr */
-	snprintf(s->ev, s->evlen, "%s %s at %s+0x%llx", what, name ? name : "?",
+	snprintf(c->ev, sizeof c->ev, "%s %s at %s+0x%llx", what, name ? name : "?",
 		 fname ? fname : "?", (unsigned long long)(addr - s->f->cubias - entry));
 }
 
@@ -1397,7 +1435,11 @@ static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *
 	if (in->id == X86_INS_MOV && o1->type == X86_OP_REG && t->is64[o1->reg]
 	    && holders & 1u << (r = t->reg_of[o1->reg])) {
 		if (o0->type == X86_OP_MEM) {
-			stored(t, s, in, off[r]);
+			/* into the block itself (a string's pointer to its own
+			   buffer) says what a member is, not the block */
+			if (o0->mem.base == X86_REG_INVALID || o0->mem.base == X86_REG_RIP
+			    || !(holders & 1u << t->reg_of[o0->mem.base]))
+				stored(t, s, in, off[r]);
 			return holders;
 		}
 		if (o0->type == X86_OP_REG && t->is64[o0->reg]) {
@@ -1435,6 +1477,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 	int oom, r, steps;
 	struct fstate *f = fstate_of(t, dm, fn, call, &oom);
 	struct ascan s;
+	struct acand *best;
 	const uint8_t *code, *c;
 	uint64_t at = call, next, target;
 	unsigned holders = 1;           /* %rax */
@@ -1449,8 +1492,6 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 		return DGPCTYPE_ALLOC_NONE;
 	memset(&s, 0, sizeof s);
 	s.f = f;
-	s.ev = a->evidence;
-	s.evlen = sizeof a->evidence;
 	/* the frame's pc is the call (the stack of a heap block names it), or
 	   else the return address itself */
 	c = code + (call - f->lo);
@@ -1486,7 +1527,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 				evidence(&s, dwarf_dieoffset(&ty), off[0], at, "returned by",
 					 dwarf_diename(&f->fn));
 			/* a wrapper returns what it got: ask its caller */
-			s.up = holders & 1u && off[0] == 0 && !s.have;
+			s.up = holders & 1u && off[0] == 0 && !s.c[0].have && !s.c[1].have;
 			break;
 		} else if (t->insn->id == X86_INS_JMP) {
 			if (!target || target < f->lo || target >= f->hi)
@@ -1501,12 +1542,13 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 		}
 		at = next;
 	}
-	if (s.have && !s.conflict) {
-		a->type = dwarf_dieoffset(&s.type);
-		a->size = size_of(&s.type);
-		a->base = (uint64_t)s.base;
+	best = s.c[0].have ? &s.c[0] : &s.c[1];
+	if (best->have && !best->conflict) {
+		a->type = dwarf_dieoffset(&best->type);
+		a->size = size_of(&best->type);
+		a->base = (uint64_t)best->base;
+		memcpy(a->evidence, best->ev, sizeof a->evidence);
 		return a->how = DGPCTYPE_ALLOC_TYPED;
 	}
-	a->evidence[0] = 0;
-	return a->how = s.up && !s.conflict ? DGPCTYPE_ALLOC_UP : DGPCTYPE_ALLOC_NONE;
+	return a->how = s.up ? DGPCTYPE_ALLOC_UP : DGPCTYPE_ALLOC_NONE;
 }

@@ -35,10 +35,15 @@ PRAGMA user_version = 13;
 --   chunk_coding    "chains": chunks.data is coded as BBCHAINS (schema 9 on;
 --                   a database without the key and of schema 8 or older
 --                   codes it as BBRUNS, and the `accesses` table reads both)
---   fields_range, fields_global, fields_insn, fields_heap, fields_unknown
+--   fields_range, fields_global, fields_alloc (schema 13 on), fields_insn,
+--   fields_heap, fields_unknown
 --                   accesses given a field each way (sum_field.how), and
---   fields_untyped  the accesses no way covers (the fields_* keys are
---                   absent after dg-import --no-fields)
+--   fields_untyped  the accesses no way covers (these keys sum to
+--                   accesses);
+--   heap_accesses, heap_accesses_typed (schema 13 on)
+--                   the accesses inside a live heap block, and how many of
+--                   them a way gave a field (the fields_* and these keys
+--                   are absent after dg-import --no-fields)
 --
 -- Code addresses and modules.  One address can hold the code of two
 -- modules at different times: a library dlclose'd, then another mapped

@@ -137,8 +137,8 @@ if [ -f O2.db ]; then
 			"$(q nf.db "SELECT (SELECT count(*) FROM types) || '|' || (SELECT count(*) FROM fields)
 				|| '|' || (SELECT count(*) FROM pc_types) || '|' || (SELECT count(*) FROM site_types)
 				|| '|' || (SELECT count(*) FROM sum_field)")"
-		check_eq "--no-fields: no fields_* meta" 0 \
-			"$(q nf.db "SELECT count(*) FROM meta WHERE key LIKE 'fields%'")"
+		check_eq "--no-fields: no fields_* or heap_accesses* meta" 0 \
+			"$(q nf.db "SELECT count(*) FROM meta WHERE key LIKE 'fields%' OR key LIKE 'heap_accesses%'")"
 		sp="SELECT pc, module_id, is_write, accesses FROM sum_pc ORDER BY 1, 2, 3"
 		check_eq "--no-fields: sum_pc as with fields" "$(q O2.db "$sp" | cksum)" \
 			"$(q nf.db "$sp" | cksum)"
