@@ -332,6 +332,33 @@ static int vloc_add(struct fstate *f, Dwarf_Addr lo, Dwarf_Addr hi, const Dwarf_
 	return 0;
 }
 
+/* A location over [lo, hi): one operation, or a struct taken apart by the
+   optimizer (scalar replacement: `struct pq q` as DW_OP_reg3 DW_OP_piece 8
+   DW_OP_reg12 DW_OP_piece 4 ...), each register piece then holding the
+   member at that offset, with the member's type. */
+static int vloc_expr(struct fstate *f, Dwarf_Addr lo, Dwarf_Addr hi, const Dwarf_Op *expr,
+		     size_t len, Dwarf_Die *type, Dwarf_Off var)
+{
+	uint64_t at = 0;
+	size_t i, first = 0;
+	Dwarf_Off mt;
+	Dwarf_Die md;
+
+	if (len == 1)
+		return vloc_add(f, lo, hi, expr, type, var);
+	for (i = 0; i < len; i++) {
+		if (expr[i].atom != DW_OP_piece)
+			continue;
+		if (i == first + 1 && op_reg(&expr[first]) >= 0
+		    && (mt = member_type_at(type, at, expr[i].number)) && die_at(f->dw, mt, &md)
+		    && vloc_add(f, lo, hi, &expr[first], &md, var) < 0)
+			return -1;
+		at += expr[i].number;
+		first = i + 1;
+	}
+	return 0;
+}
+
 /* The variable's locations (one expression, or each entry of its list). */
 static int var_locs(struct fstate *f, Dwarf_Attribute *attr, Dwarf_Die *type, Dwarf_Off var)
 {
@@ -341,9 +368,9 @@ static int var_locs(struct fstate *f, Dwarf_Attribute *attr, Dwarf_Die *type, Dw
 	ptrdiff_t off = 0;
 
 	if (dwarf_getlocation(attr, &expr, &len) == 0)
-		return len == 1 ? vloc_add(f, 0, (Dwarf_Addr)-1, expr, type, var) : 0;
+		return vloc_expr(f, 0, (Dwarf_Addr)-1, expr, len, type, var);
 	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &expr, &len)) > 0)
-		if (len == 1 && vloc_add(f, lo, hi, expr, type, var) < 0)
+		if (vloc_expr(f, lo, hi, expr, len, type, var) < 0)
 			return -1;
 	return 0;
 }
