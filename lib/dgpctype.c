@@ -41,6 +41,8 @@
 #define REG_RBP   6
 #define REG_RIP   16
 #define REG_NONE  (-1)
+/* rbx, rbp, r12-r15: what a call leaves as it was */
+#define CALLEE_SAVED (1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15)
 #define MAX_FN_BYTES (1u << 20) /* a bigger "function" is not decoded */
 #define MAX_DEPTH 16            /* members nested deeper are not followed */
 
@@ -87,6 +89,8 @@ struct fstate {
 	size_t nvar, capvar;
 	uint32_t *in_reg;       /* indexes in var of the register locations, */
 	uint32_t reg_first[NREG + 1];   /* ... by register: [reg_first[r], reg_first[r+1]) */
+	unsigned gregs;         /* callee-saved registers the range sets once, */
+	uint64_t gaddr[NREG];   /* ... to a global's address (lea sym(%rip)) */
 };
 
 struct dgpctype {
@@ -899,17 +903,35 @@ static void cfg_succ(struct cfg *g, size_t b, const struct jump *j)
 /* Decode [lo, hi) once for its leaders (the entry, jump targets inside it,
    the instruction after each jump) and cut it into blocks with their
    successors. */
-static int cfg_build(struct dgpctype *t, const uint8_t *code, uint64_t lo, uint64_t hi,
-		     struct cfg *g)
+static int cfg_build(struct dgpctype *t, struct fstate *f, const uint8_t *code, uint64_t lo,
+		     uint64_t hi, struct cfg *g)
 {
 	const uint8_t *c = code;
 	size_t size = (size_t)(hi - lo), n = 0, cap = 0, nj = 0, capj = 0, i, k, b;
 	uint64_t at = lo, target, *lead = NULL;
 	struct jump *jumps = NULL;
 	int end, after = 1;
+	unsigned once = 0, more = 0;    /* registers written once, twice or more */
 
 	memset(g, 0, sizeof *g);
 	while (cs_disasm_iter(t->cs, &c, &size, &at, t->insn)) {
+		unsigned w = written_regs(t, t->insn);
+		const cs_x86 *x = &t->insn->detail->x86;
+
+		if (t->insn->id == X86_INS_CALL)
+			w |= ~CALLEE_SAVED & ((1u << NREG) - 1);
+		if (t->insn->id == X86_INS_POP)
+			w = 0;  /* the epilogue's restore: the function ends there */
+		more |= once & w;
+		once |= w;
+		if (t->insn->id == X86_INS_LEA && x->operands[1].mem.base == X86_REG_RIP
+		    && x->operands[1].mem.index == X86_REG_INVALID && t->is64[x->operands[0].reg])
+			f->gaddr[t->reg_of[x->operands[0].reg]] = t->insn->address + t->insn->size
+				+ (uint64_t)x->operands[1].mem.disp;
+		else
+			for (i = 0; i < NREG; i++)
+				if (w & 1u << i)
+					f->gaddr[i] = 0;
 		if (dg_grow(&lead, &cap, n + 2, sizeof *lead) < 0)
 			goto oom;
 		if (after)
@@ -926,6 +948,11 @@ static int cfg_build(struct dgpctype *t, const uint8_t *code, uint64_t lo, uint6
 		}
 		after = end != END_NONE;
 	}
+	/* a register set once in the whole range, to a global's address, holds
+	   it wherever it is read (compilers keep &table in %rbp for a loop) */
+	for (i = 0; i < NREG; i++)
+		if (once & ~more & CALLEE_SAVED & 1u << i && f->gaddr[i])
+			f->gregs |= 1u << i;
 	if (dg_grow(&lead, &cap, n + 1, sizeof *lead) < 0)
 		goto oom;
 	qsort(lead, n, sizeof *lead, addr_cmp);
@@ -1025,7 +1052,7 @@ static int fstate_build(struct dgpctype *t, struct fstate *f, int mi)
 
 	if (!code)
 		return 0;
-	if (cfg_build(t, code, f->lo, f->hi, &g) < 0)
+	if (cfg_build(t, f, code, f->lo, f->hi, &g) < 0)
 		return -1;
 	if (!(queue = malloc((g.nb + 1) * sizeof *queue)) || !(queued = calloc(g.nb + 1, 1))
 	    || !(reached = calloc(g.nb + 1, 1)))
@@ -1204,7 +1231,6 @@ int dgpctype_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t add
 /* ---------------------------------------------------------------- alloc */
 
 #define ALLOC_SCAN   64         /* instructions followed after the call */
-#define CALLEE_SAVED (1u << 3 | 1u << 6 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 15)
 #define REG_RDI      5
 
 /* What the code after one allocation call was seen to make of the new
@@ -1232,7 +1258,30 @@ struct ascan {
 	   register (rbp or rsp), displacement, distance from the block */
 	struct { int8_t reg; int64_t disp, off; } slot[ALLOC_SLOTS];
 	int nslots;
+	uint64_t gaddr[NREG];   /* registers lea loaded with a global's address */
+	unsigned gregs;
 };
+
+/* After in: the registers that hold a global's address (lea sym(%rip)). */
+static void globals_step(struct dgpctype *t, const cs_insn *in, struct ascan *s)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o1 = &x->operands[1];
+
+	if (in->id == X86_INS_CALL) {
+		s->gregs &= CALLEE_SAVED;
+		return;
+	}
+	s->gregs &= ~written_regs(t, in);
+	if (in->id == X86_INS_LEA && x->op_count == 2 && x->operands[0].type == X86_OP_REG
+	    && t->is64[x->operands[0].reg] && o1->mem.base == X86_REG_RIP
+	    && o1->mem.index == X86_REG_INVALID) {
+		int d = t->reg_of[x->operands[0].reg];
+
+		s->gaddr[d] = in->address + in->size + (uint64_t)o1->mem.disp;
+		s->gregs |= 1u << d;
+	}
+}
 
 /* The frame slot disp(reg) if it holds the address, else -1. */
 static int slot_find(const struct ascan *s, int reg, int64_t disp)
@@ -1370,30 +1419,51 @@ static void passed(struct ascan *s, uint64_t target, int64_t off, uint64_t addr)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-/* The file-scope variable at session address at in the unit of addr: its
-   type and name; 0 if none. */
-static int global_at(const struct fstate *f, uint64_t addr, uint64_t at, Dwarf_Off *type,
-		     const char **name)
+/* Among parent's children (and, for a function, its blocks'), the variable
+   with a fixed address whose bytes hold session address at (bias b): its
+   DIE in *out and at's offset in it; -1 if none. */
+static int64_t fixed_var_in(Dwarf_Die *parent, Dwarf_Addr b, uint64_t at, Dwarf_Die *out,
+			    int depth)
 {
-	Dwarf_Addr b;
-	Dwarf_Die *cu = dwfl_module_addrdie(f->dm, addr, &b), c, ty;
+	Dwarf_Die c, ty;
 	Dwarf_Attribute loc;
 	Dwarf_Op *expr;
 	size_t len;
+	int64_t r;
 
-	if (!cu || dwarf_child(cu, &c) != 0)
-		return 0;
+	if (depth > 4 || dwarf_child(parent, &c) != 0)
+		return -1;
 	do {
-		if (dwarf_tag(&c) != DW_TAG_variable || !dwarf_attr(&c, DW_AT_location, &loc)
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_lexical_block && (r = fixed_var_in(&c, b, at, out, depth + 1)) >= 0)
+			return r;
+		if (tag != DW_TAG_variable || !dwarf_attr(&c, DW_AT_location, &loc)
 		    || dwarf_getlocation(&loc, &expr, &len) != 0 || len != 1
-		    || expr[0].atom != DW_OP_addr || expr[0].number + b != at
-		    || !type_of(&c, &ty))
+		    || expr[0].atom != DW_OP_addr || !type_of(&c, &ty))
 			continue;
-		*type = dwarf_dieoffset(&ty);
-		*name = dwarf_diename(&c);
-		return 1;
+		if (at - (expr[0].number + b) < size_of(&ty)) {
+			*out = c;
+			return (int64_t)(at - (expr[0].number + b));
+		}
 	} while (dwarf_siblingof(&c, &c) == 0);
-	return 0;
+	return -1;
+}
+
+/* The global or static variable holding session address at (the unit of
+   code address addr, then the function's own statics): its DIE, and at's
+   offset in it; -1 if none. */
+static int64_t global_at(const struct fstate *f, uint64_t addr, uint64_t at, Dwarf_Die *var)
+{
+	Dwarf_Addr b;
+	Dwarf_Die *cu = dwfl_module_addrdie(f->dm, addr, &b), fn = f->fn;
+	int64_t r;
+
+	if (!cu)
+		return -1;
+	if ((r = fixed_var_in(cu, b, at, var, 0)) >= 0)
+		return r;
+	return fixed_var_in(&fn, b, at, var, 1);
 }
 
 /* mov %reg, mem with the address in reg: the type of the 8-byte slot it
@@ -1408,15 +1478,21 @@ static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in, int64
 	Dwarf_Die ty, p;
 	struct rty bt = { 0, 0 };
 	struct minsn m;
-	const char *name;
 	int64_t at;
 
 	if (!mem_operand(t, in, &m))
 		return;
-	if (m.base == REG_RIP && m.index == REG_NONE) {
-		if (global_at(f, in->address, in->address + in->size + (uint64_t)m.disp, &vt, &name)
-		    && die_at(f->dw, vt, &ty))
-			evidence(s, member_type_at(&ty, 0, 8), off, in->address, "stored to global", name);
+	/* a global: rip-relative, or through a register lea loaded with its
+	   address (an index: a whole number of elements of an array) */
+	if ((m.base == REG_RIP && m.index == REG_NONE)
+	    || (m.base >= 0 && m.base < NREG && s->gregs & 1u << m.base)) {
+		uint64_t g = (m.base == REG_RIP ? in->address + in->size : s->gaddr[m.base])
+			     + (uint64_t)m.disp;
+		Dwarf_Die var;
+
+		if ((at = global_at(f, in->address, g, &var)) >= 0 && type_of(&var, &ty))
+			evidence(s, member_type_at(&ty, (uint64_t)at, 8), off, in->address,
+				 "stored to global", dwarf_diename(&var));
 		return;
 	}
 	if (m.base < 0 || m.base >= NREG)
@@ -1519,6 +1595,8 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 		return DGPCTYPE_ALLOC_NONE;
 	memset(&s, 0, sizeof s);
 	s.f = f;
+	s.gregs = f->gregs;
+	memcpy(s.gaddr, f->gaddr, sizeof s.gaddr);
 	/* the frame's pc is the call (the stack of a heap block names it), or
 	   else the return address itself */
 	c = code + (call - f->lo);
@@ -1567,6 +1645,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 					if (s.slot[r].reg == REG_RSP)
 						s.slot[r] = s.slot[--s.nslots];
 		}
+		globals_step(t, t->insn, &s);
 		at = next;
 	}
 	best = s.c[0].have ? &s.c[0] : &s.c[1];
