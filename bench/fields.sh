@@ -3,7 +3,7 @@
 # way, on optimized builds (issue 12): perf's --type-stat, counted in
 # accesses, every access.
 #
-#     sh bench/fields.sh [-O LEVEL] [PROGRAM [ARG...]]
+#     sh bench/fields.sh [-O LEVEL] [--regions] [PROGRAM [ARG...]]
 #
 # With no PROGRAM, builds the suite below at -O2 -g (or -O LEVEL) and runs
 # each: C programs of different kinds and C++ programs of containers of
@@ -11,7 +11,14 @@
 # accesses given a field (meta heap_accesses_typed / heap_accesses:
 # by any way) and the share of all accesses each way gave a field to
 # (sum_field.how: range, global, alloc, insn, heap).  With PROGRAM, the
-# same for it alone (build it with -g yourself).  Heap accesses include
+# same for it alone (build it with -g yourself).  --regions adds, per
+# program, a line per region (heap: in a malloc'd block; global: in a
+# writable mapping of a module; stack/other: the rest) with the share of
+# its accesses in a variable with a fixed address (way 'global'), whose pc
+# way 3 types, in a block typed by its allocation or by votes, and by any
+# of these: it reads every access back through
+# the `accesses` table (build/lib/dgaccess.so), a minute or two for the
+# suite.  Heap accesses include
 # those made by libc and libstdc++ code (memcpy, printf's buffers, the
 # containers' own functions), typed where the block's allocation says its
 # type and not otherwise unless their debug info is installed.  Prints
@@ -34,10 +41,14 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/build
 T=$B/bench/tmp
 OPT=2
-if [ "${1-}" = -O ]; then
-	OPT=$2
-	shift 2
-fi
+REGIONS=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-O) OPT=$2; shift 2 ;;
+	--regions) REGIONS=1; shift ;;
+	*) break ;;
+	esac
+done
 if [ "${1-}" = --help ]; then
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
 	exit 0
@@ -68,6 +79,26 @@ one() {
 			WHERE k = 'fields_' || h), 0) / max(1, (SELECT k FROM g))), '')
 		    FROM (SELECT 'range' AS h UNION ALL SELECT 'global' UNION ALL SELECT 'alloc'
 			  UNION ALL SELECT 'insn' UNION ALL SELECT 'heap'))"
+	[ $REGIONS = 1 ] || return 0
+	sqlite3 -batch -separator ' ' "$T/fields.$name.db" <<EOF
+.load $B/lib/dgaccess.so
+WITH a AS (
+	SELECT CASE WHEN x.block_id IS NOT NULL THEN 'heap'
+		WHEN EXISTS (SELECT 1 FROM mappings m WHERE (m.prot & 2) != 0
+			AND x.addr >= m.start AND x.addr < m.end) THEN 'global'
+		ELSE 'stack/other' END AS region,
+		(SELECT 1 FROM pc_types t WHERE t.pc = x.pc AND t.module_id = x.module_id) AS insn,
+		(SELECT s.how FROM blocks b JOIN site_types s ON s.stack_id = b.alloc_stack_id
+		 WHERE b.id = x.block_id) AS site,
+		(SELECT 1 FROM variables v WHERE x.addr >= v.addr AND x.addr < v.addr + v.size) AS var
+	FROM accesses x)
+SELECT printf('  %-12s %11d  global %5.1f%%  insn %5.1f%%  alloc %5.1f%%  votes %5.1f%%  any %5.1f%%',
+	region, count(*), 100.0 * sum(var IS NOT NULL) / count(*),
+	100.0 * sum(insn IS NOT NULL) / count(*), 100.0 * sum(site = 'alloc') / count(*),
+	100.0 * sum(site = 'votes') / count(*),
+	100.0 * sum(insn IS NOT NULL OR site IS NOT NULL OR var IS NOT NULL) / count(*))
+FROM a GROUP BY region ORDER BY region;
+EOF
 }
 
 printf '%-10s %11s %11s %7s %7s %7s %7s %7s %7s\n' program accesses heap heap% \

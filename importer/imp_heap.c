@@ -491,8 +491,10 @@ int imp_heap_free(struct importer *imp, const struct dglog_record *rec)
 	x->freed = 1;
 	x->free_icount = rec->icount;
 	x->free_thread = rec->thread;
-	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->free_stack) < 0
-	    || block_write(imp, b) < 0)
+	if (imp_sym_stack(imp, rec->u.block.ips, rec->u.block.n_ips, &x->free_stack) < 0)
+		return -1;
+	imp_pctype_block_freed(imp, x);
+	if (block_write(imp, b) < 0)
 		return -1;
 	return slot_give(imp, b);
 }

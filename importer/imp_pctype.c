@@ -62,6 +62,12 @@ struct imp_pctype {
 	size_t n_answers, cap_answers;
 	char **alloc_ev;           /* the evidence texts */
 	size_t n_ev, cap_ev;
+	struct {                   /* the last block freed: realloc's old one? */
+		uint64_t icount;
+		int64_t stack;
+		uint32_t thread, apct, abase;
+		int valid;
+	} freed;
 };
 
 /* Frames of an allocation stack asked, at most, going up past wrappers. */
@@ -385,6 +391,39 @@ void imp_pctype_vote_other(struct importer *imp, struct imp_block *x, uint32_t p
 	x->vtype = 0;
 }
 
+void imp_pctype_block_freed(struct importer *imp, const struct imp_block *x)
+{
+	struct imp_pctype *p = imp->pct;
+
+	if (!p)
+		return;
+	p->freed.valid = x->apct != 0;
+	p->freed.icount = x->free_icount;
+	p->freed.stack = x->free_stack;
+	p->freed.thread = x->free_thread;
+	p->freed.apct = x->apct;
+	p->freed.abase = x->abase;
+}
+
+/* Block x is realloc's new block (the old one freed at the same
+   instruction by the same call, which a realloc alone does) whose old
+   block had a type by allocation: the type stays. */
+static void realloc_type(struct importer *imp, struct imp_block *x)
+{
+	struct imp_pctype *p = imp->pct;
+	const struct imp_pct *t;
+
+	if (!p->freed.valid || p->freed.icount != x->alloc_icount || p->freed.stack != x->alloc_stack
+	    || p->freed.thread != x->alloc_thread)
+		return;
+	t = &imp->pcts[p->freed.apct - 1];
+	if (x->size < p->freed.abase + t->size)
+		return;
+	x->apct = p->freed.apct;
+	x->abase = p->freed.abase;
+	x->alimit = (x->size - x->abase) % t->size == 0 ? x->size - x->abase : t->size;
+}
+
 int imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
 			 uint64_t n)
 {
@@ -400,8 +439,10 @@ int imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64
 		return imp->pct && x->alloc_stack >= 0 ? imp_fail(imp, "out of memory") : 0;
 	if (!s->asked && alloc_site(imp, s, frames, n) < 0)
 		return -1;
-	if (!s->apct)
+	if (!s->apct) {
+		realloc_type(imp, x);
 		return 0;
+	}
 	/* an array of the type, or one of it with more after (a flexible
 	   array member): typed where the type says; a block smaller than the
 	   type is not one */

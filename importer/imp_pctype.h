@@ -61,10 +61,14 @@ int  imp_pctype_desc(struct importer *imp, struct imp_desc *d);
 #define IMP_PCT_DECIDED 64
 
 /* A new block allocated by the stack frames[0..n) (innermost first): its
-   site's type by allocation (asked at the site's first block), and its
-   site's vote so far, until its own accesses vote.  0, or -1 (memory). */
+   site's type by allocation (asked at the site's first block), else, for
+   realloc's new block, the old one's; and its site's vote so far, until
+   its own accesses vote.  0, or -1 (memory). */
 int  imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
 			  uint64_t n);
+/* Block x is freed (before it is written): realloc frees the old block and
+   allocates the new one at the same instruction, from the same stack. */
+void imp_pctype_block_freed(struct importer *imp, const struct imp_block *x);
 /* Block x has a new leading type: a vote in its site; x's votes named two
    types: its vote in its site is taken back. */
 void imp_pctype_site_vote(struct importer *imp, const struct imp_block *x);

@@ -300,6 +300,19 @@ static Dwarf_Off member_type_at(Dwarf_Die *type, uint64_t off, uint64_t size)
 	return 0;
 }
 
+/* type is a pointer (void * too), a reference. */
+static int is_pointer(Dwarf_Die *type)
+{
+	Dwarf_Die p;
+	int tag;
+
+	if (!peel(type, &p))
+		return 0;
+	tag = dwarf_tag(&p);
+	return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type
+	    || tag == DW_TAG_rvalue_reference_type;
+}
+
 /* What a pointer-typed value points to; 0 if not a pointer, or void *. */
 static int pointee(Dwarf *dw, Dwarf_Off ptr, Dwarf_Die *out)
 {
@@ -1628,11 +1641,14 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 				passed(&s, (uint64_t)x->operands[0].imm, off[REG_RDI], at);
 			holders &= CALLEE_SAVED;
 		} else if (cs_insn_group(t->cs, t->insn, CS_GRP_RET)) {
-			if (holders & 1u && type_of(&f->fn, &ty))
+			int ptr = holders & 1u && type_of(&f->fn, &ty) && is_pointer(&ty);
+
+			if (ptr)
 				evidence(&s, dwarf_dieoffset(&ty), off[0], at, "returned by",
 					 dwarf_diename(&f->fn));
-			/* a wrapper returns what it got: ask its caller */
-			s.up = holders & 1u && off[0] == 0 && !s.c[0].have && !s.c[1].have;
+			/* a wrapper returns what it got (a void *): ask its caller;
+			   a function of no pointer type leaves %rax to chance */
+			s.up = ptr && off[0] == 0 && !s.c[0].have && !s.c[1].have;
 			break;
 		} else if (t->insn->id == X86_INS_JMP) {
 			if (!target || target < f->lo || target >= f->hi)

@@ -725,7 +725,10 @@ CREATE TABLE pc_types (
 -- where the elements start (0; C++'s array cookie before them is not
 -- typed).  Blocks smaller than the type are left untyped; in a block
 -- that is not a whole number of elements only the first is typed (a
--- struct with a flexible array member).
+-- struct with a flexible array member).  realloc's new block keeps the
+-- old block's type where its own site says nothing (a generic grower
+-- storing through a void **): its accesses are 'alloc', its site has no
+-- row for it.
 -- how 'votes' (way 4), where the allocation says nothing: each access to
 -- a block by a pc of pc_types whose offset equals the access's offset in
 -- the block modulo the type's size is a vote for that type in the block;

@@ -85,6 +85,17 @@ for o in O0 O1 O2 O3; do
 		"alloc|8 insn|8" "$(bytes $o.db set_pt 'struct pt')"
 	check_eq "$o set_big: 16 bytes of b by allocation, 16 of buf by the instruction" \
 		"alloc|16 insn|16" "$(bytes $o.db set_big 'struct big')"
+	# realloc: a generic grower (through a void **) says nothing; the new
+	# block keeps the old one's type, so set_ys's writes are 'alloc'
+	check_eq "$o pts' first block: struct pt, by its variable" "struct pt|alloc|pts|0|2" \
+		"$(site $o.db 16)"
+	check_eq "$o set_ys: 64 writes of y in the block realloc made, by allocation" \
+		"alloc|64" \
+		"$(q $o.db "SELECT s.how || '|' || sum(s.writes) FROM sum_field s
+			JOIN types t ON t.id = s.type_id JOIN fields f ON f.id = s.field_id
+			JOIN functions fn ON fn.id = s.function_id
+			WHERE t.name = 'struct pt' AND f.path = 'y' AND fn.name = 'set_ys'
+			GROUP BY s.how")"
 	check_eq "$o: every site_types row says how, 'alloc' ones with evidence" 0 \
 		"$(q $o.db "SELECT count(*) FROM site_types WHERE how NOT IN ('alloc', 'votes')
 			OR (how = 'alloc') <> (evidence IS NOT NULL)")"

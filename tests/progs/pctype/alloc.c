@@ -20,7 +20,11 @@
  *     as a struct big: a wrong guess is worse than none, so it is left
  *     untyped by its site and by its votes;
  *   - `head`, a list of LIST nodes (struct acct), one malloc per node,
- *     each node's id and next written once: a per-row allocation.
+ *     each node's id and next written once: a per-row allocation;
+ *   - `pts`, 2 struct pt grown to GROWN by vec_grow, a generic grower
+ *     whose realloc says nothing of the type (it stores through a
+ *     void **): the new block keeps the old one's type; set_ys writes y of
+ *     each of the GROWN.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -29,6 +33,7 @@
 #include <string.h>
 
 #define LIST 50
+#define GROWN 64
 
 /* Called through pointers, so that no level inlines them into main: the
    writes are libc's, at every level. */
@@ -98,6 +103,21 @@ __attribute__((noipa)) void set_big(struct big *b)
 	b->c = 3;
 }
 
+__attribute__((noipa)) void vec_grow(void **data, size_t bytes)
+{
+	void *q = realloc(*data, bytes);
+
+	if (!q)
+		abort();
+	*data = q;
+}
+
+__attribute__((noipa)) void set_ys(struct pt *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i].y = i;
+}
+
 __attribute__((noipa)) struct acct *push(struct acct *head, long id)
 {
 	struct acct *node = malloc(sizeof *node);
@@ -113,7 +133,7 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1000;
 	struct acct *a = malloc(n * sizeof *a), *copy, *head = NULL, *next;
-	struct pt *p;
+	struct pt *p, *pts;
 	struct big *b;
 	void *buf;
 	int i;
@@ -142,6 +162,12 @@ int main(int argc, char **argv)
 	set_pt(buf);
 	set_big(buf);
 
+	pts = malloc(2 * sizeof *pts);
+	if (!pts)
+		return 2;
+	vec_grow((void **)&pts, GROWN * sizeof *pts);
+	set_ys(pts, GROWN);
+
 	for (i = 0; i < LIST; i++)
 		head = push(head, i);
 	for (; head; head = next) {
@@ -149,6 +175,7 @@ int main(int argc, char **argv)
 		free(head);
 	}
 	printf("%ld\n", sink);
+	free(pts);
 	free(buf);
 	free(b);
 	free(p);
