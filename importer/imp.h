@@ -92,7 +92,8 @@ struct imp_desc {
 	uint8_t  bt_how;
 	uint32_t heap_type;        /* the type (+1; 0: none yet) and the offset */
 	uint64_t heap_off;         /* in it of its last 'heap' access, whose
-	                              field bt_field then is */
+	                              field bt_field then is, ending at heap_fend */
+	uint64_t heap_fend;
 	uint64_t bt_n, bt_first, bt_last;
 };
 

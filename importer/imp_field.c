@@ -296,6 +296,24 @@ int imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uin
 	return 0;
 }
 
+int imp_field_add_part(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
+                       uint32_t field, uint32_t thread, uint64_t icount)
+{
+	struct imp_field *f = imp->fld;
+	long k = row_of(f, how, type, field, DGTYPES_NONE, d->function, thread);
+	struct frow *r;
+
+	if (k < 0)
+		return imp_fail(imp, "out of memory");
+	r = &f->rows[k];
+	if ((!r->rw.n[0] && !r->rw.n[1]) || icount < r->first)
+		r->first = icount;
+	if (icount > r->last)
+		r->last = icount;
+	imp_rw_add(&r->rw, d->is_write, 1, 0);    /* its bytes count where it starts */
+	return 0;
+}
+
 /* Way 2: the variable holding a, if any: its type and field (*how global),
    or unknown if its type is. */
 static uint32_t global_at(struct importer *imp, struct imp_desc *d, uint64_t a, int *how,

@@ -73,6 +73,11 @@ struct dgtypes *imp_field_types(struct importer *imp);
 int  imp_field_add_n(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
                      uint32_t field, uint32_t thread, uint64_t n, uint64_t first,
                      uint64_t last);
+/* One access of d (at icount) that covers field `field` of type `type`
+   past the field it starts in (counted there, with its bytes): one read or
+   write of this field too, no bytes, not in meta fields_*.  0, or -1. */
+int  imp_field_add_part(struct importer *imp, const struct imp_desc *d, int how, uint32_t type,
+                        uint32_t field, uint32_t thread, uint64_t icount);
 
 /* Write types, fields, variables and sum_field, meta fields_*; fill
    imp->fld_warn (one line per unknown type name), for main to print. */

@@ -77,6 +77,20 @@ struct imp_pctype {
    histograms (which cover blocks of up to 1024 bytes). */
 #define IMP_PCT_TABLE 4096
 
+/* Where field f of a type, holding offset off, ends there (a member of a
+   folded array of structs: in off's element); padding: off + 1. */
+static uint64_t field_end(const struct dgtypes *types, uint32_t f, uint64_t off)
+{
+	const struct dgtypes_field *x;
+
+	if (f == DGTYPES_NONE)
+		return off + 1;
+	x = dgtypes_field(types, f);
+	if (x->stride && off >= x->offset)
+		return off - (off - x->offset) % x->stride + x->size;
+	return x->offset + x->size > off ? x->offset + x->size : off + 1;
+}
+
 static const char *const via_name[] = {
 	[DGPCTYPE_REGISTER] = "register",
 	[DGPCTYPE_STACK] = "stack",
@@ -178,6 +192,8 @@ static int resolve(struct importer *imp, const struct imp_desc *d, uint32_t *out
 	t->offset = r.offset % t->size;    /* dgtypes may size it otherwise */
 	t->field = dgtypes_field_at(p->types, ty, t->offset);
 	t->flat = dgtypes_type(p->types, ty)->n_fields == 0;
+	/* a scalar has one field: nothing to cover */
+	t->fend = t->flat ? UINT64_MAX : field_end(p->types, t->field, t->offset);
 	*out = (uint32_t)++imp->n_pcts;
 	return pc_row(imp, d, t, how);
 }
@@ -253,6 +269,7 @@ static uint32_t alloc_pct(struct importer *imp, int m, uint64_t die)
 	t->size = dgtypes_type(p->types, ty)->size;
 	t->offset = 0;
 	t->field = DGTYPES_NONE;
+	t->fend = UINT64_MAX;      /* field_at's, per access */
 	t->flat = dgtypes_type(p->types, ty)->n_fields == 0;
 	return (uint32_t)++imp->n_pcts;
 }
@@ -527,13 +544,42 @@ int imp_pctype_batch(struct importer *imp, struct imp_desc *d, int how, uint32_t
 uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
 			     uint64_t off)
 {
+	uint32_t f;
+
 	/* a pc walks the same field of many blocks: ask dgtypes on a change
 	   (bt_field is the field of its last heap access) */
 	if (d->heap_type == t->type + 1 && d->heap_off == off)
 		return d->bt_field;
 	d->heap_type = t->type + 1;
 	d->heap_off = off;
-	return dgtypes_field_at(imp->pct->types, t->type, off);
+	f = dgtypes_field_at(imp->pct->types, t->type, off);
+	d->heap_fend = field_end(imp->pct->types, f, off);
+	return f;
+}
+
+/* Fields an access covers past its first: at most this many are counted
+   (a 64-byte vector store over chars). */
+#define IMP_COVER_MAX 64
+
+int imp_pctype_cover(struct importer *imp, struct imp_desc *d, int how, const struct imp_pct *t,
+		     uint64_t off, uint64_t fend, uint64_t icount)
+{
+	const struct dgtypes *types = imp->pct->types;
+	uint64_t end = off + d->size, pos = fend, o;
+	uint32_t f;
+	int k;
+
+	if (t->flat)
+		return 0;
+	for (k = 0; pos < end && k < IMP_COVER_MAX; k++) {
+		o = pos % t->size;      /* past the element: the next one's */
+		f = dgtypes_field_at(types, t->type, o);
+		if (f != DGTYPES_NONE && imp_field_add_part(imp, d, how, t->type, f, imp->run_thread,
+							     icount) < 0)
+			return -1;
+		pos += field_end(types, f, o) - o;
+	}
+	return 0;
 }
 
 /* The site_fields entry of (x's site, field f of type ty), made on first

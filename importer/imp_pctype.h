@@ -47,6 +47,7 @@
 struct imp_pct {
 	uint32_t type, field;      /* field: DGTYPES_NONE for padding */
 	uint64_t size, offset;
+	uint64_t fend;             /* where field ends (offset + 1: padding) */
 	int flat;                  /* no fields (double, int *): every offset
 	                              is field DGTYPES_NONE */
 };
@@ -99,23 +100,30 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
 }
 
 /* Out of line, for imp_pctype_access: the field at offset off of pcts
-   entry t (remembered in d), and a new batch in d (the last added first). */
+   entry t (remembered in d, with its end in d->heap_fend), a new batch in
+   d (the last added first), and the fields after the first that an
+   access of d at offset off of type t, ending past fend, covers. */
 uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
 			     uint64_t off);
+int  imp_pctype_cover(struct importer *imp, struct imp_desc *d, int how, const struct imp_pct *t,
+		      uint64_t off, uint64_t fend, uint64_t icount);
 int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
 		      uint32_t field, uint64_t icount);
 
 /* Give the access of d at a (in block b, or IMP_NONE) a field by its
    block's allocation ('alloc'), way 3 (d's pc is typed: 'insn') or way 4
    (its block is: 'heap').  For accesses no range or variable gave a field.
-   Inline: the usual access only counts in d's batch.  1 if given a field,
-   0 if not, -1 (memory). */
+   An access wider than its field (memset's vector stores, a struct copy)
+   counts in every field it covers, its bytes where it starts.  Inline:
+   the usual access only counts in d's batch.  1 if given a field, 0 if
+   not, -1 (memory). */
 static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, uint32_t b,
 				    uint64_t a, uint64_t icount)
 {
 	const struct imp_block *x = b != IMP_NONE ? &imp->blocks[b] : NULL;
 	const struct imp_pct *t;
 	uint32_t f;
+	uint64_t off = 0, fend = UINT64_MAX;
 	int how = IMP_HOW_ALLOC;
 
 	if (x && x->apct && a - x->addr < x->abase)
@@ -123,11 +131,18 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	if (x && x->apct && a - x->addr - x->abase < x->alimit
 	    && (!d->pct || !imp->pcts[x->apct - 1].flat)) {
 		t = &imp->pcts[x->apct - 1];
-		f = t->flat ? UINT32_MAX
-		    : imp_pctype_field_at(imp, d, t, (a - x->addr - x->abase) % t->size);
+		if (t->flat) {
+			f = UINT32_MAX;
+		} else {
+			off = (a - x->addr - x->abase) % t->size;
+			f = imp_pctype_field_at(imp, d, t, off);
+			fend = d->heap_fend;
+		}
 	} else if (d->pct) {            /* its field is its pc's, always */
 		t = &imp->pcts[d->pct - 1];
 		f = t->field;
+		off = t->offset;
+		fend = t->fend;
 		d->heap_type = 0;       /* bt_field no longer answers for heap_off */
 		how = IMP_HOW_INSN;
 	} else if (x && x->vtype) {
@@ -137,11 +152,15 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
 			f = UINT32_MAX;         /* DGTYPES_NONE */
 		} else {
-			f = imp_pctype_field_at(imp, d, t, (a - x->addr) % t->size);
+			off = (a - x->addr) % t->size;
+			f = imp_pctype_field_at(imp, d, t, off);
+			fend = d->heap_fend;
 		}
 	} else {
 		return 0;
 	}
+	if (off + d->size > fend && imp_pctype_cover(imp, d, how, t, off, fend, icount) < 0)
+		return -1;
 	if (d->bt_n && d->bt_field == f && d->bt_type == t->type && d->bt_how == how
 	    && d->bt_thread == imp->run_thread) {
 		d->bt_n++;

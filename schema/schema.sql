@@ -661,8 +661,12 @@ CREATE TABLE variables (
 
 -- sum_field: accesses by type x field x variable x function x thread x
 -- way (how, above): counts and bytes by direction, icounts of the first
--- and last.  field_id NULL with a type_id: padding.  No size cap: a row
--- per combination that happened.
+-- and last.  field_id NULL with a type_id: padding.  An access wider than
+-- the field it starts in ('alloc', 'insn', 'heap': memset's 32-byte
+-- stores, a struct copied in one move) counts in every field it covers
+-- (schema 13 on), its bytes only where it starts: sum(read_bytes +
+-- write_bytes) stays the bytes accessed, the meta fields_* keys count it
+-- once.  No size cap: a row per combination that happened.
 CREATE TABLE sum_field (
 	type_id       INTEGER,
 	field_id      INTEGER,

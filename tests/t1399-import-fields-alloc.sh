@@ -8,8 +8,10 @@
 # fill at -O3 and turns none of it into something no variable names.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-import.sh"
+. "$DG_TESTS/lib-dgsql.sh"
 need_tool
 need_import
+need_dgsql
 N=1000
 HALF=$((N / 2))
 LIST=50
@@ -63,14 +65,28 @@ for o in O0 O1 O2 O3; do
 	check_eq "$o a list node's site: struct acct, by push's node" \
 		"struct acct|alloc|node|0|1" "$(site $o.db 48)"
 	# copy: only memset, memcpy and memcmp touch it (no instruction of the
-	# program types it): their 384 bytes of writes at least (vector stores
-	# may overlap), all by allocation, each at the field it starts in
-	check_eq "$o memset/memcpy's writes of struct acct: >= 384 bytes, all by allocation" \
-		"alloc|1" \
-		"$(q $o.db "SELECT group_concat(DISTINCT s.how) || '|' || (sum(s.write_bytes) >= 384)
-			FROM sum_field s JOIN types t ON t.id = s.type_id
+	# program types it): by allocation, each wide store counted in every
+	# field it covers, so memset's writes land on all five
+	check_eq "$o memset/memcpy's writes of struct acct: every field, all by allocation" \
+		"balance|alloc flags|alloc id|alloc name|alloc next|alloc" \
+		"$(q $o.db "SELECT DISTINCT f.path || '|' || s.how FROM sum_field s
+			JOIN types t ON t.id = s.type_id JOIN fields f ON f.id = s.field_id
 			JOIN functions fn ON fn.id = s.function_id
-			WHERE t.name = 'struct acct' AND s.writes > 0 AND fn.name GLOB '*mem*'")"
+			WHERE t.name = 'struct acct' AND s.writes > 0 AND fn.name GLOB '*memset*'
+			ORDER BY 1" | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "$o memset/memcpy's writes of struct acct: >= 384 bytes" 1 \
+		"$(q $o.db "SELECT sum(s.write_bytes) >= 384 FROM sum_field s
+			JOIN types t ON t.id = s.type_id JOIN functions fn ON fn.id = s.function_id
+			WHERE t.name = 'struct acct' AND fn.name GLOB '*mem*'")"
+	if "$DGSQL" $o.db -c ".q by_field acct" >$o.byf 2>$o.byf.err; then
+		check_eq "$o .q by_field acct: balance by fill and total, by allocation; name not cold" \
+			"balance alloc 1 name alloc 1" \
+			"$(awk -F, '$1 == "balance" { print $1, $8, ($0 ~ /total 1000/ && $0 ~ /fill 1000/) }
+				$1 == "name" { print $1, $8, $9 != "\"cold\"" }' $o.byf | tr '\n' ' ' | sed 's/ $//')"
+	else
+		not_ok "$o dgsql .q by_field acct runs"
+		diag_file $o.byf.err 5
+	fi
 	# the wrapper: each typed one level up, by its caller's variable; the
 	# void * buffer (the second 24-byte block) used as two types: untyped
 	check_eq "$o xmalloc's struct pt: typed by main's p, not by the wrapper" \
