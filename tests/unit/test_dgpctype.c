@@ -6,8 +6,10 @@
  * asked; the instructions that are loads or stores answer.  Checked: read_a
  * reads struct rec field a (through the parameter's location list at -O2,
  * through its stack slot followed by the tracker at -O0), write_b writes
- * field b, local_c writes field c of a local (a frame slot), and poke_void,
- * which only sees a void *, gets no struct type at all.  Then bad input:
+ * field b, local_c writes field c of a local (a frame slot), init_arr and
+ * sum_c's loops (a pointer stepped by the element size at -O2, followed
+ * round the back edge) write a and read c, and poke_void, which only sees
+ * a void *, gets no struct type at all.  Then bad input:
  * an address outside any function, a file with no DWARF.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
