@@ -82,13 +82,14 @@ struct imp_pctype {
 static uint64_t field_end(const struct dgtypes *types, uint32_t f, uint64_t off)
 {
 	const struct dgtypes_field *x;
+	uint64_t end;
 
 	if (f == DGTYPES_NONE)
 		return off + 1;
 	x = dgtypes_field(types, f);
-	if (x->stride && off >= x->offset)
-		return off - (off - x->offset) % x->stride + x->size;
-	return x->offset + x->size > off ? x->offset + x->size : off + 1;
+	end = x->stride && off >= x->offset ? off - (off - x->offset) % x->stride + x->size
+	      : x->offset + x->size;
+	return end > off ? end : off + 1;   /* nested folded arrays: not known */
 }
 
 static const char *const via_name[] = {
@@ -562,22 +563,29 @@ uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const str
 #define IMP_COVER_MAX 64
 
 int imp_pctype_cover(struct importer *imp, struct imp_desc *d, int how, const struct imp_pct *t,
-		     uint64_t off, uint64_t fend, uint64_t icount)
+		     uint32_t first, uint64_t off, uint64_t fend, uint64_t icount)
 {
 	const struct dgtypes *types = imp->pct->types;
 	uint64_t end = off + d->size, pos = fend, o;
-	uint32_t f;
-	int k;
+	uint32_t f, seen[IMP_COVER_MAX + 1];
+	int k, n = 0, i;
 
 	if (t->flat)
 		return 0;
+	seen[n++] = first;
+	/* each field once, however many elements the access spans or bytes
+	   the walk takes (field_end: one byte on where it is not known) */
 	for (k = 0; pos < end && k < IMP_COVER_MAX; k++) {
 		o = pos % t->size;      /* past the element: the next one's */
 		f = dgtypes_field_at(types, t->type, o);
-		if (f != DGTYPES_NONE && imp_field_add_part(imp, d, how, t->type, f, imp->run_thread,
-							     icount) < 0)
-			return -1;
 		pos += field_end(types, f, o) - o;
+		for (i = 0; i < n && seen[i] != f; i++)
+			;
+		if (f == DGTYPES_NONE || i < n)
+			continue;
+		seen[n++] = f;
+		if (imp_field_add_part(imp, d, how, t->type, f, imp->run_thread, icount) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -106,7 +106,7 @@ static inline void imp_pctype_vote(struct importer *imp, struct imp_block *x,
 uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const struct imp_pct *t,
 			     uint64_t off);
 int  imp_pctype_cover(struct importer *imp, struct imp_desc *d, int how, const struct imp_pct *t,
-		      uint64_t off, uint64_t fend, uint64_t icount);
+		      uint32_t first, uint64_t off, uint64_t fend, uint64_t icount);
 int  imp_pctype_batch(struct importer *imp, struct imp_desc *d, int how, uint32_t type,
 		      uint32_t field, uint64_t icount);
 
@@ -132,6 +132,7 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	    && (!d->pct || !imp->pcts[x->apct - 1].flat)) {
 		t = &imp->pcts[x->apct - 1];
 		if (t->flat) {
+			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
 			f = UINT32_MAX;
 		} else {
 			off = (a - x->addr - x->abase) % t->size;
@@ -159,7 +160,7 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	} else {
 		return 0;
 	}
-	if (off + d->size > fend && imp_pctype_cover(imp, d, how, t, off, fend, icount) < 0)
+	if (off + d->size > fend && imp_pctype_cover(imp, d, how, t, f, off, fend, icount) < 0)
 		return -1;
 	if (d->bt_n && d->bt_field == f && d->bt_type == t->type && d->bt_how == how
 	    && d->bt_thread == imp->run_thread) {

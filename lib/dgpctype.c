@@ -364,6 +364,8 @@ static int vloc_expr(struct fstate *f, Dwarf_Addr lo, Dwarf_Addr hi, const Dwarf
 	if (len == 1)
 		return vloc_add(f, lo, hi, expr, type, var);
 	for (i = 0; i < len; i++) {
+		if (expr[i].atom == DW_OP_bit_piece)
+			return 0;       /* offsets in bits: the rest is not followed */
 		if (expr[i].atom != DW_OP_piece)
 			continue;
 		if (i == first + 1 && op_reg(&expr[first]) >= 0
@@ -969,10 +971,12 @@ static int cfg_build(struct dgpctype *t, struct fstate *f, const uint8_t *code, 
 	if (dg_grow(&lead, &cap, n + 1, sizeof *lead) < 0)
 		goto oom;
 	qsort(lead, n, sizeof *lead, addr_cmp);
-	for (i = k = 0; i < n; i++)          /* unique */
-		if (k == 0 || lead[i] != lead[k - 1])
+	/* unique, and none past where decoding stopped (an instruction
+	   capstone does not know): a block must end before the next starts */
+	for (i = k = 0; i < n; i++)
+		if ((k == 0 || lead[i] != lead[k - 1]) && lead[i] < at)
 			lead[k++] = lead[i];
-	lead[k] = at;                        /* where decoding stopped */
+	lead[k] = at;
 	g->addr = lead;
 	g->nb = k;
 	lead = NULL;
@@ -1065,8 +1069,10 @@ static int fstate_build(struct dgpctype *t, struct fstate *f, int mi)
 
 	if (!code)
 		return 0;
-	if (cfg_build(t, f, code, f->lo, f->hi, &g) < 0)
+	if (cfg_build(t, f, code, f->lo, f->hi, &g) < 0) {
+		cfg_free(&g);
 		return -1;
+	}
 	if (!(queue = malloc((g.nb + 1) * sizeof *queue)) || !(queued = calloc(g.nb + 1, 1))
 	    || !(reached = calloc(g.nb + 1, 1)))
 		goto out;
@@ -1418,18 +1424,37 @@ static int function_at(const struct fstate *f, uint64_t target, Dwarf_Die *out)
    (a constructor's `this`, or any T *). */
 static void passed(struct ascan *s, uint64_t target, int64_t off, uint64_t addr)
 {
-	Dwarf_Die fn, c, ty;
+	Dwarf_Die fn, c, ty, param;
+	Dwarf_Attribute loc;
+	Dwarf_Addr entry;
+	Dwarf_Op *op;
+	int found = 0;          /* 1: in %rdi; 2: the first in a frame slot */
 
-	if (!function_at(s->f, target, &fn) || dwarf_child(&fn, &c) != 0)
+	/* the parameter DWARF places in %rdi at the callee's entry: not the
+	   first declared (a clone drops parameters; a callee returning a large
+	   struct gets its hidden return pointer there).  At -O0 every
+	   parameter is in its frame slot from the entry: the first, unless a
+	   large struct comes back through a hidden pointer in %rdi. */
+	if (!function_at(s->f, target, &fn) || dwarf_entrypc(&fn, &entry) != 0
+	    || dwarf_child(&fn, &c) != 0)
 		return;
 	do {
-		if (dwarf_tag(&c) == DW_TAG_formal_parameter) {
-			if (type_of(&c, &ty))
-				evidence(s, dwarf_dieoffset(&ty), off, addr, "passed to",
-					 dwarf_diename(&fn));
-			return;
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter || !dwarf_attr(&c, DW_AT_location, &loc)
+		    || !(op = loc_op(&loc, entry)))
+			continue;
+		if (op_reg(op) == REG_RDI) {
+			param = c;
+			found = 1;
+		} else if (op->atom == DW_OP_fbreg && !found) {
+			param = c;
+			found = 2;
 		}
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while (found != 1 && dwarf_siblingof(&c, &c) == 0);
+	if (found == 2 && type_of(&fn, &ty) && peel(&ty, &ty) && is_aggregate(dwarf_tag(&ty))
+	    && size_of(&ty) > 16)
+		return;
+	if (found && type_of(&param, &ty))
+		evidence(s, dwarf_dieoffset(&ty), off, addr, "passed to", dwarf_diename(&fn));
 }
 
 /* Among parent's children (and, for a function, its blocks'), the variable
@@ -1532,6 +1557,13 @@ static void stored(struct dgpctype *t, struct ascan *s, const cs_insn *in, int64
 /* One instruction's effect on which registers hold the address (and how
    far from the block's start): copies, lea and add/sub of a constant
    carry it, a store of it is evidence, any other write loses it. */
+/* DWARF register r (-1 for a register that is none of the sixteen: %eip)
+   is one of holders. */
+static int holds(unsigned holders, int r)
+{
+	return r >= 0 && r < NREG && holders & 1u << r;
+}
+
 static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *s,
 			   unsigned holders, int64_t *off)
 {
@@ -1554,7 +1586,7 @@ static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *
 			/* into the block itself (a string's pointer to its own
 			   buffer) says what a member is, not the block */
 			if (o0->mem.base == X86_REG_INVALID || o0->mem.base == X86_REG_RIP
-			    || !(holders & 1u << t->reg_of[o0->mem.base]))
+			    || !holds(holders, t->reg_of[o0->mem.base]))
 				stored(t, s, in, off[r]);
 			return holders;
 		}
@@ -1575,7 +1607,7 @@ static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *
 	}
 	if (in->id == X86_INS_LEA && o1->mem.index == X86_REG_INVALID
 	    && o1->mem.base != X86_REG_INVALID && o1->mem.base != X86_REG_RIP
-	    && holders & 1u << (r = t->reg_of[o1->mem.base])) {
+	    && holds(holders, r = t->reg_of[o1->mem.base])) {
 		off[d] = off[r] + o1->mem.disp;
 		return holders | 1u << d;
 	}
@@ -1585,6 +1617,23 @@ static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *
 		return holders;
 	}
 	return holders & ~written_regs(t, in);
+}
+
+/* A pointer base bytes into the block can be to its first element only
+   after C++ new[]'s element count (a size_t, or one aligned to 16): in C,
+   and anywhere else, it points at a member. */
+static int array_cookie(const struct fstate *f, int64_t base)
+{
+	Dwarf_Die cu;
+	int lang;
+
+	if (base != 8 && base != 16)
+		return 0;
+	if (!dwarf_diecu((Dwarf_Die *)&f->fn, &cu, NULL, NULL))
+		return 0;
+	lang = dwarf_srclang(&cu);
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03
+	    || lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 }
 
 int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64_t call,
@@ -1655,16 +1704,20 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 				break;  /* a tail call or an indirect jump: lost */
 			next = target;
 		} else {
+			unsigned w = written_regs(t, t->insn);
+
 			holders = alloc_step(t, t->insn, &s, holders, off);
-			if (written_regs(t, t->insn) & 1u << REG_RSP)
-				for (r = s.nslots - 1; r >= 0; r--)
-					if (s.slot[r].reg == REG_RSP)
-						s.slot[r] = s.slot[--s.nslots];
+			/* a slot is named by its base register: once that moves
+			   (%rsp by a push, %rbp used as any register at -O2),
+			   the slot is another */
+			for (r = s.nslots - 1; r >= 0; r--)
+				if (w & 1u << s.slot[r].reg)
+					s.slot[r] = s.slot[--s.nslots];
 		}
 		globals_step(t, t->insn, &s);
 		at = next;
 	}
-	best = s.c[0].have ? &s.c[0] : &s.c[1];
+	best = s.c[0].have || !array_cookie(f, s.c[1].base) ? &s.c[0] : &s.c[1];
 	if (best->have && !best->conflict) {
 		a->type = dwarf_dieoffset(&best->type);
 		a->size = size_of(&best->type);
