@@ -91,9 +91,10 @@ struct imp_desc {
 	uint32_t bt_type, bt_field, bt_thread;
 	uint8_t  bt_how;
 	uint32_t heap_type;        /* the type (+1; 0: none yet) and the offset */
-	uint64_t heap_off;         /* in it of its last 'heap' access, whose
-	                              field bt_field then is, ending at heap_fend */
+	uint64_t heap_off;         /* in it of its last block-typed access, */
+	uint32_t heap_field;       /* its field there, ending at heap_fend, */
 	uint64_t heap_fend;
+	uint8_t  heap_raw;         /* raw bytes (char[N]) or not */
 	uint64_t bt_n, bt_first, bt_last;
 };
 

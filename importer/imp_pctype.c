@@ -77,6 +77,21 @@ struct imp_pctype {
    histograms (which cover blocks of up to 1024 bytes). */
 #define IMP_PCT_TABLE 4096
 
+/* A field of this type (as dgtypes writes it) is storage, not a value: an
+   array of bytes (libstdc++'s __aligned_buffer in map and hash nodes, a
+   char payload[]). */
+static int raw_bytes(const char *type)
+{
+	static const char *const raw[] = { "unsigned char[", "char[", "std::byte[",
+					   "signed char[" };
+	size_t i;
+
+	for (i = 0; type && i < sizeof raw / sizeof *raw; i++)
+		if (strncmp(type, raw[i], strlen(raw[i])) == 0)
+			return 1;
+	return 0;
+}
+
 /* Where field f of a type, holding offset off, ends there (a member of a
    folded array of structs: in off's element); padding: off + 1. */
 static uint64_t field_end(const struct dgtypes *types, uint32_t f, uint64_t off)
@@ -547,14 +562,15 @@ uint32_t imp_pctype_field_at(struct importer *imp, struct imp_desc *d, const str
 {
 	uint32_t f;
 
-	/* a pc walks the same field of many blocks: ask dgtypes on a change
-	   (bt_field is the field of its last heap access) */
+	/* a pc walks the same field of many blocks: ask dgtypes on a change */
 	if (d->heap_type == t->type + 1 && d->heap_off == off)
-		return d->bt_field;
+		return d->heap_field;
 	d->heap_type = t->type + 1;
 	d->heap_off = off;
 	f = dgtypes_field_at(imp->pct->types, t->type, off);
+	d->heap_field = f;
 	d->heap_fend = field_end(imp->pct->types, f, off);
+	d->heap_raw = f != DGTYPES_NONE && raw_bytes(dgtypes_field(imp->pct->types, f)->type_name);
 	return f;
 }
 

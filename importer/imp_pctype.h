@@ -121,8 +121,8 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 				    uint64_t a, uint64_t icount)
 {
 	const struct imp_block *x = b != IMP_NONE ? &imp->blocks[b] : NULL;
-	const struct imp_pct *t;
-	uint32_t f;
+	const struct imp_pct *t = NULL;
+	uint32_t f = UINT32_MAX;        /* DGTYPES_NONE */
 	uint64_t off = 0, fend = UINT64_MAX;
 	int how = IMP_HOW_ALLOC;
 
@@ -131,34 +131,33 @@ static inline int imp_pctype_access(struct importer *imp, struct imp_desc *d, ui
 	if (x && x->apct && a - x->addr - x->abase < x->alimit
 	    && (!d->pct || !imp->pcts[x->apct - 1].flat)) {
 		t = &imp->pcts[x->apct - 1];
-		if (t->flat) {
-			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
-			f = UINT32_MAX;
-		} else {
+		if (!t->flat) {
 			off = (a - x->addr - x->abase) % t->size;
 			f = imp_pctype_field_at(imp, d, t, off);
 			fend = d->heap_fend;
+			/* raw bytes in the block's type (a node's value storage):
+			   the instruction's type says what value lies there */
+			if (d->heap_raw && d->pct)
+				how = IMP_HOW_INSN;
 		}
-	} else if (d->pct) {            /* its field is its pc's, always */
-		t = &imp->pcts[d->pct - 1];
-		f = t->field;
-		off = t->offset;
-		fend = t->fend;
-		d->heap_type = 0;       /* bt_field no longer answers for heap_off */
+	} else if (d->pct) {
 		how = IMP_HOW_INSN;
 	} else if (x && x->vtype) {
 		how = IMP_HOW_HEAP;
 		t = &imp->pcts[x->vtype - 1];
-		if (t->flat) {
-			d->heap_type = 0;       /* bt_field no longer answers for heap_off */
-			f = UINT32_MAX;         /* DGTYPES_NONE */
-		} else {
+		if (!t->flat) {
 			off = (a - x->addr) % t->size;
 			f = imp_pctype_field_at(imp, d, t, off);
 			fend = d->heap_fend;
 		}
 	} else {
 		return 0;
+	}
+	if (how == IMP_HOW_INSN) {      /* its field is its pc's, always */
+		t = &imp->pcts[d->pct - 1];
+		f = t->field;
+		off = t->offset;
+		fend = t->fend;
 	}
 	if (off + d->size > fend && imp_pctype_cover(imp, d, how, t, f, off, fend, icount) < 0)
 		return -1;

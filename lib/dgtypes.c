@@ -479,6 +479,33 @@ static int add_members(struct dgtypes *t, struct build *b, struct ilist *l, Dwar
 	return 0;
 }
 
+/* agg is storage for a value of its template parameter's type, kept as
+   raw bytes (libstdc++'s __aligned_buffer<T> in map, set, list and hash
+   nodes): no member of type T, the size of T.  *value: T. */
+static int storage_of(Dwarf_Die *agg, Dwarf_Die *value)
+{
+	Dwarf_Die c, ty, st;
+	uint64_t asize, vsize;
+	int found = 0;
+
+	if (dwarf_child(agg, &c) != 0 || die_size(agg, &asize) < 0)
+		return 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_template_type_parameter && !found
+		    && ref_die(&c, DW_AT_type, value) == 0)
+			found = 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	if (!found || strip(value, &st, NULL) < 0 || die_size(&st, &vsize) < 0 || vsize != asize)
+		return 0;
+	dwarf_child(agg, &c);
+	do {
+		if (dwarf_tag(&c) == DW_TAG_member && ref_die(&c, DW_AT_type, &ty) == 0
+		    && strip(&ty, &ty, NULL) == 0 && dwarf_dieoffset(&ty) == dwarf_dieoffset(&st))
+			return 0;       /* it holds a T: flattened as it is */
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 1;
+}
+
 /* An object of type `type` (as declared: its typedef names the field's
    type) at rel in the level being built, abs in the type. */
 static int add_object(struct dgtypes *t, struct build *b, struct ilist *l, Dwarf_Die *type,
@@ -497,6 +524,8 @@ static int add_object(struct dgtypes *t, struct build *b, struct ilist *l, Dwarf
 	}
 	if (strip(type, &st, NULL) < 0 || die_size(&st, &size) < 0 || size == 0)
 		return 0;                  /* void, flexible or broken: left out */
+	if (is_aggregate(dwarf_tag(&st)) && storage_of(&st, &et))
+		return add_object(t, b, l, &et, path, rel, abs, stride, depth + 1);
 	if (is_aggregate(dwarf_tag(&st)))
 		return add_members(t, b, l, &st, path, rel, abs, stride, depth + 1);
 	memset(&it, 0, sizeof it);

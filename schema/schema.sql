@@ -630,7 +630,10 @@ CREATE INDEX types_name ON types(name);
 -- class's member, "" for the one field of a type that is no aggregate),
 -- its type as C writes it ("char[16]", "struct node *"), byte offset from
 -- the start of the type and size (an array of scalars is one field, the
--- whole array); bit-fields have bit_offset (from the byte at offset, 0-7)
+-- whole array; storage that holds a value of its template parameter as
+-- raw bytes, libstdc++'s __aligned_buffer<T> in map, set, list and hash
+-- nodes, is flattened as the T it holds: "_M_storage.second.price");
+-- bit-fields have bit_offset (from the byte at offset, 0-7)
 -- and bit_size, else NULL.  Members of a union overlap.  In a folded
 -- array, stride is the element size of the innermost array and array_end
 -- the end offset of the outermost one (NULL elsewhere).

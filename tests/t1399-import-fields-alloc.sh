@@ -145,6 +145,16 @@ for o in O0 O2; do
 			AND how = 'alloc'")"
 	check_eq "$o the map's nodes are typed _Rb_tree_node" 1 \
 		"$(q cxx$o.db "SELECT count(*) > 0 FROM site_types WHERE type GLOB '*_Rb_tree_node<*Rec*'")"
+	# the node keeps its value as raw bytes (__aligned_buffer<pair<const
+	# int, Rec>>): flattened as the pair, main's m[i] = Rec{...} writes a
+	# and b of each, its loop reads each a
+	check_eq "$o map nodes: main's accesses to the value's fields, through the raw storage" \
+		"_M_storage.second.a|100|100 _M_storage.second.b|0|100" \
+		"$(q cxx$o.db "SELECT substr(f.path, instr(f.path, '_M_storage.')) || '|' || sum(s.reads)
+			|| '|' || sum(s.writes) FROM sum_field s JOIN types t ON t.id = s.type_id
+			JOIN fields f ON f.id = s.field_id JOIN functions fn ON fn.id = s.function_id
+			WHERE t.name GLOB '*_Rb_tree_node<*Rec*' AND f.path GLOB '*_M_storage.second.*'
+			AND fn.name = 'main' GROUP BY f.path ORDER BY 1" | tr '\n' ' ' | sed 's/ $//')"
 done
 
 finish
