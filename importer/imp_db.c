@@ -331,9 +331,14 @@ int imp_db_open(struct importer *imp)
 	if (!tmp_is_ours(imp))
 		return imp_fail(imp, "%s: the temporary file was replaced while it was "
 		                "being opened", imp->tmp_path);
+	/* 16 MB of page cache: the tables fill in key order (chunks by rowid)
+	   and the indexes are sorted at the end, so a larger cache (64 MB
+	   until 2026-11-28) bought no speed (cc1: 130.5 s either way) and
+	   cost its size in resident memory, twice over in the index sorter
+	   (sqlrows: 303 -> 204 MB) */
 	if (imp_db_exec(imp, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
 	                     "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
-	                     "PRAGMA cache_size = -65536;") < 0
+	                     "PRAGMA cache_size = -16384;") < 0
 	    || imp_db_exec(imp, "BEGIN") < 0
 	    || schema_exec(imp) < 0)
 		return -1;
