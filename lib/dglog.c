@@ -685,7 +685,16 @@ const struct dglog_bbdef *dglog_bbdef(const struct dglog *r, uint64_t idx)
 
 const struct dglog_context *dglog_context(const struct dglog *r, uint64_t idx)
 {
-	return idx < r->n_contexts ? r->contexts[idx] : NULL;
+	struct dglog_ctx_view *v = r->ctx_view;
+	unsigned i, depth;
+
+	if (idx >= r->n_contexts || !v)
+		return NULL;
+	depth = r->contexts[idx].depth;
+	for (i = 0; i < depth; i++)
+		v->stack[i] = dglog_ctx_frame(r, idx, i);
+	v->c = (struct dglog_context){ r->ctx_state[idx].bbdef, depth, v->stack };
+	return &v->c;
 }
 
 /* ------------------------------------------------------------ open, close */
@@ -808,12 +817,12 @@ void dglog_close(struct dglog *r)
 {
 	for (uint64_t i = 0; i < r->n_bbdefs; i++)
 		free(r->bbdefs[i]);
-	for (uint64_t i = 0; i < r->n_contexts; i++) {
+	for (uint64_t i = 0; i < r->n_contexts; i++)
 		free(r->ctx_state[i].pred);
-		free(r->contexts[i]);
-	}
 	free(r->bbdefs);
 	free(r->contexts);
+	free(r->ctx_frames);
+	free(r->ctx_view);
 	free(r->ctx_state);
 	free(r->buf);
 	free(r->scratch);
@@ -823,6 +832,10 @@ void dglog_close(struct dglog *r)
 		close(r->fd);
 	r->bbdefs = NULL;
 	r->contexts = NULL;
+	r->ctx_frames = NULL;
+	r->ctx_frames_n = r->ctx_frames_cap = 0;
+	r->ctx_view = NULL;
+	r->contexts_cap = 0;
 	r->ctx_state = NULL;
 	r->ctx_state_cap = 0;
 	r->buf = NULL;

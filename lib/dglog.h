@@ -11,8 +11,11 @@
  * Ownership: struct dglog owns everything it points to; dglog_close frees it.
  * What dglog_next fills in (strings, address and frame arrays) points into
  * the reader and stays valid until the next dglog_next or dglog_close.  The
- * bbdefs and contexts returned by dglog_bbdef/dglog_context stay valid until
- * dglog_close.
+ * bbdefs returned by dglog_bbdef stay valid until dglog_close; a context
+ * (a CONTEXT record's, or dglog_context's) is made on demand from the
+ * reader's compact table (each context's own frames and a reference to an
+ * earlier one's) and stays valid until the next dglog_next, dglog_context
+ * or dglog_close.
  *
  * The types (struct dglog_record and its parts, struct dglog) are in
  * dglog_types.h, which this header includes.  lib/dglog.c frames the
@@ -72,7 +75,8 @@ static inline uint64_t dglog_pc(const struct dglog_bbdef *d, uint32_t i)
 	return d->instrs[d->accesses[i].iseq].addr;
 }
 
-/* Stored definitions by index, or NULL when idx is out of range. */
+/* Stored definitions by index, or NULL when idx is out of range (a
+   context: valid until the next call, see above). */
 const struct dglog_bbdef *dglog_bbdef(const struct dglog *r, uint64_t idx);
 const struct dglog_context *dglog_context(const struct dglog *r, uint64_t idx);
 

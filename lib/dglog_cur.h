@@ -28,6 +28,35 @@
 #include "dgcodec.h"
 #include "dglog_types.h"
 
+/* A context's stack as stored (struct dglog's contexts): n_own frames at
+   ctx_frames[own], then frames 1.. of context ref (depth in all); a chain
+   of references is cut at DGLOG_CTX_HOPS (the frames are copied). */
+struct dglog_ctx_store {
+	uint64_t own;
+	uint32_t ref;
+	uint8_t n_own, depth, hops;
+};
+#define DGLOG_CTX_HOPS 8
+
+/* One context as struct dglog_context, with room for its frames. */
+struct dglog_ctx_view {
+	struct dglog_context c;
+	uint64_t stack[256];
+};
+
+/* Frame i (< depth) of context idx's stack. */
+static inline uint64_t dglog_ctx_frame(const struct dglog *r, uint64_t idx, unsigned i)
+{
+	for (;;) {
+		const struct dglog_ctx_store *c = &r->contexts[idx];
+
+		if (i < c->n_own)
+			return r->ctx_frames[c->own + i];
+		i = 1 + i - c->n_own;
+		idx = c->ref;
+	}
+}
+
 /* A context's decoding state (struct dglog's ctx_state).  pred: the
    BBRUNS/BBCHAINS predictor, last[i], stride[i] pairs, NULL until the
    context's first run with addresses; next: the BBCHAINS successor. */

@@ -279,38 +279,47 @@ int dglog_rd_bbdef(struct dglog_cur *c, struct dglog_record *rec)
 	return 1;
 }
 
-/* A new context of bbdef bb with the given stack, numbered next. */
+/* A new context of bbdef bb with the given stack (depth frames), numbered
+   next; its first n_own frames are its own, the rest frames 1.. of context
+   ref (n_own == depth: none), which it keeps by reference unless the chain
+   of references is already DGLOG_CTX_HOPS long. */
 static int add_context(struct dglog *r, struct dglog_record *rec, uint64_t bb,
-		       unsigned depth, const uint64_t *stack)
+		       unsigned depth, const uint64_t *stack, unsigned n_own, uint64_t ref)
 {
-	struct dglog_context *x;
+	struct dglog_ctx_store *x;
+	struct dglog_ctx_view *v;
 
 	if (bb >= r->n_bbdefs)
 		return dglog_fail(r, "refers to bbdef %llu, only %llu defined",
 				  (unsigned long long)bb, (unsigned long long)r->n_bbdefs);
-	x = calloc(1, sizeof *x + depth * sizeof *x->stack);
-	if (!x)
+	if (n_own < depth && r->contexts[ref].hops >= DGLOG_CTX_HOPS)
+		n_own = depth;
+	if ((!r->ctx_view && !(r->ctx_view = malloc(sizeof *r->ctx_view)))
+	    || dg_grow(&r->ctx_state, &r->ctx_state_cap, r->n_contexts + 1,
+		       sizeof *r->ctx_state) < 0
+	    || dg_grow(&r->contexts, &r->contexts_cap, r->n_contexts + 1, sizeof *r->contexts) < 0
+	    || dg_grow(&r->ctx_frames, &r->ctx_frames_cap, r->ctx_frames_n + n_own + 1,
+		       sizeof *r->ctx_frames) < 0)
 		return dglog_fail(r, "out of memory");
-	x->bbdef = (uint32_t)bb;
-	x->depth = depth;
-	x->stack = (uint64_t *)(x + 1);
-	if (depth)
-		memcpy(x->stack, stack, depth * sizeof *stack);
-	if (dg_grow(&r->ctx_state, &r->ctx_state_cap, r->n_contexts + 1,
-		    sizeof *r->ctx_state) < 0) {
-		free(x);
-		return dglog_fail(r, "out of memory");
+	x = &r->contexts[r->n_contexts];
+	*x = (struct dglog_ctx_store){ r->ctx_frames_n, 0, (uint8_t)n_own, (uint8_t)depth, 0 };
+	if (n_own < depth) {
+		x->ref = (uint32_t)ref;
+		x->hops = (uint8_t)(r->contexts[ref].hops + 1);
 	}
-	if (table_push((void ***)&r->contexts, &r->contexts_cap, r->n_contexts, x) < 0) {
-		free(x);
-		return dglog_fail(r, "out of memory");
-	}
+	if (n_own)
+		memcpy(r->ctx_frames + r->ctx_frames_n, stack, n_own * sizeof *stack);
+	r->ctx_frames_n += n_own;
 	r->ctx_state[r->n_contexts] = (struct dglog_ctx_state){
 		(uint32_t)bb, r->bbdefs[bb]->n_instrs, r->bbdefs[bb]->n_accesses,
 		dgc_next_init(r->n_contexts), NULL };
+	v = r->ctx_view;
+	v->c = (struct dglog_context){ (uint32_t)bb, depth, v->stack };
+	if (depth)
+		memcpy(v->stack, stack, depth * sizeof *stack);
 	rec->type = DG_R_CONTEXT;       /* a CTXREF reads as a CONTEXT */
 	rec->u.def.index = r->n_contexts++;
-	rec->u.def.context = x;
+	rec->u.def.context = &v->c;
 	return 1;
 }
 
@@ -328,7 +337,7 @@ int dglog_rd_context(struct dglog_cur *c, struct dglog_record *rec)
 				  (unsigned long long)bb, (unsigned long long)r->n_bbdefs);
 	if (cur_words(c, depth, &stack, "stack") < 0)
 		return -1;
-	return add_context(r, rec, bb, depth, stack);
+	return add_context(r, rec, bb, depth, stack, depth, 0);
 }
 
 /* CTXREF: stack[0] and the new frames as deltas, then keep frames of the
@@ -336,8 +345,8 @@ int dglog_rd_context(struct dglog_cur *c, struct dglog_record *rec)
 int dglog_rd_ctxref(struct dglog_cur *c, struct dglog_record *rec)
 {
 	struct dglog *r = c->r;
-	const struct dglog_context *ref = NULL;
-	uint64_t bb, back, keep, z, stack[256];
+	const struct dglog_ctx_store *ref = NULL;
+	uint64_t bb, back, keep, z, stack[256], refi = 0;
 	uint8_t n_new;
 	unsigned i;
 
@@ -349,7 +358,7 @@ int dglog_rd_ctxref(struct dglog_cur *c, struct dglog_record *rec)
 				  (unsigned long long)back,
 				  (unsigned long long)r->n_contexts);
 	if (back)
-		ref = r->contexts[r->n_contexts - back];
+		ref = &r->contexts[refi = r->n_contexts - back];
 	if (keep > (ref && ref->depth ? ref->depth - 1u : 0) || 1 + n_new + keep > 255)
 		return dglog_fail(r, "keeps %llu frames of a reference with %u and adds %u: "
 				  "more than the reference has or than 255",
@@ -357,12 +366,12 @@ int dglog_rd_ctxref(struct dglog_cur *c, struct dglog_record *rec)
 	for (i = 0; i <= n_new; i++) {
 		if (cur_sleb(c, &z, "frame") < 0)
 			return -1;
-		stack[i] = (i ? stack[i - 1] : ref && ref->depth ? ref->stack[0] : 0) + z;
+		stack[i] = (i ? stack[i - 1] : ref && ref->depth ? dglog_ctx_frame(r, refi, 0) : 0) + z;
 		stack[i] &= dgc_mask(8 * r->word_size);
 	}
 	for (i = 0; i < keep; i++)
-		stack[1 + n_new + i] = ref->stack[1 + i];
-	return add_context(r, rec, bb, 1 + n_new + (unsigned)keep, stack);
+		stack[1 + n_new + i] = dglog_ctx_frame(r, refi, 1 + i);
+	return add_context(r, rec, bb, 1 + n_new + (unsigned)keep, stack, 1u + n_new, refi);
 }
 
 /* ------------------------------------------------------------ heap records */

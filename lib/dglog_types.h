@@ -169,7 +169,15 @@ struct dglog {
 	int runs_type;          /* DG_R_BBRUNS or DG_R_BBCHAINS */
 	uint64_t chain_left;    /* runs of the open chain not yet delivered */
 	struct dglog_bbdef **bbdefs;     /* one allocation each */
-	struct dglog_context **contexts;
+	/* contexts' stacks, as the log gives them: each its own frames
+	   (ctx_frames[own..own + n_own)) and the rest those of an earlier
+	   context from its frame 1 (a CTXREF), so that memory follows the
+	   log's bytes, not contexts times depth; struct dglog_context is
+	   made on demand in ctx_view (dglog_context, a CONTEXT record) */
+	struct dglog_ctx_store *contexts;
+	uint64_t *ctx_frames;
+	size_t ctx_frames_n, ctx_frames_cap;
+	struct dglog_ctx_view *ctx_view;
 	/* per context, in one array: what decoding its runs reads (its
 	   bbdef's counts, the run that last followed it, its predictor
 	   slots), one cache line instead of three objects to chase */
