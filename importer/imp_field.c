@@ -248,14 +248,22 @@ static long row_of(struct imp_field *f, int how, uint32_t type, uint32_t field, 
    batch of another descriptor may have come before (imp_field_add_n): a
    thread's icounts grow, so the row's first and last are the least and
    the greatest. */
-static void row_add(struct imp_field *f, struct frow *r, const struct imp_desc *d, int how,
-                    uint64_t n, uint64_t first, uint64_t last)
+/* n accesses of d's direction and bytes, the first and last at these
+   icounts, into row r. */
+static void row_count(struct frow *r, const struct imp_desc *d, uint64_t n, uint64_t bytes,
+                      uint64_t first, uint64_t last)
 {
 	if ((!r->rw.n[0] && !r->rw.n[1]) || first < r->first)
 		r->first = first;
 	if (last > r->last)
 		r->last = last;
-	imp_rw_add(&r->rw, d->is_write, n, n * d->size);
+	imp_rw_add(&r->rw, d->is_write, n, bytes);
+}
+
+static void row_add(struct imp_field *f, struct frow *r, const struct imp_desc *d, int how,
+                    uint64_t n, uint64_t first, uint64_t last)
+{
+	row_count(r, d, n, n * d->size, first, last);
 	f->by_how[how] += n;
 }
 
@@ -301,16 +309,10 @@ int imp_field_add_part(struct importer *imp, const struct imp_desc *d, int how, 
 {
 	struct imp_field *f = imp->fld;
 	long k = row_of(f, how, type, field, DGTYPES_NONE, d->function, thread);
-	struct frow *r;
 
 	if (k < 0)
 		return imp_fail(imp, "out of memory");
-	r = &f->rows[k];
-	if ((!r->rw.n[0] && !r->rw.n[1]) || icount < r->first)
-		r->first = icount;
-	if (icount > r->last)
-		r->last = icount;
-	imp_rw_add(&r->rw, d->is_write, 1, 0);    /* its bytes count where it starts */
+	row_count(&f->rows[k], d, 1, 0, icount, icount);   /* its bytes: where it starts */
 	return 0;
 }
 
