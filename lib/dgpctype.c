@@ -727,9 +727,9 @@ static unsigned written_regs(const struct dgpctype *t, const cs_insn *in)
 	return mask;
 }
 
-static void kill_written(const struct dgpctype *t, const cs_insn *in, struct rty *cur)
+/* The registers in mask (written_regs) no longer hold what was tracked. */
+static void kill_written(unsigned mask, struct rty *cur)
 {
-	unsigned mask = written_regs(t, in);
 	int r;
 
 	for (r = 0; r < NREG; r++)
@@ -777,9 +777,10 @@ static struct rty lea_type(const struct fstate *f, const struct rty *cur, const 
 	return b.type ? rty_move(f->dw, b, o->mem.disp) : none;
 }
 
-/* One instruction's effect on the registers' types. */
+/* One instruction's effect on the registers' types; wrote: the registers
+   it writes (written_regs). */
 static void track(struct dgpctype *t, const struct fstate *f, int mi, const cs_insn *in,
-		  const struct minsn *m, int has_mem, struct rty *cur)
+		  const struct minsn *m, int has_mem, unsigned wrote, struct rty *cur)
 {
 	static const int8_t clobbered[] = { 0, 1, 2, 4, 5, 8, 9, 10, 11 };
 	const cs_x86 *x = &in->detail->x86;
@@ -800,7 +801,7 @@ static void track(struct dgpctype *t, const struct fstate *f, int mi, const cs_i
 	    && x->operands[1].type == X86_OP_REG && x->operands[0].reg == x->operands[1].reg)
 		return;         /* xchg %ax,%ax: a two-byte nop */
 	if (x->op_count != 2 || x->operands[0].type != X86_OP_REG || !t->is64[x->operands[0].reg]) {
-		kill_written(t, in, cur);
+		kill_written(wrote, cur);
 		return;
 	}
 	dst = t->reg_of[x->operands[0].reg];
@@ -818,10 +819,10 @@ static void track(struct dgpctype *t, const struct fstate *f, int mi, const cs_i
 		v = lea_type(f, cur, &x->operands[1], pc, t);
 		break;
 	default:                /* cmp, test...: dst may be read only */
-		kill_written(t, in, cur);
+		kill_written(wrote, cur);
 		return;
 	}
-	kill_written(t, in, cur);
+	kill_written(wrote, cur);
 	cur[dst] = v;
 }
 
@@ -1023,7 +1024,7 @@ static int block_run(struct dgpctype *t, struct fstate *f, int mi, const uint8_t
 		}
 		last = t->insn->address;
 		wrote = written_regs(t, t->insn);
-		track(t, f, mi, t->insn, &m, has, cur);
+		track(t, f, mi, t->insn, &m, has, wrote, cur);
 	}
 	/* what DWARF says the untracked registers hold flows on, unless the
 	   last instruction wrote them */
@@ -1049,6 +1050,17 @@ static int meet(struct rty *in, const struct rty *out)
 		}
 	}
 	return changed;
+}
+
+/* Block b's entry state into cur, a register not reached yet unknown. */
+static void entry_state(const struct cfg *g, size_t b, struct rty *cur)
+{
+	int r;
+
+	memcpy(cur, &g->entry[b * NREG], NREG * sizeof *cur);
+	for (r = 0; r < NREG; r++)
+		if (cur[r].type == RTY_TOP)
+			cur[r] = (struct rty){ 0, 0 };
 }
 
 /* Block visits allowed per block before the fixpoint is cut short (each
@@ -1097,10 +1109,7 @@ static int fstate_build(struct dgpctype *t, struct fstate *f, int mi)
 		b = queue[head];
 		head = (head + 1) % (g.nb + 1);
 		queued[b] = 0;
-		memcpy(cur, &g.entry[b * NREG], sizeof cur);
-		for (s = 0; s < NREG; s++)
-			if (cur[s].type == RTY_TOP)
-				cur[s] = (struct rty){ 0, 0 };
+		entry_state(&g, b, cur);
 		if (block_run(t, f, mi, code, &g, b, cur, 0, &capin) < 0)
 			goto out;
 		for (s = 0; s < 2; s++) {
@@ -1114,10 +1123,7 @@ static int fstate_build(struct dgpctype *t, struct fstate *f, int mi)
 		}
 	}
 	for (b = 0; b < g.nb; b++) {
-		memcpy(cur, &g.entry[b * NREG], sizeof cur);
-		for (s = 0; s < NREG; s++)
-			if (cur[s].type == RTY_TOP)
-				cur[s] = (struct rty){ 0, 0 };
+		entry_state(&g, b, cur);
 		if (block_run(t, f, mi, code, &g, b, cur, 1, &capin) < 0)
 			goto out;
 	}
@@ -1281,8 +1287,9 @@ struct ascan {
 	unsigned gregs;
 };
 
-/* After in: the registers that hold a global's address (lea sym(%rip)). */
-static void globals_step(struct dgpctype *t, const cs_insn *in, struct ascan *s)
+/* After in (which writes the registers in w): the registers that hold a
+   global's address (lea sym(%rip)). */
+static void globals_step(struct dgpctype *t, const cs_insn *in, struct ascan *s, unsigned w)
 {
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *o1 = &x->operands[1];
@@ -1291,7 +1298,7 @@ static void globals_step(struct dgpctype *t, const cs_insn *in, struct ascan *s)
 		s->gregs &= CALLEE_SAVED;
 		return;
 	}
-	s->gregs &= ~written_regs(t, in);
+	s->gregs &= ~w;
 	if (in->id == X86_INS_LEA && x->op_count == 2 && x->operands[0].type == X86_OP_REG
 	    && t->is64[x->operands[0].reg] && o1->mem.base == X86_REG_RIP
 	    && o1->mem.index == X86_REG_INVALID) {
@@ -1565,14 +1572,14 @@ static int holds(unsigned holders, int r)
 }
 
 static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *s,
-			   unsigned holders, int64_t *off)
+			   unsigned holders, int64_t *off, unsigned w)
 {
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
 	int d, r;
 
 	if (x->op_count != 2)
-		return holders & ~written_regs(t, in);
+		return holders & ~w;
 	if (in->id == X86_INS_MOV && o0->type == X86_OP_MEM && o0->mem.index == X86_REG_INVALID
 	    && (o0->mem.base == X86_REG_RBP || o0->mem.base == X86_REG_RSP)) {
 		/* a spill of the address, or something else over a slot of it */
@@ -1597,7 +1604,7 @@ static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *
 		}
 	}
 	if (o0->type != X86_OP_REG || !t->is64[o0->reg])
-		return holders & ~written_regs(t, in);
+		return holders & ~w;
 	d = t->reg_of[o0->reg];
 	if (in->id == X86_INS_MOV && o1->type == X86_OP_MEM && o1->mem.index == X86_REG_INVALID
 	    && o1->mem.base != X86_REG_INVALID && o1->mem.base != X86_REG_RIP
@@ -1616,7 +1623,7 @@ static unsigned alloc_step(struct dgpctype *t, const cs_insn *in, struct ascan *
 		off[d] += in->id == X86_INS_ADD ? o1->imm : -o1->imm;
 		return holders;
 	}
-	return holders & ~written_regs(t, in);
+	return holders & ~w;
 }
 
 /* A pointer base bytes into the block can be to its first element only
@@ -1645,7 +1652,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 	struct acand *best;
 	const uint8_t *code, *c;
 	uint64_t at = call, next, target;
-	unsigned holders = 1;           /* %rax */
+	unsigned holders = 1, w;        /* %rax; what an instruction writes */
 	int64_t off[NREG] = { 0 };      /* a holder's distance from the block */
 	size_t size;
 	Dwarf_Die ty;
@@ -1685,6 +1692,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 				evidence(&s, v->type, off[r], at, "variable", dwarf_diename(&vd));
 		}
 		insn_end(t, t->insn, &target);
+		w = written_regs(t, t->insn);
 		if (t->insn->id == X86_INS_CALL) {
 			if (holders & 1u << REG_RDI && x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
 				passed(&s, (uint64_t)x->operands[0].imm, off[REG_RDI], at);
@@ -1704,9 +1712,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 				break;  /* a tail call or an indirect jump: lost */
 			next = target;
 		} else {
-			unsigned w = written_regs(t, t->insn);
-
-			holders = alloc_step(t, t->insn, &s, holders, off);
+			holders = alloc_step(t, t->insn, &s, holders, off, w);
 			/* a slot is named by its base register: once that moves
 			   (%rsp by a push, %rbp used as any register at -O2),
 			   the slot is another */
@@ -1714,7 +1720,7 @@ int dgpctype_alloc_at(struct dgpctype *t, Dwfl_Module *dm, Dwarf_Die *fn, uint64
 				if (w & 1u << s.slot[r].reg)
 					s.slot[r] = s.slot[--s.nslots];
 		}
-		globals_step(t, t->insn, &s);
+		globals_step(t, t->insn, &s, w);
 		at = next;
 	}
 	best = s.c[0].have || !array_cookie(f, s.c[1].base) ? &s.c[0] : &s.c[1];
