@@ -438,31 +438,39 @@ void imp_pctype_block_freed(struct importer *imp, const struct imp_block *x)
 	p->freed.abase = x->abase;
 }
 
+/* Block x typed by allocation: pcts entry apct (index + 1) from byte
+   abase.  An array of the type, or one of it with more after (a flexible
+   array member): typed where the type says; a block smaller than the type
+   is not one. */
+static void alloc_type(struct importer *imp, struct imp_block *x, uint32_t apct, uint32_t abase)
+{
+	const struct imp_pct *t = &imp->pcts[apct - 1];
+	uint64_t span;
+
+	if (x->size < abase + t->size)
+		return;
+	span = x->size - abase;
+	x->apct = apct;
+	x->abase = abase;
+	x->alimit = span % t->size == 0 ? span : t->size;
+}
+
 /* Block x is realloc's new block (the old one freed at the same
    instruction by the same call, which a realloc alone does) whose old
    block had a type by allocation: the type stays. */
 static void realloc_type(struct importer *imp, struct imp_block *x)
 {
 	struct imp_pctype *p = imp->pct;
-	const struct imp_pct *t;
 
-	if (!p->freed.valid || p->freed.icount != x->alloc_icount || p->freed.stack != x->alloc_stack
-	    || p->freed.thread != x->alloc_thread)
-		return;
-	t = &imp->pcts[p->freed.apct - 1];
-	if (x->size < p->freed.abase + t->size)
-		return;
-	x->apct = p->freed.apct;
-	x->abase = p->freed.abase;
-	x->alimit = (x->size - x->abase) % t->size == 0 ? x->size - x->abase : t->size;
+	if (p->freed.valid && p->freed.icount == x->alloc_icount && p->freed.stack == x->alloc_stack
+	    && p->freed.thread == x->alloc_thread)
+		alloc_type(imp, x, p->freed.apct, p->freed.abase);
 }
 
 int imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64_t *frames,
 			 uint64_t n)
 {
 	struct site_vote *s = imp->pct && x->alloc_stack >= 0 ? site_of(imp, x->alloc_stack) : NULL;
-	const struct imp_pct *t;
-	uint64_t span;
 
 	x->votes = 0;
 	x->vmixed = 0;
@@ -472,20 +480,10 @@ int imp_pctype_block_new(struct importer *imp, struct imp_block *x, const uint64
 		return imp->pct && x->alloc_stack >= 0 ? imp_fail(imp, "out of memory") : 0;
 	if (!s->asked && alloc_site(imp, s, frames, n) < 0)
 		return -1;
-	if (!s->apct) {
+	if (s->apct)
+		alloc_type(imp, x, s->apct, s->abase);
+	else
 		realloc_type(imp, x);
-		return 0;
-	}
-	/* an array of the type, or one of it with more after (a flexible
-	   array member): typed where the type says; a block smaller than the
-	   type is not one */
-	t = &imp->pcts[s->apct - 1];
-	if (x->size < s->abase + t->size)
-		return 0;
-	span = x->size - s->abase;
-	x->apct = s->apct;
-	x->abase = s->abase;
-	x->alimit = span % t->size == 0 ? span : t->size;
 	return 0;
 }
 
