@@ -117,6 +117,37 @@ static int c_timer(struct shell *sh, int argc, char **argv, char **err)
 	return parse_bool(argv[1], &sh->timer, err);
 }
 
+/* The engine by name (shellctx.h's enum shell_engine), or -1. */
+int shell_engine_by_name(const char *name)
+{
+	static const char *const names[] = { "auto", "sqlite", "duckdb" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int c_engine(struct shell *sh, int argc, char **argv, char **err)
+{
+	static const char *const names[] = { "auto", "sqlite", "duckdb" };
+	int e;
+
+	if (want_args(argc, 0, 1, ".engine [auto|sqlite|duckdb]", err) < 0)
+		return -1;
+	if (argc == 1) {
+		fprintf(sh->out, "%s\n", names[sh->engine]);
+		return 0;
+	}
+	if ((e = shell_engine_by_name(argv[1])) < 0) {
+		*err = sqlite3_mprintf("unknown engine '%s' (auto, sqlite or duckdb)", argv[1]);
+		return -1;
+	}
+	sh->engine = (enum shell_engine)e;
+	return 0;
+}
+
 static int c_bail(struct shell *sh, int argc, char **argv, char **err)
 {
 	if (want_args(argc, 1, 1, ".bail on|off", err) < 0)
@@ -402,6 +433,8 @@ static int c_help(struct shell *sh, int argc, char **argv, char **err);
 
 static const struct command table[] = {
 	{ "bail", "on|off", "stop at the first error", c_bail, ARGS_ONOFF },
+	{ "engine", "[auto|sqlite|duckdb]",
+	  "which engine runs queries over the accesses", c_engine, ARGS_NONE },
 	{ "exit", "", "leave dgsql", c_quit, ARGS_NONE },
 	{ "filter", "[off | --events L] [--ranges L]",
 	  "show or set the filter behind filtered_accesses",

@@ -39,6 +39,9 @@ struct command {
 /* 0, or -1 with *err (sqlite3_free). */
 int commands_run(struct shell *sh, const char *line, char **err);
 
+/* The engine named auto, sqlite or duckdb (enum shell_engine), or -1. */
+int shell_engine_by_name(const char *name);
+
 /* The table and its length, for completion. */
 const struct command *commands_table(int *n);
 

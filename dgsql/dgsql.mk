@@ -22,7 +22,21 @@ DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' -DDG_SCHEMA_VERSION=$(DG_SCHEMA_VERSIO
 	-DDGSQL_QUERYDIR='"$(PREFIX)/share/datagrind/queries"'
 DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm
 
-$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG) schema/schema.sql
+# DuckDB, the columnar engine (dgsql/duck.h), where make deps put it
+# (scripts/install-duckdb.sh): linked, and found at run time next to an
+# installed dgsql (PREFIX/lib/datagrind) or in the source tree's .deps.
+# Without it dgsql is built with SQLite alone.
+DUCKDB_DIR ?= .deps/duckdb
+ifneq ($(wildcard $(DUCKDB_DIR)/include/duckdb.h),)
+ifneq ($(wildcard $(DUCKDB_DIR)/lib/libduckdb.so),)
+DGSQL_DEFS += -DDG_HAVE_DUCKDB -isystem $(DUCKDB_DIR)/include
+DGSQL_LIBS += -L$(DUCKDB_DIR)/lib -lduckdb \
+	-Wl,-rpath,'$$ORIGIN/../lib/datagrind' -Wl,-rpath,$(abspath $(DUCKDB_DIR)/lib)
+DGSQL_HAVE_DUCKDB := 1
+endif
+endif
+
+$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG) schema/schema.sql $(wildcard $(DUCKDB_DIR)/VERSION)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(HOST_CFLAGS) -Idgsql $(DGSQL_DEFS) -o $@ $(DGSQL_SRCS) \
@@ -33,3 +47,7 @@ install-dgsql: $(B)/bin/dgsql
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/datagrind/queries
 	install -m 755 $(B)/bin/dgsql $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 queries/*.sql $(DESTDIR)$(PREFIX)/share/datagrind/queries/
+ifeq ($(DGSQL_HAVE_DUCKDB),1)
+	install -d $(DESTDIR)$(PREFIX)/lib/datagrind
+	install -m 644 $(DUCKDB_DIR)/lib/libduckdb.so $(DUCKDB_DIR)/LICENSE $(DESTDIR)$(PREFIX)/lib/datagrind/
+endif

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "duck.h"
 #include "queries.h"
 #include "report.h"
 #include "shell.h"
@@ -60,7 +61,17 @@ static const char usage_text[] =
 "TERM]...], each TERM `column = integer` on icount, addr, is_write,\n"
 "thread, context_id, block_id or chunk_id, or < <= > >= on icount, addr\n"
 "or chunk_id, is counted without SQLite's row loop (a big block from\n"
-"its summary).  Any other statement goes through SQLite.\n"
+"its summary).\n"
+"\n"
+"Engines: a query over accesses or filtered_accesses (no filter set)\n"
+"that calls only functions meaning the same in both runs in DuckDB\n"
+"(columnar, parallel; the chunks decoded straight into it); any other\n"
+"statement, and any DuckDB cannot run, in SQLite.  Answers are SQLite's:\n"
+"integer division, NULLs first, LIKE ignoring ASCII case, the column\n"
+"names SQLite gives.  '.timer on' says which engine ran.\n"
+"      --engine E       auto (default), sqlite (SQLite alone, for\n"
+"                       comparison), duckdb (every statement in DuckDB;\n"
+"                       its errors are reported, not retried in SQLite)\n"
 "\n"
 "Filters (dg_view's), comma-separated conditions:\n"
 "  -e, --events LIST    the accessing code: fn:NAME, file:PATH, dso:PATH\n"
@@ -149,7 +160,7 @@ struct args {
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
 	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP,
-	O_NOCHARTS
+	O_NOCHARTS, O_ENGINE
 };
 
 static const struct option longopts[] = {
@@ -174,6 +185,7 @@ static const struct option longopts[] = {
 	{ "folded", required_argument, NULL, O_FOLDED },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "no-charts", no_argument, NULL, O_NOCHARTS },
+	{ "engine", required_argument, NULL, O_ENGINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -216,6 +228,13 @@ static int option(int c, struct args *a, struct shell *sh)
 	case O_REPORT: a->report.dir = optarg; return -1;
 	case O_FOLDED: a->report.folded = optarg; return -1;
 	case O_NOCHARTS: a->report.no_charts = 1; return -1;
+	case O_ENGINE: {
+		int e = shell_engine_by_name(optarg);
+		if (e < 0)
+			return usage_error("--engine: expected auto, sqlite or duckdb, not ", optarg);
+		sh->engine = (enum shell_engine)e;
+		return -1;
+	}
 	case O_TOP:
 		a->report.top = atoi(optarg);
 		if (a->report.top < 1 || a->report.top > 1000 ||
@@ -225,7 +244,10 @@ static int option(int c, struct args *a, struct shell *sh)
 		return -1;
 	case 'h': fputs(usage_text, stdout); return 0;
 	case 'V':
-		printf("dgsql %s (SQLite %s)\n", DG_VERSION, sqlite3_libversion());
+		if (duck_version())
+			printf("dgsql %s (SQLite %s, DuckDB %s)\n", DG_VERSION, sqlite3_libversion(), duck_version());
+		else
+			printf("dgsql %s (SQLite %s)\n", DG_VERSION, sqlite3_libversion());
 		return 0;
 	case O_SIZE: case O_ADDR: case O_ICOUNT: case O_PAGE: case O_LINE:
 		if (dgplot_set(&sh->plot, plot_names[c - O_SIZE], optarg,

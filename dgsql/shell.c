@@ -22,8 +22,10 @@
 #include "dgsqlfn.h"
 #include "dgstacks.h"
 #include "dgvtab.h"
+#include "duck.h"
 #include "export.h"
 #include "render.h"
+#include "shape.h"
 
 /* The schema this dgsql reads: schema/schema.sql's PRAGMA user_version,
    passed in by dgsql.mk so the two cannot drift apart.  Older ones name
@@ -91,9 +93,10 @@ int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 {
 	sh->ops = &ops;
 	sh->db = db;
+	sh->n_chunks = -1;
 	sqlite3_extended_result_codes(sh->db, 1);
 	if (check_trace_db(sh->db, name, err) < 0 ||
-	    dgvtab_register(sh->db, err) != SQLITE_OK ||
+	    dgvtab_register_probe(sh->db, &sh->probe, err) != SQLITE_OK ||
 	    dgsqlfn_register(sh->db, err) < 0 ||
 	    dgstacks_register(sh->db, err) < 0)
 		return -1;
@@ -125,6 +128,7 @@ void shell_free(struct shell *sh)
 {
 	if (sh->out && sh->out != stdout)
 		fclose(sh->out);
+	duck_free(sh->duck);
 	sqlite3_close(sh->db);
 	free(sh->db_path);
 	free(sh->events);
@@ -232,10 +236,99 @@ static int bind_args(sqlite3_stmt *st, char *const *args, int n, char **err)
 	return 0;
 }
 
-static int run_stmt(struct shell *sh, sqlite3_stmt *st, char **err)
+/* Whether DuckDB sees the tables st names as SQLite would: accesses and
+   filtered_accesses are ours (shape.h), and no TEMP table or view (which
+   DuckDB does not see) hides one of the trace's. */
+static int duck_sees_same(struct shell *sh)
+{
+	sqlite3_stmt *q = NULL;
+	int hidden = 1;
+
+	if (!shape_table_is_ours(sh->db, !sh->events && !sh->ranges))
+		return 0;
+	if (sqlite3_prepare_v2(sh->db, "SELECT EXISTS (SELECT 1 FROM temp.sqlite_schema"
+			       " WHERE name IN (SELECT name FROM main.sqlite_schema) COLLATE NOCASE)",
+			       -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		hidden = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return !hidden;
+}
+
+/* The probe's budget: a statement whose other tables take longer than
+   this to go through (2 x 10^6 VM steps) is not a narrow one. */
+static int probe_budget(void *arg)
+{
+	return ++*(int *)arg > 2000;
+}
+
+/* Whether SQLite's own plan for st, with its values, reads a small part
+   of the trace: st is stepped once with the table's probe on (dgvtab.h:
+   cursors count the chunks they would read and give no row), then reset.
+   Small: at most 1/16 of the chunks (and 4 more), where SQLite's row
+   engine (some 10^7 rows a second) beats DuckDB decoding them all (some
+   10^8).  An error is not small: DuckDB fails too, and SQLite then
+   reports it. */
+static int sqlite_reads_little(struct shell *sh, sqlite3_stmt *st)
+{
+	int steps = 0, rc;
+
+	if (sh->n_chunks < 0) {
+		sqlite3_stmt *q = NULL;
+		sh->n_chunks = 0;
+		if (sqlite3_prepare_v2(sh->db, "SELECT count(*) FROM main.chunks", -1, &q, NULL) == SQLITE_OK
+		    && sqlite3_step(q) == SQLITE_ROW)
+			sh->n_chunks = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+	}
+	sh->probe.on = 1;
+	sh->probe.chunks = 0;
+	sqlite3_progress_handler(sh->db, 1000, probe_budget, &steps);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	sqlite3_progress_handler(sh->db, 0, NULL, NULL);
+	sh->probe.on = 0;
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE && sh->probe.chunks <= sh->n_chunks / 16 + 4;
+}
+
+/* DuckDB's answer to st (duck.h), when the session's engine says DuckDB
+   runs it: 1 with *answer, 0 for SQLite to run it (auto: also when
+   DuckDB cannot, or when SQLite's plan reads little), -1 an error
+   (--engine duckdb: DuckDB's). */
+static int duck_try(struct shell *sh, sqlite3_stmt *st, char *const *args, int n,
+		    sqlite3_stmt **answer, char **err)
+{
+	int forced = sh->engine == ENGINE_DUCKDB;
+	char *msg = NULL;
+
+	if (sh->engine == ENGINE_SQLITE || !sh->db_path || (!forced && sh->duck_broken))
+		return 0;
+	if (!forced && (!sqlite3_stmt_readonly(st)
+			|| duck_route(sqlite3_sql(st), sh->events || sh->ranges) != DUCK_YES
+			|| !duck_sees_same(sh) || sqlite_reads_little(sh, st)))
+		return 0;
+	if (!sh->duck && !(sh->duck = duck_open(sh->db_path, &msg))) {
+		sh->duck_broken = 1;
+		if (forced)
+			return *err = msg, -1;
+		sqlite3_free(msg);
+		return 0;
+	}
+	if (duck_run(sh->duck, st, args, n, answer, &msg) < 0) {
+		if (forced)
+			return *err = msg, -1;
+		sqlite3_free(msg);      /* SQLite gives the answer, or the error */
+		return 0;
+	}
+	return 1;
+}
+
+static int run_stmt(struct shell *sh, sqlite3_stmt *st, char *const *args, int n, char **err)
 {
 	double t0 = now_real(), u0, s0, u1, s1;
-	sqlite3_stmt *answer = NULL;    /* count_try's, else NULL */
+	sqlite3_stmt *answer = NULL;    /* count_try's or duck_try's, else NULL */
+	const char *engine = "sqlite";
+	sqlite3 *adb = sh->db;          /* answer's connection */
 	long rows;
 	int rc;
 
@@ -245,17 +338,23 @@ static int run_stmt(struct shell *sh, sqlite3_stmt *st, char **err)
 	rc = rc ? 0 : export_try(st, sh->mode, sh->headers, sh->out, &rows, err);
 	if (rc < 0)
 		return -1;
+	if (!rc && !answer) {
+		if ((rc = duck_try(sh, st, args, n, &answer, err)) < 0)
+			return -1;
+		if (rc)
+			engine = "duckdb", adb = sqlite3_db_handle(answer), rc = 0;
+	}
 	rc = rc ? SQLITE_DONE : render_stmt(answer ? answer : st, sh->mode, sh->headers, sh->out, &rows);
+	if (rc != SQLITE_DONE)
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(answer ? adb : sh->db));
 	sqlite3_finalize(answer);
 	fflush(sh->out);
-	if (rc != SQLITE_DONE) {
-		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sh->db));
+	if (rc != SQLITE_DONE)
 		return -1;
-	}
 	if (sh->timer) {
 		cpu_times(&u1, &s1);
-		fprintf(sh->out, "Run Time: real %.3f user %.6f sys %.6f\n",
-			now_real() - t0, u1 - u0, s1 - s0);
+		fprintf(sh->out, "Run Time: real %.3f user %.6f sys %.6f engine %s\n",
+			now_real() - t0, u1 - u0, s1 - s0, engine);
 	}
 	return 0;
 }
@@ -278,7 +377,7 @@ int shell_exec(struct shell *sh, const char *sql, char *const *args, int n,
 			continue;
 		rc = bind_args(st, args, n, err);
 		if (rc == 0)
-			rc = run_stmt(sh, st, err);
+			rc = run_stmt(sh, st, args, n, err);
 		sqlite3_finalize(st);
 		if (rc < 0)
 			return -1;

@@ -12,7 +12,7 @@
  * sh->ops at its functions in shell_attach, and everything above it
  * includes shell.h, which includes this.
  *
- * Ownership: the session owns db (closed by shell_free), the output file
+ * Ownership: the session owns db (closed by shell_free), duck, the output file
  * it opened, its filter strings and queries_dir (freed by shell_free);
  * the plot options' strings and `where` are borrowed.  exec, set_output
  * and set_filter return 0, or -1 with *err (sqlite3_free), never printed.
@@ -26,9 +26,15 @@
 #include <sqlite3.h>
 
 #include "dgplot.h"
+#include "dgvtab.h"
 #include "render.h"
 
 struct shell;
+struct duck;
+
+/* Which engine runs a query (--engine, .engine): auto picks DuckDB for
+   queries over the accesses whose meaning is the same in both (duck.h). */
+enum shell_engine { ENGINE_AUTO, ENGINE_SQLITE, ENGINE_DUCKDB };
 
 /* The shell loop's operations on a session (shell.h documents each as
    the shell_* function of the same name). */
@@ -56,6 +62,11 @@ struct shell {
 	enum render_mode mode;
 	int headers;
 	int timer;
+	enum shell_engine engine;
+	struct duck *duck;      /* DuckDB, opened on first use (NULL: not yet) */
+	int duck_broken;        /* it could not open: SQLite alone from then on */
+	struct dgvtab_probe probe;      /* how much SQLite's plan would read */
+	int64_t n_chunks;       /* the trace's chunks (-1: not counted yet) */
 	int bail;               /* stop at the first error */
 	int interactive;
 	int quit;               /* set by .quit */

@@ -249,6 +249,18 @@ int dgvt_cur_next(sqlite3_vtab_cursor *base)
 	return dgvt_cur_run((struct dgvt *)base->pVtab, c);
 }
 
+/* A probe (dgvtab.h): the chunks this cursor would read, counted; no row.
+   A summed block's count reads none. */
+static int probe_count(struct dgvt *t, struct dgvt_cur *c, int counted)
+{
+	int64_t n = 0;
+	int rc = counted ? SQLITE_OK : dgvt_source_estimate(t, &c->s, &c->f, &n);
+
+	t->probe->chunks += n;
+	c->eof = 1;
+	return rc;
+}
+
 int dgvt_cur_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
                      int argc, sqlite3_value **argv)
 {
@@ -269,10 +281,15 @@ int dgvt_cur_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 	   have no prediction slots at all, which it does not expect. */
 	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
 		return rc;
-	if (idx_num & DGVT_PLAN_NO_COLUMNS && c->f.block_summed)
+	if (idx_num & DGVT_PLAN_NO_COLUMNS && c->f.block_summed) {
+		if (t->probe && t->probe->on)
+			return probe_count(t, c, 1);
 		return count_start(t, c);
+	}
 	if ((rc = dgvt_source_choose(t, &c->s, &c->f)) != SQLITE_OK)
 		return rc;
+	if (t->probe && t->probe->on)
+		return probe_count(t, c, 0);
 	c->eof = 0;
 	return dgvt_cur_run(t, c);
 }

@@ -62,10 +62,17 @@ struct dgvt_model {
 	int64_t *gmaxfree;      /* max free of blk[gstart[i]..i] */
 };
 
+/* dgvtab.h's probe: while on, cursors add the chunks they would read. */
+struct dgvtab_probe {
+	int on;
+	int64_t chunks;
+};
+
 /* The table object. */
 struct dgvt {
 	struct dgvt_db d;       /* first: SQLite's sqlite3_vtab */
 	struct dgvt_model m;
+	struct dgvtab_probe *probe;     /* dgvtab.h; NULL: none */
 };
 
 /* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */

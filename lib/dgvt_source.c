@@ -342,6 +342,25 @@ int dgvt_source_choose(struct dgvt *t, struct dgvt_source *s, const struct dgvt_
 	return rc;
 }
 
+static const char sql_id_count[] =
+	"SELECT count(*) FROM \"%w\".chunks WHERE id >= ?1 AND id <= ?2";
+
+int dgvt_source_estimate(struct dgvt *t, const struct dgvt_source *s,
+			 const struct dgvt_filter *f, int64_t *chunks)
+{
+	int rc = SQLITE_OK;
+
+	if (s->list_mode)
+		*chunks = (int64_t)s->n_ids;
+	else if (s->src == s->scan_ic)
+		*chunks = count_of(t, sql_icount_count, f->ic_lo, f->ic_hi, &rc);
+	else
+		*chunks = count_of(t, sql_id_count, f->ch_lo, f->ch_hi, &rc);
+	if (s->use_allow && (int64_t)s->n_ids < *chunks)
+		*chunks = (int64_t)s->n_ids;
+	return rc;
+}
+
 /* ------------------------------------------------------------ stepping */
 
 static int in_ids(const struct dgvt_source *s, int64_t id)

@@ -50,6 +50,10 @@ int dgvt_source_fetch_list(struct dgvt *t, struct dgvt_source *s);
 int dgvt_source_next(struct dgvt *t, struct dgvt_source *s, const struct dgvt_filter *f,
 		     sqlite3_stmt **st);
 /* What s owns (not s itself). */
+/* *chunks = how many chunks s, as dgvt_source_choose left it, would visit
+   at most (a thread constraint not counted in), none read. */
+int dgvt_source_estimate(struct dgvt *t, const struct dgvt_source *s,
+			 const struct dgvt_filter *f, int64_t *chunks);
 void dgvt_source_free(struct dgvt_source *s);
 
 #endif

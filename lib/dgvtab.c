@@ -59,6 +59,7 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		return SQLITE_NOMEM;
 	}
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+	t->probe = aux;
 	*out = &t->d.base;
 	return SQLITE_OK;
 }
@@ -145,7 +146,12 @@ static const sqlite3_module vt_module = {
 
 int dgvtab_register(sqlite3 *db, char **errmsg)
 {
-	int rc = sqlite3_create_module_v2(db, "accesses", &vt_module, NULL, NULL);
+	return dgvtab_register_probe(db, NULL, errmsg);
+}
+
+int dgvtab_register_probe(sqlite3 *db, struct dgvtab_probe *probe, char **errmsg)
+{
+	int rc = sqlite3_create_module_v2(db, "accesses", &vt_module, probe, NULL);
 
 	if (rc != SQLITE_OK) {
 		if (errmsg)

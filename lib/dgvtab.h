@@ -81,13 +81,27 @@
 #ifndef DGVTAB_H
 #define DGVTAB_H
 
+#include <stdint.h>
 #include <sqlite3.h>
 
+#include "dgvt_model.h"
 #include "dgvt_scan.h"
 
 /* Register the module `accesses` on db.  Returns SQLITE_OK, or an SQLite
    error code with *errmsg (if errmsg is not NULL) set to a message that the
    caller frees with sqlite3_free. */
 int dgvtab_register(sqlite3 *db, char **errmsg);
+
+/* How much of the trace a statement's plan reads, with the values it
+   binds: while `on`, every cursor of the table (of a registration with
+   this probe) chooses its chunks as it would, adds their number to
+   `chunks` (an upper bound: a thread constraint is not counted in) and
+   gives no row, decoding nothing.  dgsql steps a statement once so to
+   choose its engine.  The probe (struct dgvtab_probe: on, chunks; in
+   dgvt_model.h, beside the table object that points to it) is the
+   caller's, and must outlive the connection. */
+
+/* dgvtab_register, the table's cursors reporting to probe. */
+int dgvtab_register_probe(sqlite3 *db, struct dgvtab_probe *probe, char **errmsg);
 
 #endif

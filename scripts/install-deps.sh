@@ -22,15 +22,22 @@ xz-utils             the symbol benchmarks trace Debian's stripped xz (and its l
 dwarves              pahole: the field tests compare the layouts dg-import reads from DWARF with pahole's
 chromium             the report test opens dgsql --report's page in headless Chromium
 chromium-driver      ... and drives it over WebDriver (chromedriver) from python3's stdlib
+npm                  fetches DuckDB's C library (dgsql's columnar engine), which Debian does not package
 "
 
 missing=""
 for p in $(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }'); do
+	# npm may come with another Node.js build than Debian's: the command is what counts
+	[ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+# DuckDB, pinned, from npm (scripts/install-duckdb.sh says why and how).
+duckdb() {
+	sh "$(dirname "$0")/install-duckdb.sh"
+}
+[ -z "$missing" ] && { duckdb; exit $?; }
 
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=""
@@ -47,3 +54,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >&2 || exit 1
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >&2 || exit 1
+duckdb

@@ -1,0 +1,1050 @@
+/* duck.c: dgsql's DuckDB engine.  See duck.h.
+ *
+ * Three parts: the router (a tokenizer over the statement's text), the
+ * two table functions DuckDB reads the trace through (dg_accesses, over
+ * lib/dgvt_par, and dg_sqlite, over a read-only SQLite connection), and
+ * the run: prepare, bind, execute, and copy the rows into an in-memory
+ * SQLite table that the caller's renderer reads.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duck.h"
+
+/* ------------------------------------------------------------ router */
+
+/* Functions that mean the same in SQLite and DuckDB on the values of a
+   trace database (integers, text, reals), called with the arguments they
+   take in both (min and max with one: with two, SQLite's are scalar). */
+static const char *const same_fns[] = {
+	"abs", "avg", "coalesce", "count", "ifnull", "lower", "max", "min",
+	"nullif", "sum", "upper", "length", "substr", "replace", "trim",
+	"ltrim", "rtrim", "instr", "round", "cast", NULL
+};
+
+/* Keywords that may stand before '(' without being a function. */
+static const char *const paren_words[] = {
+	"in", "as", "from", "join", "on", "exists", "and", "or", "not",
+	"where", "select", "values", "over", "using", "when", "then",
+	"else", "case", "by", "having", "with", "all", "any", "union",
+	"except", "intersect", "filter", "between", "is", NULL
+};
+
+static int in_list(const char *const *list, const char *w, size_t n)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && strncasecmp(*list, w, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* One token of SQL: a word (identifier or keyword, or a "quoted" or
+   [bracketed] or `quoted` identifier: quoted set), a string or number
+   (literal), or one punctuation character.  *s moves past it and past
+   comments and blanks before it; 0 at the end. */
+struct tok {
+	const char *p;
+	size_t n;
+	int word, quoted;
+};
+
+static const char *skip_blank(const char *s)
+{
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (s[0] == '-' && s[1] == '-') {
+			while (*s && *s != '\n')
+				s++;
+		} else if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+			s = e ? e + 2 : s + strlen(s);
+		} else
+			return s;
+	}
+}
+
+static const char *skip_quoted(const char *s, char close)
+{
+	for (s++; *s; s++)
+		if (*s == close) {
+			if (s[1] != close || close == ']')
+				return s + 1;
+			s++;
+		}
+	return s;
+}
+
+static int next_tok(const char **s, struct tok *t)
+{
+	const char *p = skip_blank(*s);
+
+	memset(t, 0, sizeof *t);
+	t->p = p;
+	if (!*p)
+		return 0;
+	if (*p == '\'') {
+		p = skip_quoted(p, '\'');
+	} else if (*p == '"' || *p == '`' || *p == '[') {
+		p = skip_quoted(p, *p == '[' ? ']' : *p);
+		t->word = t->quoted = 1;
+	} else if (isalpha((unsigned char)*p) || *p == '_' || (unsigned char)*p >= 0x80) {
+		while (isalnum((unsigned char)*p) || *p == '_' || *p == '$' || (unsigned char)*p >= 0x80)
+			p++;
+		t->word = 1;
+	} else if (isdigit((unsigned char)*p)) {
+		while (isalnum((unsigned char)*p) || *p == '.')
+			p++;
+	} else
+		p++;
+	t->n = (size_t)(p - t->p);
+	*s = p;
+	return 1;
+}
+
+static int tok_is(const struct tok *t, const char *w)
+{
+	return t->word && !t->quoted && strlen(w) == t->n && strncasecmp(t->p, w, t->n) == 0;
+}
+
+/* The name a word token stands for: quoted ones without their quotes
+   (only the plain names below matter, so doubled quotes need no undoing). */
+static int name_is(const struct tok *t, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!t->word)
+		return 0;
+	if (t->quoted)
+		return t->n == n + 2 && strncasecmp(t->p + 1, name, n) == 0;
+	return t->n == n && strncasecmp(t->p, name, n) == 0;
+}
+
+/* Arguments of the call whose '(' is at s: 1 + commas at its depth
+   (0 for "()"). */
+static int call_args(const char *s)
+{
+	struct tok t;
+	int depth = 0, args = 0, seen = 0;
+
+	while (next_tok(&s, &t)) {
+		if (t.n == 1 && *t.p == '(') {
+			if (depth++ == 0)
+				continue;
+		} else if (t.n == 1 && *t.p == ')') {
+			if (--depth == 0)
+				return seen ? args + 1 : 0;
+		} else if (depth == 1 && t.n == 1 && *t.p == ',')
+			args++;
+		seen = 1;
+	}
+	return args + 1;
+}
+
+enum duck_verdict duck_route(const char *sql, int filtered)
+{
+	const char *s = sql, *after;
+	struct tok t, u;
+	int reads = 0, first = 1, query = 0;
+
+	while (next_tok(&s, &t)) {
+		if (first) {
+			query = tok_is(&t, "select") || tok_is(&t, "with");
+			first = 0;
+		}
+		if (name_is(&t, "accesses"))
+			reads = 1;
+		else if (name_is(&t, "filtered_accesses")) {
+			if (filtered)
+				return DUCK_NO;
+			reads = 1;
+		}
+		if (t.n == 1 && *t.p == ';') {
+			if (next_tok(&s, &u))
+				return DUCK_NO;         /* one statement at a time */
+			break;
+		}
+		if (!t.word || t.quoted)
+			continue;
+		after = s;
+		if (!next_tok(&after, &u) || !(u.n == 1 && *u.p == '('))
+			continue;
+		if (in_list(paren_words, t.p, t.n))
+			continue;
+		if (!in_list(same_fns, t.p, t.n))
+			return DUCK_UNSAFE;
+		if ((tok_is(&t, "min") || tok_is(&t, "max")) && call_args(u.p) != 1)
+			return DUCK_UNSAFE;
+	}
+	if (!reads)
+		return DUCK_NO;
+	return query ? DUCK_YES : DUCK_UNSAFE;
+}
+
+/* The top level's GROUP BY terms, as text: [*lo, *hi) of sql, and *ins,
+   where an ORDER BY would go (before a top-level LIMIT, else at the end
+   or a closing ';'); 0 when the top level has no GROUP BY, has its own
+   ORDER BY, or is a compound (UNION ...). */
+static int top_group(const char *sql, const char **lo, const char **hi, const char **ins)
+{
+	const char *s = sql;
+	struct tok t;
+	int depth = 0, in_group = 0;
+
+	*lo = *hi = *ins = NULL;
+	while (next_tok(&s, &t)) {
+		if (t.n == 1 && *t.p == '(')
+			depth++;
+		else if (t.n == 1 && *t.p == ')')
+			depth--;
+		if (depth != 0 || (t.n == 1 && *t.p == ')'))
+			continue;
+		if (tok_is(&t, "order") || tok_is(&t, "union") || tok_is(&t, "except")
+		    || tok_is(&t, "intersect"))
+			return 0;
+		if (in_group && (tok_is(&t, "having") || tok_is(&t, "window") || tok_is(&t, "limit")
+				 || (t.n == 1 && *t.p == ';'))) {
+			in_group = 0;
+			*hi = t.p;
+		}
+		if (tok_is(&t, "limit") || (t.n == 1 && *t.p == ';')) {
+			if (!*ins)
+				*ins = t.p;
+		} else if (tok_is(&t, "group")) {
+			const char *after = s;
+			struct tok u;
+			if (next_tok(&after, &u) && tok_is(&u, "by")) {
+				s = after;
+				*lo = after;
+				in_group = 1;
+			}
+		}
+	}
+	if (in_group)
+		*hi = s;
+	if (!*ins)
+		*ins = s;
+	return *lo && *hi && *hi > *lo && *ins >= *hi;
+}
+
+/* sql as DuckDB should run it to give SQLite's answer, or NULL when out
+   of memory: every LIKE as ILIKE (SQLite's LIKE folds ASCII case), and a
+   top-level GROUP BY without ORDER BY ordered by its terms (SQLite gives
+   the groups in that order, and users and scripts count on it). */
+static char *for_duck(const char *sql)
+{
+	sqlite3_str *o = sqlite3_str_new(NULL);
+	const char *s = sql, *from = sql, *glo, *ghi, *ins;
+	int order = top_group(sql, &glo, &ghi, &ins);
+	struct tok t;
+
+	while (next_tok(&s, &t)) {
+		if (order && t.p >= ins) {
+			sqlite3_str_append(o, from, (int)(ins - from));
+			sqlite3_str_appendall(o, " ORDER BY ");
+			sqlite3_str_append(o, glo, (int)(ghi - glo));
+			sqlite3_str_appendall(o, " ");
+			from = ins;
+			order = 0;
+		}
+		if (tok_is(&t, "like")) {
+			sqlite3_str_append(o, from, (int)(t.p - from));
+			sqlite3_str_appendall(o, "ILIKE");
+			from = s;
+		}
+	}
+	sqlite3_str_appendall(o, from);
+	if (order) {
+		sqlite3_str_appendall(o, " ORDER BY ");
+		sqlite3_str_append(o, glo, (int)(ghi - glo));
+	}
+	return sqlite3_str_finish(o);
+}
+
+#ifndef DG_HAVE_DUCKDB
+
+const char *duck_version(void)
+{
+	return NULL;
+}
+
+struct duck *duck_open(const char *path, char **err)
+{
+	(void)path;
+	(void)for_duck;
+	*err = sqlite3_mprintf("this dgsql was built without DuckDB (make deps installs it; then rebuild)");
+	return NULL;
+}
+
+void duck_free(struct duck *d)
+{
+	(void)d;
+}
+
+int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
+	     sqlite3_stmt **answer, char **err)
+{
+	*err = sqlite3_mprintf("no DuckDB in this build");
+	return -1;
+}
+
+int duck_exec(struct duck *d, const char *sql, char **err)
+{
+	*err = sqlite3_mprintf("no DuckDB in this build");
+	return -1;
+}
+
+#else /* DG_HAVE_DUCKDB */
+
+#include <duckdb.h>
+
+#include "dgvt_par.h"
+
+struct duck {
+	char *path;
+	int ready;
+	duckdb_database db;
+	duckdb_connection con;
+	struct dgvt_par *par;   /* the decoder's model, loaded on first scan */
+	sqlite3 *res;           /* results, for the renderer */
+};
+
+static const char *const acc_cols[DGVT_N_COLS - 1] = {
+	"icount", "addr", "size", "is_write", "pc", "thread", "context_id",
+	"block_id", "aseq", "chunk_id", "module_id"
+};
+
+const char *duck_version(void)
+{
+	return duckdb_library_version();
+}
+
+/* ------------------------------------------------------------ dg_accesses */
+
+struct acc_global {
+	struct dgvt_par_scan *scan;
+	idx_t ncol;
+	idx_t col[DGVT_N_COLS];         /* projected column ids */
+};
+
+struct acc_local {
+	struct dgvt_par_worker *w;
+};
+
+static void acc_bind(duckdb_bind_info info)
+{
+	struct duck *d = duckdb_bind_get_extra_info(info);
+	duckdb_logical_type big = duckdb_create_logical_type(DUCKDB_TYPE_BIGINT);
+	char *msg = NULL;
+	size_t i;
+
+	if (!d->par && dgvt_par_open(d->path, &d->par, &msg) != SQLITE_OK) {
+		duckdb_bind_set_error(info, msg ? msg : "accesses: out of memory");
+		sqlite3_free(msg);
+		duckdb_destroy_logical_type(&big);
+		return;
+	}
+	for (i = 0; i < DGVT_N_COLS - 1; i++)
+		duckdb_bind_add_result_column(info, acc_cols[i], big);
+	duckdb_destroy_logical_type(&big);
+	duckdb_bind_set_cardinality(info, (idx_t)dgvt_par_rows(d->par), false);
+}
+
+static void acc_global_free(void *p)
+{
+	struct acc_global *g = p;
+
+	dgvt_par_scan_end(g->scan);
+	free(g);
+}
+
+static void acc_init(duckdb_init_info info)
+{
+	struct duck *d = duckdb_init_get_extra_info(info);
+	struct acc_global *g = calloc(1, sizeof *g);
+	char *msg = NULL;
+	int blocks = 0;
+	idx_t i;
+
+	if (!g) {
+		duckdb_init_set_error(info, "accesses: out of memory");
+		return;
+	}
+	g->ncol = duckdb_init_get_column_count(info);
+	for (i = 0; i < g->ncol && i < DGVT_N_COLS; i++) {
+		g->col[i] = duckdb_init_get_column_index(info, i);
+		blocks |= g->col[i] == DGVT_COL_BLOCK;
+	}
+	if (dgvt_par_scan_begin(d->par, blocks, &g->scan, &msg) != SQLITE_OK) {
+		duckdb_init_set_error(info, msg ? msg : "accesses: out of memory");
+		sqlite3_free(msg);
+		free(g);
+		return;
+	}
+	duckdb_init_set_init_data(info, g, acc_global_free);
+	duckdb_init_set_max_threads(info, 64);
+}
+
+static void acc_local_free(void *p)
+{
+	struct acc_local *l = p;
+
+	dgvt_par_worker_close(l->w);
+	free(l);
+}
+
+static void acc_local_init(duckdb_init_info info)
+{
+	struct acc_local *l = calloc(1, sizeof *l);
+
+	if (!l) {
+		duckdb_init_set_error(info, "accesses: out of memory");
+		return;
+	}
+	duckdb_init_set_init_data(info, l, acc_local_free);
+}
+
+static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
+{
+	struct acc_global *g = duckdb_function_get_init_data(info);
+	struct acc_local *l = duckdb_function_get_local_init_data(info);
+	int64_t *cols[DGVT_N_COLS] = { 0 };
+	int64_t *other[DGVT_N_COLS] = { 0 };  /* row ids and the like: zero */
+	uint8_t block_null[2048];
+	duckdb_vector block_vec = NULL;
+	size_t n = 0, max = duckdb_vector_size(), k;
+	char *msg = NULL;
+	idx_t i;
+
+	if (max > sizeof block_null)
+		max = sizeof block_null;
+	if (!l->w && dgvt_par_worker_open(g->scan, &l->w, &msg) != SQLITE_OK) {
+		duckdb_function_set_error(info, msg ? msg : "accesses: out of memory");
+		sqlite3_free(msg);
+		return;
+	}
+	for (i = 0; i < g->ncol && i < DGVT_N_COLS; i++) {
+		duckdb_vector v = duckdb_data_chunk_get_vector(out, i);
+		if (g->col[i] < DGVT_N_COLS - 1)
+			cols[g->col[i]] = duckdb_vector_get_data(v);
+		else
+			other[i] = duckdb_vector_get_data(v);
+		if (g->col[i] == DGVT_COL_BLOCK)
+			block_vec = v;
+	}
+	if (dgvt_par_fill(l->w, cols, block_null, max, &n, &msg) != SQLITE_OK) {
+		duckdb_function_set_error(info, msg ? msg : "accesses: out of memory");
+		sqlite3_free(msg);
+		return;
+	}
+	for (i = 0; i < g->ncol && i < DGVT_N_COLS; i++)
+		if (other[i])
+			memset(other[i], 0, n * sizeof *other[i]);
+	if (block_vec && n) {
+		uint64_t *valid;
+		duckdb_vector_ensure_validity_writable(block_vec);
+		valid = duckdb_vector_get_validity(block_vec);
+		for (k = 0; k < n; k++)
+			if (block_null[k])
+				duckdb_validity_set_row_invalid(valid, k);
+	}
+	duckdb_data_chunk_set_size(out, n);
+}
+
+/* ------------------------------------------------------------ dg_sqlite */
+
+/* A SQLite column as DuckDB sees it. */
+enum scol { SC_INT, SC_REAL, SC_TEXT, SC_BLOB };
+
+struct sq_bind {
+	char *name;
+	int ncol;
+	enum scol *type;
+};
+
+struct sq_scan {
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int done;
+	int64_t row;
+};
+
+static enum scol scol_of_decl(const char *decl, int sample)
+{
+	char up[64];
+	size_t i;
+
+	if (!decl || !*decl) {
+		switch (sample) {
+		case SQLITE_INTEGER: return SC_INT;
+		case SQLITE_FLOAT:   return SC_REAL;
+		case SQLITE_BLOB:    return SC_BLOB;
+		default:             return SC_TEXT;
+		}
+	}
+	for (i = 0; decl[i] && i + 1 < sizeof up; i++)
+		up[i] = (char)toupper((unsigned char)decl[i]);
+	up[i] = 0;
+	/* SQLite's affinity rules (datatype3.html §3.1), in their order. */
+	if (strstr(up, "INT"))
+		return SC_INT;
+	if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
+		return SC_TEXT;
+	if (strstr(up, "BLOB"))
+		return SC_BLOB;
+	return strstr(up, "REAL") || strstr(up, "FLOA") || strstr(up, "DOUB") ? SC_REAL : SC_INT;
+}
+
+static duckdb_type duck_type_of(enum scol c)
+{
+	static const duckdb_type map[] = {
+		[SC_INT] = DUCKDB_TYPE_BIGINT, [SC_REAL] = DUCKDB_TYPE_DOUBLE,
+		[SC_TEXT] = DUCKDB_TYPE_VARCHAR, [SC_BLOB] = DUCKDB_TYPE_BLOB,
+	};
+	return map[c];
+}
+
+static int open_sqlite(const char *path, sqlite3 **db)
+{
+	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+
+	if (rc != SQLITE_OK) {
+		sqlite3_close(*db);
+		*db = NULL;
+	}
+	return rc;
+}
+
+static void sq_bind_free(void *p)
+{
+	struct sq_bind *b = p;
+
+	free(b->name);
+	free(b->type);
+	free(b);
+}
+
+static sqlite3_stmt *sq_prepare(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"", name);
+
+	if (sql)
+		sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	return st;
+}
+
+static void sq_bind(duckdb_bind_info info)
+{
+	struct duck *d = duckdb_bind_get_extra_info(info);
+	duckdb_value v = duckdb_bind_get_parameter(info, 0);
+	char *name = duckdb_get_varchar(v);
+	struct sq_bind *b = calloc(1, sizeof *b);
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int i, sampled = 0;
+
+	duckdb_destroy_value(&v);
+	if (!b || !name || !(b->name = strdup(name))) {
+		duckdb_bind_set_error(info, "dg_sqlite: out of memory");
+		goto out;
+	}
+	if (open_sqlite(d->path, &db) != SQLITE_OK || !(st = sq_prepare(db, name))) {
+		char *m = sqlite3_mprintf("dg_sqlite: %s: %s", name, db ? sqlite3_errmsg(db) : "cannot open");
+		duckdb_bind_set_error(info, m ? m : "dg_sqlite: out of memory");
+		sqlite3_free(m);
+		goto out;
+	}
+	b->ncol = sqlite3_column_count(st);
+	if (!(b->type = calloc((size_t)b->ncol + 1, sizeof *b->type))) {
+		duckdb_bind_set_error(info, "dg_sqlite: out of memory");
+		goto out;
+	}
+	for (i = 0; i < b->ncol; i++) {
+		const char *decl = sqlite3_column_decltype(st, i);
+		duckdb_logical_type lt;
+		/* An expression column has no declared type: its first row's. */
+		if ((!decl || !*decl) && !sampled)
+			sampled = sqlite3_step(st) == SQLITE_ROW ? 1 : -1;
+		b->type[i] = scol_of_decl(decl, sampled > 0 ? sqlite3_column_type(st, i) : SQLITE_NULL);
+		lt = duckdb_create_logical_type(duck_type_of(b->type[i]));
+		duckdb_bind_add_result_column(info, sqlite3_column_name(st, i), lt);
+		duckdb_destroy_logical_type(&lt);
+	}
+	duckdb_bind_set_bind_data(info, b, sq_bind_free);
+	b = NULL;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	duckdb_free(name);
+	if (b)
+		sq_bind_free(b);
+}
+
+static void sq_scan_free(void *p)
+{
+	struct sq_scan *s = p;
+
+	sqlite3_finalize(s->st);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+static void sq_init(duckdb_init_info info)
+{
+	struct duck *d = duckdb_init_get_extra_info(info);
+	struct sq_bind *b = duckdb_init_get_bind_data(info);
+	struct sq_scan *s = calloc(1, sizeof *s);
+
+	if (!s) {
+		duckdb_init_set_error(info, "dg_sqlite: out of memory");
+		return;
+	}
+	if (open_sqlite(d->path, &s->db) != SQLITE_OK || !(s->st = sq_prepare(s->db, b->name))) {
+		char *m = sqlite3_mprintf("dg_sqlite: %s: %s", b->name, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		duckdb_init_set_error(info, m ? m : "dg_sqlite: out of memory");
+		sqlite3_free(m);
+		sq_scan_free(s);
+		return;
+	}
+	if (sqlite3_column_count(s->st) != b->ncol) {
+		duckdb_init_set_error(info, "dg_sqlite: the table changed under the query");
+		sq_scan_free(s);
+		return;
+	}
+	duckdb_init_set_init_data(info, s, sq_scan_free);
+	duckdb_init_set_max_threads(info, 1);
+}
+
+/* Whether the n bytes at p are valid UTF-8 (DuckDB's VARCHAR must be). */
+static int utf8_ok(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned c = p[i], len, k;
+		uint32_t cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			len = 2, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			len = 3, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			len = 4, cp = c & 0x07;
+		else
+			return 0;
+		if (i + len > n)
+			return 0;
+		for (k = 1; k < len; k++) {
+			if ((p[i + k] & 0xC0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i + k] & 0x3F);
+		}
+		if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
+static void sq_scan(duckdb_function_info info, duckdb_data_chunk out)
+{
+	struct sq_bind *b = duckdb_function_get_bind_data(info);
+	struct sq_scan *s = duckdb_function_get_init_data(info);
+	idx_t n = 0, max = duckdb_vector_size();
+	int i, rc;
+
+	while (!s->done && n < max) {
+		if ((rc = sqlite3_step(s->st)) != SQLITE_ROW) {
+			s->done = 1;
+			if (rc != SQLITE_DONE) {
+				char *m = sqlite3_mprintf("dg_sqlite: %s: %s", b->name, sqlite3_errmsg(s->db));
+				duckdb_function_set_error(info, m ? m : "dg_sqlite: out of memory");
+				sqlite3_free(m);
+				return;
+			}
+			break;
+		}
+		for (i = 0; i < b->ncol; i++) {
+			duckdb_vector v = duckdb_data_chunk_get_vector(out, (idx_t)i);
+			const unsigned char *p;
+			int len;
+			if (sqlite3_column_type(s->st, i) == SQLITE_NULL) {
+				duckdb_vector_ensure_validity_writable(v);
+				duckdb_validity_set_row_invalid(duckdb_vector_get_validity(v), n);
+				continue;
+			}
+			switch (b->type[i]) {
+			case SC_INT:
+				((int64_t *)duckdb_vector_get_data(v))[n] = sqlite3_column_int64(s->st, i);
+				break;
+			case SC_REAL:
+				((double *)duckdb_vector_get_data(v))[n] = sqlite3_column_double(s->st, i);
+				break;
+			case SC_TEXT:
+				p = sqlite3_column_text(s->st, i);
+				len = sqlite3_column_bytes(s->st, i);
+				if (!utf8_ok(p, (size_t)len)) {
+					char *m = sqlite3_mprintf("dg_sqlite: %s row %lld column %s: text that is not UTF-8",
+								  b->name, (long long)s->row + 1, sqlite3_column_name(s->st, i));
+					duckdb_function_set_error(info, m ? m : "dg_sqlite: out of memory");
+					sqlite3_free(m);
+					return;
+				}
+				duckdb_vector_assign_string_element_len(v, n, (const char *)p, (idx_t)len);
+				break;
+			case SC_BLOB:
+				p = sqlite3_column_blob(s->st, i);
+				len = sqlite3_column_bytes(s->st, i);
+				duckdb_vector_assign_string_element_len(v, n, p ? (const char *)p : "", (idx_t)len);
+				break;
+			}
+		}
+		n++;
+		s->row++;
+	}
+	duckdb_data_chunk_set_size(out, n);
+}
+
+/* ------------------------------------------------------------ the engine */
+
+struct duck *duck_open(const char *path, char **err)
+{
+	struct duck *d = calloc(1, sizeof *d);
+
+	if (!d || !(d->path = strdup(path))) {
+		free(d);
+		*err = sqlite3_mprintf("out of memory");
+		return NULL;
+	}
+	return d;
+}
+
+void duck_free(struct duck *d)
+{
+	if (!d)
+		return;
+	if (d->ready) {
+		duckdb_disconnect(&d->con);
+		duckdb_close(&d->db);
+	}
+	dgvt_par_close(d->par);
+	sqlite3_close(d->res);
+	free(d->path);
+	free(d);
+}
+
+static int q(struct duck *d, const char *sql, char **err)
+{
+	duckdb_result r;
+	int bad = duckdb_query(d->con, sql, &r) == DuckDBError;
+
+	if (bad)
+		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
+	duckdb_destroy_result(&r);
+	return bad ? -1 : 0;
+}
+
+static int add_function(struct duck *d, const char *name, int param,
+			duckdb_table_function_bind_t bind, duckdb_table_function_init_t init,
+			duckdb_table_function_init_t local, duckdb_table_function_t fn,
+			int projection)
+{
+	duckdb_table_function f = duckdb_create_table_function();
+	int bad;
+
+	duckdb_table_function_set_name(f, name);
+	if (param) {
+		duckdb_logical_type t = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
+		duckdb_table_function_add_parameter(f, t);
+		duckdb_destroy_logical_type(&t);
+	}
+	duckdb_table_function_set_extra_info(f, d, NULL);
+	duckdb_table_function_set_bind(f, bind);
+	duckdb_table_function_set_init(f, init);
+	if (local)
+		duckdb_table_function_set_local_init(f, local);
+	duckdb_table_function_set_function(f, fn);
+	duckdb_table_function_supports_projection_pushdown(f, projection);
+	bad = duckdb_register_table_function(d->con, f) == DuckDBError;
+	duckdb_destroy_table_function(&f);
+	return bad ? -1 : 0;
+}
+
+/* A DuckDB view over each table and view of the trace database. */
+static int make_views(struct duck *d, char **err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (open_sqlite(d->path, &db) != SQLITE_OK
+	    || sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')"
+				  " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", -1, &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: %s", d->path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return -1;
+	}
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		char *sql;
+		if (!name || strcasecmp(name, "accesses") == 0 || strcasecmp(name, "filtered_accesses") == 0)
+			continue;
+		sql = sqlite3_mprintf("CREATE VIEW \"%w\" AS SELECT * FROM dg_sqlite('%q')", name, name);
+		rc = sql ? q(d, sql, err) : -1;
+		sqlite3_free(sql);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+static int engine_start(struct duck *d, char **err)
+{
+	duckdb_config cfg;
+	char *derr = NULL;
+
+	if (d->ready)
+		return 0;
+	if (duckdb_create_config(&cfg) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: out of memory");
+		return -1;
+	}
+	/* Nothing is ever fetched at run time. */
+	duckdb_set_config(cfg, "autoinstall_known_extensions", "false");
+	duckdb_set_config(cfg, "autoload_known_extensions", "false");
+	if (duckdb_open_ext(NULL, &d->db, cfg, &derr) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: %s", derr ? derr : "cannot open");
+		duckdb_free(derr);
+		duckdb_destroy_config(&cfg);
+		return -1;
+	}
+	duckdb_destroy_config(&cfg);
+	if (duckdb_connect(d->db, &d->con) == DuckDBError) {
+		duckdb_close(&d->db);
+		*err = sqlite3_mprintf("duckdb: cannot connect");
+		return -1;
+	}
+	d->ready = 1;
+	if (sqlite3_open(":memory:", &d->res) != SQLITE_OK) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	/* SQLite's meanings: 7 / 2 is 3; NULL sorts first ascending. */
+	if (q(d, "SET integer_division = true", err) < 0
+	    || q(d, "SET default_null_order = 'nulls_first_on_asc_last_on_desc'", err) < 0)
+		return -1;
+	if (add_function(d, "dg_accesses", 0, acc_bind, acc_init, acc_local_init, acc_scan, 1) < 0
+	    || add_function(d, "dg_sqlite", 1, sq_bind, sq_init, NULL, sq_scan, 0) < 0) {
+		*err = sqlite3_mprintf("duckdb: cannot register the trace's table functions");
+		return -1;
+	}
+	if (q(d, "CREATE VIEW accesses AS SELECT * FROM dg_accesses()", err) < 0
+	    || q(d, "CREATE VIEW filtered_accesses AS SELECT * FROM accesses", err) < 0)
+		return -1;
+	return make_views(d, err);
+}
+
+/* ------------------------------------------------------------ run */
+
+static void bind_duck(duckdb_prepared_statement p, idx_t i, const char *a)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(a, &end, 0);
+	if (*a && !*end && errno == 0)
+		duckdb_bind_int64(p, i, v);
+	else
+		duckdb_bind_varchar(p, i, a);
+}
+
+/* The result's rows into a fresh table r of the result database. */
+static int copy_rows(struct duck *d, duckdb_result *r, idx_t ncol, char **err)
+{
+	sqlite3_str *sql = sqlite3_str_new(d->res);
+	sqlite3_stmt *ins = NULL;
+	char *text;
+	idx_t c, k, row = 0, ch, nch = duckdb_result_chunk_count(*r);
+	duckdb_type *ty = calloc(ncol + 1, sizeof *ty);
+	int rc;
+
+	sqlite3_exec(d->res, "DROP TABLE IF EXISTS r", NULL, NULL, NULL);
+	sqlite3_str_appendall(sql, "CREATE TABLE r(");
+	for (c = 0; c < ncol; c++)
+		sqlite3_str_appendf(sql, "%sc%llu", c ? ", " : "", (unsigned long long)c);
+	sqlite3_str_appendall(sql, ")");
+	text = sqlite3_str_finish(sql);
+	rc = text && ty ? sqlite3_exec(d->res, text, NULL, NULL, NULL) : SQLITE_NOMEM;
+	sqlite3_free(text);
+	sql = sqlite3_str_new(d->res);
+	sqlite3_str_appendall(sql, "INSERT INTO r VALUES (");
+	for (c = 0; c < ncol; c++)
+		sqlite3_str_appendf(sql, "%s?", c ? ", " : "");
+	sqlite3_str_appendall(sql, ")");
+	text = sqlite3_str_finish(sql);
+	if (rc == SQLITE_OK)
+		rc = text ? sqlite3_prepare_v2(d->res, text, -1, &ins, NULL) : SQLITE_NOMEM;
+	sqlite3_free(text);
+	for (c = 0; c < ncol && ty; c++)
+		ty[c] = duckdb_column_type(r, c);
+	sqlite3_exec(d->res, "BEGIN", NULL, NULL, NULL);
+	for (ch = 0; ch < nch && rc == SQLITE_OK; ch++) {
+		duckdb_data_chunk chunk = duckdb_result_get_chunk(*r, ch);
+		idx_t n = duckdb_data_chunk_get_size(chunk);
+		for (k = 0; k < n && rc == SQLITE_OK; k++, row++) {
+			for (c = 0; c < ncol; c++) {
+				duckdb_vector v = duckdb_data_chunk_get_vector(chunk, c);
+				uint64_t *valid = duckdb_vector_get_validity(v);
+				void *data = duckdb_vector_get_data(v);
+				int j = (int)c + 1;
+				if (valid && !duckdb_validity_row_is_valid(valid, k)) {
+					sqlite3_bind_null(ins, j);
+					continue;
+				}
+				switch (ty[c]) {
+				case DUCKDB_TYPE_BOOLEAN: sqlite3_bind_int(ins, j, ((bool *)data)[k]); break;
+				case DUCKDB_TYPE_TINYINT: sqlite3_bind_int(ins, j, ((int8_t *)data)[k]); break;
+				case DUCKDB_TYPE_SMALLINT: sqlite3_bind_int(ins, j, ((int16_t *)data)[k]); break;
+				case DUCKDB_TYPE_INTEGER: sqlite3_bind_int(ins, j, ((int32_t *)data)[k]); break;
+				case DUCKDB_TYPE_BIGINT: sqlite3_bind_int64(ins, j, ((int64_t *)data)[k]); break;
+				case DUCKDB_TYPE_UTINYINT: sqlite3_bind_int(ins, j, ((uint8_t *)data)[k]); break;
+				case DUCKDB_TYPE_USMALLINT: sqlite3_bind_int(ins, j, ((uint16_t *)data)[k]); break;
+				case DUCKDB_TYPE_UINTEGER: sqlite3_bind_int64(ins, j, ((uint32_t *)data)[k]); break;
+				case DUCKDB_TYPE_UBIGINT: {
+					uint64_t u = ((uint64_t *)data)[k];
+					if (u <= INT64_MAX)
+						sqlite3_bind_int64(ins, j, (int64_t)u);
+					else
+						sqlite3_bind_double(ins, j, (double)u);
+					break;
+				}
+				case DUCKDB_TYPE_HUGEINT: {
+					duckdb_hugeint h = ((duckdb_hugeint *)data)[k];
+					/* SQLite's sums are 64-bit: one that fits is an integer */
+					if ((h.upper == 0 && h.lower <= INT64_MAX) || (h.upper == -1 && h.lower > INT64_MAX))
+						sqlite3_bind_int64(ins, j, (int64_t)h.lower);
+					else
+						sqlite3_bind_double(ins, j, duckdb_hugeint_to_double(h));
+					break;
+				}
+				case DUCKDB_TYPE_FLOAT: sqlite3_bind_double(ins, j, ((float *)data)[k]); break;
+				case DUCKDB_TYPE_DOUBLE: sqlite3_bind_double(ins, j, ((double *)data)[k]); break;
+				case DUCKDB_TYPE_VARCHAR: case DUCKDB_TYPE_BLOB: {
+					duckdb_string_t *s = &((duckdb_string_t *)data)[k];
+					uint32_t len = duckdb_string_t_length(*s);
+					const char *p = duckdb_string_t_data(s);
+					if (ty[c] == DUCKDB_TYPE_VARCHAR)
+						sqlite3_bind_text(ins, j, p, (int)len, SQLITE_TRANSIENT);
+					else
+						sqlite3_bind_blob(ins, j, p, (int)len, SQLITE_TRANSIENT);
+					break;
+				}
+				default: {
+					/* dates, decimals, lists: DuckDB's text of the value */
+					char *s = duckdb_value_varchar(r, c, row);
+					if (ty[c] == DUCKDB_TYPE_DECIMAL)
+						sqlite3_bind_double(ins, j, duckdb_value_double(r, c, row));
+					else
+						sqlite3_bind_text(ins, j, s ? s : "", -1, SQLITE_TRANSIENT);
+					duckdb_free(s);
+				}
+				}
+			}
+			rc = sqlite3_step(ins);
+			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+			sqlite3_reset(ins);
+		}
+		duckdb_destroy_data_chunk(&chunk);
+	}
+	sqlite3_exec(d->res, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_finalize(ins);
+	free(ty);
+	if (rc != SQLITE_OK)
+		*err = sqlite3_mprintf("keeping DuckDB's result: %s", sqlite3_errstr(rc));
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* SELECT c0 AS "<st's first name>", ... FROM r. */
+static int answer_stmt(struct duck *d, sqlite3_stmt *st, duckdb_result *r, idx_t ncol,
+		       sqlite3_stmt **answer, char **err)
+{
+	sqlite3_str *sql = sqlite3_str_new(d->res);
+	char *text;
+	idx_t c;
+	int rc;
+
+	sqlite3_str_appendall(sql, "SELECT ");
+	for (c = 0; c < ncol; c++) {
+		const char *name = (int)ncol == sqlite3_column_count(st) ? sqlite3_column_name(st, (int)c)
+				   : duckdb_column_name(r, c);
+		sqlite3_str_appendf(sql, "%sc%llu AS \"%w\"", c ? ", " : "", (unsigned long long)c, name ? name : "");
+	}
+	sqlite3_str_appendall(sql, " FROM r");
+	text = sqlite3_str_finish(sql);
+	rc = text ? sqlite3_prepare_v2(d->res, text, -1, answer, NULL) : SQLITE_NOMEM;
+	sqlite3_free(text);
+	if (rc != SQLITE_OK)
+		*err = sqlite3_mprintf("reading DuckDB's result: %s", sqlite3_errmsg(d->res));
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
+	     sqlite3_stmt **answer, char **err)
+{
+	duckdb_prepared_statement p = NULL;
+	duckdb_result r;
+	char *sql;
+	idx_t i, np, ncol;
+	int rc = -1;
+
+	*answer = NULL;
+	if (engine_start(d, err) < 0)
+		return -1;
+	if (!(sql = for_duck(sqlite3_sql(st)))) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	if (duckdb_prepare(d->con, sql, &p) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: %s", duckdb_prepare_error(p));
+		duckdb_destroy_prepare(&p);
+		sqlite3_free(sql);
+		return -1;
+	}
+	sqlite3_free(sql);
+	np = duckdb_nparams(p);
+	for (i = 1; i <= np; i++)
+		if ((int)i <= n)
+			bind_duck(p, i, args[i - 1]);
+		else
+			duckdb_bind_null(p, i);
+	if (duckdb_execute_prepared(p, &r) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
+	} else {
+		ncol = duckdb_column_count(&r);
+		if (copy_rows(d, &r, ncol, err) == 0 && answer_stmt(d, st, &r, ncol, answer, err) == 0)
+			rc = 1;
+	}
+	duckdb_destroy_result(&r);
+	duckdb_destroy_prepare(&p);
+	return rc;
+}
+
+int duck_exec(struct duck *d, const char *sql, char **err)
+{
+	if (engine_start(d, err) < 0)
+		return -1;
+	return q(d, sql, err);
+}
+
+#endif /* DG_HAVE_DUCKDB */

@@ -1,0 +1,73 @@
+/* duck.h: dgsql's columnar engine — DuckDB running a statement over the
+ * trace's accesses, decoded in parallel straight from the chunks.
+ *
+ * Promise: a session's engine (struct duck) is an in-memory DuckDB
+ * database opened on first use, in which every table and view of the
+ * trace database's main schema is a view of the same name that reads it
+ * through SQLite (table function dg_sqlite(name), on a connection of its
+ * own), and `accesses` is the table function dg_accesses(): the rows of
+ * lib/dgvtab's table, its columns in its order, decoded by lib/dgvt_par's
+ * workers, one a DuckDB thread, only the columns the query reads.  No
+ * trace data ever becomes SQL text: names are quoted where they are
+ * spliced, values travel as values.
+ *
+ * duck_route says whether a statement is one DuckDB should run: it reads
+ * accesses (or filtered_accesses with no filter set), is a query, and
+ * calls only functions whose meaning is the same in both engines; LIKE
+ * becomes ILIKE (SQLite's LIKE ignores ASCII case).  duck_run runs it,
+ * with SQLite's integer division, NULL order and column names, and hands
+ * the rows back as a statement of an in-memory SQLite database, so every
+ * output mode prints them as it prints SQLite's.
+ *
+ * Ownership: the caller owns the trace connection; struct duck owns its
+ * DuckDB database, connection, decoder model (kept for the session, as
+ * the virtual table keeps its own) and the result database.  Errors are
+ * messages for the caller to sqlite3_free; nothing here prints.
+ *
+ * Built only where DuckDB's header and library are (make deps: scripts/
+ * install-duckdb.sh; DG_HAVE_DUCKDB); elsewhere duck_open fails with a
+ * message and dgsql keeps to SQLite.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSQL_DUCK_H
+#define DGSQL_DUCK_H
+
+#include <sqlite3.h>
+
+struct duck;
+
+/* DuckDB's version when built with it, else NULL. */
+const char *duck_version(void);
+
+/* The engine for the trace database at path (a file), opened lazily: the
+   first duck_run does the work.  NULL when out of memory or not built
+   with DuckDB (*err says). */
+struct duck *duck_open(const char *path, char **err);
+void duck_free(struct duck *d);
+
+/* What duck_route decides. */
+enum duck_verdict {
+	DUCK_NO,                /* SQLite's: it does not read accesses */
+	DUCK_YES,               /* DuckDB's */
+	DUCK_UNSAFE             /* reads accesses but SQLite must run it: a
+	                           function or form whose meaning differs */
+};
+
+/* Whether the statement's text (sql) should run in DuckDB; filtered:
+   a filter is set (filtered_accesses is not all of accesses). */
+enum duck_verdict duck_route(const char *sql, int filtered);
+
+/* Runs st's text in DuckDB, args (n) bound to ?1.. as shell.c binds them
+   (integers as integers, the rest as text; missing ones NULL).  1 with
+   *answer a statement that gives the rows under st's column names (the
+   caller renders and finalizes it); -1 with *err when DuckDB cannot run
+   it or fails. */
+int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
+	     sqlite3_stmt **answer, char **err);
+
+/* Runs sql in DuckDB for its effect (COPY ... TO: the Parquet export).
+   0, or -1 with *err. */
+int duck_exec(struct duck *d, const char *sql, char **err);
+
+#endif
