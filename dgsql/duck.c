@@ -293,7 +293,14 @@ int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
 	return -1;
 }
 
-int duck_exec(struct duck *d, const char *sql, char **err)
+int duck_exec(struct duck *d, const char *sql, int64_t *value, char **err)
+{
+	*err = sqlite3_mprintf("no DuckDB in this build");
+	return -1;
+}
+
+int duck_script(struct duck *d, const char *sql, char *const *args, int n,
+		int (*each)(void *arg, sqlite3_stmt *answer, char **err), void *arg, char **err)
 {
 	*err = sqlite3_mprintf("no DuckDB in this build");
 	return -1;
@@ -465,11 +472,14 @@ struct sq_bind {
 	char *name;
 	int ncol;
 	enum scol *type;
+	char **col;             /* the columns' names */
 };
 
 struct sq_scan {
 	sqlite3 *db;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st;       /* SELECT of the projected columns */
+	int ncol;
+	enum scol *type;        /* theirs, in the statement's order */
 	int done;
 	int64_t row;
 };
@@ -523,18 +533,35 @@ static int open_sqlite(const char *path, sqlite3 **db)
 static void sq_bind_free(void *p)
 {
 	struct sq_bind *b = p;
+	int i;
 
+	for (i = 0; b->col && i < b->ncol; i++)
+		free(b->col[i]);
+	free(b->col);
 	free(b->name);
 	free(b->type);
 	free(b);
 }
 
-static sqlite3_stmt *sq_prepare(sqlite3 *db, const char *name)
+/* SELECT * of the table, or of the n columns whose indexes are in col
+   (n 0: a row count alone, as DuckDB asks for count(*)). */
+static sqlite3_stmt *sq_prepare(sqlite3 *db, const char *name, const struct sq_bind *b,
+				const idx_t *col, idx_t n)
 {
 	sqlite3_stmt *st = NULL;
-	char *sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"", name);
+	sqlite3_str *q = sqlite3_str_new(db);
+	char *sql;
+	idx_t i;
 
-	if (sql)
+	sqlite3_str_appendall(q, "SELECT ");
+	if (!b)
+		sqlite3_str_appendall(q, "*");
+	else if (n == 0)
+		sqlite3_str_appendall(q, "NULL");
+	for (i = 0; b && i < n; i++)
+		sqlite3_str_appendf(q, "%s\"%w\"", i ? ", " : "", b->col[col[i]]);
+	sqlite3_str_appendf(q, " FROM main.\"%w\"", name);
+	if ((sql = sqlite3_str_finish(q)))
 		sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	sqlite3_free(sql);
 	return st;
@@ -555,20 +582,25 @@ static void sq_bind(duckdb_bind_info info)
 		duckdb_bind_set_error(info, "dg_sqlite: out of memory");
 		goto out;
 	}
-	if (open_sqlite(d->path, &db) != SQLITE_OK || !(st = sq_prepare(db, name))) {
+	if (open_sqlite(d->path, &db) != SQLITE_OK || !(st = sq_prepare(db, name, NULL, NULL, 0))) {
 		char *m = sqlite3_mprintf("dg_sqlite: %s: %s", name, db ? sqlite3_errmsg(db) : "cannot open");
 		duckdb_bind_set_error(info, m ? m : "dg_sqlite: out of memory");
 		sqlite3_free(m);
 		goto out;
 	}
 	b->ncol = sqlite3_column_count(st);
-	if (!(b->type = calloc((size_t)b->ncol + 1, sizeof *b->type))) {
+	if (!(b->type = calloc((size_t)b->ncol + 1, sizeof *b->type))
+	    || !(b->col = calloc((size_t)b->ncol + 1, sizeof *b->col))) {
 		duckdb_bind_set_error(info, "dg_sqlite: out of memory");
 		goto out;
 	}
 	for (i = 0; i < b->ncol; i++) {
 		const char *decl = sqlite3_column_decltype(st, i);
 		duckdb_logical_type lt;
+		if (!(b->col[i] = strdup(sqlite3_column_name(st, i)))) {
+			duckdb_bind_set_error(info, "dg_sqlite: out of memory");
+			goto out;
+		}
 		/* An expression column has no declared type: its first row's. */
 		if ((!decl || !*decl) && !sampled)
 			sampled = sqlite3_step(st) == SQLITE_ROW ? 1 : -1;
@@ -591,6 +623,7 @@ static void sq_scan_free(void *p)
 {
 	struct sq_scan *s = p;
 
+	free(s->type);
 	sqlite3_finalize(s->st);
 	sqlite3_close(s->db);
 	free(s);
@@ -601,20 +634,32 @@ static void sq_init(duckdb_init_info info)
 	struct duck *d = duckdb_init_get_extra_info(info);
 	struct sq_bind *b = duckdb_init_get_bind_data(info);
 	struct sq_scan *s = calloc(1, sizeof *s);
+	idx_t i, n = duckdb_init_get_column_count(info), *col = calloc(n + 1, sizeof *col);
 
-	if (!s) {
+	if (!s || !col || !(s->type = calloc(n + 1, sizeof *s->type))) {
 		duckdb_init_set_error(info, "dg_sqlite: out of memory");
+		free(col);
+		if (s)
+			sq_scan_free(s);
 		return;
 	}
-	if (open_sqlite(d->path, &s->db) != SQLITE_OK || !(s->st = sq_prepare(s->db, b->name))) {
+	for (i = 0; i < n; i++) {
+		col[i] = duckdb_init_get_column_index(info, i);
+		if (col[i] >= (idx_t)b->ncol) {       /* a row id: none here */
+			duckdb_init_set_error(info, "dg_sqlite: no such column");
+			free(col);
+			sq_scan_free(s);
+			return;
+		}
+		s->type[i] = b->type[col[i]];
+	}
+	s->ncol = (int)n;
+	s->st = open_sqlite(d->path, &s->db) == SQLITE_OK ? sq_prepare(s->db, b->name, b, col, n) : NULL;
+	free(col);
+	if (!s->st) {
 		char *m = sqlite3_mprintf("dg_sqlite: %s: %s", b->name, s->db ? sqlite3_errmsg(s->db) : "cannot open");
 		duckdb_init_set_error(info, m ? m : "dg_sqlite: out of memory");
 		sqlite3_free(m);
-		sq_scan_free(s);
-		return;
-	}
-	if (sqlite3_column_count(s->st) != b->ncol) {
-		duckdb_init_set_error(info, "dg_sqlite: the table changed under the query");
 		sq_scan_free(s);
 		return;
 	}
@@ -674,7 +719,7 @@ static void sq_scan(duckdb_function_info info, duckdb_data_chunk out)
 			}
 			break;
 		}
-		for (i = 0; i < b->ncol; i++) {
+		for (i = 0; i < s->ncol; i++) {
 			duckdb_vector v = duckdb_data_chunk_get_vector(out, (idx_t)i);
 			const unsigned char *p;
 			int len;
@@ -683,7 +728,7 @@ static void sq_scan(duckdb_function_info info, duckdb_data_chunk out)
 				duckdb_validity_set_row_invalid(duckdb_vector_get_validity(v), n);
 				continue;
 			}
-			switch (b->type[i]) {
+			switch (s->type[i]) {
 			case SC_INT:
 				((int64_t *)duckdb_vector_get_data(v))[n] = sqlite3_column_int64(s->st, i);
 				break;
@@ -844,7 +889,7 @@ static int engine_start(struct duck *d, char **err)
 	    || q(d, "SET default_null_order = 'nulls_first_on_asc_last_on_desc'", err) < 0)
 		return -1;
 	if (add_function(d, "dg_accesses", 0, acc_bind, acc_init, acc_local_init, acc_scan, 1) < 0
-	    || add_function(d, "dg_sqlite", 1, sq_bind, sq_init, NULL, sq_scan, 0) < 0) {
+	    || add_function(d, "dg_sqlite", 1, sq_bind, sq_init, NULL, sq_scan, 1) < 0) {
 		*err = sqlite3_mprintf("duckdb: cannot register the trace's table functions");
 		return -1;
 	}
@@ -999,14 +1044,37 @@ static int answer_stmt(struct duck *d, sqlite3_stmt *st, duckdb_result *r, idx_t
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* Binds, executes and keeps the rows of the prepared p; names from st
+   (NULL: DuckDB's). */
+static int run_prepared(struct duck *d, duckdb_prepared_statement p, sqlite3_stmt *st,
+			char *const *args, int n, sqlite3_stmt **answer, char **err)
+{
+	duckdb_result r;
+	idx_t i, np = duckdb_nparams(p), ncol;
+	int rc = -1;
+
+	for (i = 1; i <= np; i++)
+		if ((int)i <= n)
+			bind_duck(p, i, args[i - 1]);
+		else
+			duckdb_bind_null(p, i);
+	if (duckdb_execute_prepared(p, &r) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
+	} else {
+		ncol = duckdb_column_count(&r);
+		if (copy_rows(d, &r, ncol, err) == 0 && answer_stmt(d, st, &r, ncol, answer, err) == 0)
+			rc = 1;
+	}
+	duckdb_destroy_result(&r);
+	return rc;
+}
+
 int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
 	     sqlite3_stmt **answer, char **err)
 {
 	duckdb_prepared_statement p = NULL;
-	duckdb_result r;
 	char *sql;
-	idx_t i, np, ncol;
-	int rc = -1;
+	int rc;
 
 	*answer = NULL;
 	if (engine_start(d, err) < 0)
@@ -1022,29 +1090,59 @@ int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
 		return -1;
 	}
 	sqlite3_free(sql);
-	np = duckdb_nparams(p);
-	for (i = 1; i <= np; i++)
-		if ((int)i <= n)
-			bind_duck(p, i, args[i - 1]);
-		else
-			duckdb_bind_null(p, i);
-	if (duckdb_execute_prepared(p, &r) == DuckDBError) {
-		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
-	} else {
-		ncol = duckdb_column_count(&r);
-		if (copy_rows(d, &r, ncol, err) == 0 && answer_stmt(d, st, &r, ncol, answer, err) == 0)
-			rc = 1;
-	}
-	duckdb_destroy_result(&r);
+	rc = run_prepared(d, p, st, args, n, answer, err);
 	duckdb_destroy_prepare(&p);
 	return rc;
 }
 
-int duck_exec(struct duck *d, const char *sql, char **err)
+int duck_script(struct duck *d, const char *sql, char *const *args, int n,
+		int (*each)(void *arg, sqlite3_stmt *answer, char **err), void *arg, char **err)
 {
+	duckdb_extracted_statements ex = NULL;
+	idx_t i, k;
+	int rc = 0;
+
 	if (engine_start(d, err) < 0)
 		return -1;
-	return q(d, sql, err);
+	k = duckdb_extract_statements(d->con, sql, &ex);
+	if (k == 0) {
+		const char *m = duckdb_extract_statements_error(ex);
+		if (m) {
+			*err = sqlite3_mprintf("duckdb: %s", m);
+			rc = -1;
+		}
+	}
+	for (i = 0; i < k && rc == 0; i++) {
+		duckdb_prepared_statement p = NULL;
+		sqlite3_stmt *answer = NULL;
+		if (duckdb_prepare_extracted_statement(d->con, ex, i, &p) == DuckDBError) {
+			*err = sqlite3_mprintf("duckdb: %s", duckdb_prepare_error(p));
+			rc = -1;
+		} else if (run_prepared(d, p, NULL, args, n, &answer, err) < 0) {
+			rc = -1;
+		} else {
+			rc = each(arg, answer, err);
+		}
+		sqlite3_finalize(answer);
+		duckdb_destroy_prepare(&p);
+	}
+	duckdb_destroy_extracted(&ex);
+	return rc;
+}
+
+int duck_exec(struct duck *d, const char *sql, int64_t *value, char **err)
+{
+	duckdb_result r;
+	int bad;
+
+	if (engine_start(d, err) < 0)
+		return -1;
+	if ((bad = duckdb_query(d->con, sql, &r) == DuckDBError))
+		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
+	else if (value)
+		*value = duckdb_column_count(&r) && duckdb_row_count(&r) ? duckdb_value_int64(&r, 0, 0) : 0;
+	duckdb_destroy_result(&r);
+	return bad ? -1 : 0;
 }
 
 #endif /* DG_HAVE_DUCKDB */

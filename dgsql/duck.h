@@ -33,6 +33,7 @@
 #ifndef DGSQL_DUCK_H
 #define DGSQL_DUCK_H
 
+#include <stdint.h>
 #include <sqlite3.h>
 
 struct duck;
@@ -66,8 +67,16 @@ enum duck_verdict duck_route(const char *sql, int filtered);
 int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
 	     sqlite3_stmt **answer, char **err);
 
-/* Runs sql in DuckDB for its effect (COPY ... TO: the Parquet export).
-   0, or -1 with *err. */
-int duck_exec(struct duck *d, const char *sql, char **err);
+/* Runs every statement of sql in DuckDB's own dialect (--engine duckdb),
+   args bound as duck_run binds them, handing each one's rows to each
+   (names DuckDB's) in turn, which returns 0 or -1 with *err; stops at the
+   first error.  0, or -1 with *err. */
+int duck_script(struct duck *d, const char *sql, char *const *args, int n,
+		int (*each)(void *arg, sqlite3_stmt *answer, char **err), void *arg, char **err);
+
+/* Runs sql in DuckDB for its effect (COPY ... TO: the Parquet export);
+   value (if not NULL) gets the first column of the first row as an
+   integer (COPY's row count), 0 if none.  0, or -1 with *err. */
+int duck_exec(struct duck *d, const char *sql, int64_t *value, char **err);
 
 #endif

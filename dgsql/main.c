@@ -8,15 +8,18 @@
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "compare.h"
 #include "duck.h"
+#include "parquet.h"
 #include "queries.h"
 #include "report.h"
 #include "shell.h"
@@ -155,12 +158,14 @@ struct args {
 	char *fields_ranges;            /* --ranges with field:TYPE.* added */
 	int writable, mode, headers, plot;
 	struct report_opts report;
+	struct parquet_opts pq;         /* --export parquet (path NULL: none) */
+	const char *partition;
 };
 
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
 	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP,
-	O_NOCHARTS, O_ENGINE
+	O_NOCHARTS, O_ENGINE, O_EXPORT, O_PARTITION, O_WINDOW
 };
 
 static const struct option longopts[] = {
@@ -186,6 +191,9 @@ static const struct option longopts[] = {
 	{ "top", required_argument, NULL, O_TOP },
 	{ "no-charts", no_argument, NULL, O_NOCHARTS },
 	{ "engine", required_argument, NULL, O_ENGINE },
+	{ "export", required_argument, NULL, O_EXPORT },
+	{ "partition", required_argument, NULL, O_PARTITION },
+	{ "window-size", required_argument, NULL, O_WINDOW },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -228,6 +236,19 @@ static int option(int c, struct args *a, struct shell *sh)
 	case O_REPORT: a->report.dir = optarg; return -1;
 	case O_FOLDED: a->report.folded = optarg; return -1;
 	case O_NOCHARTS: a->report.no_charts = 1; return -1;
+	case O_EXPORT:
+		if (strcmp(optarg, "parquet") != 0)
+			return usage_error("--export: the format is parquet, not ", optarg);
+		return -1;
+	case O_PARTITION: a->partition = optarg; return -1;
+	case O_WINDOW: {
+		char *end;
+		errno = 0;
+		a->pq.window_size = strtoll(optarg, &end, 0);
+		if (errno || *end || a->pq.window_size < 1)
+			return usage_error("--window-size: expected a positive number of instructions, not ", optarg);
+		return -1;
+	}
 	case O_ENGINE: {
 		int e = shell_engine_by_name(optarg);
 		if (e < 0)
@@ -349,6 +370,42 @@ static int report(struct shell *sh, struct args *a)
 	return rc == 0 ? 0 : failed("report: ", err);
 }
 
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --export parquet: the accesses and tables through DuckDB (parquet.h). */
+static int export_parquet(struct shell *sh, struct args *a)
+{
+	char *err = NULL;
+	double t0 = now_seconds();
+	int64_t rows = 0;
+
+	if (a->events || a->ranges || sh->plot.has_icount || sh->plot.has_addr)
+		return usage_error("--export: every access is exported; filters and ranges do not apply", NULL);
+	if (a->partition && parquet_partition(&a->pq, a->partition, &err) < 0) {
+		int rc = usage_error("", err);
+		sqlite3_free(err);
+		return rc;
+	}
+	if (!a->pq.window_size)
+		a->pq.window_size = 100000000;
+	if (!sh->duck && !(sh->duck = duck_open(sh->db_path, &err)))
+		return failed("--export: ", err);
+	if (parquet_export(sh->duck, sh->db, &a->pq, &rows, &err) < 0)
+		return failed("", err);
+	if (isatty(2)) {
+		double dt = now_seconds() - t0;
+		fprintf(stderr, "dgsql: %lld accesses to %s in %.1f s (%.1f M rows/s)\n", (long long)rows,
+			a->pq.path, dt, dt > 0 ? rows / dt / 1e6 : 0.0);
+	}
+	return 0;
+}
+
 static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 {
 	char *err = NULL;
@@ -360,7 +417,7 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	}
 	/* a plot or report zooms by itself; queries see the zoom as a filter */
 	sh->zoom_queries = !a->plot && !a->report.dir && (sh->plot.has_icount || sh->plot.has_addr);
-	if ((a->events || a->ranges || a->fields_ranges || sh->zoom_queries) &&
+	if (!a->pq.path && (a->events || a->ranges || a->fields_ranges || sh->zoom_queries) &&
 	    shell_set_filter(sh, a->events, a->fields_ranges ? a->fields_ranges : a->ranges,
 			     &err) < 0) {
 		shell_error("filter: ", err ? err : "failed");
@@ -369,6 +426,12 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	}
 	if (nrest > 1 && run_args(sh, rest + 1, nrest - 1))
 		return EXIT_FAILED;
+	if (a->pq.path) {
+		int rc = export_parquet(sh, a);
+
+		if (rc || (!a->plot && !a->report.dir))
+			return rc;
+	}
 	if (a->plot) {
 		int rc = plot(sh, a);
 
@@ -377,7 +440,7 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	}
 	if (a->report.dir)
 		return report(sh, a);
-	if (nrest > 1)
+	if (nrest > 1 || a->pq.path)
 		return 0;
 	if (sh->interactive)
 		return shell_interactive(sh);
@@ -401,6 +464,10 @@ int main(int argc, char **argv)
 			if (optind >= argc)
 				return usage_error("--plot-fields TYPE FILE: ", "no FILE");
 			sh.plot.out = argv[optind++];
+		} else if (c == O_EXPORT) {  /* parquet PATH */
+			if (optind >= argc)
+				return usage_error("--export parquet PATH: ", "no PATH");
+			a.pq.path = argv[optind++];
 		}
 	if (optind >= argc)
 		return usage_error("no database given", NULL);

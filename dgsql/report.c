@@ -13,7 +13,6 @@
  */
 #include "report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "aside.h"
 #include "dgesc.h"
 #include "dgmem.h"
 #include "dgplot.h"
@@ -1117,58 +1117,6 @@ static char *clean_dir(const char *dir, char **err)
 	return strndup(dir, n);
 }
 
-static void remove_tree(const char *dir)
-{
-	char path[4200];
-	DIR *d;
-	struct dirent *e;
-
-	d = opendir(dir);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
-/* The aside directory into DIR: an existing DIR is moved away first and
-   removed after. */
-static int swap_in(struct rep *r, const char *dir)
-{
-	char *old = NULL;
-	struct stat sb;
-	int rc;
-
-	if (lstat(dir, &sb) == 0) {
-		if (!S_ISDIR(sb.st_mode)) {
-			*r->err = sqlite3_mprintf("--report %s: exists and is "
-						  "not a directory", dir);
-			return -1;
-		}
-		old = sqlite3_mprintf("%s.old-%ld", dir, (long)getpid());
-		if (!old || rename(dir, old) < 0) {
-			*r->err = sqlite3_mprintf("--report %s: cannot replace "
-				"it: %s", dir, strerror(errno));
-			sqlite3_free(old);
-			return -1;
-		}
-	}
-	rc = rename(r->dir, dir);
-	if (rc < 0) {
-		*r->err = sqlite3_mprintf("--report %s: %s", dir,
-					  strerror(errno));
-		if (old)
-			rename(old, dir);
-	} else if (old)
-		remove_tree(old);
-	sqlite3_free(old);
-	return rc;
-}
-
 static int build(struct rep *r)
 {
 	size_t i;
@@ -1207,9 +1155,9 @@ int report_write(sqlite3 *db, const struct report_opts *o, char **err)
 		rc = build(&r);
 		rchart_batch_free(r.charts);
 		if (rc == 0)
-			rc = swap_in(&r, dir);
+			rc = aside_swap_in(r.dir, dir, "--report", err);
 		if (rc < 0)
-			remove_tree(r.dir);
+			aside_remove(r.dir);
 	}
 	umask(old_mask);
 	rdoc_free(r.doc);

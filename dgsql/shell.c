@@ -359,10 +359,50 @@ static int run_stmt(struct shell *sh, sqlite3_stmt *st, char *const *args, int n
 	return 0;
 }
 
+/* --engine duckdb: each statement's rows, as run_stmt prints them. */
+struct duck_each {
+	struct shell *sh;
+	double t0, u0, s0;
+};
+
+static int print_duck(void *arg, sqlite3_stmt *answer, char **err)
+{
+	struct duck_each *e = arg;
+	struct shell *sh = e->sh;
+	double u1, s1, t1;
+	long rows;
+	int rc = render_stmt(answer, sh->mode, sh->headers, sh->out, &rows);
+
+	fflush(sh->out);
+	if (rc != SQLITE_DONE) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(sqlite3_db_handle(answer)));
+		return -1;
+	}
+	cpu_times(&u1, &s1);
+	t1 = now_real();
+	if (sh->timer)
+		fprintf(sh->out, "Run Time: real %.3f user %.6f sys %.6f engine duckdb\n",
+			t1 - e->t0, u1 - e->u0, s1 - e->s0);
+	e->t0 = t1, e->u0 = u1, e->s0 = s1;
+	return 0;
+}
+
 int shell_exec(struct shell *sh, const char *sql, char *const *args, int n,
 	       char **err)
 {
 	const char *tail = sql;
+
+	if (sh->engine == ENGINE_DUCKDB) {
+		struct duck_each e = { .sh = sh, .t0 = now_real() };
+		if (!sh->db_path) {
+			*err = sqlite3_mprintf("--engine duckdb: the database is not a file");
+			return -1;
+		}
+		if (!sh->duck && !(sh->duck = duck_open(sh->db_path, err)))
+			return -1;
+		cpu_times(&e.u0, &e.s0);
+		return duck_script(sh->duck, sql, args, n, print_duck, &e, err);
+	}
 
 	while (tail && *tail) {
 		sqlite3_stmt *st = NULL;

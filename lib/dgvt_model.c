@@ -400,15 +400,18 @@ int dgvt_blocks_load(struct dgvt *t)
 	return SQLITE_OK;
 }
 
-/* The block holding address a at icount t: walk back from the last block
-   starting at or below a while some earlier block reaches past a; in each
-   group of blocks with the same start, look at those allocated by t, newest
-   first, while one of them may still be live.  Returns the id, or -1 with
-   *found 0. */
-int64_t dgvt_block_at(const struct dgvt_model *m, int64_t a, int64_t t, int *found)
+/* The index of the block holding address a at icount t: walk back from
+   the last block starting at or below a while some earlier block reaches
+   past a; in each group of blocks with the same start, look at those
+   allocated by t, newest first, while one of them may still be live.
+   SIZE_MAX if none.  An address below every block or past every block's
+   end (the stack, most globals) is answered without searching. */
+static size_t block_index(const struct dgvt_model *m, int64_t a, int64_t t)
 {
 	size_t lo = 0, hi = m->n_blk, i, j, g0;
 
+	if (m->n_blk == 0 || a < m->blk[0].addr || a >= m->maxend[m->n_blk - 1])
+		return SIZE_MAX;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (m->blk[mid].addr <= a)
@@ -428,14 +431,19 @@ int64_t dgvt_block_at(const struct dgvt_model *m, int64_t a, int64_t t, int *fou
 		}
 		for (j = lo; j > g0 && m->gmaxfree[j - 1] > t; j--) {
 			const struct dgvt_blk *k = &m->blk[j - 1];
-			if (k->free > t && a < k->end) {
-				*found = 1;
-				return k->id;
-			}
+			if (k->free > t && a < k->end)
+				return j - 1;
 		}
 	}
-	*found = 0;
-	return -1;
+	return SIZE_MAX;
+}
+
+int64_t dgvt_block_at(const struct dgvt_model *m, int64_t a, int64_t t, int *found)
+{
+	size_t i = block_index(m, a, t);
+
+	*found = i != SIZE_MAX;
+	return *found ? m->blk[i].id : -1;
 }
 
 /* ------------------------------------------------------------ table object */

@@ -16,6 +16,7 @@
 
 #include "dgvt_cursor.h"
 #include "dgvt_db.h"
+#include "dgvt_live.h"
 #include "dgvt_model.h"
 #include "dgvt_par.h"
 #include "dgvt_plan.h"
@@ -32,6 +33,7 @@ struct dgvt_par {
 	int64_t *ids;           /* chunk ids, ascending */
 	size_t n_ids;
 	int64_t rows;
+	struct dgvt_live_order order;   /* made with the blocks, once */
 };
 
 struct dgvt_par_scan {
@@ -47,6 +49,7 @@ struct dgvt_par_worker {
 	struct dgvt t;          /* its model borrowed from p */
 	struct dgvt_cur *c;
 	sqlite3_stmt *range;    /* SELECT ?1, ?2: the batch's bounds as values */
+	struct dgvt_live live;  /* block_id's lookup (with_blocks) */
 	int active;             /* the cursor stands in a batch */
 };
 
@@ -124,6 +127,7 @@ void dgvt_par_close(struct dgvt_par *p)
 {
 	if (!p)
 		return;
+	dgvt_live_order_free(&p->order);
 	dgvt_free(&p->t);
 	sqlite3_close(p->db);
 	sqlite3_free(p->ids);
@@ -145,6 +149,9 @@ int dgvt_par_scan_begin(struct dgvt_par *p, int with_blocks, struct dgvt_par_sca
 	*out = NULL;
 	if (with_blocks && (rc = dgvt_blocks_load(&p->t)) != SQLITE_OK)
 		return t_error(&p->t, rc, errmsg);
+	/* Without the order, workers search the sorted blocks instead. */
+	if (with_blocks && !p->order.by_alloc)
+		dgvt_live_order_make(&p->t.m, &p->order);
 	if (!(s = sqlite3_malloc(sizeof *s)))
 		return SQLITE_NOMEM;
 	s->p = p;
@@ -179,8 +186,10 @@ int dgvt_par_worker_open(struct dgvt_par_scan *s, struct dgvt_par_worker **out, 
 		return rc;
 	}
 	rc = dgvt_init(&w->t, w->db, "main");
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
 		w->t.m = p->t.m;
+		dgvt_live_init(&w->live, &w->t.m, &p->order);
+	}
 	if (rc == SQLITE_OK && (rc = dgvt_cur_open(&w->t.d.base, &base)) == SQLITE_OK) {
 		base->pVtab = &w->t.d.base;
 		w->c = (struct dgvt_cur *)base;
@@ -204,6 +213,7 @@ void dgvt_par_worker_close(struct dgvt_par_worker *w)
 	if (w->c)
 		dgvt_cur_close(&w->c->base);
 	sqlite3_finalize(w->range);
+	dgvt_live_free(&w->live);
 	memset(&w->t.m, 0, sizeof w->t.m);      /* borrowed */
 	dgvt_free(&w->t);
 	sqlite3_close(w->db);
@@ -241,7 +251,6 @@ static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *b
 		     size_t max, size_t *n)
 {
 	struct dgvt_cur *c = w->c;
-	const struct dgvt_model *m = &w->t.m;
 	size_t r = *n;
 
 	for (; c->k < c->n_sel && r < max; c->k++, r++) {
@@ -265,7 +274,7 @@ static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *b
 			cols[DGVT_COL_CONTEXT][r] = (int64_t)c->run.context;
 		if (cols[DGVT_COL_BLOCK]) {
 			int found;
-			cols[DGVT_COL_BLOCK][r] = dgvt_block_at(m, addr, icount, &found);
+			cols[DGVT_COL_BLOCK][r] = dgvt_live_block_at(&w->live, addr, icount, &found);
 			block_null[r] = !found;
 		}
 		if (cols[DGVT_COL_ASEQ])
