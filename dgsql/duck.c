@@ -321,10 +321,21 @@ struct duck {
 	sqlite3 *res;           /* results, for the renderer */
 };
 
-static const char *const acc_cols[DGVT_N_COLS - 1] = {
+/* dg_accesses' columns: the table's, then (past stack_filter, which it
+   does not have) the ids lib/dgvt_par resolves beside them.  The view
+   `accesses` selects the table's alone. */
+static const char *const acc_cols[DGVT_PAR_N_COLS] = {
 	"icount", "addr", "size", "is_write", "pc", "thread", "context_id",
-	"block_id", "aseq", "chunk_id", "module_id"
+	"block_id", "aseq", "chunk_id", "module_id", NULL,
+	"function_id", "site_id", "field_id"
 };
+
+/* The column id DuckDB numbers from 0 over the declared ones, as
+   lib/dgvt_par numbers it. */
+static idx_t acc_col_id(idx_t duck_col)
+{
+	return duck_col < DGVT_COL_STACK ? duck_col : duck_col + 1;
+}
 
 const char *duck_version(void)
 {
@@ -336,11 +347,12 @@ const char *duck_version(void)
 struct acc_global {
 	struct dgvt_par_scan *scan;
 	idx_t ncol;
-	idx_t col[DGVT_N_COLS];         /* projected column ids */
+	idx_t col[DGVT_PAR_N_COLS];     /* projected, as dgvt_par numbers them */
 };
 
 struct acc_local {
 	struct dgvt_par_worker *w;
+	uint8_t nulls[DGVT_PAR_N_COLS][2048];   /* a vector's NULL flags */
 };
 
 static void acc_bind(duckdb_bind_info info)
@@ -356,8 +368,9 @@ static void acc_bind(duckdb_bind_info info)
 		duckdb_destroy_logical_type(&big);
 		return;
 	}
-	for (i = 0; i < DGVT_N_COLS - 1; i++)
-		duckdb_bind_add_result_column(info, acc_cols[i], big);
+	for (i = 0; i < DGVT_PAR_N_COLS; i++)
+		if (acc_cols[i])
+			duckdb_bind_add_result_column(info, acc_cols[i], big);
 	duckdb_destroy_logical_type(&big);
 	duckdb_bind_set_cardinality(info, (idx_t)dgvt_par_rows(d->par), false);
 }
@@ -375,7 +388,7 @@ static void acc_init(duckdb_init_info info)
 	struct duck *d = duckdb_init_get_extra_info(info);
 	struct acc_global *g = calloc(1, sizeof *g);
 	char *msg = NULL;
-	int blocks = 0;
+	uint32_t want = 0;
 	idx_t i;
 
 	if (!g) {
@@ -383,11 +396,13 @@ static void acc_init(duckdb_init_info info)
 		return;
 	}
 	g->ncol = duckdb_init_get_column_count(info);
-	for (i = 0; i < g->ncol && i < DGVT_N_COLS; i++) {
-		g->col[i] = duckdb_init_get_column_index(info, i);
-		blocks |= g->col[i] == DGVT_COL_BLOCK;
+	for (i = 0; i < g->ncol && i < DGVT_PAR_N_COLS; i++) {
+		idx_t c = duckdb_init_get_column_index(info, i);
+		g->col[i] = c < DGVT_PAR_N_COLS - 1 ? acc_col_id(c) : DGVT_PAR_N_COLS;      /* a row id */
+		if (g->col[i] < DGVT_PAR_N_COLS)
+			want |= 1u << g->col[i];
 	}
-	if (dgvt_par_scan_begin(d->par, blocks, &g->scan, &msg) != SQLITE_OK) {
+	if (dgvt_par_scan_begin(d->par, want, &g->scan, &msg) != SQLITE_OK) {
 		duckdb_init_set_error(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
 		free(g);
@@ -420,45 +435,52 @@ static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
 {
 	struct acc_global *g = duckdb_function_get_init_data(info);
 	struct acc_local *l = duckdb_function_get_local_init_data(info);
-	int64_t *cols[DGVT_N_COLS] = { 0 };
-	int64_t *other[DGVT_N_COLS] = { 0 };  /* row ids and the like: zero */
-	uint8_t block_null[2048];
-	duckdb_vector block_vec = NULL;
+	int64_t *cols[DGVT_PAR_N_COLS] = { 0 };
+	int64_t *other[DGVT_PAR_N_COLS] = { 0 };      /* row ids: zero */
+	uint8_t *nulls[DGVT_PAR_N_COLS] = { 0 };
+	duckdb_vector vec[DGVT_PAR_N_COLS] = { 0 };
 	size_t n = 0, max = duckdb_vector_size(), k;
 	char *msg = NULL;
 	idx_t i;
 
-	if (max > sizeof block_null)
-		max = sizeof block_null;
+	if (max > sizeof l->nulls[0])
+		max = sizeof l->nulls[0];
 	if (!l->w && dgvt_par_worker_open(g->scan, &l->w, &msg) != SQLITE_OK) {
 		duckdb_function_set_error(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
 		return;
 	}
-	for (i = 0; i < g->ncol && i < DGVT_N_COLS; i++) {
+	for (i = 0; i < g->ncol && i < DGVT_PAR_N_COLS; i++) {
 		duckdb_vector v = duckdb_data_chunk_get_vector(out, i);
-		if (g->col[i] < DGVT_N_COLS - 1)
-			cols[g->col[i]] = duckdb_vector_get_data(v);
-		else
+		idx_t c = g->col[i];
+		if (c < DGVT_PAR_N_COLS) {
+			cols[c] = duckdb_vector_get_data(v);
+			nulls[c] = l->nulls[c];
+			vec[c] = v;
+		} else {
 			other[i] = duckdb_vector_get_data(v);
-		if (g->col[i] == DGVT_COL_BLOCK)
-			block_vec = v;
+		}
 	}
-	if (dgvt_par_fill(l->w, cols, block_null, max, &n, &msg) != SQLITE_OK) {
+	if (dgvt_par_fill(l->w, cols, nulls, max, &n, &msg) != SQLITE_OK) {
 		duckdb_function_set_error(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
 		return;
 	}
-	for (i = 0; i < g->ncol && i < DGVT_N_COLS; i++)
+	for (i = 0; i < g->ncol && i < DGVT_PAR_N_COLS; i++)
 		if (other[i])
 			memset(other[i], 0, n * sizeof *other[i]);
-	if (block_vec && n) {
-		uint64_t *valid;
-		duckdb_vector_ensure_validity_writable(block_vec);
-		valid = duckdb_vector_get_validity(block_vec);
+	for (i = 0; i < DGVT_PAR_N_COLS; i++) {
+		uint64_t *valid = NULL;
+		if (!vec[i] || !(i == DGVT_COL_BLOCK || i > DGVT_COL_STACK))
+			continue;
 		for (k = 0; k < n; k++)
-			if (block_null[k])
+			if (nulls[i][k]) {
+				if (!valid) {
+					duckdb_vector_ensure_validity_writable(vec[i]);
+					valid = duckdb_vector_get_validity(vec[i]);
+				}
 				duckdb_validity_set_row_invalid(valid, k);
+			}
 	}
 	duckdb_data_chunk_set_size(out, n);
 }
@@ -893,7 +915,8 @@ static int engine_start(struct duck *d, char **err)
 		*err = sqlite3_mprintf("duckdb: cannot register the trace's table functions");
 		return -1;
 	}
-	if (q(d, "CREATE VIEW accesses AS SELECT * FROM dg_accesses()", err) < 0
+	if (q(d, "CREATE VIEW accesses AS SELECT icount, addr, size, is_write, pc, thread, context_id,"
+	      " block_id, aseq, chunk_id, module_id FROM dg_accesses()", err) < 0
 	    || q(d, "CREATE VIEW filtered_accesses AS SELECT * FROM accesses", err) < 0)
 		return -1;
 	return make_views(d, err);
@@ -1133,11 +1156,14 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 int duck_exec(struct duck *d, const char *sql, int64_t *value, char **err)
 {
 	duckdb_result r;
+	char *ignored = NULL;
 	int bad;
 
-	if (engine_start(d, err) < 0)
+	if (engine_start(d, err ? err : &ignored) < 0) {
+		sqlite3_free(ignored);
 		return -1;
-	if ((bad = duckdb_query(d->con, sql, &r) == DuckDBError))
+	}
+	if ((bad = duckdb_query(d->con, sql, &r) == DuckDBError) && err)
 		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
 	else if (value)
 		*value = duckdb_column_count(&r) && duckdb_row_count(&r) ? duckdb_value_int64(&r, 0, 0) : 0;

@@ -76,7 +76,8 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 
 /* Runs sql in DuckDB for its effect (COPY ... TO: the Parquet export);
    value (if not NULL) gets the first column of the first row as an
-   integer (COPY's row count), 0 if none.  0, or -1 with *err. */
+   integer (COPY's row count), 0 if none.  0, or -1 with *err (err may
+   be NULL: no message wanted). */
 int duck_exec(struct duck *d, const char *sql, int64_t *value, char **err);
 
 #endif

@@ -91,23 +91,10 @@ static int export_accesses(struct duck *d, const struct parquet_opts *o, const c
 		*err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	/* The field an instruction's type gives (pc_types' way): one row a
-	   pc, the field of that path in the type of that name and size. */
-	if (duck_exec(d, "CREATE OR REPLACE TEMP TABLE dg_pc_field AS"
-		      " SELECT p.pc, p.module_id, min(f.id) AS field_id"
-		      " FROM pc_types p JOIN types t ON t.name = p.type AND t.size = p.type_size"
-		      " JOIN fields f ON f.type_id = t.id AND f.path = p.field"
-		      " GROUP BY p.pc, p.module_id", NULL, err) < 0) {
-		sqlite3_free(win);
-		return -1;
-	}
 	sql = sqlite3_mprintf(
 		"COPY (SELECT a.icount, a.addr, a.size, a.is_write, a.pc, a.thread, a.context_id,"
-		" a.block_id, a.module_id, p.function_id, b.alloc_stack_id AS site_id, pf.field_id%s"
-		" FROM accesses a"
-		" LEFT JOIN (SELECT pc, module_id, function_id FROM pcs) p ON p.pc = a.pc AND p.module_id = a.module_id"
-		" LEFT JOIN (SELECT id, alloc_stack_id FROM blocks) b ON b.id = a.block_id"
-		" LEFT JOIN dg_pc_field pf ON pf.pc = a.pc AND pf.module_id = a.module_id)"
+		" a.block_id, a.module_id, a.function_id, a.site_id, a.field_id%s"
+		" FROM dg_accesses() a)"
 		" TO '%q' (FORMAT parquet%s%s%s%s)",
 		win, target,
 		o->by_thread || o->by_window ? ", PARTITION_BY (" : "",
@@ -119,7 +106,11 @@ static int export_accesses(struct duck *d, const struct parquet_opts *o, const c
 		*err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	rc = duck_exec(d, sql, rows, err);
+	/* Rows in any order: DuckDB then writes row groups from every thread. */
+	rc = duck_exec(d, "SET preserve_insertion_order = false", NULL, err);
+	if (rc == 0)
+		rc = duck_exec(d, sql, rows, err);
+	duck_exec(d, "RESET preserve_insertion_order", NULL, NULL);
 	sqlite3_free(sql);
 	return rc;
 }

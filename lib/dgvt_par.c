@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dgvt_cursor.h"
@@ -34,10 +35,14 @@ struct dgvt_par {
 	size_t n_ids;
 	int64_t rows;
 	struct dgvt_live_order order;   /* made with the blocks, once */
+	int64_t *desc_fn, *desc_field;  /* per descriptor; -1: NULL */
+	int64_t *site;                  /* by block id; -1: NULL */
+	size_t n_site;
 };
 
 struct dgvt_par_scan {
 	struct dgvt_par *p;
+	uint32_t want;
 	int with_blocks;
 	atomic_size_t next;     /* the next batch's first index into ids */
 };
@@ -128,6 +133,9 @@ void dgvt_par_close(struct dgvt_par *p)
 	if (!p)
 		return;
 	dgvt_live_order_free(&p->order);
+	sqlite3_free(p->desc_fn);
+	sqlite3_free(p->desc_field);
+	sqlite3_free(p->site);
 	dgvt_free(&p->t);
 	sqlite3_close(p->db);
 	sqlite3_free(p->ids);
@@ -140,21 +148,121 @@ int64_t dgvt_par_rows(const struct dgvt_par *p)
 	return p->rows;
 }
 
-int dgvt_par_scan_begin(struct dgvt_par *p, int with_blocks, struct dgvt_par_scan **out,
+/* Per descriptor, the first column of sql's rows (pc, module_id, id):
+   -1 where none.  The descriptors are few (one an accessing instruction
+   of a bbdef); a sorted copy of the rows is searched for each. */
+struct pcid { int64_t pc, module, id; };
+
+static int pcid_cmp(const void *pa, const void *pb)
+{
+	const struct pcid *a = pa, *b = pb;
+
+	if (a->pc != b->pc)
+		return a->pc < b->pc ? -1 : 1;
+	return a->module < b->module ? -1 : a->module > b->module;
+}
+
+static int per_desc(struct dgvt_par *p, const char *sql, int64_t **out)
+{
+	struct dgvt_model *m = &p->t.m;
+	struct pcid *rows = NULL, key;
+	size_t n = 0, cap = 0, i;
+	sqlite3_stmt *st;
+	int64_t *v;
+	int rc = dgvt_prepare(&p->t.d, &st, sql);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 2) == SQLITE_NULL)
+			continue;
+		if ((rc = dgvt_grow(&rows, &cap, n + 1, sizeof *rows)) != SQLITE_OK)
+			break;
+		rows[n].pc = sqlite3_column_int64(st, 0);
+		rows[n].module = sqlite3_column_int64(st, 1);
+		rows[n++].id = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		sqlite3_free(rows);
+		return rc == SQLITE_NOMEM ? rc : dgvt_sql_error(&p->t.d, "reading ids by pc");
+	}
+	if (!(v = sqlite3_malloc64((m->n_descs + 1) * sizeof *v))) {
+		sqlite3_free(rows);
+		return SQLITE_NOMEM;
+	}
+	if (n)
+		qsort(rows, n, sizeof *rows, pcid_cmp);
+	for (i = 0; i < m->n_descs; i++) {
+		struct pcid *hit;
+		key.pc = m->descs[i].pc, key.module = m->descs[i].module;
+		hit = n ? bsearch(&key, rows, n, sizeof *rows, pcid_cmp) : NULL;
+		v[i] = hit ? hit->id : -1;
+	}
+	sqlite3_free(rows);
+	*out = v;
+	return SQLITE_OK;
+}
+
+/* Blocks' allocation stacks by block id (ids are dense: dg-import numbers
+   them from 1). */
+static int load_sites(struct dgvt_par *p)
+{
+	sqlite3_stmt *st;
+	int64_t max = 0;
+	int rc = dgvt_query_int(&p->t.d, "SELECT coalesce(max(id), 0) FROM \"%w\".blocks", &max);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	if (max < 0 || max > 4 * (int64_t)p->t.m.n_blk + 1024)
+		return dgvt_error(&p->t.d, SQLITE_CORRUPT_VTAB, "accesses: blocks: ids far sparser than the rows");
+	if (!(p->site = sqlite3_malloc64(((size_t)max + 1) * sizeof *p->site)))
+		return SQLITE_NOMEM;
+	memset(p->site, 0xff, ((size_t)max + 1) * sizeof *p->site);   /* -1 */
+	p->n_site = (size_t)max + 1;
+	if ((rc = dgvt_prepare(&p->t.d, &st, "SELECT id, alloc_stack_id FROM \"%w\".blocks")) != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (id >= 0 && (size_t)id < p->n_site && sqlite3_column_type(st, 1) != SQLITE_NULL)
+			p->site[id] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : dgvt_sql_error(&p->t.d, "reading the blocks' sites");
+}
+
+static const char sql_fn[] = "SELECT pc, module_id, function_id FROM \"%w\".pcs";
+/* pc_types' field (way 3): its path in the type of that name and size. */
+static const char sql_field[] =
+	"SELECT p.pc, p.module_id, (SELECT min(f.id) FROM \"%w\".types t JOIN \"%w\".fields f"
+	" ON f.type_id = t.id WHERE t.name = p.type AND t.size = p.type_size AND f.path = p.field)"
+	" FROM pc_types p";     /* the par's connection has main alone */
+
+int dgvt_par_scan_begin(struct dgvt_par *p, uint32_t want, struct dgvt_par_scan **out,
 			char **errmsg)
 {
 	struct dgvt_par_scan *s;
-	int rc;
+	int with_blocks = (want & (1u << DGVT_COL_BLOCK | 1u << DGVT_PAR_COL_SITE)) != 0;
+	int rc = SQLITE_OK;
 
 	*out = NULL;
-	if (with_blocks && (rc = dgvt_blocks_load(&p->t)) != SQLITE_OK)
-		return t_error(&p->t, rc, errmsg);
+	if (with_blocks)
+		rc = dgvt_blocks_load(&p->t);
 	/* Without the order, workers search the sorted blocks instead. */
-	if (with_blocks && !p->order.by_alloc)
+	if (rc == SQLITE_OK && with_blocks && !p->order.by_alloc)
 		dgvt_live_order_make(&p->t.m, &p->order);
+	if (rc == SQLITE_OK && want & 1u << DGVT_PAR_COL_SITE && !p->site)
+		rc = load_sites(p);
+	if (rc == SQLITE_OK && want & 1u << DGVT_PAR_COL_FUNCTION && !p->desc_fn)
+		rc = per_desc(p, sql_fn, &p->desc_fn);
+	if (rc == SQLITE_OK && want & 1u << DGVT_PAR_COL_FIELD && !p->desc_field)
+		rc = per_desc(p, sql_field, &p->desc_field);
+	if (rc != SQLITE_OK)
+		return t_error(&p->t, rc, errmsg);
 	if (!(s = sqlite3_malloc(sizeof *s)))
 		return SQLITE_NOMEM;
 	s->p = p;
+	s->want = want;
 	s->with_blocks = with_blocks;
 	atomic_init(&s->next, 0);
 	*out = s;
@@ -247,11 +355,13 @@ static int take_batch(struct dgvt_par_worker *w, int *done)
 
 /* The cursor's selected accesses of its current run from the k-th on, into
    the columns from row *n on. */
-static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *block_null,
+static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *const *nulls,
 		     size_t max, size_t *n)
 {
 	struct dgvt_cur *c = w->c;
-	size_t r = *n;
+	const struct dgvt_par *p = w->p;
+	size_t r = *n, base = c->d - w->t.m.descs;
+	int blocks = cols[DGVT_COL_BLOCK] || cols[DGVT_PAR_COL_SITE];
 
 	for (; c->k < c->n_sel && r < max; c->k++, r++) {
 		uint32_t i = c->sel[c->k];
@@ -272,10 +382,18 @@ static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *b
 			cols[DGVT_COL_THREAD][r] = c->thread;
 		if (cols[DGVT_COL_CONTEXT])
 			cols[DGVT_COL_CONTEXT][r] = (int64_t)c->run.context;
-		if (cols[DGVT_COL_BLOCK]) {
+		if (blocks) {
 			int found;
-			cols[DGVT_COL_BLOCK][r] = dgvt_live_block_at(&w->live, addr, icount, &found);
-			block_null[r] = !found;
+			int64_t b = dgvt_live_block_at(&w->live, addr, icount, &found);
+			if (cols[DGVT_COL_BLOCK]) {
+				cols[DGVT_COL_BLOCK][r] = b;
+				nulls[DGVT_COL_BLOCK][r] = !found;
+			}
+			if (cols[DGVT_PAR_COL_SITE]) {
+				int64_t site = found && b >= 0 && (size_t)b < p->n_site ? p->site[b] : -1;
+				cols[DGVT_PAR_COL_SITE][r] = site;
+				nulls[DGVT_PAR_COL_SITE][r] = site < 0;
+			}
 		}
 		if (cols[DGVT_COL_ASEQ])
 			cols[DGVT_COL_ASEQ][r] = i;
@@ -283,11 +401,21 @@ static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *b
 			cols[DGVT_COL_CHUNK][r] = c->chunk;
 		if (cols[DGVT_COL_MODULE])
 			cols[DGVT_COL_MODULE][r] = d->module;
+		if (cols[DGVT_PAR_COL_FUNCTION]) {
+			int64_t f = p->desc_fn[base + i];
+			cols[DGVT_PAR_COL_FUNCTION][r] = f;
+			nulls[DGVT_PAR_COL_FUNCTION][r] = f < 0;
+		}
+		if (cols[DGVT_PAR_COL_FIELD]) {
+			int64_t f = p->desc_field[base + i];
+			cols[DGVT_PAR_COL_FIELD][r] = f;
+			nulls[DGVT_PAR_COL_FIELD][r] = f < 0;
+		}
 	}
 	*n = r;
 }
 
-int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *block_null,
+int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *const *nulls,
 		  size_t max, size_t *n, char **errmsg)
 {
 	struct dgvt_cur *c = w->c;
@@ -302,7 +430,7 @@ int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *bloc
 				return SQLITE_OK;
 			continue;
 		}
-		fill_run(w, cols, block_null, max, n);
+		fill_run(w, cols, nulls, max, n);
 		if (c->k == c->n_sel && (rc = dgvt_cur_run(&w->t, c)) != SQLITE_OK)
 			break;
 	}

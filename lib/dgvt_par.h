@@ -30,6 +30,16 @@
 
 #include "dgvt_plan.h"
 
+/* Columns beyond the table's (after DGVT_COL_STACK): what a row needs
+   beside it, resolved per access descriptor or block (export, joins):
+   function_id: pcs.function_id of (pc, module_id); site_id: the block's
+   alloc_stack_id; field_id: the field of the accessing instruction's type
+   (pc_types: fields of the type of that name and size, by path). */
+enum {
+	DGVT_PAR_COL_FUNCTION = DGVT_N_COLS, DGVT_PAR_COL_SITE, DGVT_PAR_COL_FIELD,
+	DGVT_PAR_N_COLS
+};
+
 struct dgvt_par;
 struct dgvt_par_scan;
 struct dgvt_par_worker;
@@ -43,21 +53,24 @@ void dgvt_par_close(struct dgvt_par *p);
    that did not happen included: an estimate for a planner). */
 int64_t dgvt_par_rows(const struct dgvt_par *p);
 
-/* A scan over every chunk; with_blocks: block_id will be asked for (the
-   blocks are loaded now, once, before any of its workers runs).  Scans
-   of one struct dgvt_par may run at once (a self-join); begin them from
-   one thread at a time.  dgvt_par_scan_end after its workers close. */
-int dgvt_par_scan_begin(struct dgvt_par *p, int with_blocks, struct dgvt_par_scan **out,
+/* A scan over every chunk of the columns in `want` (bit c: column c);
+   what they need (blocks, the per-descriptor ids) is loaded now, once a
+   struct dgvt_par, before any worker runs.  Scans of one struct dgvt_par
+   may run at once (a self-join); begin them from one thread at a time.
+   dgvt_par_scan_end after its workers close. */
+int dgvt_par_scan_begin(struct dgvt_par *p, uint32_t want, struct dgvt_par_scan **out,
 			char **errmsg);
 void dgvt_par_scan_end(struct dgvt_par_scan *s);
 
 int dgvt_par_worker_open(struct dgvt_par_scan *s, struct dgvt_par_worker **out, char **errmsg);
 void dgvt_par_worker_close(struct dgvt_par_worker *w);
 
-/* Up to max rows into cols (DGVT_N_COLS entries; stack_filter's is never
-   written), *n of them; *n 0: the scan is done for every worker.  SQLITE_OK
-   or an error code with *errmsg. */
-int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *block_null,
+/* Up to max rows into cols (DGVT_PAR_N_COLS entries, NULL: not wanted;
+   stack_filter's is never written), *n of them, and for block_id and the
+   three ids beyond the table's a NULL flag a row into nulls[c] (which
+   must be there when cols[c] is); *n 0: the scan is done for every
+   worker.  SQLITE_OK or an error code with *errmsg. */
+int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *const *nulls,
 		  size_t max, size_t *n, char **errmsg);
 
 #endif
