@@ -264,9 +264,8 @@ static int probe_budget(void *arg)
 /* Whether SQLite's own plan for st, with its values, reads a small part
    of the trace: st is stepped once with the table's probe on (dgvtab.h:
    cursors count the chunks they would read and give no row), then reset.
-   Small: at most 1/16 of the chunks (and 4 more), where SQLite's row
-   engine (some 10^7 rows a second) beats DuckDB decoding them all (some
-   10^8).  An error is not small: DuckDB fails too, and SQLite then
+   Small: at most 1/16 of the chunks, or one, where SQLite's row engine
+   (some 10^7 rows a second) beats DuckDB decoding them all (some 10^8).  An error is not small: DuckDB fails too, and SQLite then
    reports it. */
 static int sqlite_reads_little(struct shell *sh, sqlite3_stmt *st)
 {
@@ -288,7 +287,7 @@ static int sqlite_reads_little(struct shell *sh, sqlite3_stmt *st)
 	sqlite3_progress_handler(sh->db, 0, NULL, NULL);
 	sh->probe.on = 0;
 	sqlite3_reset(st);
-	return rc == SQLITE_DONE && sh->probe.chunks <= sh->n_chunks / 16 + 4;
+	return rc == SQLITE_DONE && (sh->probe.chunks <= 1 || sh->probe.chunks <= sh->n_chunks / 16);
 }
 
 /* DuckDB's answer to st (duck.h), when the session's engine says DuckDB
