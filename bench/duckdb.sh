@@ -1,41 +1,40 @@
 #!/bin/sh
 # bench/duckdb.sh -- dgsql against DuckDB on Parquet, the same questions on
-# the same accesses (issue 9, §3: "what a user could pick instead").
+# the same accesses (issue 13: "ad-hoc SQL within 3x of DuckDB over
+# Parquet").
 #
 # Copyright (C) 2026 the Datagrind authors.
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# DuckDB is not a Debian package.  This benchmark runs only where npm's
-# @duckdb/node-api is installed by hand, for example
-#     npm install --prefix ~/duck @duckdb/node-api
-#     sh bench/duckdb.sh --node-path ~/duck/node_modules
-# and never downloads anything itself; without it, it says so and exits 2.
+# DuckDB is the one dgsql carries (make deps: scripts/install-duckdb.sh);
+# its Parquet side runs in dgsql too (--engine duckdb), so both sides are
+# the same DuckDB build on the same machine, nothing else installed.
 #
 # Steps, all in one invocation:
 #  1. Without TRACE.db: trace `sort -n` of 70 000 seeded random numbers
 #     (about 80 M accesses) straight into DIR/sort.db (datagrind --db).
-#  2. Export every access with `dgsql -c 'SELECT * FROM accesses'` (the
-#     export fast path) into DuckDB, which writes DIR/duck/accesses.parquet;
-#     the small table pcs goes along.  Both times are printed.
-#  3. Each question runs once in dgsql (a fresh process: wall and user+sys
-#     CPU from /usr/bin/time) and once in DuckDB (THREADS threads; the
-#     query's time inside node, start-up and view set-up excluded, which
+#  2. `dgsql --export parquet DIR/pq` (the accesses with their ids, and the
+#     other tables); its rate is printed.
+#  3. Each question runs once in dgsql as a user runs it (a fresh process,
+#     the engine dgsql picks: wall and user+sys CPU from /usr/bin/time) and
+#     once in DuckDB over the Parquet files (THREADS threads; the query's
+#     own time from .timer, start-up and view set-up excluded, which
 #     favours DuckDB).  Both answers must be byte-identical CSV; a
 #     difference is reported and makes the exit status 1.
 #     - first questions, which dgsql answers from its summaries: totals,
 #       top functions, hot pages and lines, working set, top heap blocks;
-#     - ad-hoc SQL on `accesses`, which dgsql answers by decoding:
-#       count(*), GROUP BY size, top pcs, an address range (the busiest
-#       heap block's), a block's accesses, the working set in SQL.
+#     - ad-hoc SQL on `accesses`: count(*), GROUP BY size, top pcs, an
+#       address range (the busiest heap block's), a block's accesses, the
+#       working set in SQL, and joins with blocks (by site), pcs and
+#       functions (by name) and threads.
 #
-# Usage: sh bench/duckdb.sh [--node-path DIR] [--threads N] [--timeout S]
-#                           [--dir DIR] [--keep] [--reuse] [TRACE.db]
+# Usage: sh bench/duckdb.sh [--threads N] [--timeout S] [--dir DIR]
+#                           [--keep] [--reuse] [TRACE.db]
 # Figures only: nothing here asserts a time.  Exit status: 0 done, 1 an
 # answer differed or a step failed, 2 a prerequisite is missing, 64 usage.
 
 set -u
 cd "$(dirname "$0")/.." || exit 2
-NODE_PATH_DIR=${DUCKDB_NODE_PATH:-}
 THREADS=2
 TIMEOUT=900
 DIR=build/bench/duckdb
@@ -46,7 +45,6 @@ DB=
 usage() {
 	cat <<'EOF'
 usage: sh bench/duckdb.sh [options] [TRACE.db]
-  --node-path DIR   node_modules holding @duckdb/node-api [$DUCKDB_NODE_PATH]
   --threads N       DuckDB's threads [2]
   --timeout S       seconds a single question may take [900]
   --dir DIR         work directory (trace, Parquet) [build/bench/duckdb]
@@ -59,8 +57,6 @@ EOF
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--node-path) shift; NODE_PATH_DIR=${1:-} ;;
-	--node-path=*) NODE_PATH_DIR=${1#*=} ;;
 	--threads) shift; THREADS=${1:-} ;;
 	--threads=*) THREADS=${1#*=} ;;
 	--timeout) shift; TIMEOUT=${1:-} ;;
@@ -80,15 +76,9 @@ case $THREADS$TIMEOUT in *[!0-9]*|'') echo "duckdb.sh: --threads and --timeout t
 DGSQL=build/bin/dgsql
 [ -x "$DGSQL" ] && [ -x build/bin/datagrind ] || { echo "duckdb.sh: build first (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "duckdb.sh: /usr/bin/time is missing (Debian package time)" >&2; exit 2; }
-command -v node >/dev/null || { echo "duckdb.sh: node is missing (Debian package nodejs)" >&2; exit 2; }
-export NODE_PATH="$NODE_PATH_DIR"
-if ! node -e "require('@duckdb/node-api')" 2>/dev/null; then
-	echo "duckdb.sh: @duckdb/node-api not found (NODE_PATH='$NODE_PATH_DIR'); install it by hand:" >&2
-	echo "    npm install --prefix DIR @duckdb/node-api; sh bench/duckdb.sh --node-path DIR/node_modules" >&2
-	exit 2
-fi
+"$DGSQL" --version | grep -q DuckDB || { echo "duckdb.sh: dgsql is built without DuckDB (make deps, then make)" >&2; exit 2; }
 umask 077
-mkdir -p "$DIR/duck" || exit 2
+mkdir -p "$DIR" || exit 2
 OUT=$(mktemp -d) || exit 2
 trap 'rm -rf "$OUT"' EXIT
 STATUS=0
@@ -105,30 +95,27 @@ fi
 [ -f "$DB" ] || { echo "duckdb.sh: no database '$DB'" >&2; exit 2; }
 q1() { "$DGSQL" "$DB" "$1" 2>/dev/null; }
 N=$(q1 "SELECT value FROM meta WHERE key = 'accesses'")
-echo "database $DB: $N accesses; DuckDB $(node bench/duckdb.mjs query "$DIR/duck" 1 \
-	'SELECT version()' 2>/dev/null), $THREADS threads"
+echo "database $DB: $N accesses; $("$DGSQL" --version), $THREADS threads"
 
-# export: every access, then pcs (pc, module_id -> function) for the joins
-PQ=$DIR/duck/accesses.parquet
-if [ $REUSE -eq 1 ] && [ -f "$PQ" ] && [ -f "$DIR/duck/pcs.parquet" ]; then
+PQ=$DIR/pq
+if [ $REUSE -eq 1 ] && [ -f "$PQ/accesses.parquet" ]; then
 	echo "export: reusing $PQ"
 else
-rm -f "$DIR"/duck/*.parquet
-s=$(date +%s.%N)
-/usr/bin/time -f '%U %S' -o "$OUT/cpu" "$DGSQL" -c --no-header "$DB" "SELECT * FROM accesses" |
-	node bench/duckdb.mjs convert "$PQ" "$THREADS" || { echo "duckdb.sh: export failed" >&2; exit 1; }
-e=$(date +%s.%N)
-"$DGSQL" -c --no-header "$DB" "SELECT pc, module_id, function_id FROM pcs" >"$DIR/pcs.csv"
-node bench/duckdb.mjs query "$DIR/duck" 1 "COPY (SELECT * FROM read_csv('$DIR/pcs.csv',
-	header = false, nullstr = '', columns = {'pc': 'UBIGINT', 'module_id': 'UINTEGER',
-	'function_id': 'UBIGINT'})) TO '$DIR/duck/pcs.parquet' (FORMAT parquet)" 2>/dev/null >/dev/null ||
-	{ echo "duckdb.sh: pcs export failed" >&2; exit 1; }
-awk -v s="$s" -v e="$e" -v n="$N" -v cpu="$(tail -n 1 "$OUT/cpu")" \
-	-v bytes="$(stat -c %s "$PQ")" 'BEGIN { split(cpu, c, " ");
-	printf "export: %.1f s wall for %d rows (%.2f M rows/s), dgsql %.1f CPU s (%.2f M rows/CPU s); Parquet %.1f MB\n",
-	e - s, n, n / (e - s) / 1e6, c[1] + c[2], n / (c[1] + c[2]) / 1e6, bytes / 1e6 }'
-echo "(the wall time is DuckDB's: it parses the CSV from a pipe on one thread)"
+	rm -rf "$PQ"
+	s=$(date +%s.%N)
+	/usr/bin/time -f '%U %S' -o "$OUT/cpu" "$DGSQL" "$DB" --export parquet "$PQ" ||
+		{ echo "duckdb.sh: export failed" >&2; exit 1; }
+	e=$(date +%s.%N)
+	awk -v s="$s" -v e="$e" -v n="$N" -v cpu="$(tail -n 1 "$OUT/cpu")" \
+		-v bytes="$(stat -c %s "$PQ/accesses.parquet")" 'BEGIN { split(cpu, c, " ");
+		printf "export: %.1f s wall for %d rows (%.2f M rows/s), %.1f CPU s; accesses.parquet %.1f MB\n",
+		e - s, n, n / (e - s) / 1e6, c[1] + c[2], bytes / 1e6 }'
 fi
+# DuckDB's side: views over the export's files, then the question
+VIEWS="SET threads = $THREADS; CREATE VIEW accesses AS SELECT * FROM read_parquet('$PQ/accesses.parquet');"
+for t in pcs functions blocks threads sum_pc sum_pages sum_lines sum_windows sum_fn_block; do
+	VIEWS="$VIEWS CREATE VIEW $t AS SELECT * FROM read_parquet('$PQ/$t.parquet');"
+done
 
 # the parameters: the heap block with the most accesses and its range
 BLOCK=$(q1 "SELECT id FROM blocks ORDER BY reads + writes DESC LIMIT 1")
@@ -144,14 +131,16 @@ case_() {
 		"$DGSQL" -c --no-header "$DB" "$2" >"$OUT/d.out" 2>"$OUT/d.err"
 	ds=$?
 	t1=$(date +%s.%N)
-	timeout "$TIMEOUT" node bench/duckdb.mjs query "$DIR/duck" "$THREADS" "$3" \
-		>"$OUT/k.out" 2>"$OUT/k.err"
+	timeout "$TIMEOUT" "$DGSQL" --engine duckdb -c --no-header "$DB" "$VIEWS" .timer\ on "$3" \
+		>"$OUT/k.raw" 2>"$OUT/k.err"
 	ks=$?
+	grep -v '^Run Time:' "$OUT/k.raw" >"$OUT/k.out"
+	grep '^Run Time:' "$OUT/k.raw" | tail -n 1 >"$OUT/k.time"
 	dt=">$TIMEOUT" dc=- kt=">$TIMEOUT" kc=- note=
 	[ $ds -eq 0 ] && set -- $(tail -n 1 "$OUT/dcpu") && dc=$(awk -v u="$1" -v s="$2" 'BEGIN { printf "%.3f", u + s }') &&
 		dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 	[ $ds -ne 0 ] && [ $ds -ne 124 ] && dt=failed && note="dgsql: $(head -c 120 "$OUT/d.err")"
-	[ $ks -eq 0 ] && set -- $(tail -n 1 "$OUT/k.err") && kt=$1 && kc=$2
+	[ $ks -eq 0 ] && set -- $(cat "$OUT/k.time") && kt=$4 && kc=$(awk -v u="$6" -v s="$8" 'BEGIN { printf "%.3f", u + s }')
 	[ $ks -ne 0 ] && [ $ks -ne 124 ] && kt=failed && note="duckdb: $(head -c 120 "$OUT/k.err")"
 	if [ $ds -eq 0 ] && [ $ks -eq 0 ]; then
 		if cmp -s "$OUT/d.out" "$OUT/k.out"; then
@@ -184,7 +173,7 @@ case_ top_blocks "SELECT block_id, sum(accesses) AS n FROM sum_fn_block WHERE bl
 	GROUP BY 1 ORDER BY n DESC, 1 LIMIT 10" \
 	"SELECT block_id, count(*) AS n FROM accesses WHERE block_id IS NOT NULL
 	GROUP BY 1 ORDER BY n DESC, 1 LIMIT 10"
-echo "-- ad-hoc SQL: dgsql decodes (only the chunks that can match)"
+echo "-- ad-hoc SQL: dgsql decodes (DuckDB's engine, or SQLite's where its plan reads little)"
 case_ "count(*)" "SELECT count(*) FROM accesses" "SELECT count(*) FROM accesses"
 case_ "GROUP BY size" "SELECT size, count(*) FROM accesses GROUP BY size ORDER BY size" \
 	"SELECT size, count(*) FROM accesses GROUP BY size ORDER BY size"
@@ -200,6 +189,20 @@ case_ "working set in SQL" "SELECT icount / 100000 * 100000, count(*), count(DIS
 	count(DISTINCT addr / 4096) FROM accesses GROUP BY icount / 100000 ORDER BY 1" \
 	"SELECT icount // 100000 * 100000 AS w, count(*), count(DISTINCT addr // 64),
 	count(DISTINCT addr // 4096) FROM accesses GROUP BY 1 ORDER BY 1"
+case_ "by site (blocks)" "SELECT b.alloc_stack_id, count(*) AS n, sum(a.size) FROM accesses a JOIN blocks b
+	ON b.id = a.block_id GROUP BY 1 ORDER BY n DESC, 1 LIMIT 10" \
+	"SELECT b.alloc_stack_id, count(*) AS n, sum(a.size) FROM accesses a JOIN blocks b
+	ON b.id = a.block_id GROUP BY 1 ORDER BY n DESC, 1 LIMIT 10"
+case_ "by function name" "SELECT f.name, count(*) AS n FROM accesses a JOIN pcs p ON p.pc = a.pc
+	AND p.module_id = a.module_id JOIN functions f ON f.id = p.function_id
+	GROUP BY 1 ORDER BY n DESC, 1 LIMIT 10" \
+	"SELECT f.name, count(*) AS n FROM accesses a JOIN pcs p ON p.pc = a.pc
+	AND p.module_id = a.module_id JOIN functions f ON f.id = p.function_id
+	GROUP BY 1 ORDER BY n DESC, 1 LIMIT 10"
+case_ "by thread" "SELECT t.id, t.first_icount, count(*), sum(a.is_write) FROM accesses a
+	JOIN threads t ON t.id = a.thread GROUP BY 1, 2 ORDER BY 1" \
+	"SELECT t.id, t.first_icount, count(*), sum(a.is_write) FROM accesses a
+	JOIN threads t ON t.id = a.thread GROUP BY 1, 2 ORDER BY 1"
 echo "(dgsql: a fresh process per question; DuckDB: the query alone, Parquet read included)"
-[ $KEEP -eq 1 ] || rm -f "$DIR"/duck/*.parquet "$DIR/pcs.csv" "$DIR/numbers.txt" "$DIR/sort.db"
+[ $KEEP -eq 1 ] || rm -rf "$PQ" "$DIR/numbers.txt" "$DIR/sort.db"
 exit $STATUS
