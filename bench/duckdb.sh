@@ -112,9 +112,9 @@ else
 		e - s, n, n / (e - s) / 1e6, c[1] + c[2], bytes / 1e6 }'
 fi
 # DuckDB's side: views over the export's files, then the question
-VIEWS="SET threads = $THREADS; CREATE VIEW accesses AS SELECT * FROM read_parquet('$PQ/accesses.parquet');"
+VIEWS="SET threads = $THREADS; CREATE OR REPLACE VIEW accesses AS SELECT * FROM read_parquet('$PQ/accesses.parquet');"
 for t in pcs functions blocks threads sum_pc sum_pages sum_lines sum_windows sum_fn_block; do
-	VIEWS="$VIEWS CREATE VIEW $t AS SELECT * FROM read_parquet('$PQ/$t.parquet');"
+	VIEWS="$VIEWS CREATE OR REPLACE VIEW $t AS SELECT * FROM read_parquet('$PQ/$t.parquet');"
 done
 
 # the parameters: the heap block with the most accesses and its range

@@ -354,65 +354,77 @@ static int take_batch(struct dgvt_par_worker *w, int *done)
 }
 
 /* The cursor's selected accesses of its current run from the k-th on, into
-   the columns from row *n on. */
+   the columns from row *n on, a column at a time (tight loops over the
+   run's selection, no test a row for the columns not wanted). */
 static void fill_run(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *const *nulls,
 		     size_t max, size_t *n)
 {
 	struct dgvt_cur *c = w->c;
 	const struct dgvt_par *p = w->p;
-	size_t r = *n, base = c->d - w->t.m.descs;
-	int blocks = cols[DGVT_COL_BLOCK] || cols[DGVT_PAR_COL_SITE];
+	const struct dgvt_desc *d = c->d;
+	const uint32_t *sel = c->sel + c->k;
+	const uint64_t *addrs = c->run.addrs;
+	size_t r = *n, m = c->n_sel - c->k, j, base = d - w->t.m.descs;
+	int64_t *v;
 
-	for (; c->k < c->n_sel && r < max; c->k++, r++) {
-		uint32_t i = c->sel[c->k];
-		const struct dgvt_desc *d = &c->d[i];
-		int64_t icount = c->run_icount + d->iseq, addr = (int64_t)c->run.addrs[i];
-
-		if (cols[DGVT_COL_ICOUNT])
-			cols[DGVT_COL_ICOUNT][r] = icount;
-		if (cols[DGVT_COL_ADDR])
-			cols[DGVT_COL_ADDR][r] = addr;
-		if (cols[DGVT_COL_SIZE])
-			cols[DGVT_COL_SIZE][r] = d->size;
-		if (cols[DGVT_COL_IS_WRITE])
-			cols[DGVT_COL_IS_WRITE][r] = d->is_write;
-		if (cols[DGVT_COL_PC])
-			cols[DGVT_COL_PC][r] = d->pc;
-		if (cols[DGVT_COL_THREAD])
-			cols[DGVT_COL_THREAD][r] = c->thread;
-		if (cols[DGVT_COL_CONTEXT])
-			cols[DGVT_COL_CONTEXT][r] = (int64_t)c->run.context;
-		if (blocks) {
+	if (m > max - r)
+		m = max - r;
+	if ((v = cols[DGVT_COL_ICOUNT]))
+		for (j = 0; j < m; j++)
+			v[r + j] = c->run_icount + d[sel[j]].iseq;
+	if ((v = cols[DGVT_COL_ADDR]))
+		for (j = 0; j < m; j++)
+			v[r + j] = (int64_t)addrs[sel[j]];
+	if ((v = cols[DGVT_COL_SIZE]))
+		for (j = 0; j < m; j++)
+			v[r + j] = d[sel[j]].size;
+	if ((v = cols[DGVT_COL_IS_WRITE]))
+		for (j = 0; j < m; j++)
+			v[r + j] = d[sel[j]].is_write;
+	if ((v = cols[DGVT_COL_PC]))
+		for (j = 0; j < m; j++)
+			v[r + j] = d[sel[j]].pc;
+	if ((v = cols[DGVT_COL_THREAD]))
+		for (j = 0; j < m; j++)
+			v[r + j] = c->thread;
+	if ((v = cols[DGVT_COL_CONTEXT]))
+		for (j = 0; j < m; j++)
+			v[r + j] = (int64_t)c->run.context;
+	if ((v = cols[DGVT_COL_ASEQ]))
+		for (j = 0; j < m; j++)
+			v[r + j] = sel[j];
+	if ((v = cols[DGVT_COL_CHUNK]))
+		for (j = 0; j < m; j++)
+			v[r + j] = c->chunk;
+	if ((v = cols[DGVT_COL_MODULE]))
+		for (j = 0; j < m; j++)
+			v[r + j] = d[sel[j]].module;
+	if ((v = cols[DGVT_PAR_COL_FUNCTION]))
+		for (j = 0; j < m; j++) {
+			v[r + j] = p->desc_fn[base + sel[j]];
+			nulls[DGVT_PAR_COL_FUNCTION][r + j] = v[r + j] < 0;
+		}
+	if ((v = cols[DGVT_PAR_COL_FIELD]))
+		for (j = 0; j < m; j++) {
+			v[r + j] = p->desc_field[base + sel[j]];
+			nulls[DGVT_PAR_COL_FIELD][r + j] = v[r + j] < 0;
+		}
+	if (cols[DGVT_COL_BLOCK] || cols[DGVT_PAR_COL_SITE])
+		for (j = 0; j < m; j++) {
 			int found;
-			int64_t b = dgvt_live_block_at(&w->live, addr, icount, &found);
-			if (cols[DGVT_COL_BLOCK]) {
-				cols[DGVT_COL_BLOCK][r] = b;
-				nulls[DGVT_COL_BLOCK][r] = !found;
+			int64_t b = dgvt_live_block_at(&w->live, (int64_t)addrs[sel[j]],
+						       c->run_icount + d[sel[j]].iseq, &found);
+			if ((v = cols[DGVT_COL_BLOCK])) {
+				v[r + j] = b;
+				nulls[DGVT_COL_BLOCK][r + j] = !found;
 			}
-			if (cols[DGVT_PAR_COL_SITE]) {
-				int64_t site = found && b >= 0 && (size_t)b < p->n_site ? p->site[b] : -1;
-				cols[DGVT_PAR_COL_SITE][r] = site;
-				nulls[DGVT_PAR_COL_SITE][r] = site < 0;
+			if ((v = cols[DGVT_PAR_COL_SITE])) {
+				v[r + j] = found && b >= 0 && (size_t)b < p->n_site ? p->site[b] : -1;
+				nulls[DGVT_PAR_COL_SITE][r + j] = v[r + j] < 0;
 			}
 		}
-		if (cols[DGVT_COL_ASEQ])
-			cols[DGVT_COL_ASEQ][r] = i;
-		if (cols[DGVT_COL_CHUNK])
-			cols[DGVT_COL_CHUNK][r] = c->chunk;
-		if (cols[DGVT_COL_MODULE])
-			cols[DGVT_COL_MODULE][r] = d->module;
-		if (cols[DGVT_PAR_COL_FUNCTION]) {
-			int64_t f = p->desc_fn[base + i];
-			cols[DGVT_PAR_COL_FUNCTION][r] = f;
-			nulls[DGVT_PAR_COL_FUNCTION][r] = f < 0;
-		}
-		if (cols[DGVT_PAR_COL_FIELD]) {
-			int64_t f = p->desc_field[base + i];
-			cols[DGVT_PAR_COL_FIELD][r] = f;
-			nulls[DGVT_PAR_COL_FIELD][r] = f < 0;
-		}
-	}
-	*n = r;
+	c->k += (uint32_t)m;
+	*n = r + m;
 }
 
 int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *const *nulls,
