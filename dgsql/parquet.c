@@ -95,7 +95,7 @@ static int export_accesses(struct duck *d, const struct parquet_opts *o, const c
 		"COPY (SELECT a.icount, a.addr, a.size, a.is_write, a.pc, a.thread, a.context_id,"
 		" a.block_id, a.module_id, a.function_id, a.site_id, a.field_id%s"
 		" FROM dg_accesses() a)"
-		" TO '%q' (FORMAT parquet%s%s%s%s)",
+		" TO '%q' (FORMAT parquet, PARQUET_VERSION v2%s%s%s%s)",
 		win, target,
 		o->by_thread || o->by_window ? ", PARTITION_BY (" : "",
 		o->by_thread ? "thread" : "",
@@ -131,7 +131,7 @@ static int export_tables(struct duck *d, sqlite3 *db, const char *dir, char **er
 		char *sql;
 		if (!name || !plain_name(name) || is_storage(name))
 			continue;
-		sql = sqlite3_mprintf("COPY (SELECT * FROM \"%w\") TO '%q/%q.parquet' (FORMAT parquet)",
+		sql = sqlite3_mprintf("COPY (SELECT * FROM \"%w\") TO '%q/%q.parquet' (FORMAT parquet, PARQUET_VERSION v2)",
 				      name, dir, name);
 		rc = sql ? duck_exec(d, sql, NULL, err) : (*err = sqlite3_mprintf("out of memory"), -1);
 		sqlite3_free(sql);

@@ -16,7 +16,9 @@
  *                           PATH/TABLE.parquet for each other table but
  *                           the chunk storage and its indexes.
  *
- * window is icount / window_size.  Everything is written aside
+ * Parquet format 2 (delta and byte-stream encodings: the accesses of a
+ * 10^9-access trace in 2-3 bytes a row, against 6-9 in format 1; every
+ * engine above reads it).  window is icount / window_size.  Everything is written aside
  * (PATH.tmp-XXXXXX) and renamed into place only when complete; an
  * existing PATH is replaced then, never left half-written.  Files are
  * created mode 0600 (umask 077 while writing).
