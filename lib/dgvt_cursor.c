@@ -47,7 +47,8 @@ int dgvt_cur_close(sqlite3_vtab_cursor *base)
 
 	dgvt_source_free(&c->s);
 	dgchunk_free(&c->codec);
-	sqlite3_free(c->sel);
+	sqlite3_free(c->own);
+	sqlite3_free(c->ident);
 	dgvt_filter_free(&c->f);
 	sqlite3_free(c);
 	return SQLITE_OK;
@@ -64,9 +65,12 @@ static int cur_ready(struct dgvt_cur *c, const struct dgvt_model *m)
 	for (k = 0; k < m->n_ctx; k++)
 		if (dgchunk_add_context(&c->codec, m->ctx_shape[2 * k], m->ctx_shape[2 * k + 1]) < 0)
 			return SQLITE_NOMEM;
-	c->sel = sqlite3_malloc64(((sqlite3_uint64)m->max_accesses + 1) * sizeof *c->sel);
-	if (!c->sel)
+	c->own = sqlite3_malloc64(((sqlite3_uint64)m->max_accesses + 1) * sizeof *c->own);
+	c->ident = sqlite3_malloc64(((sqlite3_uint64)m->max_accesses + 1) * sizeof *c->ident);
+	if (!c->own || !c->ident)
 		return SQLITE_NOMEM;
+	for (k = 0; k <= m->max_accesses; k++)
+		c->ident[k] = (uint32_t)k;
 	c->codec_ready = 1;
 	return SQLITE_OK;
 }
@@ -108,9 +112,22 @@ static void select_run(struct dgvt_cur *c, const struct dgvt_model *m)
 
 	c->d = d;
 	c->k = 0;
+	c->sel = c->own;
 	if ((f->has_ctx && !(f->ctx_set[c->run.context >> 3] & (1u << (c->run.context & 7))))
 	    || base + (int64_t)c->run.n_instrs <= f->ic_lo) {
 		c->n_sel = 0;
+		return;
+	}
+	if (f->open) {          /* every access that happened */
+		if (!(m->ctx_guarded[x >> 3] & (1u << (x & 7)))) {
+			c->sel = c->ident;
+			c->n_sel = na;
+			return;
+		}
+		for (i = 0; i < na; i++)
+			if (a[i] != 0 || !d[i].guarded)
+				c->own[n++] = i;
+		c->n_sel = n;
 		return;
 	}
 	for (i = 0; i < na; i++) {
@@ -124,7 +141,7 @@ static void select_run(struct dgvt_cur *c, const struct dgvt_model *m)
 			if (dgvt_block_at(m, addr, ic, &found) != f->block || !found)
 				continue;
 		}
-		c->sel[n++] = i;
+		c->own[n++] = i;
 	}
 	c->n_sel = n;
 }

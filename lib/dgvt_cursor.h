@@ -16,7 +16,8 @@
  * methods (dgvtab.c) and dgvt_scan.c call it, never the reverse.
  *
  * Ownership: the cursor owns its codec (every context of the model
- * registered, once), its filter, its source and sel; dgvt_cur_close
+ * registered, once), its filter, its source and the arrays sel points
+ * into (a run that keeps every access selects the identity); dgvt_cur_close
  * frees them and the cursor.  The table object (base.pVtab, a struct
  * dgvt) owns the model the cursor reads.
  *
@@ -49,7 +50,8 @@ struct dgvt_cur {
 	uint32_t next_first, run_first, run_no;
 	struct dgchunk_run run;
 	const struct dgvt_desc *d;
-	uint32_t *sel;
+	const uint32_t *sel;    /* the run's selected accesses: own or ident */
+	uint32_t *own, *ident;  /* a buffer; 0, 1, 2, ... (every access) */
 	uint32_t n_sel, k;
 };
 

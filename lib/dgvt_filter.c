@@ -347,6 +347,8 @@ int dgvt_filter_build(struct dgvt *t, struct dgvt_filter *f, const char *plan,
 		rc = filter_arg(t, f, plan[2 * i] - '0', plan[2 * i + 1], argv[i]);
 	if (rc == SQLITE_OK && f->has_block && !f->empty)
 		rc = filter_block(t, f);
+	f->open = f->is_write < 0 && f->ic_lo == INT64_MIN && f->ic_hi == INT64_MAX
+		  && f->a_lo == INT64_MIN && f->a_hi == INT64_MAX && !f->has_stack && !f->has_block;
 	return rc;
 }
 

@@ -44,6 +44,8 @@ struct dgvt_filter {
 	int block_summed;       /* the block has sum_block_chunks rows */
 	uint8_t *ctx_set;       /* bitmap over contexts when has_ctx */
 	int has_stack;          /* stack_filter = P (dgvtab.h) */
+	int open;               /* no constraint on an access but its chunk
+	                           and context: every one that happened passes */
 	uint8_t *whole_set;     /* contexts whose accesses all pass */
 	uint8_t *desc_ok;       /* per descriptor: its pc is in P_pcs */
 };

@@ -40,6 +40,7 @@ static void model_free(struct dgvt_model *m)
 {
 	model_free_blocks(m);
 	sqlite3_free(m->ctx_desc);
+	sqlite3_free(m->ctx_guarded);
 	sqlite3_free(m->ctx_shape);
 	sqlite3_free(m->descs);
 	memset(m, 0, sizeof *m);
@@ -292,6 +293,24 @@ static int load_coding(struct dgvt *t)
 	return SQLITE_OK;
 }
 
+/* Which contexts have a guarded access (one that may not happen: a
+   cursor must look at its address); the others keep every access. */
+static int mark_guarded(struct dgvt_model *m)
+{
+	size_t x, i;
+
+	if (!(m->ctx_guarded = sqlite3_malloc64(m->n_ctx / 8 + 1)))
+		return SQLITE_NOMEM;
+	memset(m->ctx_guarded, 0, m->n_ctx / 8 + 1);
+	for (x = 0; x < m->n_ctx; x++)
+		for (i = 0; i < m->ctx_shape[2 * x + 1]; i++)
+			if (m->descs[m->ctx_desc[x] + i].guarded) {
+				m->ctx_guarded[x >> 3] |= (uint8_t)(1u << (x & 7));
+				break;
+			}
+	return SQLITE_OK;
+}
+
 int dgvt_model_load(struct dgvt *t)
 {
 	struct bbtab b;
@@ -307,6 +326,8 @@ int dgvt_model_load(struct dgvt *t)
 		rc = load_descs(t, &b);
 	if (rc == SQLITE_OK)
 		rc = load_contexts(t, &b);
+	if (rc == SQLITE_OK)
+		rc = mark_guarded(&t->m);
 	bbtab_free(&b);
 	if (rc != SQLITE_OK) {
 		if (rc == SQLITE_NOMEM)

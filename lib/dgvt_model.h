@@ -51,6 +51,7 @@ struct dgvt_model {
 	                           chunk_contexts of schema 10 and older */
 	size_t n_ctx;
 	size_t *ctx_desc;       /* per context: its first descriptor */
+	uint8_t *ctx_guarded;   /* bitmap: the context has a guarded access */
 	uint32_t *ctx_shape;    /* per context: n_instrs, n_accesses */
 	struct dgvt_desc *descs;
 	size_t n_descs;
