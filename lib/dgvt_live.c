@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dgmem.h"
 #include "dgvt_live.h"
 
 /* Level L: regions of 1 << (6 + 3L) bytes, blocks of up to 16 of them. */
@@ -14,22 +13,18 @@
 
 /* ------------------------------------------------------------ order */
 
-/* qsort has no context: the model the comparisons read, set around the
-   sort (dgvt_live_order_make runs once a model, from one thread). */
-static const struct dgvt_model *sort_model;
-
-static int by_alloc_cmp(const void *pa, const void *pb)
+static int by_alloc_cmp(const void *pa, const void *pb, void *arg)
 {
-	int64_t a = sort_model->blk[*(const uint32_t *)pa].alloc;
-	int64_t b = sort_model->blk[*(const uint32_t *)pb].alloc;
+	const struct dgvt_blk *blk = arg;
+	int64_t a = blk[*(const uint32_t *)pa].alloc, b = blk[*(const uint32_t *)pb].alloc;
 
 	return a < b ? -1 : a > b;
 }
 
-static int by_free_cmp(const void *pa, const void *pb)
+static int by_free_cmp(const void *pa, const void *pb, void *arg)
 {
-	int64_t a = sort_model->blk[*(const uint32_t *)pa].free;
-	int64_t b = sort_model->blk[*(const uint32_t *)pb].free;
+	const struct dgvt_blk *blk = arg;
+	int64_t a = blk[*(const uint32_t *)pa].free, b = blk[*(const uint32_t *)pb].free;
 
 	return a < b ? -1 : a > b;
 }
@@ -50,10 +45,8 @@ int dgvt_live_order_make(const struct dgvt_model *m, struct dgvt_live_order *o)
 	for (i = 0; i < m->n_blk; i++)
 		o->by_alloc[i] = o->by_free[i] = (uint32_t)i;
 	o->n = m->n_blk;
-	sort_model = m;
-	qsort(o->by_alloc, o->n, sizeof *o->by_alloc, by_alloc_cmp);
-	qsort(o->by_free, o->n, sizeof *o->by_free, by_free_cmp);
-	sort_model = NULL;
+	qsort_r(o->by_alloc, o->n, sizeof *o->by_alloc, by_alloc_cmp, m->blk);
+	qsort_r(o->by_free, o->n, sizeof *o->by_free, by_free_cmp, m->blk);
 	return 0;
 }
 

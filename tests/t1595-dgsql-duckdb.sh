@@ -1,7 +1,7 @@
 #!/bin/sh
 # t1595-dgsql-duckdb: dgsql's columnar engine (dgsql/duck.h) gives SQLite's
-# answers.  On a multi-threaded, a heap-sharing and a several-chunk
-# trace (a one-chunk trace stays in SQLite): the ad-hoc questions (GROUP BY size, top pcs, windows of
+# answers.  On a multi-threaded and a heap-sharing trace (a one-chunk
+# trace stays in SQLite): the ad-hoc questions (GROUP BY size, top pcs, windows of
 # distinct lines and pages, an address range, joins of accesses with
 # blocks, pcs, functions and threads) run in DuckDB (.timer says so) and
 # print what --engine sqlite prints, sorted and as printed (GROUP BY's
@@ -20,7 +20,6 @@ need_dgsql
 trace_db m.db mixed || finish
 trace_db t.db threads || finish
 trace_db h.db heapshare || finish
-trace_db s.db sweep || finish
 
 # batch DB ENGINES SQL...: auto's and --engine sqlite's output of all
 # the statements equal (as printed) and not empty, and auto ran each in
@@ -39,7 +38,7 @@ batch() {
 		"$(sed -n 's/.* engine \([a-z]*\)$/\1/p' auto.raw | tr '\n' ' ' | sed 's/ $//')"
 }
 
-for db in t.db h.db s.db; do
+for db in t.db h.db; do
 	B=$(dq $db "SELECT id FROM blocks ORDER BY reads + writes DESC LIMIT 1")
 	A=$(dq $db "SELECT addr FROM blocks WHERE id = $B")
 	N=$(dq $db "SELECT size FROM blocks WHERE id = $B")
@@ -100,7 +99,7 @@ check_eq ".engine shows and sets" "auto duckdb" "$(tr '\n' ' ' <eng.out | sed 's
 
 # --export parquet: files DuckDB reads back with dgsql's sums
 sums="count(*), sum(icount), sum(addr % 1000003), sum(size), sum(is_write), sum(pc % 1000003), sum(thread), sum(context_id), count(block_id), sum(block_id), sum(module_id)"
-for db in m.db t.db h.db; do
+for db in t.db h.db; do
 	rm -rf ex.$db
 	check_run "$db --export parquet DIR" "$DGSQL" $db --export parquet ex.$db
 	check_eq "$db: the export's accesses, counted and summed by DuckDB, are dgsql's" \
