@@ -279,13 +279,18 @@ int64_t dgvt_live_block_at(struct dgvt_live *l, int64_t a, int64_t t, int *found
 		l->broken = 1;
 		return dgvt_block_at(l->m, a, t, found);
 	}
-	c = l->last;
-	if (c && !l->nested && c->addr <= a && a < c->end && c->alloc <= t && t < c->free) {
-		*found = 1;
-		return c->id;
+	for (int i = 0; i < 2 && !l->nested; i++) {
+		c = l->last[i];
+		if (c && c->addr <= a && a < c->end && c->alloc <= t && t < c->free) {
+			l->last[i] = l->last[0];
+			l->last[0] = c;
+			*found = 1;
+			return c->id;
+		}
 	}
 	if ((c = lookup(l, a, found))) {
-		l->last = c;
+		l->last[1] = l->last[0];
+		l->last[0] = c;
 		return c->id;
 	}
 	if (a < l->span_lo || a >= l->span_hi)

@@ -14,7 +14,8 @@
  * walk, whatever the address history: the search of sorted blocks walks
  * back over every block that ever covered the address.  Most lookups
  * cost less: a range of addresses (the stack) that no block ever covers
- * answers them, or the block found last while no block was ever made
+ * answers them, or one of the two blocks found last (a copy goes back and
+ * forth between two) while no block was ever made
  * live with its first or last byte in a live block (a pool's
  * VALGRIND_MALLOCLIKE_BLOCK inside its malloc'd arena: from then on
  * every lookup walks the levels).  A block made live wholly inside one
@@ -71,7 +72,7 @@ struct dgvt_live {
 	/* Shortcuts: the block found last (while no block was ever
 	   allocated inside a live one, it is the answer wherever it holds
 	   the address and is live), and a range no block ever covers. */
-	const struct dgvt_blk *last;
+	const struct dgvt_blk *last[2];  /* the two found last, newest first */
 	int nested;
 	int64_t gap_lo, gap_hi;
 	int64_t span_lo, span_hi;       /* between two starts, where the last
