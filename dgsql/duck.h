@@ -11,13 +11,10 @@
  * trace data ever becomes SQL text: names are quoted where they are
  * spliced, values travel as values.
  *
- * duck_route says whether a statement is one DuckDB should run: it reads
- * accesses (or filtered_accesses with no filter set), is a query, and
- * calls only functions whose meaning is the same in both engines; LIKE
- * becomes ILIKE (SQLite's LIKE ignores ASCII case).  duck_run runs it,
- * with SQLite's integer division, NULL order and column names, and hands
- * the rows back as a statement of an in-memory SQLite database, so every
- * output mode prints them as it prints SQLite's.
+ * duck_run runs a statement (the text as route.h rewrites it for SQLite's
+ * meaning) with SQLite's integer division, NULL order and column names,
+ * and hands the rows back as a statement of an in-memory SQLite database,
+ * so every output mode prints them as it prints SQLite's.
  *
  * Ownership: the caller owns the trace connection; struct duck owns its
  * DuckDB database, connection, decoder model (kept for the session, as
@@ -46,18 +43,6 @@ const char *duck_version(void);
    with DuckDB (*err says). */
 struct duck *duck_open(const char *path, char **err);
 void duck_free(struct duck *d);
-
-/* What duck_route decides. */
-enum duck_verdict {
-	DUCK_NO,                /* SQLite's: it does not read accesses */
-	DUCK_YES,               /* DuckDB's */
-	DUCK_UNSAFE             /* reads accesses but SQLite must run it: a
-	                           function or form whose meaning differs */
-};
-
-/* Whether the statement's text (sql) should run in DuckDB; filtered:
-   a filter is set (filtered_accesses is not all of accesses). */
-enum duck_verdict duck_route(const char *sql, int filtered);
 
 /* Runs st's text in DuckDB, args (n) bound to ?1.. as shell.c binds them
    (integers as integers, the rest as text; missing ones NULL).  1 with

@@ -6,6 +6,7 @@
 
 #include "duck.h"
 #include "engine.h"
+#include "route.h"
 #include "shape.h"
 
 /* Whether DuckDB sees the tables st names as SQLite would: accesses and
@@ -71,7 +72,7 @@ int engine_try(struct shell *sh, sqlite3_stmt *st, char *const *args, int n,
 	if (sh->engine == ENGINE_SQLITE || !sh->db_path || (!forced && sh->duck_broken))
 		return 0;
 	if (!forced && (!sqlite3_stmt_readonly(st)
-			|| duck_route(sqlite3_sql(st), sh->events || sh->ranges) != DUCK_YES
+			|| route_query(sqlite3_sql(st), sh->events || sh->ranges) != ROUTE_DUCKDB
 			|| !duck_sees_same(sh) || sqlite_reads_little(sh, st)))
 		return 0;
 	if (!sh->duck && !(sh->duck = duck_open(sh->db_path, &msg))) {

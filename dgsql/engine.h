@@ -3,7 +3,7 @@
  * Promise: engine_try decides, for a statement SQLite has prepared, whether
  * DuckDB (duck.h) runs it: never with --engine sqlite; always with
  * --engine duckdb (its errors are the statement's); in auto, when it is
- * a query over the accesses that means the same in both (duck_route),
+ * a query over the accesses that means the same in both (route.h),
  * DuckDB sees the tables SQLite would (no TEMP object hides one of the
  * trace's, accesses and filtered_accesses are ours), and SQLite's own
  * plan, with its values, reads more than one chunk and more than a
