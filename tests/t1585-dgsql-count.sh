@@ -3,7 +3,7 @@
 # terms the table evaluates in C (column OP integer, either way round,
 # decimal, hex, negative, ANDed) is answered by the count fast path
 # (dgsql/count.h: dgvtab_count, gdb sees it called) and equals what
-# SQLite's row loop counts (the statement with a trailing comment, which
+# SQLite's row loop counts (--engine sqlite, the statement with a trailing comment, which
 # the fast path does not take), in every output mode, with the column
 # named as written; a block with sum_block_chunks rows is counted from
 # them, terms on thread and chunk_id alone from chunks.n_accesses, others
@@ -25,7 +25,7 @@ trace_db h.db heapshare || finish
 same() {
 	"$DGSQL" -m "$2" --header "$1" "$3" >fast.out 2>fast.err
 	_f=$?
-	"$DGSQL" -m "$2" --header "$1" "$3 -- through SQLite" >slow.out 2>slow.err
+	"$DGSQL" --engine sqlite -m "$2" --header "$1" "$3 -- through SQLite" >slow.out 2>slow.err
 	check_eq "$1 -m $2 '$3': exit status as SQLite's" "0 0" "$_f $?"
 	check_cmp "$1 -m $2 '$3': output as SQLite's" slow.out fast.out
 	check_gt "$1 -m $2 '$3' prints lines" 0 "$(wc -l <fast.out)"
