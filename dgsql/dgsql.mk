@@ -23,15 +23,15 @@ DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' -DDG_SCHEMA_VERSION=$(DG_SCHEMA_VERSIO
 DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm
 
 # DuckDB, the columnar engine (dgsql/duck.h), where make deps put it
-# (scripts/install-duckdb.sh): linked, and found at run time next to an
-# installed dgsql (PREFIX/lib/datagrind) or in the source tree's .deps.
+# (scripts/install-duckdb.sh): its header at build time, its library
+# loaded on first use (dlopen, through this run path: next to an
+# installed dgsql, PREFIX/lib/datagrind, or the source tree's .deps).
 # Without it dgsql is built with SQLite alone.
 DUCKDB_DIR ?= .deps/duckdb
 ifneq ($(wildcard $(DUCKDB_DIR)/include/duckdb.h),)
 ifneq ($(wildcard $(DUCKDB_DIR)/lib/libduckdb.so),)
 DGSQL_DEFS += -DDG_HAVE_DUCKDB -isystem $(DUCKDB_DIR)/include
-DGSQL_LIBS += -L$(DUCKDB_DIR)/lib -lduckdb \
-	-Wl,-rpath,'$$ORIGIN/../lib/datagrind' -Wl,-rpath,$(abspath $(DUCKDB_DIR)/lib)
+DGSQL_LIBS += -ldl -Wl,-rpath,'$$ORIGIN/../lib/datagrind' -Wl,-rpath,$(abspath $(DUCKDB_DIR)/lib)
 DGSQL_HAVE_DUCKDB := 1
 endif
 endif

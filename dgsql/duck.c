@@ -58,9 +58,127 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 
 #else /* DG_HAVE_DUCKDB */
 
+#include <dlfcn.h>
+#include <stdio.h>
 #include <duckdb.h>
 
 #include "dgvt_par.h"
+
+/* DuckDB's C API, loaded on first use (dlopen): a dgsql that never runs a
+   query in DuckDB never maps its 64 MB library, whose start-up would
+   otherwise cost every dgsql process some 25 ms.  The library is found
+   by the executable's run path (dgsql.mk: next to an installed dgsql, or
+   the source tree's .deps). */
+#define DUCK_API(X) \
+	X(duckdb_bind_add_result_column) \
+	X(duckdb_bind_get_extra_info) \
+	X(duckdb_bind_get_parameter) \
+	X(duckdb_bind_int64) \
+	X(duckdb_bind_null) \
+	X(duckdb_bind_set_bind_data) \
+	X(duckdb_bind_set_cardinality) \
+	X(duckdb_bind_set_error) \
+	X(duckdb_bind_varchar) \
+	X(duckdb_close) \
+	X(duckdb_column_count) \
+	X(duckdb_column_name) \
+	X(duckdb_column_type) \
+	X(duckdb_connect) \
+	X(duckdb_create_config) \
+	X(duckdb_create_logical_type) \
+	X(duckdb_create_table_function) \
+	X(duckdb_data_chunk_get_size) \
+	X(duckdb_data_chunk_get_vector) \
+	X(duckdb_data_chunk_set_size) \
+	X(duckdb_destroy_config) \
+	X(duckdb_destroy_data_chunk) \
+	X(duckdb_destroy_extracted) \
+	X(duckdb_destroy_logical_type) \
+	X(duckdb_destroy_prepare) \
+	X(duckdb_destroy_result) \
+	X(duckdb_destroy_table_function) \
+	X(duckdb_destroy_value) \
+	X(duckdb_disconnect) \
+	X(duckdb_execute_prepared) \
+	X(duckdb_extract_statements) \
+	X(duckdb_extract_statements_error) \
+	X(duckdb_free) \
+	X(duckdb_function_get_bind_data) \
+	X(duckdb_function_get_init_data) \
+	X(duckdb_function_get_local_init_data) \
+	X(duckdb_function_set_error) \
+	X(duckdb_get_varchar) \
+	X(duckdb_hugeint_to_double) \
+	X(duckdb_init_get_bind_data) \
+	X(duckdb_init_get_column_count) \
+	X(duckdb_init_get_column_index) \
+	X(duckdb_init_get_extra_info) \
+	X(duckdb_init_set_error) \
+	X(duckdb_init_set_init_data) \
+	X(duckdb_init_set_max_threads) \
+	X(duckdb_library_version) \
+	X(duckdb_nparams) \
+	X(duckdb_open_ext) \
+	X(duckdb_prepare) \
+	X(duckdb_prepare_error) \
+	X(duckdb_prepare_extracted_statement) \
+	X(duckdb_query) \
+	X(duckdb_register_table_function) \
+	X(duckdb_result_chunk_count) \
+	X(duckdb_result_error) \
+	X(duckdb_result_get_chunk) \
+	X(duckdb_row_count) \
+	X(duckdb_set_config) \
+	X(duckdb_string_t_data) \
+	X(duckdb_string_t_length) \
+	X(duckdb_table_function_add_parameter) \
+	X(duckdb_table_function_set_bind) \
+	X(duckdb_table_function_set_extra_info) \
+	X(duckdb_table_function_set_function) \
+	X(duckdb_table_function_set_init) \
+	X(duckdb_table_function_set_local_init) \
+	X(duckdb_table_function_set_name) \
+	X(duckdb_table_function_supports_projection_pushdown) \
+	X(duckdb_validity_row_is_valid) \
+	X(duckdb_validity_set_row_invalid) \
+	X(duckdb_value_double) \
+	X(duckdb_value_int64) \
+	X(duckdb_value_varchar) \
+	X(duckdb_vector_assign_string_element_len) \
+	X(duckdb_vector_ensure_validity_writable) \
+	X(duckdb_vector_get_data) \
+	X(duckdb_vector_get_validity) \
+	X(duckdb_vector_size)
+
+#define DUCK_PTR(f) __typeof__(f) *f;
+static struct { DUCK_API(DUCK_PTR) } duck_api;
+#define DK(f) (duck_api.f)
+
+/* The API, loaded once; 0, or -1 with *err. */
+static int duck_load(char **err)
+{
+	static int loaded;      /* 1 loaded, -1 failed */
+	static char why[256];
+	void *h;
+
+	if (loaded == 0) {
+		loaded = -1;
+		if (!(h = dlopen("libduckdb.so", RTLD_NOW | RTLD_LOCAL))) {
+			snprintf(why, sizeof why, "cannot load DuckDB: %s (make deps installs it)", dlerror());
+			goto out;
+		}
+#define DUCK_SYM(f) if (!(duck_api.f = (__typeof__(f) *)dlsym(h, #f))) { \
+			snprintf(why, sizeof why, "DuckDB's library has no %s: not version 1.4", #f); \
+			goto out; }
+		DUCK_API(DUCK_SYM)
+#undef DUCK_SYM
+		loaded = 1;
+	}
+out:
+	if (loaded < 0 && err)
+		*err = sqlite3_mprintf("%s", why);
+	return loaded > 0 ? 0 : -1;
+}
 
 struct duck {
 	char *path;
@@ -89,7 +207,7 @@ static idx_t acc_col_id(idx_t duck_col)
 
 const char *duck_version(void)
 {
-	return duckdb_library_version();
+	return duck_load(NULL) == 0 ? DK(duckdb_library_version)() : NULL;
 }
 
 /* ------------------------------------------------------------ dg_accesses */
@@ -107,22 +225,22 @@ struct acc_local {
 
 static void acc_bind(duckdb_bind_info info)
 {
-	struct duck *d = duckdb_bind_get_extra_info(info);
-	duckdb_logical_type big = duckdb_create_logical_type(DUCKDB_TYPE_BIGINT);
+	struct duck *d = DK(duckdb_bind_get_extra_info)(info);
+	duckdb_logical_type big = DK(duckdb_create_logical_type)(DUCKDB_TYPE_BIGINT);
 	char *msg = NULL;
 	size_t i;
 
 	if (!d->par && dgvt_par_open(d->path, &d->par, &msg) != SQLITE_OK) {
-		duckdb_bind_set_error(info, msg ? msg : "accesses: out of memory");
+		DK(duckdb_bind_set_error)(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
-		duckdb_destroy_logical_type(&big);
+		DK(duckdb_destroy_logical_type)(&big);
 		return;
 	}
 	for (i = 0; i < DGVT_PAR_N_COLS; i++)
 		if (acc_cols[i])
-			duckdb_bind_add_result_column(info, acc_cols[i], big);
-	duckdb_destroy_logical_type(&big);
-	duckdb_bind_set_cardinality(info, (idx_t)dgvt_par_rows(d->par), false);
+			DK(duckdb_bind_add_result_column)(info, acc_cols[i], big);
+	DK(duckdb_destroy_logical_type)(&big);
+	DK(duckdb_bind_set_cardinality)(info, (idx_t)dgvt_par_rows(d->par), false);
 }
 
 static void acc_global_free(void *p)
@@ -135,31 +253,31 @@ static void acc_global_free(void *p)
 
 static void acc_init(duckdb_init_info info)
 {
-	struct duck *d = duckdb_init_get_extra_info(info);
+	struct duck *d = DK(duckdb_init_get_extra_info)(info);
 	struct acc_global *g = calloc(1, sizeof *g);
 	char *msg = NULL;
 	uint32_t want = 0;
 	idx_t i;
 
 	if (!g) {
-		duckdb_init_set_error(info, "accesses: out of memory");
+		DK(duckdb_init_set_error)(info, "accesses: out of memory");
 		return;
 	}
-	g->ncol = duckdb_init_get_column_count(info);
+	g->ncol = DK(duckdb_init_get_column_count)(info);
 	for (i = 0; i < g->ncol && i < DGVT_PAR_N_COLS; i++) {
-		idx_t c = duckdb_init_get_column_index(info, i);
+		idx_t c = DK(duckdb_init_get_column_index)(info, i);
 		g->col[i] = c < DGVT_PAR_N_COLS - 1 ? acc_col_id(c) : DGVT_PAR_N_COLS;      /* a row id */
 		if (g->col[i] < DGVT_PAR_N_COLS)
 			want |= 1u << g->col[i];
 	}
 	if (dgvt_par_scan_begin(d->par, want, &g->scan, &msg) != SQLITE_OK) {
-		duckdb_init_set_error(info, msg ? msg : "accesses: out of memory");
+		DK(duckdb_init_set_error)(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
 		free(g);
 		return;
 	}
-	duckdb_init_set_init_data(info, g, acc_global_free);
-	duckdb_init_set_max_threads(info, 64);
+	DK(duckdb_init_set_init_data)(info, g, acc_global_free);
+	DK(duckdb_init_set_max_threads)(info, 64);
 }
 
 static void acc_local_free(void *p)
@@ -175,44 +293,44 @@ static void acc_local_init(duckdb_init_info info)
 	struct acc_local *l = calloc(1, sizeof *l);
 
 	if (!l) {
-		duckdb_init_set_error(info, "accesses: out of memory");
+		DK(duckdb_init_set_error)(info, "accesses: out of memory");
 		return;
 	}
-	duckdb_init_set_init_data(info, l, acc_local_free);
+	DK(duckdb_init_set_init_data)(info, l, acc_local_free);
 }
 
 static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
 {
-	struct acc_global *g = duckdb_function_get_init_data(info);
-	struct acc_local *l = duckdb_function_get_local_init_data(info);
+	struct acc_global *g = DK(duckdb_function_get_init_data)(info);
+	struct acc_local *l = DK(duckdb_function_get_local_init_data)(info);
 	int64_t *cols[DGVT_PAR_N_COLS] = { 0 };
 	int64_t *other[DGVT_PAR_N_COLS] = { 0 };      /* row ids: zero */
 	uint8_t *nulls[DGVT_PAR_N_COLS] = { 0 };
 	duckdb_vector vec[DGVT_PAR_N_COLS] = { 0 };
-	size_t n = 0, max = duckdb_vector_size(), k;
+	size_t n = 0, max = DK(duckdb_vector_size)(), k;
 	char *msg = NULL;
 	idx_t i;
 
 	if (max > sizeof l->nulls[0])
 		max = sizeof l->nulls[0];
 	if (!l->w && dgvt_par_worker_open(g->scan, &l->w, &msg) != SQLITE_OK) {
-		duckdb_function_set_error(info, msg ? msg : "accesses: out of memory");
+		DK(duckdb_function_set_error)(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
 		return;
 	}
 	for (i = 0; i < g->ncol && i < DGVT_PAR_N_COLS; i++) {
-		duckdb_vector v = duckdb_data_chunk_get_vector(out, i);
+		duckdb_vector v = DK(duckdb_data_chunk_get_vector)(out, i);
 		idx_t c = g->col[i];
 		if (c < DGVT_PAR_N_COLS) {
-			cols[c] = duckdb_vector_get_data(v);
+			cols[c] = DK(duckdb_vector_get_data)(v);
 			nulls[c] = l->nulls[c];
 			vec[c] = v;
 		} else {
-			other[i] = duckdb_vector_get_data(v);
+			other[i] = DK(duckdb_vector_get_data)(v);
 		}
 	}
 	if (dgvt_par_fill(l->w, cols, nulls, max, &n, &msg) != SQLITE_OK) {
-		duckdb_function_set_error(info, msg ? msg : "accesses: out of memory");
+		DK(duckdb_function_set_error)(info, msg ? msg : "accesses: out of memory");
 		sqlite3_free(msg);
 		return;
 	}
@@ -226,13 +344,13 @@ static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
 		for (k = 0; k < n; k++)
 			if (nulls[i][k]) {
 				if (!valid) {
-					duckdb_vector_ensure_validity_writable(vec[i]);
-					valid = duckdb_vector_get_validity(vec[i]);
+					DK(duckdb_vector_ensure_validity_writable)(vec[i]);
+					valid = DK(duckdb_vector_get_validity)(vec[i]);
 				}
-				duckdb_validity_set_row_invalid(valid, k);
+				DK(duckdb_validity_set_row_invalid)(valid, k);
 			}
 	}
-	duckdb_data_chunk_set_size(out, n);
+	DK(duckdb_data_chunk_set_size)(out, n);
 }
 
 /* ------------------------------------------------------------ dg_sqlite */
@@ -341,52 +459,52 @@ static sqlite3_stmt *sq_prepare(sqlite3 *db, const char *name, const struct sq_b
 
 static void sq_bind(duckdb_bind_info info)
 {
-	struct duck *d = duckdb_bind_get_extra_info(info);
-	duckdb_value v = duckdb_bind_get_parameter(info, 0);
-	char *name = duckdb_get_varchar(v);
+	struct duck *d = DK(duckdb_bind_get_extra_info)(info);
+	duckdb_value v = DK(duckdb_bind_get_parameter)(info, 0);
+	char *name = DK(duckdb_get_varchar)(v);
 	struct sq_bind *b = calloc(1, sizeof *b);
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	int i, sampled = 0;
 
-	duckdb_destroy_value(&v);
+	DK(duckdb_destroy_value)(&v);
 	if (!b || !name || !(b->name = strdup(name))) {
-		duckdb_bind_set_error(info, "dg_sqlite: out of memory");
+		DK(duckdb_bind_set_error)(info, "dg_sqlite: out of memory");
 		goto out;
 	}
 	if (open_sqlite(d->path, &db) != SQLITE_OK || !(st = sq_prepare(db, name, NULL, NULL, 0))) {
 		char *m = sqlite3_mprintf("dg_sqlite: %s: %s", name, db ? sqlite3_errmsg(db) : "cannot open");
-		duckdb_bind_set_error(info, m ? m : "dg_sqlite: out of memory");
+		DK(duckdb_bind_set_error)(info, m ? m : "dg_sqlite: out of memory");
 		sqlite3_free(m);
 		goto out;
 	}
 	b->ncol = sqlite3_column_count(st);
 	if (!(b->type = calloc((size_t)b->ncol + 1, sizeof *b->type))
 	    || !(b->col = calloc((size_t)b->ncol + 1, sizeof *b->col))) {
-		duckdb_bind_set_error(info, "dg_sqlite: out of memory");
+		DK(duckdb_bind_set_error)(info, "dg_sqlite: out of memory");
 		goto out;
 	}
 	for (i = 0; i < b->ncol; i++) {
 		const char *decl = sqlite3_column_decltype(st, i);
 		duckdb_logical_type lt;
 		if (!(b->col[i] = strdup(sqlite3_column_name(st, i)))) {
-			duckdb_bind_set_error(info, "dg_sqlite: out of memory");
+			DK(duckdb_bind_set_error)(info, "dg_sqlite: out of memory");
 			goto out;
 		}
 		/* An expression column has no declared type: its first row's. */
 		if ((!decl || !*decl) && !sampled)
 			sampled = sqlite3_step(st) == SQLITE_ROW ? 1 : -1;
 		b->type[i] = scol_of_decl(decl, sampled > 0 ? sqlite3_column_type(st, i) : SQLITE_NULL);
-		lt = duckdb_create_logical_type(duck_type_of(b->type[i]));
-		duckdb_bind_add_result_column(info, sqlite3_column_name(st, i), lt);
-		duckdb_destroy_logical_type(&lt);
+		lt = DK(duckdb_create_logical_type)(duck_type_of(b->type[i]));
+		DK(duckdb_bind_add_result_column)(info, sqlite3_column_name(st, i), lt);
+		DK(duckdb_destroy_logical_type)(&lt);
 	}
-	duckdb_bind_set_bind_data(info, b, sq_bind_free);
+	DK(duckdb_bind_set_bind_data)(info, b, sq_bind_free);
 	b = NULL;
 out:
 	sqlite3_finalize(st);
 	sqlite3_close(db);
-	duckdb_free(name);
+	DK(duckdb_free)(name);
 	if (b)
 		sq_bind_free(b);
 }
@@ -403,22 +521,22 @@ static void sq_scan_free(void *p)
 
 static void sq_init(duckdb_init_info info)
 {
-	struct duck *d = duckdb_init_get_extra_info(info);
-	struct sq_bind *b = duckdb_init_get_bind_data(info);
+	struct duck *d = DK(duckdb_init_get_extra_info)(info);
+	struct sq_bind *b = DK(duckdb_init_get_bind_data)(info);
 	struct sq_scan *s = calloc(1, sizeof *s);
-	idx_t i, n = duckdb_init_get_column_count(info), *col = calloc(n + 1, sizeof *col);
+	idx_t i, n = DK(duckdb_init_get_column_count)(info), *col = calloc(n + 1, sizeof *col);
 
 	if (!s || !col || !(s->type = calloc(n + 1, sizeof *s->type))) {
-		duckdb_init_set_error(info, "dg_sqlite: out of memory");
+		DK(duckdb_init_set_error)(info, "dg_sqlite: out of memory");
 		free(col);
 		if (s)
 			sq_scan_free(s);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		col[i] = duckdb_init_get_column_index(info, i);
+		col[i] = DK(duckdb_init_get_column_index)(info, i);
 		if (col[i] >= (idx_t)b->ncol) {       /* a row id: none here */
-			duckdb_init_set_error(info, "dg_sqlite: no such column");
+			DK(duckdb_init_set_error)(info, "dg_sqlite: no such column");
 			free(col);
 			sq_scan_free(s);
 			return;
@@ -430,13 +548,13 @@ static void sq_init(duckdb_init_info info)
 	free(col);
 	if (!s->st) {
 		char *m = sqlite3_mprintf("dg_sqlite: %s: %s", b->name, s->db ? sqlite3_errmsg(s->db) : "cannot open");
-		duckdb_init_set_error(info, m ? m : "dg_sqlite: out of memory");
+		DK(duckdb_init_set_error)(info, m ? m : "dg_sqlite: out of memory");
 		sqlite3_free(m);
 		sq_scan_free(s);
 		return;
 	}
-	duckdb_init_set_init_data(info, s, sq_scan_free);
-	duckdb_init_set_max_threads(info, 1);
+	DK(duckdb_init_set_init_data)(info, s, sq_scan_free);
+	DK(duckdb_init_set_max_threads)(info, 1);
 }
 
 /* Whether the n bytes at p are valid UTF-8 (DuckDB's VARCHAR must be). */
@@ -475,9 +593,9 @@ static int utf8_ok(const unsigned char *p, size_t n)
 
 static void sq_scan(duckdb_function_info info, duckdb_data_chunk out)
 {
-	struct sq_bind *b = duckdb_function_get_bind_data(info);
-	struct sq_scan *s = duckdb_function_get_init_data(info);
-	idx_t n = 0, max = duckdb_vector_size();
+	struct sq_bind *b = DK(duckdb_function_get_bind_data)(info);
+	struct sq_scan *s = DK(duckdb_function_get_init_data)(info);
+	idx_t n = 0, max = DK(duckdb_vector_size)();
 	int i, rc;
 
 	while (!s->done && n < max) {
@@ -485,27 +603,27 @@ static void sq_scan(duckdb_function_info info, duckdb_data_chunk out)
 			s->done = 1;
 			if (rc != SQLITE_DONE) {
 				char *m = sqlite3_mprintf("dg_sqlite: %s: %s", b->name, sqlite3_errmsg(s->db));
-				duckdb_function_set_error(info, m ? m : "dg_sqlite: out of memory");
+				DK(duckdb_function_set_error)(info, m ? m : "dg_sqlite: out of memory");
 				sqlite3_free(m);
 				return;
 			}
 			break;
 		}
 		for (i = 0; i < s->ncol; i++) {
-			duckdb_vector v = duckdb_data_chunk_get_vector(out, (idx_t)i);
+			duckdb_vector v = DK(duckdb_data_chunk_get_vector)(out, (idx_t)i);
 			const unsigned char *p;
 			int len;
 			if (sqlite3_column_type(s->st, i) == SQLITE_NULL) {
-				duckdb_vector_ensure_validity_writable(v);
-				duckdb_validity_set_row_invalid(duckdb_vector_get_validity(v), n);
+				DK(duckdb_vector_ensure_validity_writable)(v);
+				DK(duckdb_validity_set_row_invalid)(DK(duckdb_vector_get_validity)(v), n);
 				continue;
 			}
 			switch (s->type[i]) {
 			case SC_INT:
-				((int64_t *)duckdb_vector_get_data(v))[n] = sqlite3_column_int64(s->st, i);
+				((int64_t *)DK(duckdb_vector_get_data)(v))[n] = sqlite3_column_int64(s->st, i);
 				break;
 			case SC_REAL:
-				((double *)duckdb_vector_get_data(v))[n] = sqlite3_column_double(s->st, i);
+				((double *)DK(duckdb_vector_get_data)(v))[n] = sqlite3_column_double(s->st, i);
 				break;
 			case SC_TEXT:
 				p = sqlite3_column_text(s->st, i);
@@ -513,23 +631,23 @@ static void sq_scan(duckdb_function_info info, duckdb_data_chunk out)
 				if (!utf8_ok(p, (size_t)len)) {
 					char *m = sqlite3_mprintf("dg_sqlite: %s row %lld column %s: text that is not UTF-8",
 								  b->name, (long long)s->row + 1, sqlite3_column_name(s->st, i));
-					duckdb_function_set_error(info, m ? m : "dg_sqlite: out of memory");
+					DK(duckdb_function_set_error)(info, m ? m : "dg_sqlite: out of memory");
 					sqlite3_free(m);
 					return;
 				}
-				duckdb_vector_assign_string_element_len(v, n, (const char *)p, (idx_t)len);
+				DK(duckdb_vector_assign_string_element_len)(v, n, (const char *)p, (idx_t)len);
 				break;
 			case SC_BLOB:
 				p = sqlite3_column_blob(s->st, i);
 				len = sqlite3_column_bytes(s->st, i);
-				duckdb_vector_assign_string_element_len(v, n, p ? (const char *)p : "", (idx_t)len);
+				DK(duckdb_vector_assign_string_element_len)(v, n, p ? (const char *)p : "", (idx_t)len);
 				break;
 			}
 		}
 		n++;
 		s->row++;
 	}
-	duckdb_data_chunk_set_size(out, n);
+	DK(duckdb_data_chunk_set_size)(out, n);
 }
 
 /* ------------------------------------------------------------ the engine */
@@ -551,8 +669,8 @@ void duck_free(struct duck *d)
 	if (!d)
 		return;
 	if (d->ready) {
-		duckdb_disconnect(&d->con);
-		duckdb_close(&d->db);
+		DK(duckdb_disconnect)(&d->con);
+		DK(duckdb_close)(&d->db);
 	}
 	dgvt_par_close(d->par);
 	sqlite3_close(d->res);
@@ -563,11 +681,11 @@ void duck_free(struct duck *d)
 static int q(struct duck *d, const char *sql, char **err)
 {
 	duckdb_result r;
-	int bad = duckdb_query(d->con, sql, &r) == DuckDBError;
+	int bad = DK(duckdb_query)(d->con, sql, &r) == DuckDBError;
 
 	if (bad)
-		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
-	duckdb_destroy_result(&r);
+		*err = sqlite3_mprintf("duckdb: %s", DK(duckdb_result_error)(&r));
+	DK(duckdb_destroy_result)(&r);
 	return bad ? -1 : 0;
 }
 
@@ -576,24 +694,24 @@ static int add_function(struct duck *d, const char *name, int param,
 			duckdb_table_function_init_t local, duckdb_table_function_t fn,
 			int projection)
 {
-	duckdb_table_function f = duckdb_create_table_function();
+	duckdb_table_function f = DK(duckdb_create_table_function)();
 	int bad;
 
-	duckdb_table_function_set_name(f, name);
+	DK(duckdb_table_function_set_name)(f, name);
 	if (param) {
-		duckdb_logical_type t = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
-		duckdb_table_function_add_parameter(f, t);
-		duckdb_destroy_logical_type(&t);
+		duckdb_logical_type t = DK(duckdb_create_logical_type)(DUCKDB_TYPE_VARCHAR);
+		DK(duckdb_table_function_add_parameter)(f, t);
+		DK(duckdb_destroy_logical_type)(&t);
 	}
-	duckdb_table_function_set_extra_info(f, d, NULL);
-	duckdb_table_function_set_bind(f, bind);
-	duckdb_table_function_set_init(f, init);
+	DK(duckdb_table_function_set_extra_info)(f, d, NULL);
+	DK(duckdb_table_function_set_bind)(f, bind);
+	DK(duckdb_table_function_set_init)(f, init);
 	if (local)
-		duckdb_table_function_set_local_init(f, local);
-	duckdb_table_function_set_function(f, fn);
-	duckdb_table_function_supports_projection_pushdown(f, projection);
-	bad = duckdb_register_table_function(d->con, f) == DuckDBError;
-	duckdb_destroy_table_function(&f);
+		DK(duckdb_table_function_set_local_init)(f, local);
+	DK(duckdb_table_function_set_function)(f, fn);
+	DK(duckdb_table_function_supports_projection_pushdown)(f, projection);
+	bad = DK(duckdb_register_table_function)(d->con, f) == DuckDBError;
+	DK(duckdb_destroy_table_function)(&f);
 	return bad ? -1 : 0;
 }
 
@@ -632,22 +750,24 @@ static int engine_start(struct duck *d, char **err)
 
 	if (d->ready)
 		return 0;
-	if (duckdb_create_config(&cfg) == DuckDBError) {
+	if (duck_load(err) < 0)
+		return -1;
+	if (DK(duckdb_create_config)(&cfg) == DuckDBError) {
 		*err = sqlite3_mprintf("duckdb: out of memory");
 		return -1;
 	}
 	/* Nothing is ever fetched at run time. */
-	duckdb_set_config(cfg, "autoinstall_known_extensions", "false");
-	duckdb_set_config(cfg, "autoload_known_extensions", "false");
-	if (duckdb_open_ext(NULL, &d->db, cfg, &derr) == DuckDBError) {
+	DK(duckdb_set_config)(cfg, "autoinstall_known_extensions", "false");
+	DK(duckdb_set_config)(cfg, "autoload_known_extensions", "false");
+	if (DK(duckdb_open_ext)(NULL, &d->db, cfg, &derr) == DuckDBError) {
 		*err = sqlite3_mprintf("duckdb: %s", derr ? derr : "cannot open");
-		duckdb_free(derr);
-		duckdb_destroy_config(&cfg);
+		DK(duckdb_free)(derr);
+		DK(duckdb_destroy_config)(&cfg);
 		return -1;
 	}
-	duckdb_destroy_config(&cfg);
-	if (duckdb_connect(d->db, &d->con) == DuckDBError) {
-		duckdb_close(&d->db);
+	DK(duckdb_destroy_config)(&cfg);
+	if (DK(duckdb_connect)(d->db, &d->con) == DuckDBError) {
+		DK(duckdb_close)(&d->db);
 		*err = sqlite3_mprintf("duckdb: cannot connect");
 		return -1;
 	}
@@ -682,9 +802,9 @@ static void bind_duck(duckdb_prepared_statement p, idx_t i, const char *a)
 	errno = 0;
 	v = strtoll(a, &end, 0);
 	if (*a && !*end && errno == 0)
-		duckdb_bind_int64(p, i, v);
+		DK(duckdb_bind_int64)(p, i, v);
 	else
-		duckdb_bind_varchar(p, i, a);
+		DK(duckdb_bind_varchar)(p, i, a);
 }
 
 /* The result's rows into a fresh table r of the result database. */
@@ -693,7 +813,7 @@ static int copy_rows(struct duck *d, duckdb_result *r, idx_t ncol, char **err)
 	sqlite3_str *sql = sqlite3_str_new(d->res);
 	sqlite3_stmt *ins = NULL;
 	char *text;
-	idx_t c, k, row = 0, ch, nch = duckdb_result_chunk_count(*r);
+	idx_t c, k, row = 0, ch, nch = DK(duckdb_result_chunk_count)(*r);
 	duckdb_type *ty = calloc(ncol + 1, sizeof *ty);
 	int rc;
 
@@ -715,18 +835,18 @@ static int copy_rows(struct duck *d, duckdb_result *r, idx_t ncol, char **err)
 		rc = text ? sqlite3_prepare_v2(d->res, text, -1, &ins, NULL) : SQLITE_NOMEM;
 	sqlite3_free(text);
 	for (c = 0; c < ncol && ty; c++)
-		ty[c] = duckdb_column_type(r, c);
+		ty[c] = DK(duckdb_column_type)(r, c);
 	sqlite3_exec(d->res, "BEGIN", NULL, NULL, NULL);
 	for (ch = 0; ch < nch && rc == SQLITE_OK; ch++) {
-		duckdb_data_chunk chunk = duckdb_result_get_chunk(*r, ch);
-		idx_t n = duckdb_data_chunk_get_size(chunk);
+		duckdb_data_chunk chunk = DK(duckdb_result_get_chunk)(*r, ch);
+		idx_t n = DK(duckdb_data_chunk_get_size)(chunk);
 		for (k = 0; k < n && rc == SQLITE_OK; k++, row++) {
 			for (c = 0; c < ncol; c++) {
-				duckdb_vector v = duckdb_data_chunk_get_vector(chunk, c);
-				uint64_t *valid = duckdb_vector_get_validity(v);
-				void *data = duckdb_vector_get_data(v);
+				duckdb_vector v = DK(duckdb_data_chunk_get_vector)(chunk, c);
+				uint64_t *valid = DK(duckdb_vector_get_validity)(v);
+				void *data = DK(duckdb_vector_get_data)(v);
 				int j = (int)c + 1;
-				if (valid && !duckdb_validity_row_is_valid(valid, k)) {
+				if (valid && !DK(duckdb_validity_row_is_valid)(valid, k)) {
 					sqlite3_bind_null(ins, j);
 					continue;
 				}
@@ -753,15 +873,15 @@ static int copy_rows(struct duck *d, duckdb_result *r, idx_t ncol, char **err)
 					if ((h.upper == 0 && h.lower <= INT64_MAX) || (h.upper == -1 && h.lower > INT64_MAX))
 						sqlite3_bind_int64(ins, j, (int64_t)h.lower);
 					else
-						sqlite3_bind_double(ins, j, duckdb_hugeint_to_double(h));
+						sqlite3_bind_double(ins, j, DK(duckdb_hugeint_to_double)(h));
 					break;
 				}
 				case DUCKDB_TYPE_FLOAT: sqlite3_bind_double(ins, j, ((float *)data)[k]); break;
 				case DUCKDB_TYPE_DOUBLE: sqlite3_bind_double(ins, j, ((double *)data)[k]); break;
 				case DUCKDB_TYPE_VARCHAR: case DUCKDB_TYPE_BLOB: {
 					duckdb_string_t *s = &((duckdb_string_t *)data)[k];
-					uint32_t len = duckdb_string_t_length(*s);
-					const char *p = duckdb_string_t_data(s);
+					uint32_t len = DK(duckdb_string_t_length)(*s);
+					const char *p = DK(duckdb_string_t_data)(s);
 					if (ty[c] == DUCKDB_TYPE_VARCHAR)
 						sqlite3_bind_text(ins, j, p, (int)len, SQLITE_TRANSIENT);
 					else
@@ -770,12 +890,12 @@ static int copy_rows(struct duck *d, duckdb_result *r, idx_t ncol, char **err)
 				}
 				default: {
 					/* dates, decimals, lists: DuckDB's text of the value */
-					char *s = duckdb_value_varchar(r, c, row);
+					char *s = DK(duckdb_value_varchar)(r, c, row);
 					if (ty[c] == DUCKDB_TYPE_DECIMAL)
-						sqlite3_bind_double(ins, j, duckdb_value_double(r, c, row));
+						sqlite3_bind_double(ins, j, DK(duckdb_value_double)(r, c, row));
 					else
 						sqlite3_bind_text(ins, j, s ? s : "", -1, SQLITE_TRANSIENT);
-					duckdb_free(s);
+					DK(duckdb_free)(s);
 				}
 				}
 			}
@@ -783,7 +903,7 @@ static int copy_rows(struct duck *d, duckdb_result *r, idx_t ncol, char **err)
 			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 			sqlite3_reset(ins);
 		}
-		duckdb_destroy_data_chunk(&chunk);
+		DK(duckdb_destroy_data_chunk)(&chunk);
 	}
 	sqlite3_exec(d->res, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(ins);
@@ -805,7 +925,7 @@ static int answer_stmt(struct duck *d, sqlite3_stmt *st, duckdb_result *r, idx_t
 	sqlite3_str_appendall(sql, "SELECT ");
 	for (c = 0; c < ncol; c++) {
 		const char *name = (int)ncol == sqlite3_column_count(st) ? sqlite3_column_name(st, (int)c)
-				   : duckdb_column_name(r, c);
+				   : DK(duckdb_column_name)(r, c);
 		sqlite3_str_appendf(sql, "%sc%llu AS \"%w\"", c ? ", " : "", (unsigned long long)c, name ? name : "");
 	}
 	sqlite3_str_appendall(sql, " FROM r");
@@ -823,22 +943,22 @@ static int run_prepared(struct duck *d, duckdb_prepared_statement p, sqlite3_stm
 			char *const *args, int n, sqlite3_stmt **answer, char **err)
 {
 	duckdb_result r;
-	idx_t i, np = duckdb_nparams(p), ncol;
+	idx_t i, np = DK(duckdb_nparams)(p), ncol;
 	int rc = -1;
 
 	for (i = 1; i <= np; i++)
 		if ((int)i <= n)
 			bind_duck(p, i, args[i - 1]);
 		else
-			duckdb_bind_null(p, i);
-	if (duckdb_execute_prepared(p, &r) == DuckDBError) {
-		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
+			DK(duckdb_bind_null)(p, i);
+	if (DK(duckdb_execute_prepared)(p, &r) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: %s", DK(duckdb_result_error)(&r));
 	} else {
-		ncol = duckdb_column_count(&r);
+		ncol = DK(duckdb_column_count)(&r);
 		if (copy_rows(d, &r, ncol, err) == 0 && answer_stmt(d, st, &r, ncol, answer, err) == 0)
 			rc = 1;
 	}
-	duckdb_destroy_result(&r);
+	DK(duckdb_destroy_result)(&r);
 	return rc;
 }
 
@@ -856,15 +976,15 @@ int duck_run(struct duck *d, sqlite3_stmt *st, char *const *args, int n,
 		*err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	if (duckdb_prepare(d->con, sql, &p) == DuckDBError) {
-		*err = sqlite3_mprintf("duckdb: %s", duckdb_prepare_error(p));
-		duckdb_destroy_prepare(&p);
+	if (DK(duckdb_prepare)(d->con, sql, &p) == DuckDBError) {
+		*err = sqlite3_mprintf("duckdb: %s", DK(duckdb_prepare_error)(p));
+		DK(duckdb_destroy_prepare)(&p);
 		sqlite3_free(sql);
 		return -1;
 	}
 	sqlite3_free(sql);
 	rc = run_prepared(d, p, st, args, n, answer, err);
-	duckdb_destroy_prepare(&p);
+	DK(duckdb_destroy_prepare)(&p);
 	return rc;
 }
 
@@ -877,9 +997,9 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 
 	if (engine_start(d, err) < 0)
 		return -1;
-	k = duckdb_extract_statements(d->con, sql, &ex);
+	k = DK(duckdb_extract_statements)(d->con, sql, &ex);
 	if (k == 0) {
-		const char *m = duckdb_extract_statements_error(ex);
+		const char *m = DK(duckdb_extract_statements_error)(ex);
 		if (m) {
 			*err = sqlite3_mprintf("duckdb: %s", m);
 			rc = -1;
@@ -888,8 +1008,8 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 	for (i = 0; i < k && rc == 0; i++) {
 		duckdb_prepared_statement p = NULL;
 		sqlite3_stmt *answer = NULL;
-		if (duckdb_prepare_extracted_statement(d->con, ex, i, &p) == DuckDBError) {
-			*err = sqlite3_mprintf("duckdb: %s", duckdb_prepare_error(p));
+		if (DK(duckdb_prepare_extracted_statement)(d->con, ex, i, &p) == DuckDBError) {
+			*err = sqlite3_mprintf("duckdb: %s", DK(duckdb_prepare_error)(p));
 			rc = -1;
 		} else if (run_prepared(d, p, NULL, args, n, &answer, err) < 0) {
 			rc = -1;
@@ -897,9 +1017,9 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 			rc = each(arg, answer, err);
 		}
 		sqlite3_finalize(answer);
-		duckdb_destroy_prepare(&p);
+		DK(duckdb_destroy_prepare)(&p);
 	}
-	duckdb_destroy_extracted(&ex);
+	DK(duckdb_destroy_extracted)(&ex);
 	return rc;
 }
 
@@ -913,11 +1033,11 @@ int duck_exec(struct duck *d, const char *sql, int64_t *value, char **err)
 		sqlite3_free(ignored);
 		return -1;
 	}
-	if ((bad = duckdb_query(d->con, sql, &r) == DuckDBError) && err)
-		*err = sqlite3_mprintf("duckdb: %s", duckdb_result_error(&r));
+	if ((bad = DK(duckdb_query)(d->con, sql, &r) == DuckDBError) && err)
+		*err = sqlite3_mprintf("duckdb: %s", DK(duckdb_result_error)(&r));
 	else if (value)
-		*value = duckdb_column_count(&r) && duckdb_row_count(&r) ? duckdb_value_int64(&r, 0, 0) : 0;
-	duckdb_destroy_result(&r);
+		*value = DK(duckdb_column_count)(&r) && DK(duckdb_row_count)(&r) ? DK(duckdb_value_int64)(&r, 0, 0) : 0;
+	DK(duckdb_destroy_result)(&r);
 	return bad ? -1 : 0;
 }
 
