@@ -21,9 +21,11 @@
  * the virtual table keeps its own) and the result database.  Errors are
  * messages for the caller to sqlite3_free; nothing here prints.
  *
- * Built only where DuckDB's header and library are (make deps: scripts/
- * install-duckdb.sh; DG_HAVE_DUCKDB); elsewhere duck_open fails with a
- * message and dgsql keeps to SQLite.
+ * Built only where DuckDB's header is (make deps: scripts/
+ * install-duckdb.sh; DG_HAVE_DUCKDB); its library is loaded on first use
+ * (dlopen), so a dgsql that never asks DuckDB never maps it.  Without
+ * either, the first use fails with a message (--engine duckdb reports
+ * it; auto keeps to SQLite) and duck_version is NULL.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
