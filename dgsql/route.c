@@ -141,17 +141,24 @@ static int call_args(const char *s)
 	return args + 1;
 }
 
+/* Aggregates that, at the top level, make the answer one row a group. */
+static const char *const aggregates[] = { "avg", "count", "max", "min", "sum", NULL };
+
 enum route_verdict route_query(const char *sql, int filtered)
 {
 	const char *s = sql, *after;
 	struct tok t, u;
-	int reads = 0, first = 1, query = 0;
+	int reads = 0, first = 1, query = 0, depth = 0, grouped = 0;
 
 	while (next_tok(&s, &t)) {
 		if (first) {
 			query = tok_is(&t, "select") || tok_is(&t, "with");
 			first = 0;
 		}
+		if (t.n == 1 && *t.p == '(')
+			depth++;
+		else if (t.n == 1 && *t.p == ')')
+			depth--;
 		if (name_is(&t, "accesses"))
 			reads = 1;
 		else if (name_is(&t, "filtered_accesses")) {
@@ -166,6 +173,11 @@ enum route_verdict route_query(const char *sql, int filtered)
 		}
 		if (!t.word || t.quoted)
 			continue;
+		if (tok_is(&t, "over"))
+			return ROUTE_UNSAFE;    /* a window: rows in SQLite's order */
+		after = s;
+		if (depth == 0 && tok_is(&t, "group") && next_tok(&after, &u) && tok_is(&u, "by"))
+			grouped = 1;
 		after = s;
 		if (!next_tok(&after, &u) || !(u.n == 1 && *u.p == '('))
 			continue;
@@ -175,10 +187,14 @@ enum route_verdict route_query(const char *sql, int filtered)
 			return ROUTE_UNSAFE;
 		if ((tok_is(&t, "min") || tok_is(&t, "max")) && call_args(u.p) != 1)
 			return ROUTE_UNSAFE;
+		if (depth == 0 && in_list(aggregates, t.p, t.n))
+			grouped = 1;
 	}
 	if (!reads)
 		return ROUTE_SQLITE;
-	return query ? ROUTE_DUCKDB : ROUTE_UNSAFE;
+	/* Rows that are not one a group come in SQLite's order (a scan's is
+	   the trace's, and ties under ORDER BY keep it): SQLite's to give. */
+	return query && grouped ? ROUTE_DUCKDB : ROUTE_UNSAFE;
 }
 
 /* The top level's GROUP BY terms, as text: [*lo, *hi) of sql, and *ins,
