@@ -70,6 +70,10 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
    by the executable's run path (dgsql.mk: next to an installed dgsql, or
    the source tree's .deps). */
 #define DUCK_API(X) \
+	X(duckdb_add_replacement_scan) \
+	X(duckdb_replacement_scan_set_function_name) \
+	X(duckdb_replacement_scan_add_parameter) \
+	X(duckdb_create_varchar) \
 	X(duckdb_bind_add_result_column) \
 	X(duckdb_bind_get_extra_info) \
 	X(duckdb_bind_get_parameter) \
@@ -186,6 +190,8 @@ struct duck {
 	duckdb_database db;
 	duckdb_connection con;
 	struct dgvt_par *par;   /* the decoder's model, loaded on first scan */
+	char **names;           /* the trace's tables and views */
+	size_t n_names;
 	sqlite3 *res;           /* results, for the renderer */
 };
 
@@ -673,6 +679,9 @@ void duck_free(struct duck *d)
 		DK(duckdb_close)(&d->db);
 	}
 	dgvt_par_close(d->par);
+	while (d->n_names)
+		free(d->names[--d->n_names]);
+	free(d->names);
 	sqlite3_close(d->res);
 	free(d->path);
 	free(d);
@@ -715,11 +724,32 @@ static int add_function(struct duck *d, const char *name, int param,
 	return bad ? -1 : 0;
 }
 
-/* A DuckDB view over each table and view of the trace database. */
-static int make_views(struct duck *d, char **err)
+/* The trace's tables and views, by name, for the replacement scan: a
+   name DuckDB does not know that is one of them reads it through
+   dg_sqlite (no view made ahead: binding 40 of them cost every session
+   start some 40 ms). */
+static void replace_scan(duckdb_replacement_scan_info info, const char *name, void *data)
+{
+	struct duck *d = data;
+	duckdb_value v;
+	size_t i;
+
+	for (i = 0; i < d->n_names; i++)
+		if (strcasecmp(d->names[i], name) == 0)
+			break;
+	if (i == d->n_names)
+		return;
+	DK(duckdb_replacement_scan_set_function_name)(info, "dg_sqlite");
+	v = DK(duckdb_create_varchar)(d->names[i]);
+	DK(duckdb_replacement_scan_add_parameter)(info, v);
+	DK(duckdb_destroy_value)(&v);
+}
+
+static int load_names(struct duck *d, char **err)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
 	int rc = 0;
 
 	if (open_sqlite(d->path, &db) != SQLITE_OK
@@ -731,15 +761,25 @@ static int make_views(struct duck *d, char **err)
 	}
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		char *sql;
 		if (!name || strcasecmp(name, "accesses") == 0 || strcasecmp(name, "filtered_accesses") == 0)
 			continue;
-		sql = sqlite3_mprintf("CREATE VIEW \"%w\" AS SELECT * FROM dg_sqlite('%q')", name, name);
-		rc = sql ? q(d, sql, err) : -1;
-		sqlite3_free(sql);
+		if (d->n_names == cap) {
+			char **p = realloc(d->names, (cap = cap ? 2 * cap : 64) * sizeof *p);
+			if (!p) {
+				rc = -1;
+				break;
+			}
+			d->names = p;
+		}
+		if (!(d->names[d->n_names] = strdup(name)))
+			rc = -1;
+		else
+			d->n_names++;
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	if (rc < 0)
+		*err = sqlite3_mprintf("out of memory");
 	return rc;
 }
 
@@ -789,7 +829,10 @@ static int engine_start(struct duck *d, char **err)
 	      " block_id, aseq, chunk_id, module_id FROM dg_accesses()", err) < 0
 	    || q(d, "CREATE VIEW filtered_accesses AS SELECT * FROM accesses", err) < 0)
 		return -1;
-	return make_views(d, err);
+	if (load_names(d, err) < 0)
+		return -1;
+	DK(duckdb_add_replacement_scan)(d->db, replace_scan, d, NULL);
+	return 0;
 }
 
 /* ------------------------------------------------------------ run */
