@@ -3,9 +3,9 @@
  *
  * Promise: a session's engine (struct duck) is an in-memory DuckDB
  * database opened on first use, in which every table and view of the
- * trace database's main schema is a view of the same name that reads it
- * through SQLite (table function dg_sqlite(name), on a connection of its
- * own), and `accesses` is the table function dg_accesses(): the rows of
+ * trace database's main schema answers to its name (a replacement scan
+ * reads it through SQLite: table function dg_sqlite(name), on a
+ * connection of its own), and `accesses` is the table function dg_accesses(): the rows of
  * lib/dgvtab's table, its columns in its order, decoded by lib/dgvt_par's
  * workers, one a DuckDB thread, only the columns the query reads.  No
  * trace data ever becomes SQL text: names are quoted where they are
