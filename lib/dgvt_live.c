@@ -247,15 +247,8 @@ static int advance(struct dgvt_live *l, int64_t t)
 static void set_gap(struct dgvt_live *l, int64_t a)
 {
 	const struct dgvt_model *m = l->m;
-	size_t lo = 0, hi = m->n_blk;
+	size_t lo = dgvt_blocks_above(m, a);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->blk[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo > 0 && m->maxend[lo - 1] > a) {
 		l->span_lo = m->blk[lo - 1].addr;
 		l->span_hi = lo < m->n_blk ? m->blk[lo].addr : INT64_MAX;

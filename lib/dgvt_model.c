@@ -427,12 +427,10 @@ int dgvt_blocks_load(struct dgvt *t)
    allocated by t, newest first, while one of them may still be live.
    SIZE_MAX if none.  An address below every block or past every block's
    end (the stack, most globals) is answered without searching. */
-static size_t block_index(const struct dgvt_model *m, int64_t a, int64_t t)
+size_t dgvt_blocks_above(const struct dgvt_model *m, int64_t a)
 {
-	size_t lo = 0, hi = m->n_blk, i, j, g0;
+	size_t lo = 0, hi = m->n_blk;
 
-	if (m->n_blk == 0 || a < m->blk[0].addr || a >= m->maxend[m->n_blk - 1])
-		return SIZE_MAX;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (m->blk[mid].addr <= a)
@@ -440,7 +438,16 @@ static size_t block_index(const struct dgvt_model *m, int64_t a, int64_t t)
 		else
 			hi = mid;
 	}
-	for (i = lo; i > 0 && m->maxend[i - 1] > a; i = g0) {
+	return lo;
+}
+
+static size_t block_index(const struct dgvt_model *m, int64_t a, int64_t t)
+{
+	size_t lo, hi, i, j, g0;
+
+	if (m->n_blk == 0 || a < m->blk[0].addr || a >= m->maxend[m->n_blk - 1])
+		return SIZE_MAX;
+	for (i = dgvt_blocks_above(m, a); i > 0 && m->maxend[i - 1] > a; i = g0) {
 		g0 = m->gstart[i - 1];
 		lo = g0, hi = i;
 		while (lo < hi) {

@@ -86,6 +86,10 @@ int dgvt_model_load(struct dgvt *t);
 /* The heap blocks, loaded the first time (then a no-op). */
 int dgvt_blocks_load(struct dgvt *t);
 
+/* The index in blk (sorted by start) of the first block starting above
+   a: n_blk if none. */
+size_t dgvt_blocks_above(const struct dgvt_model *m, int64_t a);
+
 /* The id of the block holding address a at icount t (dgvtab.h's
    block_id: the innermost), or -1 with *found 0. */
 int64_t dgvt_block_at(const struct dgvt_model *m, int64_t a, int64_t t, int *found);
