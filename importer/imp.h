@@ -56,6 +56,7 @@
 
 #define IMP_NONE       UINT32_MAX
 #define IMP_CHUNK_MAX  65536       /* accesses in one chunk */
+#define IMP_CHUNK_CODING DGCHUNK_NEAR   /* how they are coded (meta chunk_coding) */
 
 /* One access descriptor of a bbdef, with the caches that make the common
    case (the same instruction hitting the same block, page and line as last

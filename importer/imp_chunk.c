@@ -810,6 +810,7 @@ int imp_chunk_start(struct importer *imp, const struct imp_chunk_stage *stages, 
 		                                      NULL, NULL };
 	imp_ctxch_init(&cw->ctxch, CTXCH_BUDGET);
 	dgchunk_init(&cw->codec);
+	dgchunk_set_coding(&cw->codec, IMP_CHUNK_CODING);
 	pthread_mutex_init(&cw->mu, NULL);
 	pthread_cond_init(&cw->changed, NULL);
 	cw->cur = &cw->jobs[0];

@@ -345,7 +345,7 @@ static int write_meta(struct importer *imp, int incomplete)
 	    || imp_db_meta(imp, "source_bytes", NULL, (int64_t)(imp->log.base + imp->log.pos)) < 0
 	    || imp_db_meta(imp, "importer", "dg-import " DG_IMPORT_VERSION, 0) < 0
 	    || imp_db_meta(imp, "import_time", when, 0) < 0
-	    || imp_db_meta(imp, "chunk_coding", "chains", 0) < 0
+	    || imp_db_meta(imp, "chunk_coding", dgchunk_coding_name(IMP_CHUNK_CODING), 0) < 0
 	    || imp_db_meta(imp, "complete", NULL, !incomplete) < 0
 	    || imp_db_meta(imp, "icount", NULL, (int64_t)(imp->log.saw_fini
 	                   ? imp->log.fini.icount : imp->log.icount)) < 0

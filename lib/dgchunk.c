@@ -70,15 +70,37 @@ static uint64_t *slots_of(struct dgchunk_codec *c, const struct dgchunk_shape *s
 	return s->n_accesses ? c->slots + s->slot_base : NULL;
 }
 
-void dgchunk_set_plain(struct dgchunk_codec *c, int plain)
+static const char *const coding_names[] = {
+	[DGCHUNK_CHAINS] = "chains",
+	[DGCHUNK_NEAR] = "chains-near",
+};
+
+const char *dgchunk_coding_name(enum dgchunk_coding coding)
 {
-	c->plain = plain != 0;
+	return (size_t)coding < sizeof coding_names / sizeof *coding_names
+	       ? coding_names[coding] : NULL;
+}
+
+int dgchunk_coding_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof coding_names / sizeof *coding_names; i++)
+		if (coding_names[i] && strcmp(name, coding_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+void dgchunk_set_coding(struct dgchunk_codec *c, enum dgchunk_coding coding)
+{
+	c->coding = coding;
 }
 
 void dgchunk_begin(struct dgchunk_codec *c)
 {
 	c->epoch++;
 	c->prev = 0;
+	c->ref = 0;
 	c->head = DGCHUNK_NO_HEAD;
 	c->chain_left = 0;
 }
@@ -96,7 +118,7 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 	if (dg_grow((void **)&b->data, &b->cap, b->len + DGC_RUN_MAX(n_addrs), 1) < 0)
 		return -1;
 	o = b->data + b->len;
-	if (c->plain) {
+	if (c->coding == DGCHUNK_RUNS) {
 		s = state_of(c, context);
 		o = dgc_put_run(o, context, c->prev, partial, n_instrs, slots_of(c, s),
 		                addrs, n_addrs, 64);
@@ -108,7 +130,9 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 		                       dgc_info(partial, n_instrs, n_addrs), n_addrs, 64);
 		c->head = ch.head ? (size_t)(ch.head - b->data) : DGCHUNK_NO_HEAD;
 		s = state_of(c, context);
-		o = dgc_put_addrs(o, slots_of(c, s), addrs, n_addrs, 64);
+		o = c->coding == DGCHUNK_NEAR
+		    ? dgc_put_addrs_ref(o, slots_of(c, s), addrs, n_addrs, &c->ref, 64)
+		    : dgc_put_addrs(o, slots_of(c, s), addrs, n_addrs, 64);
 	}
 	b->len = o - b->data;
 	c->prev = context;
@@ -134,7 +158,7 @@ static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec 
 	uint64_t k, n, chain = 0;
 
 	if (c->chain_left == 0) {
-		if (c->plain ? dgc_get_head(&c->p, c->end, c->prev, 64, &k, &r->partial) < 0
+		if (c->coding == DGCHUNK_RUNS ? dgc_get_head(&c->p, c->end, c->prev, 64, &k, &r->partial) < 0
 		    : dgc_get_chain_head(&c->p, c->end, c->prev, 64, &chain, &k, &r->partial) < 0)
 			return -1;
 		if (chain > DGC_CHAIN_MAX)
@@ -166,7 +190,7 @@ static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec 
 			return -1;
 		r->n_addrs = (uint32_t)n;
 	}
-	if (!c->plain)
+	if (c->coding != DGCHUNK_RUNS)
 		state_of(c, c->prev)->next = (struct dgc_next){
 			(uint32_t)k, dgc_info(r->partial, r->n_instrs, r->n_addrs) };
 	return 0;
@@ -181,8 +205,11 @@ int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 	if (next_head(c, r) < 0)
 		return -1;
 	s = state_of(c, r->context);
-	if (dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0
-	    || dgc_get_addrs(&c->p, c->end, slots_of(c, s), c->addrs, r->n_addrs, 64) < 0)
+	if (dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0)
+		return -1;
+	if ((c->coding == DGCHUNK_NEAR
+	     ? dgc_get_addrs_ref(&c->p, c->end, slots_of(c, s), c->addrs, r->n_addrs, &c->ref, 64)
+	     : dgc_get_addrs(&c->p, c->end, slots_of(c, s), c->addrs, r->n_addrs, 64)) < 0)
 		return -1;
 	r->addrs = c->addrs;
 	c->prev = r->context;

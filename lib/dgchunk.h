@@ -4,7 +4,9 @@
  * payload of docs/FORMAT.md §2.17 (or, for the databases of schema 8 and
  * older, a BBRUNS payload, §2.10), through the one run codec (dgcodec.h),
  * with `prev`, every context's successor and its prediction state reset at
- * every chunk start (schema/schema.sql, table chunks).  The encoder is used
+ * every chunk start (schema/schema.sql, table chunks); in the coding of
+ * schema 14 on ("chains-near"), a slot's first address in a chunk is
+ * predicted as the address before it, not 0 (dgc_get_addrs_ref).  The encoder is used
  * by dg-import, the decoder by the `accesses` virtual table.
  *
  * The caller registers every context, in index order, with the shape of
@@ -25,6 +27,15 @@
 
 #define DGCHUNK_NO_HEAD ((size_t)-1)
 
+/* How a database's chunks are coded (meta chunk_coding, schema.sql). */
+enum dgchunk_coding {
+	DGCHUNK_CHAINS,         /* "chains": BBCHAINS payloads (schema 9-13; and
+	                           a database of schema 9 on without the key) */
+	DGCHUNK_RUNS,           /* BBRUNS payloads (schema 8 and older) */
+	DGCHUNK_NEAR,           /* "chains-near": BBCHAINS, a slot's first address
+	                           predicted from the one before (schema 14 on) */
+};
+
 struct dgchunk_shape {          /* per context */
 	uint32_t n_instrs;      /* of its bbdef */
 	uint32_t n_accesses;
@@ -39,8 +50,9 @@ struct dgchunk_codec {
 	uint64_t *slots;        /* (last, stride) pairs */
 	size_t n_slots, cap_slots;
 	uint32_t epoch;
-	int plain;              /* BBRUNS coding (schema 8 and older) */
+	enum dgchunk_coding coding;
 	uint64_t prev;          /* previous run's context in this chunk */
+	uint64_t ref;           /* DGCHUNK_NEAR: the chunk's last address */
 	size_t head;            /* encoding: offset of the open chain's head
 	                           byte, or DGCHUNK_NO_HEAD */
 	/* decoding */
@@ -64,11 +76,16 @@ struct dgchunk_buf {
 	size_t len, cap;
 };
 
-/* A codec for BBCHAINS-coded chunks (what dg-import writes). */
+/* The coding meta chunk_coding names ("chains", "chains-near"), and back
+   (-1: no coding of that name; DGCHUNK_RUNS has no name). */
+const char *dgchunk_coding_name(enum dgchunk_coding coding);
+int dgchunk_coding_named(const char *name);
+
+/* A codec for chunks coded DGCHUNK_CHAINS. */
 void dgchunk_init(struct dgchunk_codec *c);
-/* Code chunks as BBRUNS payloads instead, as the databases of schema 8 and
-   older do (no meta key chunk_coding); before the first chunk. */
-void dgchunk_set_plain(struct dgchunk_codec *c, int plain);
+/* Code chunks another way (what dg-import writes: DGCHUNK_NEAR); before the
+   first chunk. */
+void dgchunk_set_coding(struct dgchunk_codec *c, enum dgchunk_coding coding);
 void dgchunk_free(struct dgchunk_codec *c);
 /* Register the next context (index = number registered so far).
    Returns 0, or -1 when out of memory. */

@@ -216,6 +216,50 @@ static inline int dgc_get_addrs(const uint8_t **pp, const uint8_t *end,
 	return 0;
 }
 
+/* The database chunks' variant (meta chunk_coding "chains-near"): a slot
+   not used yet in the chunk (last 0) predicts the address decoded just
+   before it in the chunk, *ref, instead of 0; every address becomes the
+   next *ref.  A chunk starts with every slot at 0, so its first sighting
+   of a context would otherwise cost a whole address: on a compiler's
+   trace, with millions of contexts, half a chunk's bytes.  Nearby is
+   what a run's first access usually is to the access before it (the same
+   frame, the same object). */
+static inline uint8_t *dgc_put_addrs_ref(uint8_t *o, uint64_t *sl,
+                                         const uint64_t *a, uint64_t n,
+                                         uint64_t *ref, unsigned bits)
+{
+	uint64_t i, x, pred;
+
+	for (i = 0; i < n; i++, sl += 2) {
+		x = a[i] & dgc_mask(bits);
+		pred = sl[0] ? sl[0] + sl[1] : *ref;
+		o = dgc_put_uleb(o, dgc_zigzag(x - pred, bits));
+		sl[1] = sl[0] ? (x - sl[0]) & dgc_mask(bits) : 0;
+		sl[0] = x;
+		*ref = x;
+	}
+	return o;
+}
+
+static inline int dgc_get_addrs_ref(const uint8_t **pp, const uint8_t *end,
+                                    uint64_t *sl, uint64_t *out, uint64_t n,
+                                    uint64_t *ref, unsigned bits)
+{
+	uint64_t i, z, a, r = *ref;
+	int e;
+
+	for (i = 0; i < n; i++, sl += 2) {
+		if ((e = dgc_get_uleb(pp, end, &z)) < 0)
+			return e;
+		a = ((sl[0] ? sl[0] + sl[1] : r) + dgc_unzigzag(z, bits)) & dgc_mask(bits);
+		sl[1] = sl[0] ? (a - sl[0]) & dgc_mask(bits) : 0;
+		sl[0] = a;
+		out[i] = r = a;
+	}
+	*ref = r;
+	return 0;
+}
+
 /* ------------------------------------------------------------ chains */
 
 /* A run's shape as one word: 0 for the whole block, else n_instrs |

@@ -61,7 +61,7 @@ static int cur_ready(struct dgvt_cur *c, const struct dgvt_model *m)
 
 	if (c->codec_ready)
 		return SQLITE_OK;
-	dgchunk_set_plain(&c->codec, m->plain);
+	dgchunk_set_coding(&c->codec, (enum dgchunk_coding)m->coding);
 	for (k = 0; k < m->n_ctx; k++)
 		if (dgchunk_add_context(&c->codec, m->ctx_shape[2 * k], m->ctx_shape[2 * k + 1]) < 0)
 			return SQLITE_NOMEM;

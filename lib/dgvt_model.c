@@ -19,6 +19,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dgchunk.h"
 #include "dgvt_db.h"
 #include "dgvt_model.h"
 #include "dgmem.h"
@@ -251,17 +252,18 @@ static int load_contexts(struct dgvt *t, struct bbtab *b)
 	return rc == SQLITE_DONE ? SQLITE_OK : dgvt_sql_error(&t->d, "loading contexts");
 }
 
-/* How the chunks are coded: meta's chunk_coding ("chains", from schema 9
-   on), else by the schema's version (BBRUNS payloads up to 8).  A
-   database relabelled to an older version keeps its meta row.  And which
-   table lists each context's chunks. */
+/* How the chunks are coded: meta's chunk_coding ("chains" from schema 9
+   on, "chains-near" from 14), else by the schema's version (BBRUNS
+   payloads up to 8, BBCHAINS after).  A database relabelled to an older
+   version keeps its meta row.  And which table lists each context's
+   chunks. */
 static int load_coding(struct dgvt *t)
 {
 	sqlite3_stmt *st;
 	const unsigned char *v;
 	char *sql = sqlite3_mprintf("SELECT value FROM \"%w\".meta WHERE key = 'chunk_coding'",
 	                            t->d.schema);
-	int plain = -1, rc;
+	int coding = -1, rc;
 
 	if (!sql)
 		return SQLITE_NOMEM;
@@ -269,22 +271,23 @@ static int load_coding(struct dgvt *t)
 	sqlite3_free(sql);
 	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
 		v = sqlite3_column_text(st, 0);
-		if (!v || strcmp((const char *)v, "chains") != 0) {
+		if ((coding = dgchunk_coding_named((const char *)v)) < 0) {
 			rc = dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: meta chunk_coding is '%.40s', "
-			              "not 'chains'", v ? (const char *)v : "NULL");
+			              "not 'chains' or 'chains-near' (a newer dg-import?)",
+			              v ? (const char *)v : "NULL");
 			sqlite3_finalize(st);
 			return rc;
 		}
-		plain = 0;
 	}
 	sqlite3_finalize(st);
-	if (plain < 0) {
+	if (coding < 0) {
 		if ((rc = dgvt_prepare(&t->d, &st, "PRAGMA \"%w\".user_version")) != SQLITE_OK)
 			return rc;
-		plain = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) < 9;
+		coding = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) < 9
+		         ? DGCHUNK_RUNS : DGCHUNK_CHAINS;
 		sqlite3_finalize(st);
 	}
-	t->m.plain = plain;
+	t->m.coding = coding;
 	if ((rc = dgvt_prepare(&t->d, &st, "SELECT count(*) FROM \"%w\".sqlite_schema WHERE "
 	                       "type = 'table' AND name = 'context_chunks'")) != SQLITE_OK)
 		return rc;

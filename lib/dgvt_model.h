@@ -46,7 +46,7 @@ struct dgvt_blk {
 
 struct dgvt_model {
 	int loaded, blocks_loaded;
-	int plain;              /* chunks coded as BBRUNS (schema 8 and older) */
+	int coding;             /* how the chunks are coded: enum dgchunk_coding */
 	int ctx_blobs;          /* context_chunks (schema 11 on), not the
 	                           chunk_contexts of schema 10 and older */
 	size_t n_ctx;

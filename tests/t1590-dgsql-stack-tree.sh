@@ -26,7 +26,7 @@ trace_db t.db threads || finish
 q() { sqlite3 -batch "$@"; }
 
 for db in j.db t.db; do
-	check_eq "$db: schema version 13" 13 "$(q $db 'PRAGMA user_version')"
+	check_eq "$db: schema version 14" 14 "$(q $db 'PRAGMA user_version')"
 	check_eq "$db: every node after its parent, one deeper; roots at depth 0" 0 \
 		"$(q $db 'SELECT count(*) FROM callsites c LEFT JOIN callsites p ON p.id = c.parent_id
 		          WHERE CASE WHEN c.parent_id IS NULL THEN c.depth != 0

@@ -2,9 +2,11 @@
  *
  * The input's first bytes give the contexts' shapes:
  *
- *     u8 n                      1 + n % 16 contexts; bit 4 set: the chunks
- *                               are coded as BBRUNS (schema 8 and older),
- *                               else as BBCHAINS
+ *     u8 n                      1 + n % 16 contexts; n >> 4 & 3: the
+ *                               chunks' coding, 0 BBCHAINS, 1 BBRUNS
+ *                               (schema 8 and older), 2 and 3 BBCHAINS with
+ *                               a slot's first address predicted from the
+ *                               one before ("chains-near", schema 14 on)
  *     { u8 instrs; u8 acc; }    n_instrs 1 + instrs % 255, n_accesses acc % 64
  *
  * and the rest, P, is used twice:
@@ -53,7 +55,7 @@ static void contexts_add(struct dgchunk_codec *c, const struct shape *sh, int n)
 }
 
 /* 1: arbitrary bytes as a chunk. */
-static void decode_any(const struct shape *sh, int n, int plain, const uint8_t *p,
+static void decode_any(const struct shape *sh, int n, enum dgchunk_coding coding, const uint8_t *p,
                        size_t len)
 {
 	struct dgchunk_codec c;
@@ -62,12 +64,12 @@ static void decode_any(const struct shape *sh, int n, int plain, const uint8_t *
 	int k;
 
 	dgchunk_init(&c);
-	dgchunk_set_plain(&c, plain);
+	dgchunk_set_coding(&c, coding);
 	contexts_add(&c, sh, n);
 	dgchunk_decode_begin(&c, p, len);
 	while ((k = dgchunk_next(&c, &r)) > 0) {
 		const struct shape *s;
-		CHECK(++runs <= (plain ? 1 : DGC_CHAIN_MAX) * len);
+		CHECK(++runs <= (coding == DGCHUNK_RUNS ? 1 : DGC_CHAIN_MAX) * len);
 		CHECK(r.context < (uint64_t)n);
 		s = &sh[r.context];
 		CHECK(r.n_instrs >= 1 && r.n_instrs <= s->n_instrs && r.n_addrs <= s->n_acc);
@@ -130,7 +132,7 @@ static size_t describe(const struct shape *sh, int n, const uint8_t *p, size_t l
 }
 
 /* 2: encode the described runs chunk by chunk, decode, compare. */
-static void round_trip(const struct shape *sh, int n, int plain, const uint8_t *p,
+static void round_trip(const struct shape *sh, int n, enum dgchunk_coding coding, const uint8_t *p,
                        size_t len)
 {
 	static struct in_run runs[MAX_RUNS];
@@ -141,8 +143,8 @@ static void round_trip(const struct shape *sh, int n, int plain, const uint8_t *
 
 	dgchunk_init(&enc);
 	dgchunk_init(&dec);
-	dgchunk_set_plain(&enc, plain);
-	dgchunk_set_plain(&dec, plain);
+	dgchunk_set_coding(&enc, coding);
+	dgchunk_set_coding(&dec, coding);
 	contexts_add(&enc, sh, n);
 	contexts_add(&dec, sh, n);
 	while (k < n_runs) {
@@ -171,7 +173,11 @@ static void round_trip(const struct shape *sh, int n, int plain, const uint8_t *
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const enum dgchunk_coding codings[4] = {
+		DGCHUNK_CHAINS, DGCHUNK_RUNS, DGCHUNK_NEAR, DGCHUNK_NEAR
+	};
 	struct shape sh[16];
+	enum dgchunk_coding coding;
 	int n;
 	size_t at;
 
@@ -185,7 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sh[i].n_acc = data[2 + 2 * i] % 64;
 	}
 	at = 1 + 2 * (size_t)n;
-	decode_any(sh, n, data[0] >> 4 & 1, data + at, size - at);
-	round_trip(sh, n, data[0] >> 4 & 1, data + at, size - at);
+	coding = codings[data[0] >> 4 & 3];
+	decode_any(sh, n, coding, data + at, size - at);
+	round_trip(sh, n, coding, data + at, size - at);
 	return 0;
 }

@@ -10,8 +10,8 @@
  *     temporary file; anything else must be IMP_OK or IMP_INCOMPLETE
  *   - a database says complete = 1 exactly when the import said IMP_OK
  *   - meta runs and accesses equal the sums over chunks and over threads
- *   - every chunk decodes (lib/dgchunk, the contexts and bbdefs of the same
- *     database) into exactly its n_runs runs and n_accesses accesses
+ *   - every chunk decodes (lib/dgchunk, the coding meta chunk_coding names,
+ *     the contexts and bbdefs of the same database) into exactly its n_runs runs and n_accesses accesses
  *     (guarded accesses that were not made do not count)
  *
  * A failed check is __builtin_trap(), like a crash.  Inputs the importer
@@ -149,7 +149,16 @@ static void chunks_check(sqlite3 *db)
 	struct shapes s;
 	sqlite3_stmt *st;
 
+	int coding;
+
 	dgchunk_init(&c);
+	CHECK(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'chunk_coding'",
+	                         -1, &st, NULL) == SQLITE_OK);
+	CHECK(sqlite3_step(st) == SQLITE_ROW);
+	coding = dgchunk_coding_named((const char *)sqlite3_column_text(st, 0));
+	CHECK(coding >= 0);
+	sqlite3_finalize(st);
+	dgchunk_set_coding(&c, (enum dgchunk_coding)coding);
 	shapes_load(db, &c, &s);
 	CHECK(sqlite3_prepare_v2(db, "SELECT n_runs, n_accesses, data FROM chunks",
 	                         -1, &st, NULL) == SQLITE_OK);

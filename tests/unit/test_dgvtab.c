@@ -622,20 +622,32 @@ static void test_random_db(void)
 }
 
 /* A database of schema 8: chunks coded as BBRUNS payloads, no meta key
-   chunk_coding; then one whose chunk_coding no reader knows. */
+   chunk_coding; one coded "chains-near" (schema 14 on); then one whose
+   chunk_coding no reader knows. */
 static void test_schema8_db(void)
 {
 	struct mk m;
 	char *got;
 
 	mk_open(&m);
-	dgchunk_set_plain(&m.codec, 1);
+	dgchunk_set_coding(&m.codec, DGCHUNK_RUNS);
 	exec(m.db, "PRAGMA user_version = 8");
 	random_defs(&m);
 	random_trace(&m, 30);
 	random_blocks(&m, m.icount);
 	mk_blocks_done(&m);
 	tu_note("schema 8: %zu accesses in %lld chunks", m.n_rows, (long long)m.chunk - 1);
+	test_full_scan(&m);
+	mk_close(&m);
+
+	mk_open(&m);
+	dgchunk_set_coding(&m.codec, DGCHUNK_NEAR);
+	exec(m.db, "INSERT INTO meta VALUES ('chunk_coding', 'chains-near')");
+	random_defs(&m);
+	random_trace(&m, 30);
+	random_blocks(&m, m.icount);
+	mk_blocks_done(&m);
+	tu_note("chains-near: %zu accesses in %lld chunks", m.n_rows, (long long)m.chunk - 1);
 	test_full_scan(&m);
 	mk_close(&m);
 
