@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "dgchunk.h"
+#include "dgsumfnblock.h"
 
 #define N_BB 256
 #define N_CTX 2048
@@ -307,6 +308,8 @@ int main(int argc, char **argv)
 	if (sqlite3_open(argv[2], &db) != SQLITE_OK)
 		die(db, argv[2]);
 	exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN");
+	if (dgsumfnblock_register(db, NULL) != SQLITE_OK)   /* the schema's virtual table */
+		die(db, argv[2]);
 	exec(db, schema);
 	dgchunk_init(&c);
 	make_defs(db, &c);

@@ -63,6 +63,7 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 #include <duckdb.h>
 
 #include "dgvt_par.h"
+#include "dgvtab.h"
 
 /* DuckDB's C API, loaded on first use (dlopen): a dgsql that never runs a
    query in DuckDB never maps its 64 MB library, whose start-up would
@@ -415,10 +416,14 @@ static duckdb_type duck_type_of(enum scol c)
 	return map[c];
 }
 
+/* The trace, read-only, with our tables and functions: the trace's
+   virtual table sum_fn_block needs its module, a view may call them. */
 static int open_sqlite(const char *path, sqlite3 **db)
 {
 	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
 
+	if (rc == SQLITE_OK)
+		rc = dgvtab_register(*db, NULL);
 	if (rc != SQLITE_OK) {
 		sqlite3_close(*db);
 		*db = NULL;

@@ -22,10 +22,12 @@
 #include "parquet.h"
 
 /* The chunk storage and its indexes: the export's accesses are them,
-   decoded; nothing outside dgsql reads them. */
+   decoded; nothing outside dgsql reads them.  And sum_fn_block_rest, whose
+   rows the view sum_fn_block gives with the blocks'. */
 static const char *const storage_tables[] = {
 	"chunks", "chunk_regions", "chunk_cells", "context_chunks",
-	"sum_block_chunks", "bbdefs", "instrs", "access_descs", NULL
+	"sum_block_chunks", "bbdefs", "instrs", "access_descs",
+	"sum_fn_block_rest", NULL
 };
 
 int parquet_partition(struct parquet_opts *o, const char *list, char **err)

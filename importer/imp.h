@@ -26,9 +26,9 @@
  *                block (pc_types, site_types, site_fields)
  *
  * Calls go one way: imp_import -> imp_run -> imp_chunk, imp_sum, imp_heap ->
- * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block
- * rows are written by imp_heap's imp_fn_block_row, for the blocks and for
- * imp_run's table; imp_sym tells imp_field of a module whose code runs).
+ * imp_sym -> imp_field -> imp_db; nothing calls back up (sum_fn_block_rest
+ * rows are written by imp_heap's imp_fn_block_row, for imp_run's table;
+ * imp_sym tells imp_field of a module whose code runs).
  *
  * This header holds what they share: struct importer and the records it
  * keeps (descriptors, blocks, ranges, events, threads), and the error

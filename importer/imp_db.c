@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "imp_db.h"
 #include "imp.h"
+#include "dgsumfnblock.h"
 #include "schema_sql.h"      /* generated from schema/schema.sql */
 
 /* The statement's first keyword, past blanks and -- comments. */
@@ -331,6 +332,9 @@ int imp_db_open(struct importer *imp)
 	if (!tmp_is_ours(imp))
 		return imp_fail(imp, "%s: the temporary file was replaced while it was "
 		                "being opened", imp->tmp_path);
+	/* the schema creates the virtual table sum_fn_block */
+	if (dgsumfnblock_register(imp->db, NULL) != SQLITE_OK)
+		return imp_db_fail(imp, "registering sum_fn_block");
 	/* 16 MB of page cache: the tables fill in key order (chunks by rowid)
 	   and the indexes are sorted at the end, so a larger cache (64 MB
 	   until 2026-11-28) bought no speed (cc1: 130.5 s either way) and

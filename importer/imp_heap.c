@@ -16,6 +16,7 @@
 #include "imp_sym.h"
 #include "imp_field.h"
 #include "imp_pctype.h"
+#include "dgblockfns.h"
 #include "dghist.h"
 #include "dgmem.h"
 #include "imp_hsum.h"
@@ -172,13 +173,14 @@ static void block_unlink(struct importer *imp, uint32_t b)
 
 /* ------------------------------------------------------------ blocks */
 
-/* A sum_fn_block row: the blocks' own counts when a block's row is written,
-   the global table's at the end (imp_run.c). */
+/* A sum_fn_block_rest row: the global table's at the end (imp_run.c),
+   the accesses outside the heap and the pairs a block had no room for (a
+   block's own go out in its blocks.fns). */
 int imp_fn_block_row(struct importer *imp, uint32_t fn, uint32_t block_id,
                      int is_write, uint64_t n, uint64_t bytes)
 {
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_FNBLOCK,
-		"INSERT INTO sum_fn_block VALUES (?1, ?2, ?3, ?4, ?5)");
+		"INSERT INTO sum_fn_block_rest VALUES (?1, ?2, ?3, ?4, ?5)");
 
 	if (!st)
 		return -1;
@@ -283,15 +285,37 @@ static const uint32_t *hist_counts(const struct imp_block *x, uint32_t *tmp)
 	return tmp;
 }
 
+/* The block's function counts as its blocks.fns blob (lib/dgblockfns.c),
+   bound to parameter k of st. */
+static int bind_fns(struct importer *imp, sqlite3_stmt *st, int k,
+                    struct imp_block *x)
+{
+	struct dgbf_entry e[IMP_BLOCK_FNS_MAX];
+	uint8_t *enc = malloc((size_t)x->n_fns * DGBF_ENTRY_MAX);
+	uint8_t i;
+
+	if (!enc)
+		return imp_fail(imp, "out of memory");
+	for (i = 0; i < x->n_fns; i++) {
+		const struct imp_fn_count *c = fn_entry(x, i);
+
+		e[i].fn = c->fn;
+		e[i].is_write = c->is_write;
+		e[i].accesses = c->n;
+		e[i].bytes = c->bytes;
+	}
+	sqlite3_bind_blob(st, k, enc, (int)dgbf_encode(e, x->n_fns, enc), free);
+	return 0;
+}
+
 static int block_write(struct importer *imp, uint32_t b)
 {
 	struct imp_block *x = &imp->blocks[b];
 	sqlite3_stmt *st = imp_db_stmt(imp, ST_BLOCK,
 		"INSERT INTO blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-		" ?12, ?13, ?14, ?15, ?16, ?17)");
+		" ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
 	int touched = x->rw.n[0] || x->rw.n[1];
 	uint32_t wide[2 * HIST_MAX];
-	uint8_t i;
 
 	if (!st)
 		return -1;
@@ -320,17 +344,13 @@ static int block_write(struct importer *imp, uint32_t b)
 		if (enc)
 			sqlite3_bind_blob(st, 17, enc, (int)len, free);
 	}
+	if (x->n_fns && bind_fns(imp, st, 18, x) < 0)
+		return -1;
 	if (imp_db_step(imp, st) < 0 || imp_hsum_block(imp, x) < 0
 	    || imp_pctype_block(imp, x) < 0)
 		return -1;
 	free(x->hist);
 	x->hist = NULL;
-	for (i = 0; i < x->n_fns; i++) {
-		const struct imp_fn_count *e = fn_entry(x, i);
-
-		if (imp_fn_block_row(imp, e->fn, x->id, e->is_write, e->n, e->bytes) < 0)
-			return -1;
-	}
 	free(x->more);
 	x->more = NULL;
 	x->cap_more = 0;

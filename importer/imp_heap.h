@@ -3,7 +3,7 @@
  *
  * Promise: the heap as the log's records make it, at every point of the
  * log: imp_heap_find answers which live block holds an address; a block's
- * row (blocks, with its histogram and its function counts in sum_fn_block)
+ * row (blocks, with its histogram and its function counts in blocks.fns)
  * is written when it is freed, and the live ones by imp_heap_finish, so
  * memory follows the live blocks.  The state hangs off struct importer
  * (imp->blocks, ranges, events, threads) and is freed by

@@ -28,6 +28,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include "dgcellvt.h"
 #include "dgctxfn.h"
+#include "dgsumfnblock.h"
 #include "dgvt_cursor.h"
 #include "dgvt_db.h"
 #include "dgvt_model.h"
@@ -161,5 +162,7 @@ int dgvtab_register_probe(sqlite3 *db, struct dgvtab_probe *probe, char **errmsg
 	}
 	/* the summaries' own table and functions go wherever accesses goes */
 	rc = dgcellvt_register(db, errmsg);
+	if (rc == SQLITE_OK)
+		rc = dgsumfnblock_register(db, errmsg);
 	return rc == SQLITE_OK ? dgctxfn_register(db, errmsg) : rc;
 }

@@ -298,7 +298,16 @@ CREATE TABLE pc_inlines (
 -- dense histogram never starts with 0x80 0x00, a zero in two bytes).
 -- lib/dghist.c is the codec.  hist_bucket is the smallest power of two
 -- that makes at most 1024 buckets, so blocks of any size have one.  NULL
--- when the block was never accessed.
+-- when the block was never accessed.  fns (schema 14 on) is the block's
+-- accesses by function and direction (its rows of sum_fn_block), one
+-- entry per (function, direction) pair, by key = function_id << 1 |
+-- is_write ascending (function_id 0: no function known), each three
+-- unsigned LEB128 numbers: the key (the first entry's) or its difference
+-- from the previous key (>= 1), the accesses (>= 1), and the size: an
+-- even 2k when every access had k bytes (bytes = k * accesses), else
+-- bytes * 2 + 1.  It holds a block's first 64 pairs; a block touched by
+-- more keeps the rest in sum_fn_block_rest.  NULL when the block was
+-- never accessed.  lib/dgblockfns.c is the codec.
 CREATE TABLE blocks (
 	id              INTEGER PRIMARY KEY,
 	addr            INTEGER NOT NULL,
@@ -316,7 +325,8 @@ CREATE TABLE blocks (
 	first_icount    INTEGER,
 	last_icount     INTEGER,
 	hist_bucket     INTEGER,
-	hist            BLOB
+	hist            BLOB,
+	fns             BLOB
 );
 CREATE INDEX blocks_addr ON blocks(addr);
 CREATE INDEX blocks_site ON blocks(alloc_stack_id);
@@ -463,19 +473,28 @@ CREATE TABLE chunk_cells (
 -- Summaries computed during import, for the first questions users ask.
 
 -- sum_fn_block: accesses and bytes by function (the innermost function at
--- the access's pc, inlined or not) × heap block (NULL: not in a heap block)
--- × direction.  Indexed by block: which functions touch a block.  By
--- function, sum_fn (from sum_pc) has the totals; the blocks of one
--- function are a scan (schema 12 dropped the index by function, 9 % of a
--- database whose blocks each meet a dozen functions, and no reader used it).
-CREATE TABLE sum_fn_block (
+-- the access's pc, inlined or not) x heap block (NULL: not in a heap block)
+-- x direction: which functions touch a block.  A virtual table (schema 14
+-- on; a plain table before, with the same columns and rows): a block's
+-- rows are its blocks.fns blob, 4-6 bytes a row where a table and its
+-- index by block took 30 (a program that allocates per row has ten rows a
+-- block: pyobj's 273 MB became 35), and the accesses outside the heap,
+-- with a block's (function, direction) pairs past its 64th, are rows of
+-- sum_fn_block_rest.  Its module, dg_sum_fn_block, is in dgsql and in the
+-- extension (build/lib/dgaccess.so; lib/dgsumfnblock.c): sqlite3 without
+-- it says "no such module".  `block_id = X` reads one blocks row by id
+-- (so a join from blocks costs a lookup a block), `block_id IS NULL` the
+-- rest table alone; the blocks of one function are a scan.  By function,
+-- sum_fn (from sum_pc) has the totals.
+CREATE TABLE sum_fn_block_rest (
 	function_id  INTEGER,
 	block_id     INTEGER,
 	is_write     INTEGER NOT NULL,
 	accesses     INTEGER NOT NULL,
 	bytes        INTEGER NOT NULL
 );
-CREATE INDEX sum_fn_block_block ON sum_fn_block(block_id);
+CREATE INDEX sum_fn_block_rest_block ON sum_fn_block_rest(block_id);
+CREATE VIRTUAL TABLE sum_fn_block USING dg_sum_fn_block;
 
 -- sum_pc: accesses and bytes by code address (pc, module_id, as in pcs) ×
 -- direction (every access counted once, under the module mapped at pc when

@@ -2,9 +2,12 @@
 # sourced after lib.sh.
 #
 #   DG_IMPORT          build/bin/dg-import
-#   need_import        dg-import exists (a failure) and sqlite3 does (a skip)
+#   need_import        dg-import and the extension exist (a failure) and
+#                      sqlite3 does (a skip)
 #   import_ok LOG DB   dg-import -q LOG DB exits 0, else a failed check
-#   q DB SQL...        sqlite3 -batch DB SQL (one value per line, '|' between)
+#   q DB SQL...        sqlite3 -batch DB SQL (one value per line, '|' between),
+#                      with the extension loaded (DG_EXT): the view
+#                      sum_fn_block needs its dg_block_fns
 #   meta DB KEY        the value of meta KEY ("missing" if absent)
 #   acc_by_block ACC BLOCKS
 #                      per heap block of dg-dump --blocks output, the
@@ -15,10 +18,12 @@
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 
 : "${DG_IMPORT:=$DG_BUILD/bin/dg-import}"
-export DG_IMPORT
+: "${DG_EXT:=$DG_BUILD/lib/dgaccess.so}"
+export DG_IMPORT DG_EXT
 
 need_import() {
 	[ -x "$DG_IMPORT" ] || bail "$DG_IMPORT exists (run make)"
+	[ -f "$DG_EXT" ] || bail "$DG_EXT exists (run make)"
 	need_cmd sqlite3
 }
 
@@ -37,7 +42,7 @@ import_ok() {
 q() {
 	_db=$1
 	shift
-	sqlite3 -batch "$_db" "$@" 2>&1
+	sqlite3 -batch -cmd ".load $DG_EXT" "$_db" "$@" 2>&1
 }
 
 meta() {

@@ -48,7 +48,7 @@ q() {
 # chunk 3, thread 1, icount 30: a truncated varint.
 # block 1 [0x5000, +16) lives 0..12, block 2 [0x7000, +8) from 15 on.
 rm -f hand.db
-sqlite3 hand.db <"$DG_TOP/schema/schema.sql" || bail "schema.sql makes a database"
+sqlite3 -cmd ".load $EXT" hand.db <"$DG_TOP/schema/schema.sql" || bail "schema.sql makes a database (with the extension: its virtual table sum_fn_block)"
 sqlite3 hand.db "
 INSERT INTO bbdefs VALUES (0, 4198400, 2, 2, 0);
 INSERT INTO access_descs VALUES (0, 0, 0, 4198400, 0, 4, 0, 0), (0, 1, 1, 4198404, 1, 8, 1, 0);

@@ -8,7 +8,8 @@
 # dgsql and in stock sqlite3 with the extension, never a crash.  A 0-byte
 # file, a file that is not SQLite, an SQLite database that is not a trace
 # and one of a newer schema version, or of an older one (5: code keyed by
-# pc alone): .stats is a clear error, exit 3.
+# pc alone): .stats is a clear error, exit 3.  A block's fns blob cut
+# short: sum_fn_block's error names the block, byte and field.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -64,6 +65,13 @@ block_fails bc.db "SELECT count(*) FROM accesses WHERE block_id = $(sqlite3 bc.d
 tamper bc2.db "$big INSERT INTO sum_block_chunks SELECT min(id), 1, 65536 FROM blocks"
 block_fails bc2.db "SELECT rowid FROM accesses WHERE block_id = (SELECT min(id) FROM blocks) LIMIT 1 OFFSET 1000" \
 	"accesses: chunk 1 holds fewer accesses of block [0-9]* than sum_block_chunks counts"
+
+# a block's fns blob (schema 14: sum_fn_block's rows of the block) cut short
+tamper fns.db "UPDATE blocks SET fns = x'0205' WHERE id = (SELECT min(id) FROM blocks WHERE fns IS NOT NULL)"
+block_fails fns.db "SELECT sum(accesses) FROM sum_fn_block" \
+	"sum_fn_block: blocks.fns: block [0-9]*: byte 2 (size): the blob ends inside the number"
+block_fails fns.db "SELECT sum(accesses) FROM sum_fn_block WHERE block_id = (SELECT min(id) FROM blocks WHERE fns IS NOT NULL)" \
+	"sum_fn_block: blocks.fns: block [0-9]*: byte 2 (size)"
 
 ext=$DG_BUILD/lib/dgaccess.so
 if [ -f "$ext" ]; then

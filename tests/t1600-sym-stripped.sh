@@ -92,7 +92,7 @@ check_eq "libsyma.so and libsymb.so were mapped at the same address" 1 \
 for db in none.db dbg.db; do
 	for x in a:70 b:90; do
 		check_eq "$db: plug of libsym${x%:*}.so made its own writes" $((3 + 2 * ${x#*:})) \
-			"$(sqlite3 $db "SELECT sum(b.accesses) FROM sum_fn_block b
+			"$(sqlite3 -cmd ".load $DG_BUILD/lib/dgaccess.so" $db "SELECT sum(b.accesses) FROM sum_fn_block b
 			   JOIN functions f ON f.id = b.function_id JOIN modules m ON m.id = f.module_id
 			   WHERE f.name = 'plug' AND b.is_write AND m.path LIKE '%/libsym${x%:*}.so'")"
 	done

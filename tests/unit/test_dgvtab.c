@@ -84,12 +84,13 @@ static void mk_open(struct mk *m)
 	memset(m, 0, sizeof *m);
 	if (sqlite3_open(":memory:", &m->db) != SQLITE_OK)
 		exit(2);
-	exec(m->db, schema);
-	free(schema);
+	/* before the schema: it creates the virtual table sum_fn_block */
 	if (dgvtab_register(m->db, &err) != SQLITE_OK) {
 		fprintf(stderr, "test_dgvtab: %s\n", err);
 		exit(2);
 	}
+	exec(m->db, schema);
+	free(schema);
 	dgchunk_init(&m->codec);
 	m->chunk = 1;
 }
