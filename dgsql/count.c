@@ -98,6 +98,21 @@ static const char *read_term(const char *s, struct dgvtab_term *t)
 	return NULL;
 }
 
+/* TERM [AND TERM]... appended to terms[*n..]: the text after them, or
+   NULL when one is not a term the table takes (or there are too many). */
+static const char *read_terms(const char *t, struct dgvtab_term *terms, int *n)
+{
+	const char *s;
+
+	do {
+		if (*n == DGVTAB_COUNT_TERMS || !(s = read_term(t, &terms[*n]))
+		    || !dgvtab_term_taken(&terms[*n]))
+			return NULL;
+		++*n;
+	} while ((t = shape_word(s, "and")));
+	return s;
+}
+
 int count_parse(const char *sql, struct dgvtab_term *terms, int *n, int *view)
 {
 	const char *s = shape_word(sql, "select"), *t;
@@ -106,15 +121,8 @@ int count_parse(const char *sql, struct dgvtab_term *terms, int *n, int *view)
 	if (!s || !(s = shape_word(s, "count")) || !(s = shape_word(s, "(")) || !(s = shape_word(s, "*"))
 	    || !(s = shape_word(s, ")")) || !(s = shape_word(s, "from")) || !(s = shape_table(s, view)))
 		return 0;
-	if ((t = shape_word(s, "where"))) {
-		do {
-			if (*n == DGVTAB_COUNT_TERMS || !(t = read_term(t, &terms[*n]))
-			    || !dgvtab_term_taken(&terms[*n]))
-				return 0;
-			++*n;
-			s = t;
-		} while ((t = shape_word(s, "and")));
-	}
+	if ((t = shape_word(s, "where")) && !(s = read_terms(t, terms, n)))
+		return 0;
 	return shape_end(s);
 }
 
@@ -138,6 +146,100 @@ static int answer_stmt(sqlite3 *db, const char *name, int64_t count, sqlite3_stm
 	return 1;
 }
 
+/* The text of dgfilter's view filtered_accesses, when it is the one
+   SQLite finds (nothing in main named so, the accesses table ours), with
+   its condition after "WHERE "; else NULL.  The caller frees it. */
+static char *filter_view(sqlite3 *db, const char **cond)
+{
+	static const char head[] = "CREATE VIEW filtered_accesses AS SELECT * FROM accesses WHERE ";
+	sqlite3_stmt *q = NULL;
+	char *sql = NULL;
+
+	if (!shape_table_is_ours(db, 0)
+	    || sqlite3_prepare_v2(db, "SELECT sql FROM temp.sqlite_master WHERE type = 'view' "
+	                          "AND name = 'filtered_accesses' AND NOT EXISTS (SELECT 1 FROM "
+	                          "main.sqlite_master WHERE name = 'filtered_accesses' "
+	                          "COLLATE NOCASE)", -1, &q, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)
+	    && strncmp((const char *)sqlite3_column_text(q, 0), head, sizeof head - 1) == 0)
+		sql = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	if (sql)
+		*cond = sql + sizeof head - 1;
+	return sql;
+}
+
+/* 1 when the one-value query says 1 (an error: 0). */
+static int flag(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	int on = sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK
+	         && sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) == 1;
+
+	sqlite3_finalize(q);
+	return on;
+}
+
+/* filtered_accesses counted from the summaries the filter made: the sum
+   of filtered_sum_rows (dgfilter.h) when dg_summed() says it holds the
+   view's counts, with the user's terms, which must all be on thread and
+   is_write (its columns).  1 with *count, 0 not so (nothing done). */
+static int summed_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int64_t *count)
+{
+	static const char *const op_text[] = {
+		[SQLITE_INDEX_CONSTRAINT_EQ] = "=", [SQLITE_INDEX_CONSTRAINT_GT] = ">",
+		[SQLITE_INDEX_CONSTRAINT_LE] = "<=", [SQLITE_INDEX_CONSTRAINT_LT] = "<",
+		[SQLITE_INDEX_CONSTRAINT_GE] = ">=",
+	};
+	sqlite3_str *q = sqlite3_str_new(db);
+	sqlite3_stmt *st = NULL;
+	char *sql;
+	int i, ok = 0;
+
+	if (!flag(db, "SELECT dg_summed()"))
+		return 0;
+	sqlite3_str_appendall(q, "SELECT coalesce(sum(accesses), 0) FROM temp.filtered_sum_rows WHERE 1");
+	for (i = 0; i < n; i++) {
+		const char *col = shape_columns[terms[i].column];
+
+		if ((strcmp(col, "thread") != 0 && strcmp(col, "is_write") != 0)
+		    || terms[i].op >= sizeof op_text / sizeof *op_text || !op_text[terms[i].op])
+			break;
+		sqlite3_str_appendf(q, " AND %s %s %lld", col, op_text[terms[i].op],
+		                    (long long)terms[i].value);
+	}
+	sql = sqlite3_str_finish(q);
+	if (i == n && sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
+	    && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+		*count = sqlite3_column_int64(st, 0);
+		ok = 1;
+	}
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return ok;
+}
+
+/* With a filter installed: 1 when the view's condition is terms the table
+   takes (--icount-range, --addr-range), added to terms[*n..]; 2 when it is
+   not but the summaries may count it (summed_count); 0 neither. */
+static int filter_terms(sqlite3 *db, struct dgvtab_term *terms, int *n)
+{
+	const char *cond, *s, *t;
+	char *view = filter_view(db, &cond);
+	int k = *n, r = 2;
+
+	if (!view)
+		return 0;
+	if ((s = shape_word(cond, "1")) && (t = shape_word(s, "and"))
+	    && (s = read_terms(t, terms, &k)) && shape_end(s)) {
+		*n = k;
+		r = 1;
+	}
+	sqlite3_free(view);
+	return r;
+}
+
 int count_try(sqlite3_stmt *st, sqlite3_stmt **answer, char **err)
 {
 	struct dgvtab_term terms[DGVTAB_COUNT_TERMS];
@@ -149,8 +251,18 @@ int count_try(sqlite3_stmt *st, sqlite3_stmt **answer, char **err)
 
 	*answer = NULL;
 	if (!sql || sqlite3_column_count(st) != 1 || !(name = sqlite3_column_name(st, 0))
-	    || !count_parse(sql, terms, &n, &view) || !shape_table_is_ours(db, view))
+	    || !count_parse(sql, terms, &n, &view))
 		return 0;
+	if (!shape_table_is_ours(db, view)) {
+		switch (view ? filter_terms(db, terms, &n) : 0) {
+		case 0:
+			return 0;
+		case 2:
+			if (!summed_count(db, terms, n, &count))
+				return 0;
+			return answer_stmt(db, name, count, answer, err);
+		}
+	}
 	rc = dgvtab_count(db, "main", terms, n, &count, &msg);
 	if (rc == SQLITE_MISUSE)
 		return 0;

@@ -4,14 +4,19 @@
  *
  *     SELECT count(*) FROM [main.]accesses [WHERE TERM [AND TERM]...] [;]
  *
- * (or FROM filtered_accesses while no filter is installed), each TERM
+ * (or FROM filtered_accesses: with no filter installed as accesses; under
+ * a filter whose condition is such terms, --icount-range and
+ * --addr-range, with them added; under one the summaries count, fn:,
+ * file:, dso: and malloc, from the filter's filtered_sum_rows when the
+ * terms are on thread and is_write alone), each TERM
  * `COLUMN OP INTEGER` or `INTEGER OP COLUMN` with OP one of = == < <= > >=
  * and a column the table evaluates in C (icount, addr, is_write, thread,
  * context_id, block_id, chunk_id; lib/dgvtab), INTEGER decimal or 0x hex,
  * by counting with dgvtab_count instead of letting SQLite step through
  * every row (about 13 ns a row: a block of 4 * 10^8 accesses takes 5 s
  * that way, milliseconds from sum_block_chunks; whole chunks count from
- * chunks.n_accesses, the rest run by run).  The answer is a new
+ * chunks.n_accesses, those inside an icount range too, the rest run by
+ * run).  The answer is a new
  * statement `SELECT N AS "<the statement's column name>"` that the caller
  * renders as it would have rendered the original, in any mode; the
  * caller finalizes it.  Any other text goes through SQLite as usual, and

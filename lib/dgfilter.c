@@ -659,6 +659,7 @@ static int drop_all(sqlite3 *db, char **err)
 	if (exec(db, "DROP VIEW IF EXISTS temp.filtered_fields; "
 		 "DROP VIEW IF EXISTS temp.filtered_accesses; "
 		 "DROP VIEW IF EXISTS temp.filtered_sum; "
+		 "DROP VIEW IF EXISTS temp.filtered_sum_rows; "
 		 "DROP VIEW IF EXISTS temp.filtered_ctx; "
 		 "DROP VIEW IF EXISTS temp.filtered_span; "
 		 "DROP VIEW IF EXISTS temp.filtered_windows; "
@@ -772,7 +773,8 @@ static enum sum_src summed(sqlite3 *db, const struct dgfilter *f)
 /* The TEMP VIEWs filtered_sum(thread, pc, module_id, is_write, accesses,
    bytes): the counts of filtered_accesses by thread, code address (pc,
    module_id) and direction, from sum_ctx or sum_heap, empty when summed()
-   says neither; and filtered_ctx(context_id, accesses, bytes), by
+   says neither; filtered_sum_rows(thread, is_write, accesses), the same
+   rows ungrouped; and filtered_ctx(context_id, accesses, bytes), by
    context, from sum_ctx only (empty otherwise).  One join of sum_ctx's
    rows with their contexts' descriptors, under the filter's condition,
    grouped two ways. */
@@ -789,23 +791,32 @@ static char *sum_sql(const struct dgfilter *f, enum sum_src src)
 	if (src == SUM_NONE)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
 		       "0 AS thread, 0 AS pc, 0 AS module_id, 0 AS is_write, "
-		       "0 AS accesses, 0 AS bytes WHERE 0; %s", none_ctx);
+		       "0 AS accesses, 0 AS bytes WHERE 0; "
+		       "CREATE TEMP VIEW filtered_sum_rows AS SELECT 0 AS thread, "
+		       "0 AS is_write, 0 AS accesses WHERE 0; %s", none_ctx);
 	if (src == SUM_HEAP)
 		return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
 		       "thread, pc, module_id, is_write, accesses, bytes FROM "
-		       "sum_heap; %s", none_ctx);
+		       "sum_heap; CREATE TEMP VIEW filtered_sum_rows AS SELECT "
+		       "thread, is_write, accesses FROM sum_heap; %s", none_ctx);
 	/* with a filter, the condition of filtered_accesses on the rows */
-#define SUM_ROWS(by) "FROM %s sum_ctx s JOIN contexts c ON c.id = " \
+#define ROWS "FROM %s sum_ctx s JOIN contexts c ON c.id = " \
 	"s.context_id JOIN access_descs d ON d.bbdef_id = c.bbdef_id " \
 	"LEFT JOIN sum_ctx_miss m ON m.context_id = s.context_id " \
-	"AND m.thread = s.thread AND m.aseq = d.aseq %s GROUP BY " by
+	"AND m.thread = s.thread AND m.aseq = d.aseq %s"
+#define SUM_ROWS(by) ROWS " GROUP BY " by
 #define SUM_COUNTS "sum(s.runs - coalesce(m.missed, 0)) AS accesses, " \
 	"sum((s.runs - coalesce(m.missed, 0)) * d.size) AS bytes "
 	return sqlite3_mprintf("CREATE TEMP VIEW filtered_sum AS SELECT "
 	       "s.thread, d.pc, d.module_id, d.is_write, " SUM_COUNTS
 	       SUM_ROWS("s.thread, d.pc, d.module_id, d.is_write") "; "
+	       "CREATE TEMP VIEW filtered_sum_rows AS SELECT s.thread AS thread, "
+	       "d.is_write AS is_write, s.runs - coalesce(m.missed, 0) AS accesses "
+	       ROWS "; "
 	       "CREATE TEMP VIEW filtered_ctx AS SELECT s.context_id, "
-	       SUM_COUNTS SUM_ROWS("s.context_id"), from, where, from, where);
+	       SUM_COUNTS SUM_ROWS("s.context_id"), from, where, from, where,
+	       from, where);
+#undef ROWS
 #undef SUM_ROWS
 #undef SUM_COUNTS
 }

@@ -44,6 +44,9 @@
  * decoding: from sum_ctx with no filter, or with only fn:/file:/dso: in
  * --events, on a database that has sum_ctx; from sum_heap with only
  * `malloc` in --ranges, on one that has it.  Else filtered_sum is empty.
+ * The TEMP VIEW filtered_sum_rows(thread, is_write, accesses) holds the
+ * rows filtered_sum adds up, before grouping: its sum is filtered_accesses'
+ * count at the cost of the join alone (dgsql's count path).
  * dg_ctx_summed(): 1 when the TEMP VIEW filtered_ctx(context_id,
  * accesses, bytes) holds the same counts by context: from sum_ctx, as
  * above (not from sum_heap, which has no contexts); else it is empty.

@@ -60,8 +60,10 @@ int dgvtab_term_taken(const struct dgvtab_term *t);
 /* *count = the rows of SELECT count(*) FROM SCHEMA.accesses WHERE the n
    terms, ANDed: the same constraints, chunk choice and decoder as the
    table's cursors, counted run by run (a block with sum_block_chunks
-   rows: from its counts, nothing decoded) without SQLite stepping row by
-   row.  Returns SQLITE_OK; SQLITE_MISUSE, with nothing done, when a term
+   rows: from its counts, nothing decoded; terms on thread, chunk_id and
+   icount alone: whole chunks from chunks.n_accesses, only those that
+   straddle an end of the icount range decoded) without SQLite stepping
+   row by row.  Returns SQLITE_OK; SQLITE_MISUSE, with nothing done, when a term
    is not one the table evaluates itself (the caller lets SQLite run the
    statement) or n > DGVTAB_COUNT_TERMS; else an SQLite error code with
    *errmsg (sqlite3_free) as the table's errors. */

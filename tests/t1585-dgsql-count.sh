@@ -6,9 +6,11 @@
 # SQLite's row loop counts (--engine sqlite, the statement with a trailing comment, which
 # the fast path does not take), in every output mode, with the column
 # named as written; a block with sum_block_chunks rows is counted from
-# them, terms on thread and chunk_id alone from chunks.n_accesses, others
-# by decoding; filtered_accesses is taken
-# only without a filter; text the fast path does not take (a column SQLite
+# them, terms on thread and chunk_id alone from chunks.n_accesses, with
+# icount too from the chunks inside its range (the two straddling it
+# decoded), others by decoding; filtered_accesses without a filter, and
+# under one (fn:, malloc, --icount-range, --addr-range, with thread and
+# is_write terms): SQLite's count; text the fast path does not take (a column SQLite
 # filters, a real, <>, OR, a hiding view) still gives
 # SQLite's answer.  On a single-, a multi-threaded and a several-chunk
 # trace, and one whose hot block has sum_block_chunks rows.
@@ -68,6 +70,25 @@ for q in "SELECT count(*) FROM accesses WHERE size = 8" \
 	 "SELECT count(*) FROM accesses WHERE is_write <> 1" \
 	 "SELECT count(*) FROM accesses WHERE is_write = 1 OR thread = 2"; do
 	same t.db list "$q"
+done
+# Under a filter: counted from the filter's summaries (fn:, malloc) or as
+# terms (--icount-range, --addr-range), or decoded; always SQLite's count.
+for db in t.db h.db; do
+	IC0=$(dq $db "SELECT min(icount_lo) + 7 FROM chunks")
+	IC1=$(dq $db "SELECT (min(icount_lo) + 3 * max(icount_hi)) / 4 FROM chunks")
+	A=$(dq $db "SELECT addr FROM blocks ORDER BY reads + writes DESC LIMIT 1")
+	T=$(dq $db "SELECT max(thread) FROM chunks")
+	for f in "--events fn:main" "--events fn:worker" "--ranges malloc" \
+		 "--icount-range $IC0:$IC1" "--addr-range $A:$((A + 4096))"; do
+		for w in "" " WHERE is_write = 1" " WHERE thread = $T" " WHERE thread = $T AND is_write = 0"; do
+			q="SELECT count(*) FROM filtered_accesses$w"
+			# shellcheck disable=SC2086
+			fast=$("$DGSQL" $db $f "$q" 2>&1)
+			# shellcheck disable=SC2086
+			slow=$("$DGSQL" --engine sqlite $db $f "$q -- through SQLite" 2>&1)
+			check_eq "$db $f '$q': SQLite's count" "$slow" "$fast"
+		done
+	done
 done
 check_eq "filtered_accesses under fn:worker: as many as decoded" \
 	"$(dq t.db --events fn:worker "SELECT count(*) FROM (SELECT icount FROM filtered_accesses)")" \
