@@ -8,8 +8,11 @@
 #include <string.h>
 
 #include "count.h"
+#include "dgfilter.h"
 #include "dgvtab.h"
 #include "shape.h"
+
+#define COL_ICOUNT 0            /* shape_columns[0] */
 
 /* The operators, longest first so that <= is not read as <; mirror is
    the operator with its operands swapped (5 < addr is addr > 5). */
@@ -221,23 +224,80 @@ static int summed_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int
 }
 
 /* With a filter installed: 1 when the view's condition is terms the table
-   takes (--icount-range, --addr-range), added to terms[*n..]; 2 when it is
-   not but the summaries may count it (summed_count); 0 neither. */
+   takes (--icount-range, --addr-range), added to terms[*n..]; 3 when it is
+   --events user: and such terms (interval_count); 2 when it is neither but
+   the summaries may count it (summed_count); 0 none of these. */
 static int filter_terms(sqlite3 *db, struct dgvtab_term *terms, int *n)
 {
 	const char *cond, *s, *t;
 	char *view = filter_view(db, &cond);
-	int k = *n, r = 2;
+	int k = *n, r = 2, user = 0;
 
 	if (!view)
 		return 0;
-	if ((s = shape_word(cond, "1")) && (t = shape_word(s, "and"))
-	    && (s = read_terms(t, terms, &k)) && shape_end(s)) {
-		*n = k;
-		r = 1;
+	if ((s = shape_word(cond, "1")) && (t = shape_word(s, "and"))) {
+		const char *u = shape_word(t, "("), *v;
+		size_t len = strlen(DGFILTER_USER_COND);
+
+		/* --events' conditions come as (0 OR A OR B ...) */
+		if (u && (u = shape_word(u, "0")) && (u = shape_word(u, "or"))) {
+			while (isspace((unsigned char)*u))
+				u++;
+			if (strncmp(u, DGFILTER_USER_COND, len) == 0
+			    && (v = shape_word(u + len, ")"))) {
+				user = 1;
+				s = v;
+				t = shape_word(s, "and");
+			}
+		}
+		if (!t ? shape_end(s) : (s = read_terms(t, terms, &k)) && shape_end(s)) {
+			*n = k;
+			r = user ? 3 : 1;
+		}
 	}
 	sqlite3_free(view);
 	return r;
+}
+
+/* --events user: counted interval by interval (temp.dgf_ev_iv), each with
+   the terms and its icount bounds through dgvtab_count: the chunks inside
+   an interval whole, those straddling it decoded.  1 with *count, -1 an
+   error with *err, 0 not so (no room for two more terms). */
+static int interval_count(sqlite3 *db, struct dgvtab_term *terms, int n, int64_t *count,
+                          char **err)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t k;
+	int rc;
+
+	*count = 0;
+	if (n + 2 > DGVTAB_COUNT_TERMS)
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM temp.dgf_ev_iv ORDER BY lo", -1, &q,
+	                       NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	terms[n].column = terms[n + 1].column = COL_ICOUNT;
+	terms[n].op = SQLITE_INDEX_CONSTRAINT_GE;
+	terms[n + 1].op = SQLITE_INDEX_CONSTRAINT_LT;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		terms[n].value = sqlite3_column_int64(q, 0);
+		terms[n + 1].value = sqlite3_column_int64(q, 1);
+		if ((rc = dgvtab_count(db, "main", terms, n + 2, &k, err)) != SQLITE_OK) {
+			if (!*err)
+				*err = sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+			sqlite3_finalize(q);
+			return -1;
+		}
+		*count += k;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 1;
 }
 
 int count_try(sqlite3_stmt *st, sqlite3_stmt **answer, char **err)
@@ -260,6 +320,10 @@ int count_try(sqlite3_stmt *st, sqlite3_stmt **answer, char **err)
 		case 2:
 			if (!summed_count(db, terms, n, &count))
 				return 0;
+			return answer_stmt(db, name, count, answer, err);
+		case 3:
+			if ((rc = interval_count(db, terms, n, &count, err)) <= 0)
+				return rc;
 			return answer_stmt(db, name, count, answer, err);
 		}
 	}

@@ -6,9 +6,11 @@
  *
  * (or FROM filtered_accesses: with no filter installed as accesses; under
  * a filter whose condition is such terms, --icount-range and
- * --addr-range, with them added; under one the summaries count, fn:,
- * file:, dso: and malloc, from the filter's filtered_sum_rows when the
- * terms are on thread and is_write alone), each TERM
+ * --addr-range, with them added; under --events user: alone (and such
+ * terms), interval by interval of temp.dgf_ev_iv; under one the
+ * summaries count, fn:, file:, dso: and malloc, from the filter's
+ * filtered_sum_rows when the terms are on thread and is_write alone),
+ * each TERM
  * `COLUMN OP INTEGER` or `INTEGER OP COLUMN` with OP one of = == < <= > >=
  * and a column the table evaluates in C (icount, addr, is_write, thread,
  * context_id, block_id, chunk_id; lib/dgvtab), INTEGER decimal or 0x hex,

@@ -457,9 +457,7 @@ static int ev_user(sqlite3 *db, const struct dgfilter *f, struct where *w,
 		}
 		sqlite3_free(sql);
 	}
-	sqlite3_str_appendall(w->expr, "coalesce((SELECT hi FROM "
-		"temp.dgf_ev_iv WHERE lo <= icount ORDER BY lo DESC LIMIT 1) "
-		"> icount, 0)");
+	sqlite3_str_appendall(w->expr, DGFILTER_USER_COND);
 	if (alone && n)
 		sqlite3_str_appendf(w->bounds, " AND icount >= %lld AND "
 				    "icount < %lld", (long long)iv[0].lo,

@@ -93,6 +93,12 @@ void dgfilter_free(struct dgfilter *f);
    which decodes only the chunks in them. */
 void dgfilter_zoom(struct dgfilter *f, int is_addr, int64_t lo, int64_t hi);
 
+/* The condition filtered_accesses puts on an access for --events user:
+   (its icount inside one of the merged intervals of temp.dgf_ev_iv(lo,
+   hi), [lo, hi)): dgsql's count path recognizes it by this text. */
+#define DGFILTER_USER_COND "coalesce((SELECT hi FROM temp.dgf_ev_iv WHERE " \
+	"lo <= icount ORDER BY lo DESC LIMIT 1) > icount, 0)"
+
 /* Defines filtered_accesses for f (NULL: every access).  0, or -1 with
    *err. */
 int dgfilter_install(sqlite3 *db, const struct dgfilter *f, char **err);

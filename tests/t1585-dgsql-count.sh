@@ -9,11 +9,12 @@
 # them, terms on thread and chunk_id alone from chunks.n_accesses, with
 # icount too from the chunks inside its range (the two straddling it
 # decoded), others by decoding; filtered_accesses without a filter, and
-# under one (fn:, malloc, --icount-range, --addr-range, with thread and
-# is_write terms): SQLite's count; text the fast path does not take (a column SQLite
+# under one (fn:, malloc, user:, --icount-range, --addr-range, with thread
+# and is_write terms): SQLite's count; text the fast path does not take (a column SQLite
 # filters, a real, <>, OR, a hiding view) still gives
 # SQLite's answer.  On a single-, a multi-threaded and a several-chunk
-# trace, and one whose hot block has sum_block_chunks rows.
+# trace, one whose hot block has sum_block_chunks rows, and one with user
+# events.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -22,6 +23,7 @@ trace_db m.db mixed || finish
 trace_db t.db threads || finish
 trace_db s.db sweep || finish
 trace_db h.db heapshare || finish
+trace_db r.db ranges || finish
 
 # same DB MODE SQL: fast and SQLite's output equal and not empty.
 same() {
@@ -90,6 +92,21 @@ for db in t.db h.db; do
 		done
 	done
 done
+# --events user: interval by interval (the ranges program's user:loop)
+IC=$(dq r.db "SELECT (min(icount_lo) + max(icount_hi)) / 2 FROM chunks")
+for f in "--events user:loop" "--events user:loop --icount-range 0:$IC" \
+	 "--events user:nosuch" "--events user:loop,fn:main"; do
+	for w in "" " WHERE is_write = 1"; do
+		q="SELECT count(*) FROM filtered_accesses$w"
+		# shellcheck disable=SC2086
+		fast=$("$DGSQL" r.db $f "$q" 2>&1)
+		# shellcheck disable=SC2086
+		slow=$("$DGSQL" --engine sqlite r.db $f "$q -- through SQLite" 2>&1)
+		check_eq "r.db $f '$q': SQLite's count" "$slow" "$fast"
+	done
+done
+check_gt "r.db --events user:loop counts some accesses" 0 \
+	"$("$DGSQL" r.db --events user:loop "SELECT count(*) FROM filtered_accesses")"
 check_eq "filtered_accesses under fn:worker: as many as decoded" \
 	"$(dq t.db --events fn:worker "SELECT count(*) FROM (SELECT icount FROM filtered_accesses)")" \
 	"$(dq t.db --events fn:worker "SELECT count(*) FROM filtered_accesses")"
@@ -119,6 +136,10 @@ SELECT count(*) FROM filtered_accesses: 1
 --events fn:main SELECT count(*) FROM accesses WHERE block_id = $HB: 1
 --events fn:main SELECT count(*) FROM accesses WHERE size = 8: 0
 --events fn:main SELECT count(*) FROM filtered_accesses: 0" "$(cat gdb.all)"
+	NIV=$(dq r.db "SELECT count(*) FROM events WHERE label = 'loop'")
+	check_eq "--events user:loop: counted interval by interval through dgvtab_count" \
+		"--events user:loop SELECT count(*) FROM filtered_accesses: $NIV" \
+		"$(echo "SELECT count(*) FROM filtered_accesses" | gdb_hits dgvtab_count r.db --events user:loop)"
 else
 	skip "gdb is not installed: which path ran is not checked"
 fi
