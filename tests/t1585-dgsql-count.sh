@@ -80,30 +80,29 @@ for db in t.db h.db; do
 	IC1=$(dq $db "SELECT (min(icount_lo) + 3 * max(icount_hi)) / 4 FROM chunks")
 	A=$(dq $db "SELECT addr FROM blocks ORDER BY reads + writes DESC LIMIT 1")
 	T=$(dq $db "SELECT max(thread) FROM chunks")
+	Q="SELECT count(*) FROM filtered_accesses"
 	for f in "--events fn:main" "--events fn:worker" "--ranges malloc" \
 		 "--icount-range $IC0:$IC1" "--addr-range $A:$((A + 4096))"; do
-		for w in "" " WHERE is_write = 1" " WHERE thread = $T" " WHERE thread = $T AND is_write = 0"; do
-			q="SELECT count(*) FROM filtered_accesses$w"
-			# shellcheck disable=SC2086
-			fast=$("$DGSQL" $db $f "$q" 2>&1)
-			# shellcheck disable=SC2086
-			slow=$("$DGSQL" --engine sqlite $db $f "$q -- through SQLite" 2>&1)
-			check_eq "$db $f '$q': SQLite's count" "$slow" "$fast"
-		done
+		# shellcheck disable=SC2086
+		fast=$("$DGSQL" $db $f -c "$Q" -c "$Q WHERE is_write = 1" -c "$Q WHERE thread = $T" \
+			-c "$Q WHERE thread = $T AND is_write = 0" 2>&1)
+		# shellcheck disable=SC2086
+		slow=$("$DGSQL" --engine sqlite $db $f -c "$Q -- slow" -c "$Q WHERE is_write = 1 -- slow" \
+			-c "$Q WHERE thread = $T -- slow" -c "$Q WHERE thread = $T AND is_write = 0 -- slow" 2>&1)
+		check_eq "$db $f: four counts of filtered_accesses (all, writes, a thread, its reads) as SQLite's" \
+			"$slow" "$fast"
 	done
 done
 # --events user: interval by interval (the ranges program's user:loop)
 IC=$(dq r.db "SELECT (min(icount_lo) + max(icount_hi)) / 2 FROM chunks")
+Q="SELECT count(*) FROM filtered_accesses"
 for f in "--events user:loop" "--events user:loop --icount-range 0:$IC" \
 	 "--events user:nosuch" "--events user:loop,fn:main"; do
-	for w in "" " WHERE is_write = 1"; do
-		q="SELECT count(*) FROM filtered_accesses$w"
-		# shellcheck disable=SC2086
-		fast=$("$DGSQL" r.db $f "$q" 2>&1)
-		# shellcheck disable=SC2086
-		slow=$("$DGSQL" --engine sqlite r.db $f "$q -- through SQLite" 2>&1)
-		check_eq "r.db $f '$q': SQLite's count" "$slow" "$fast"
-	done
+	# shellcheck disable=SC2086
+	fast=$("$DGSQL" r.db $f -c "$Q" -c "$Q WHERE is_write = 1" 2>&1)
+	# shellcheck disable=SC2086
+	slow=$("$DGSQL" --engine sqlite r.db $f -c "$Q -- slow" -c "$Q WHERE is_write = 1 -- slow" 2>&1)
+	check_eq "r.db $f: all and writes counted as SQLite's" "$slow" "$fast"
 done
 check_gt "r.db --events user:loop counts some accesses" 0 \
 	"$("$DGSQL" r.db --events user:loop "SELECT count(*) FROM filtered_accesses")"
