@@ -32,42 +32,54 @@ int dgchunk_add_context(struct dgchunk_codec *c, uint32_t n_instrs,
 {
 	struct dgchunk_shape *s;
 
-	if (dg_grow((void **)&c->ctx, &c->cap_ctx, c->n_ctx + 1, sizeof *c->ctx) < 0
-	    || dg_grow((void **)&c->slots, &c->cap_slots,
-	            c->n_slots + 2 * (size_t)n_accesses, sizeof *c->slots) < 0)
+	if (c->n_ctx >= UINT32_MAX
+	    || dg_grow((void **)&c->ctx, &c->cap_ctx, c->n_ctx + 1, sizeof *c->ctx) < 0)
 		return -1;
 	s = &c->ctx[c->n_ctx++];
 	s->n_instrs = n_instrs;
 	s->n_accesses = n_accesses;
 	s->epoch = 0;
-	s->slot_base = c->n_slots;
-	c->n_slots += 2 * (size_t)n_accesses;
+	s->slot_off = 0;
 	return 0;
 }
 
-/* Context k's state as the chunk starts: its successor and slots. */
-static __attribute__((noinline)) void state_reset(struct dgchunk_codec *c,
-                                                  struct dgchunk_shape *s, uint64_t k)
+/* Context k's state as the chunk starts: its successor, and its slots,
+   zeroed, taken from this chunk's area.  0, or -1 when the area cannot
+   grow (c->oom set). */
+static __attribute__((noinline)) int state_reset(struct dgchunk_codec *c,
+                                                 struct dgchunk_shape *s, uint64_t k)
 {
-	if (s->n_accesses)      /* else c->slots may still be NULL */
-		memset(c->slots + s->slot_base, 0, 2 * (size_t)s->n_accesses * sizeof *c->slots);
+	size_t words = 2 * (size_t)s->n_accesses;
+
+	if (c->n_slots + words > UINT32_MAX
+	    || dg_grow((void **)&c->slots, &c->cap_slots, c->n_slots + words + 1,
+	               sizeof *c->slots) < 0) {
+		c->oom = 1;
+		return -1;
+	}
+	memset(c->slots + c->n_slots, 0, words * sizeof *c->slots);
+	s->slot_off = (uint32_t)c->n_slots;
+	c->n_slots += words;
 	s->next = dgc_next_init(k);
 	s->epoch = c->epoch;
+	return 0;
 }
 
-/* Context k's state, reset if this chunk has not used it yet. */
+/* Context k's state, reset if this chunk has not used it yet; NULL when
+   out of memory. */
 static inline struct dgchunk_shape *state_of(struct dgchunk_codec *c, uint64_t k)
 {
 	struct dgchunk_shape *s = &c->ctx[k];
 
-	if (__builtin_expect(s->epoch != c->epoch, 0))
-		state_reset(c, s, k);
+	if (__builtin_expect(s->epoch != c->epoch, 0) && state_reset(c, s, k) < 0)
+		return NULL;
 	return s;
 }
 
+/* Its slots: valid until the next state_of (the area may move). */
 static uint64_t *slots_of(struct dgchunk_codec *c, const struct dgchunk_shape *s)
 {
-	return s->n_accesses ? c->slots + s->slot_base : NULL;
+	return c->slots + s->slot_off;
 }
 
 static const char *const coding_names[] = {
@@ -99,6 +111,8 @@ void dgchunk_set_coding(struct dgchunk_codec *c, enum dgchunk_coding coding)
 void dgchunk_begin(struct dgchunk_codec *c)
 {
 	c->epoch++;
+	c->n_slots = 0;
+	c->oom = 0;
 	c->prev = 0;
 	c->ref = 0;
 	c->head = DGCHUNK_NO_HEAD;
@@ -119,17 +133,21 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 		return -1;
 	o = b->data + b->len;
 	if (c->coding == DGCHUNK_RUNS) {
-		s = state_of(c, context);
+		if (!(s = state_of(c, context)))
+			return -1;
 		o = dgc_put_run(o, context, c->prev, partial, n_instrs, slots_of(c, s),
 		                addrs, n_addrs, 64);
 	} else {
+		struct dgchunk_shape *p = state_of(c, c->prev);
+
+		if (!p || !(s = state_of(c, context)))
+			return -1;
 		/* the head byte is kept as an offset: the buffer may move */
 		ch.head = c->head == DGCHUNK_NO_HEAD ? NULL : b->data + c->head;
 		ch.prev = c->prev;
-		o = dgc_put_chain_head(o, &ch, &state_of(c, c->prev)->next, context,
+		o = dgc_put_chain_head(o, &ch, &p->next, context,
 		                       dgc_info(partial, n_instrs, n_addrs), n_addrs, 64);
 		c->head = ch.head ? (size_t)(ch.head - b->data) : DGCHUNK_NO_HEAD;
-		s = state_of(c, context);
 		o = c->coding == DGCHUNK_NEAR
 		    ? dgc_put_addrs_ref(o, slots_of(c, s), addrs, n_addrs, &c->ref, 64)
 		    : dgc_put_addrs(o, slots_of(c, s), addrs, n_addrs, 64);
@@ -148,11 +166,12 @@ void dgchunk_decode_begin(struct dgchunk_codec *c, const void *data, size_t len)
 
 /* The next run's context and shape: from an explicit head (BBRUNS, or a
    BBCHAINS item without a chain), or as the successor of the previous
-   run's context.  0, or -1 malformed. */
+   run's context.  0, or -1 malformed, -2 out of memory. */
 static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec *c,
                                                         struct dgchunk_run *r)
 {
 	const struct dgchunk_shape *s;
+	struct dgchunk_shape *p;
 	struct dgc_next nx;
 	const char *field;
 	uint64_t k, n, chain = 0;
@@ -167,7 +186,9 @@ static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec 
 	}
 	if (c->chain_left) {            /* a chained run: prev's successor */
 		c->chain_left--;
-		nx = state_of(c, c->prev)->next;
+		if (!(p = state_of(c, c->prev)))
+			return -2;
+		nx = p->next;
 		if (nx.ctx >= c->n_ctx)
 			return -1;
 		r->context = nx.ctx;
@@ -190,23 +211,27 @@ static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec 
 			return -1;
 		r->n_addrs = (uint32_t)n;
 	}
-	if (c->coding != DGCHUNK_RUNS)
-		state_of(c, c->prev)->next = (struct dgc_next){
+	if (c->coding != DGCHUNK_RUNS) {
+		if (!(p = state_of(c, c->prev)))
+			return -2;
+		p->next = (struct dgc_next){
 			(uint32_t)k, dgc_info(r->partial, r->n_instrs, r->n_addrs) };
+	}
 	return 0;
 }
 
 int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 {
 	const struct dgchunk_shape *s;
+	int e;
 
 	if (c->chain_left == 0 && c->p >= c->end)
 		return 0;
-	if (next_head(c, r) < 0)
-		return -1;
-	s = state_of(c, r->context);
-	if (dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0)
-		return -1;
+	if ((e = next_head(c, r)) < 0)
+		return e;
+	if (!(s = state_of(c, r->context))
+	    || dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0)
+		return -2;
 	if ((c->coding == DGCHUNK_NEAR
 	     ? dgc_get_addrs_ref(&c->p, c->end, slots_of(c, s), c->addrs, r->n_addrs, &c->ref, 64)
 	     : dgc_get_addrs(&c->p, c->end, slots_of(c, s), c->addrs, r->n_addrs, 64)) < 0)

@@ -11,9 +11,13 @@
  *
  * The caller registers every context, in index order, with the shape of
  * its bbdef (dgchunk_add_context); the codec owns the prediction state and
- * resets it in O(1) per chunk.  Decoding checks every byte against the end
- * of the blob and every count against the context's shape, and returns -1
- * on a malformed blob, never reading past it.
+ * resets it in O(1) per chunk.  A context's slots (last, stride) live in
+ * an area taken afresh each chunk, given out as the chunk first meets the
+ * context: memory follows the contexts one chunk meets, not all of them
+ * (a compiler's 4 M contexts held 16 bytes a slot for good, per cursor).
+ * Decoding checks every byte against the end of the blob and every count
+ * against the context's shape, and returns -1 on a malformed blob, never
+ * reading past it.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -36,19 +40,20 @@ enum dgchunk_coding {
 	                           predicted from the one before (schema 14 on) */
 };
 
-struct dgchunk_shape {          /* per context */
+struct dgchunk_shape {          /* per context: 24 bytes */
 	uint32_t n_instrs;      /* of its bbdef */
 	uint32_t n_accesses;
 	uint32_t epoch;         /* chunk in which its state was last reset */
+	uint32_t slot_off;      /* then: index of its first slot word in slots */
 	struct dgc_next next;   /* the context and shape that last followed it */
-	uint64_t slot_base;     /* index of its first (last, stride) pair */
 };
 
 struct dgchunk_codec {
 	struct dgchunk_shape *ctx;
 	size_t n_ctx, cap_ctx;
-	uint64_t *slots;        /* (last, stride) pairs */
+	uint64_t *slots;        /* this chunk's (last, stride) pairs */
 	size_t n_slots, cap_slots;
+	int oom;                /* the area could not grow (decoding: -2) */
 	uint32_t epoch;
 	enum dgchunk_coding coding;
 	uint64_t prev;          /* previous run's context in this chunk */
@@ -102,7 +107,8 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 void dgchunk_buf_free(struct dgchunk_buf *b);
 
 /* Decoding: start on a chunk's data, then take runs: 1 a run, 0 the end,
-   -1 malformed (a count or context out of range, a varint past the end). */
+   -1 malformed (a count or context out of range, a varint past the end),
+   -2 out of memory. */
 void dgchunk_decode_begin(struct dgchunk_codec *c, const void *data, size_t len);
 int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *run);
 

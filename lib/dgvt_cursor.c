@@ -169,6 +169,9 @@ int dgvt_cur_run(struct dgvt *t, struct dgvt_cur *c)
 		if (r > 0 && !run_consistent(c, &t->m))
 			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
 			                (long long)c->chunk, c->run_no, c->run.n_instrs);
+		if (r == -2)
+			return dgvt_error(&t->d, SQLITE_NOMEM, "accesses: chunk %lld: out of memory at run %u",
+			                (long long)c->chunk, c->run_no);
 		if (r < 0)
 			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
 			                (long long)c->chunk, c->run_no);
@@ -294,9 +297,8 @@ int dgvt_cur_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 	rc = dgvt_filter_build(t, &c->f, plan, argc, argv);
 	if (rc == SQLITE_OK && (idx_num & DGVT_PLAN_BLOCKS || c->f.has_block))
 		rc = dgvt_blocks_load(t);
-	/* No context with an access: no row can exist, and the codec would
-	   have no prediction slots at all, which it does not expect. */
-	if (rc != SQLITE_OK || c->f.empty || c->codec.n_slots == 0)
+	/* No context with an access: no row can exist. */
+	if (rc != SQLITE_OK || c->f.empty || t->m.max_accesses == 0)
 		return rc;
 	if (idx_num & DGVT_PLAN_NO_COLUMNS && c->f.block_summed) {
 		if (t->probe && t->probe->on)
