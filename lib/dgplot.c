@@ -10,6 +10,7 @@
  */
 #include "dgplot.h"
 #include "dgcells.h"
+#include "dgctxset.h"
 #include "dgesc.h"
 #include "dghash.h"
 #include "dgmem.h"
@@ -39,6 +40,10 @@ struct plot {
 	char *zoom;             /* SQL conditions, starting with " AND" */
 	char **err;
 	int summary;            /* gathered from chunk_cells, not accesses */
+	uint8_t *kinds;         /* a call-stack filter: per chunk id, whether it
+	                           takes the chunk whole (its cells), in part
+	                           (decoded) or not (dgctxset.h); else NULL */
+	int64_t n_kinds;
 	int64_t memo_page;      /* page_rank's last answer (memo_rank < 0: none) */
 	int64_t memo_rank;
 	const char *type;       /* dgplot_fields: the type, and its */
@@ -211,12 +216,12 @@ static int pages_from_set(struct plot *p, const struct dghash *set)
    most a pixel wide and a chunk at most a few rows high: then the summary
    gives the same picture as the accesses, for the cost of a row per chunk
    and cell instead of one per access. */
-static int summary_usable(struct plot *p)
+static int cells_usable(struct plot *p)
 {
 	int ok1, ok2, ok3, ok4;
 	int64_t npages, lo, hi, span;
 
-	if (!p->o->unfiltered || p->o->has_addr || p->o->page_size != 4096)
+	if (p->o->has_addr || p->o->page_size != 4096)
 		return 0;
 	npages = one_int(p, "SELECT count(*) FROM sum_pages", &ok1);
 	lo = one_int(p, "SELECT min(icount_lo) FROM chunks", &ok2);
@@ -235,6 +240,83 @@ static int summary_usable(struct plot *p)
 	    && one_int(p, "SELECT EXISTS (SELECT 1 FROM pragma_table_info('chunk_cells') "
 		       "WHERE name = 'data') AND EXISTS (SELECT 1 FROM chunk_cells)",
 		       &ok1) > 0 && ok1;
+}
+
+static int summary_usable(struct plot *p)
+{
+	return p->o->unfiltered && cells_usable(p);
+}
+
+/* A filter of call-stack conditions alone (dg_ctx_summed(): fn:, file:,
+   dso: in --events) takes many chunks whole: with the cells usable as
+   for the whole trace, those chunks come from chunk_cells and only the
+   chunks it takes in part are decoded (p->kinds).  A broad filter that
+   leaves out a few contexts leaves few chunks to decode; one that takes
+   a few contexts, few chunks of either kind.  0 not so, -1 an error. */
+static int mixed_usable(struct plot *p)
+{
+	int64_t i, whole = 0, part = 0;
+	int ok, rc;
+
+	if (p->o->unfiltered || p->o->has_icount
+	    || one_int(p, "SELECT dg_filtered() AND dg_ctx_summed()", &ok) != 1 || !ok
+	    || !cells_usable(p))
+		return 0;
+	if ((rc = dgctxset_classify(p->db, &p->kinds, &p->n_kinds, p->err)) <= 0)
+		return rc;
+	for (i = 0; i < p->n_kinds; i++) {
+		whole += p->kinds[i] == DGCTXSET_WHOLE;
+		part += p->kinds[i] == DGCTXSET_PART;
+	}
+	/* mostly chunks in part (a compiler's fn:toplev::main: 139 whole,
+	   22 137 in part): decoding them all is as fast, and the statements
+	   a stretch between whole chunks each build the filter's set again */
+	if (whole < part) {
+		free(p->kinds);
+		p->kinds = NULL;
+		p->n_kinds = 0;
+		return 0;
+	}
+	return 1;
+}
+
+static int chunk_whole(const struct plot *p, int64_t id)
+{
+	return id >= 0 && id < p->n_kinds && p->kinds[id] == DGCTXSET_WHOLE;
+}
+
+/* The accesses of the chunks the filter takes in part, decoded, into fn
+   (addr, icount, is_write). */
+typedef int access_fn(struct plot *p, void *arg, int64_t addr, int64_t icount, int is_write);
+
+static int each_part_access(struct plot *p, access_fn *fn, void *arg)
+{
+	sqlite3_stmt *st;
+	int64_t id, end;
+	int rc = SQLITE_DONE, part;
+
+	/* a statement a stretch of chunks between two taken whole (each
+	   xFilter builds the filter's context set again) */
+	if (prepare(p, &st, "SELECT addr, icount, is_write FROM filtered_accesses "
+	            "WHERE chunk_id >= ?1 AND chunk_id < ?2%s%s", "") < 0)
+		return -1;
+	for (id = 0; id < p->n_kinds && rc == SQLITE_DONE; id = end + 1) {
+		for (end = id, part = 0; end < p->n_kinds && p->kinds[end] != DGCTXSET_WHOLE; end++)
+			part |= p->kinds[end] == DGCTXSET_PART;
+		if (!part)
+			continue;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, end);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if (fn(p, arg, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+			       sqlite3_column_int(st, 2)) < 0) {
+				sqlite3_finalize(st);
+				return -1;
+			}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(p);
 }
 
 /* What each_cell calls, per cell of a chunk spanning icounts [lo, hi):
@@ -282,7 +364,8 @@ static int each_cell(struct plot *p, cell_fn *fn, void *arg)
 	sqlite3_bind_int64(st, 1, p->o->icount_lo);
 	sqlite3_bind_int64(st, 2, p->o->icount_hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (chunk_cells_each(p, st, fn, arg) < 0) {
+		if ((!p->kinds || chunk_whole(p, sqlite3_column_int64(st, 0)))
+		    && chunk_cells_each(p, st, fn, arg) < 0) {
 			sqlite3_finalize(st);
 			return -1;
 		}
@@ -361,6 +444,64 @@ static int find_pages_summary(struct plot *p)
 	return 0;
 }
 
+/* Pass 1 of a call-stack filter's picture (mixed_usable): the pages and
+   span of the chunks it takes whole from their cells, of the others from
+   their accesses that pass. */
+struct span {
+	struct dghash set;
+	int64_t lo, hi;
+};
+
+static int span_cell(struct plot *p, void *arg, int64_t lo, int64_t hi,
+                     const struct dgcells_cell *c)
+{
+	struct span *sp = arg;
+
+	if (lo < sp->lo)
+		sp->lo = lo;
+	if (hi > sp->hi)
+		sp->hi = hi;
+	return page_of_cell(p, &sp->set, lo, hi, c);
+}
+
+static int span_access(struct plot *p, void *arg, int64_t addr, int64_t icount, int is_write)
+{
+	struct span *sp = arg;
+	int added;
+
+	(void)is_write;
+	if (icount < sp->lo)
+		sp->lo = icount;
+	if (icount >= sp->hi)
+		sp->hi = icount == INT64_MAX ? icount : icount + 1;
+	if (dghash_put(&sp->set, (uint64_t)(addr / p->o->page_size), 0, &added) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int find_pages_mixed(struct plot *p)
+{
+	struct span sp = { .lo = INT64_MAX, .hi = INT64_MIN };
+	int rc;
+
+	if (dghash_init(&sp.set, 4096) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	rc = each_cell(p, span_cell, &sp);
+	if (rc == 0)
+		rc = each_part_access(p, span_access, &sp);
+	if (rc == 0)
+		rc = pages_from_set(p, &sp.set);
+	dghash_free(&sp.set);
+	p->ylo = sp.lo;
+	p->yhi = sp.hi;
+	p->summary = 2;
+	return rc;
+}
+
 /* Pass 1: the pages used, and the icount span when not given: one scan,
    the page set kept in a hash (a GROUP BY would sort every access). */
 static int find_pages(struct plot *p)
@@ -372,6 +513,11 @@ static int find_pages(struct plot *p)
 
 	if (summary_usable(p)) {
 		if (find_pages_summary(p) < 0)
+			return -1;
+		goto window;
+	}
+	if ((rc = mixed_usable(p)) != 0) {
+		if (rc < 0 || find_pages_mixed(p) < 0)
 			return -1;
 		goto window;
 	}
@@ -507,6 +653,16 @@ static void count_cell(struct plot *p, size_t k, int is_write)
 	else
 		p->reads[k]++;
 }
+/* One decoded access of a chunk the filter takes in part into the grid. */
+static int bin_access(struct plot *p, void *ysp, int64_t addr, int64_t icount, int is_write)
+{
+	int row = row_of(p, icount, *(const double *)ysp);
+
+	if (row >= 0 && row < p->ph)
+		count_cell(p, (size_t)row * p->pw + col_of(p, addr), is_write);
+	return 0;
+}
+
 static int bin(struct plot *p)
 {
 	sqlite3_stmt *st;
@@ -519,8 +675,11 @@ static int bin(struct plot *p)
 		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	if (p->summary)
+	if (p->summary == 1)
 		return each_cell(p, bin_cell, &ys);
+	if (p->summary == 2)
+		return each_cell(p, bin_cell, &ys) < 0 ? -1
+		       : each_part_access(p, bin_access, &ys);
 	if (prepare(p, &st, "SELECT addr, icount, is_write FROM "
 		    "filtered_accesses WHERE 1%s%s", "") < 0)
 		return -1;
@@ -563,8 +722,10 @@ static int write_data(struct plot *p, const char *path)
 	}
 	fprintf(f, "# x: address at the cell's left edge; y: icount at its "
 		"top; reads; writes (cells %d x %d)\n", p->pw, p->ph);
-	fprintf(f, "# from: %s\n", p->summary ? "chunk_cells (summary)"
-	                                        : "filtered_accesses");
+	fprintf(f, "# from: %s\n", p->summary == 1 ? "chunk_cells (summary)"
+	        : p->summary == 2 ? "chunk_cells where the filter takes whole chunks, "
+	                            "filtered_accesses elsewhere"
+	        : "filtered_accesses");
 	for (r = 0; r < p->ph; r++)
 		for (c = 0; c < p->pw; c++) {
 			size_t k = (size_t)r * p->pw + c;
@@ -992,6 +1153,7 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 	free(p.pages);
 	free(p.reads);
 	free(p.writes);
+	free(p.kinds);
 	return rc;
 }
 

@@ -5,7 +5,9 @@
 # accounts for every one of them, as the decoding path does.  The summary
 # path is taken when a 256-byte cell is at most a pixel wide and a chunk a
 # few rows high; an address zoom (here one that keeps everything) makes the
-# plot decode the accesses.
+# plot decode the accesses.  Under a call-stack filter (fn:main) the chunks
+# it takes whole come from their cells and the others are decoded: every
+# passing access counted, in the decoding path's columns.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -68,6 +70,20 @@ check_eq "a zoomed plot decodes the accesses" "# from: filtered_accesses" \
 	"$(grep '^# from:' big.dat)"
 check_eq "both paths account for the same accesses" "$n" \
 	"$(awk '!/^#/ { s += $3 + $4 } END { print s }' big.dat)"
+
+# A call-stack filter: the chunks it takes whole from their cells, the
+# others decoded; every access that passes counted once, in the columns of
+# the pages the decoding path finds.
+dq s.db --size 200x200 --events fn:main --plot-data main.dat
+check_eq "fn:main: the chunks it takes whole from chunk_cells, the rest decoded" \
+	"# from: chunk_cells where the filter takes whole chunks, filtered_accesses elsewhere" \
+	"$(grep '^# from:' main.dat)" || diag_file dq.err
+check_eq "fn:main: the plot counts every access that passes, reads and writes" \
+	"$(dq s.db --events fn:main 'SELECT count(*) - sum(is_write), sum(is_write) FROM filtered_accesses' | tr '|' ' ')" \
+	"$(awk '!/^#/ { r += $3; w += $4 } END { print r, w }' main.dat)"
+dq s.db --size 200x200 --events fn:main --addr-range 0:0x7fffffffffff --plot-data main-dec.dat
+check_eq "fn:main: the columns (pages) of the decoding path" \
+	"$(awk '!/^#/ { print $1 }' main-dec.dat | sort -u)" "$(awk '!/^#/ { print $1 }' main.dat | sort -u)"
 
 # A bad blob is an error naming the table, the chunk and the byte (exit 1),
 # in the plot and in chunk_cells_v: chunk 2's blob is cell 5, 1 read, then
