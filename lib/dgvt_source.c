@@ -249,7 +249,12 @@ int dgvt_source_list(struct dgvt *t, struct dgvt_source *s, const struct dgvt_fi
 
 	s->n_ids = 0;
 	s->list_mode = 0;
-	if (f->has_ctx) {
+	/* a few chunk ids asked (a plot decodes the chunks a filter takes in
+	   part, a stretch at a time): scanning them costs less than reading
+	   the chunk lists of every context of the set, and the runs are
+	   checked against the set as they are decoded anyway */
+	if (f->has_ctx && !(f->ch_lo != INT64_MIN && f->ch_hi >= f->ch_lo
+	                    && (uint64_t)f->ch_hi - (uint64_t)f->ch_lo < 64)) {
 		if ((rc = ids_from_contexts(t, s, f)) != SQLITE_OK)
 			return rc;
 		ids_sort_unique(s);
