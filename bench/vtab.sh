@@ -39,7 +39,7 @@ command -v sqlite3 >/dev/null || { echo "vtab.sh: sqlite3 is not installed" >&2;
 make -s "$EXT.so" || exit 1
 mkdir -p $B
 if [ ! -x $B/vtabgen ] || [ bench/vtabgen.c -nt $B/vtabgen ] || [ lib/dgchunk.c -nt $B/vtabgen ]; then
-	$CC -std=gnu11 -O2 -Wall -Wextra -Ilib -o $B/vtabgen bench/vtabgen.c lib/dgchunk.c lib/dgsumfnblock.c lib/dgblockfns.c -lsqlite3 || exit 1
+	$CC -std=gnu11 -O2 -Wall -Wextra -Ilib -o $B/vtabgen bench/vtabgen.c lib/dgchunk.c lib/dgsumfnblock.c lib/dgblockfns.c lib/dgvt_db.c -lsqlite3 || exit 1
 fi
 if [ ! -f "$DB" ] || [ $B/vtabgen -nt "$DB" ] || [ schema/schema.sql -nt "$DB" ]; then
 	echo "making $DB ..."

@@ -5,7 +5,8 @@
  * (SQLite's pointer stays good until the statement steps), then the rows
  * of sum_fn_block_rest.  Constraints are never omitted: SQLite checks them
  * again, so binding the value as given (whatever its type) only has to
- * find a superset.
+ * find a superset.  The table is a struct dgvt_db (dgvt_db.h): its
+ * schema, its statements' %w and its messages, as the accesses table's.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -20,6 +21,7 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include "dgblockfns.h"
 #include "dgsumfnblock.h"
+#include "dgvt_db.h"
 
 enum { COL_FUNCTION, COL_BLOCK, COL_IS_WRITE, COL_ACCESSES, COL_BYTES };
 
@@ -40,12 +42,6 @@ static const char *const plan_sql[][2] = {
 		"WHERE block_id IS NULL" },
 };
 
-struct sfb {
-	sqlite3_vtab base;
-	sqlite3 *db;
-	char *schema;
-};
-
 struct scur {
 	sqlite3_vtab_cursor base;
 	sqlite3_stmt *blk, *rest;
@@ -59,7 +55,7 @@ struct scur {
 static int sfb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                        sqlite3_vtab **out, char **err)
 {
-	struct sfb *t;
+	struct dgvt_db *t;
 	int rc;
 
 	(void)aux;
@@ -73,9 +69,7 @@ static int sfb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv
 		return rc;
 	if (!(t = sqlite3_malloc(sizeof *t)))
 		return SQLITE_NOMEM;
-	memset(t, 0, sizeof *t);
-	t->db = db;
-	if (!(t->schema = sqlite3_mprintf("%s", argv[1]))) {
+	if (dgvt_db_init(t, db, argv[1], "sum_fn_block") != SQLITE_OK) {
 		sqlite3_free(t);
 		return SQLITE_NOMEM;
 	}
@@ -85,10 +79,8 @@ static int sfb_connect(sqlite3 *db, void *aux, int argc, const char *const *argv
 
 static int sfb_disconnect(sqlite3_vtab *vt)
 {
-	struct sfb *t = (struct sfb *)vt;
-
-	sqlite3_free(t->schema);
-	sqlite3_free(t);
+	dgvt_db_free((struct dgvt_db *)vt);
+	sqlite3_free(vt);
 	return SQLITE_OK;
 }
 
@@ -152,20 +144,10 @@ static int sfb_close(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
-static int fail(struct scur *c, char *msg)
+/* The table's half of the cursor: its schema, its messages. */
+static struct dgvt_db *table_of(struct scur *c)
 {
-	sqlite3_vtab *vt = c->base.pVtab;
-
-	sqlite3_free(vt->zErrMsg);
-	vt->zErrMsg = msg;
-	c->eof = 1;
-	return msg ? SQLITE_ERROR : SQLITE_NOMEM;
-}
-
-static int sql_fail(struct scur *c, const char *what)
-{
-	return fail(c, sqlite3_mprintf("sum_fn_block: %s: %s", what,
-	                               sqlite3_errmsg(((struct sfb *)c->base.pVtab)->db)));
+	return (struct dgvt_db *)c->base.pVtab;
 }
 
 /* The next row: the current blob's next entry, else the next block's
@@ -183,7 +165,7 @@ static int sfb_next(sqlite3_vtab_cursor *cur)
 			char msg[256];
 
 			dgbf_error(&c->dec, e, c->block, msg, sizeof msg);
-			return fail(c, sqlite3_mprintf("sum_fn_block: %s", msg));
+			return dgvt_error(table_of(c), SQLITE_ERROR, "sum_fn_block: %s", msg);
 		}
 		rc = sqlite3_step(c->blk);
 		if (rc == SQLITE_ROW) {
@@ -193,7 +175,7 @@ static int sfb_next(sqlite3_vtab_cursor *cur)
 		} else if (rc == SQLITE_DONE) {
 			c->in_rest = 1;
 		} else {
-			return sql_fail(c, "reading blocks");
+			return dgvt_sql_error(table_of(c), "reading blocks");
 		}
 	}
 	c->in_rest = 1;
@@ -201,25 +183,18 @@ static int sfb_next(sqlite3_vtab_cursor *cur)
 	if (rc == SQLITE_DONE)
 		c->eof = 1;
 	else if (rc != SQLITE_ROW)
-		return sql_fail(c, "reading sum_fn_block_rest");
+		return dgvt_sql_error(table_of(c), "reading sum_fn_block_rest");
 	return SQLITE_OK;
 }
 
+/* One of the plan's statements, its argument bound. */
 static int prepare(struct scur *c, const char *fmt, sqlite3_value *arg, sqlite3_stmt **st)
 {
-	struct sfb *t = (struct sfb *)c->base.pVtab;
-	char *sql = sqlite3_mprintf(fmt, t->schema);
-	int rc;
+	int rc = dgvt_prepare(table_of(c), st, fmt);
 
-	if (!sql)
-		return fail(c, NULL);
-	rc = sqlite3_prepare_v2(t->db, sql, -1, st, NULL);
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return sql_fail(c, "preparing");
-	if (arg)
+	if (rc == SQLITE_OK && arg)
 		sqlite3_bind_value(*st, 1, arg);
-	return SQLITE_OK;
+	return rc;
 }
 
 static int sfb_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,

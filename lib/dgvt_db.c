@@ -14,10 +14,11 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include "dgvt_db.h"
 
-int dgvt_db_init(struct dgvt_db *d, sqlite3 *db, const char *schema)
+int dgvt_db_init(struct dgvt_db *d, sqlite3 *db, const char *schema, const char *name)
 {
 	memset(d, 0, sizeof *d);
 	d->db = db;
+	d->name = name;
 	d->schema = sqlite3_mprintf("%s", schema);
 	return d->schema ? SQLITE_OK : SQLITE_NOMEM;
 }
@@ -48,7 +49,7 @@ int dgvt_error(struct dgvt_db *d, int rc, const char *fmt, ...)
 
 int dgvt_sql_error(struct dgvt_db *d, const char *what)
 {
-	return dgvt_error(d, SQLITE_ERROR, "accesses: %s: %s", what,
+	return dgvt_error(d, SQLITE_ERROR, "%s: %s: %s", d->name, what,
 	                  sqlite3_errmsg(d->db));
 }
 

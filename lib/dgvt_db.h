@@ -29,6 +29,7 @@ struct dgvt_db {
 	sqlite3_vtab base;      /* first: SQLite's handle on the table */
 	sqlite3 *db;
 	char *schema;
+	const char *name;       /* the table's, first word of its messages */
 	struct {                /* statements xFilter runs, by their text */
 		const char *fmt;
 		sqlite3_stmt *st;
@@ -36,15 +37,17 @@ struct dgvt_db {
 	int has_bc;             /* sum_block_chunks: 0 not looked, 1 no, 2 yes */
 };
 
-/* d, zeroed, on db's schema; SQLITE_NOMEM when the name cannot be copied
-   (d then owns nothing). */
-int dgvt_db_init(struct dgvt_db *d, sqlite3 *db, const char *schema);
+/* d, zeroed, on db's schema, for the table called name in messages (a
+   string that outlives d); SQLITE_NOMEM when the schema's name cannot be
+   copied (d then owns nothing). */
+int dgvt_db_init(struct dgvt_db *d, sqlite3 *db, const char *schema, const char *name);
 /* What d owns (not d itself). */
 void dgvt_db_free(struct dgvt_db *d);
 
 /* The error message of d from fmt (sqlite3_mprintf's); returns rc. */
 int dgvt_error(struct dgvt_db *d, int rc, const char *fmt, ...);
-/* An error of an SQL statement the table ran while doing `what`. */
+/* An error of an SQL statement the table ran while doing `what`:
+   "NAME: WHAT: SQLite's message". */
 int dgvt_sql_error(struct dgvt_db *d, const char *what);
 
 /* Prepare fmt, each %w in it (at most two) replaced by the schema. */

@@ -482,7 +482,7 @@ int64_t dgvt_block_at(const struct dgvt_model *m, int64_t a, int64_t t, int *fou
 int dgvt_init(struct dgvt *t, sqlite3 *db, const char *schema)
 {
 	memset(t, 0, sizeof *t);
-	return dgvt_db_init(&t->d, db, schema);
+	return dgvt_db_init(&t->d, db, schema, "accesses");
 }
 
 void dgvt_free(struct dgvt *t)
