@@ -9,6 +9,7 @@
 
 #include "count.h"
 #include "dgfilter.h"
+#include "dgsqlfn.h"
 #include "dgvtab.h"
 #include "shape.h"
 
@@ -173,17 +174,6 @@ static char *filter_view(sqlite3 *db, const char **cond)
 	return sql;
 }
 
-/* 1 when the one-value query says 1 (an error: 0). */
-static int flag(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	int on = sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK
-	         && sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) == 1;
-
-	sqlite3_finalize(q);
-	return on;
-}
-
 /* filtered_accesses counted from the summaries the filter made: the sum
    of filtered_sum_rows (dgfilter.h) when dg_summed() says it holds the
    view's counts, with the user's terms, which must all be on thread and
@@ -200,7 +190,7 @@ static int summed_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int
 	char *sql;
 	int i, ok = 0;
 
-	if (!flag(db, "SELECT dg_summed()"))
+	if (dgsqlfn_int(db, "SELECT dg_summed()") != 1)
 		return 0;
 	sqlite3_str_appendall(q, "SELECT coalesce(sum(accesses), 0) FROM temp.filtered_sum_rows WHERE 1");
 	for (i = 0; i < n; i++) {

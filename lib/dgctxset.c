@@ -12,22 +12,10 @@
 
 #include "dgctxch.h"
 #include "dgctxset.h"
+#include "dgsqlfn.h"
 
 #define HAS_SET   1
 #define HAS_OTHER 2
-
-static int64_t one(sqlite3 *db, const char *sql, int *ok)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t v = 0;
-
-	*ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
-	      && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER;
-	if (*ok)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
 
 static int sql_err(sqlite3 *db, char **err)
 {
@@ -112,17 +100,17 @@ int dgctxset_classify(sqlite3 *db, uint8_t **kinds, int64_t *n_ids, char **err)
 {
 	uint8_t *state = NULL, *bits = NULL;
 	int64_t n_ctx, n, i;
-	int ok1, ok2, rc = -1;
+	int rc = -1;
 
 	*kinds = NULL;
 	*err = NULL;
-	if (one(db, "SELECT count(*) FROM sqlite_temp_schema WHERE name = 'dgf_ev_ctx'", &ok1) != 1
-	    || one(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' "
-	           "AND name = 'context_chunks'", &ok2) != 1 || !ok1 || !ok2)
+	if (dgsqlfn_int(db, "SELECT count(*) FROM sqlite_temp_schema WHERE name = 'dgf_ev_ctx'") != 1
+	    || dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' "
+	                   "AND name = 'context_chunks'") != 1)
 		return 0;
-	n_ctx = one(db, "SELECT max(id) + 1 FROM contexts", &ok1);
-	n = one(db, "SELECT max(id) + 1 FROM chunks", &ok2);
-	if (!ok1 || !ok2 || n_ctx <= 0 || n <= 0 || n_ctx > INT32_MAX || n > INT32_MAX)
+	n_ctx = dgsqlfn_int(db, "SELECT coalesce(max(id) + 1, 0) FROM contexts");
+	n = dgsqlfn_int(db, "SELECT coalesce(max(id) + 1, 0) FROM chunks");
+	if (n_ctx <= 0 || n <= 0 || n_ctx > INT32_MAX || n > INT32_MAX)
 		return 0;
 	if (!(state = calloc((size_t)n_ctx, 1)) || !(bits = calloc((size_t)n, 1))) {
 		*err = sqlite3_mprintf("out of memory");
