@@ -93,19 +93,13 @@ int dgbf_next(struct dgbf_dec *d, struct dgbf_entry *e)
 void dgbf_error(const struct dgbf_dec *d, int e, int64_t block_id, char *buf,
                 size_t size)
 {
-	static const struct { int e; const char *what; } whats[] = {
+	static const struct dgc_what whats[] = {
 		{ DGBF_E_ORDER, "a key delta of 0 (functions and directions must ascend)" },
 		{ DGBF_E_FN, "a function id above 2^32 - 1" },
 		{ DGBF_E_COUNT, "no accesses, or a count above 2^62" },
 	};
-	const char *what = dgc_what(e);
-	size_t i;
+	const char *what = dgc_what_in(e, whats, sizeof whats / sizeof *whats);
 
-	for (i = 0; !what && i < sizeof whats / sizeof *whats; i++)
-		if (whats[i].e == e)
-			what = whats[i].what;
-	if (!what)
-		what = "malformed";
 	snprintf(buf, size, "blocks.fns: block %lld: byte %zu (%s): %s",
 	         (long long)block_id, d->at, d->field, what);
 }

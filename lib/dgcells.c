@@ -77,20 +77,14 @@ int dgcells_next(struct dgcells_dec *d, struct dgcells_cell *c)
 void dgcells_error(const struct dgcells_dec *d, int e, const char *table,
 		   int64_t chunk_id, char *buf, size_t size)
 {
-	static const struct { int e; const char *what; } whats[] = {
+	static const struct dgc_what whats[] = {
 		{ DGCELLS_E_ORDER, "a cell delta of 0 (cells must ascend)" },
 		{ DGCELLS_E_CELL, "a cell beyond the address space" },
 		{ DGCELLS_E_COUNT, "a count above 2^32 - 1" },
 		{ DGCELLS_E_EMPTY, "a cell with no reads and no writes" },
 	};
-	const char *what = dgc_what(e);
-	size_t i;
+	const char *what = dgc_what_in(e, whats, sizeof whats / sizeof *whats);
 
-	for (i = 0; !what && i < sizeof whats / sizeof *whats; i++)
-		if (whats[i].e == e)
-			what = whats[i].what;
-	if (!what)
-		what = "malformed";
 	snprintf(buf, size, "%s: chunk %lld: byte %zu (%s): %s", table,
 		 (long long)chunk_id, d->at, d->field, what);
 }

@@ -72,6 +72,21 @@ static inline const char *dgc_what(int e)
 	return NULL;
 }
 
+/* A blob codec's own error codes and what they mean (its table, beside
+   dgc_what's): e's meaning, else "malformed". */
+struct dgc_what { int e; const char *what; };
+
+static inline const char *dgc_what_in(int e, const struct dgc_what *table, unsigned n)
+{
+	const char *what = dgc_what(e);
+	unsigned i;
+
+	for (i = 0; !what && i < n; i++)
+		if (table[i].e == e)
+			what = table[i].what;
+	return what ? what : "malformed";
+}
+
 /* ------------------------------------------------------------ uleb */
 
 static inline uint8_t *dgc_put_uleb(uint8_t *o, uint64_t v)

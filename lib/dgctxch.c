@@ -49,13 +49,13 @@ int dgctxch_next(struct dgctxch_dec *d, int64_t *id)
 void dgctxch_error(const struct dgctxch_dec *d, int e, int64_t context_id, char *buf,
                    size_t size)
 {
-	const char *what = dgc_what(e);
+	static const struct dgc_what whats[] = {
+		{ DGCTXCH_E_ORDER, "a delta of 0 (chunk ids must ascend)" },
+		{ DGCTXCH_E_HI, "the ids do not end at chunk_hi" },
+		{ DGCTXCH_E_RANGE, "chunk_lo below 1 or above chunk_hi" },
+	};
+	const char *what = dgc_what_in(e, whats, sizeof whats / sizeof *whats);
 
-	if (!what)
-		what = e == DGCTXCH_E_ORDER ? "a delta of 0 (chunk ids must ascend)"
-		     : e == DGCTXCH_E_HI ? "the ids do not end at chunk_hi"
-		     : e == DGCTXCH_E_RANGE ? "chunk_lo below 1 or above chunk_hi"
-		     : "malformed";
 	if (context_id >= 0)
 		snprintf(buf, size, "context_chunks: context %lld: byte %zu: %s",
 			 (long long)context_id, d->at, what);
