@@ -9,11 +9,10 @@
 
 #include "count.h"
 #include "dgfilter.h"
+#include "dgmem.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 #include "shape.h"
-
-#define COL_ICOUNT 0            /* shape_columns[0] */
 
 /* The operators, longest first so that <= is not read as <; mirror is
    the operator with its operands swapped (5 < addr is addr > 5). */
@@ -249,18 +248,18 @@ static int filter_terms(sqlite3 *db, struct dgvtab_term *terms, int *n)
 	return r;
 }
 
-/* --events user: counted interval by interval (temp.dgf_ev_iv), each with
-   the terms and its icount bounds through dgvtab_count: the chunks inside
-   an interval whole, those straddling it decoded.  1 with *count, -1 an
-   error with *err, 0 not so (no room for two more terms). */
-static int interval_count(sqlite3 *db, struct dgvtab_term *terms, int n, int64_t *count,
+/* --events user: counted over the intervals of temp.dgf_ev_iv, each with
+   the terms (dgvtab_count_in: the chunks inside an interval whole, those
+   straddling it decoded).  1 with *count, -1 an error with *err, 0 not
+   so (no room for two more terms). */
+static int interval_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int64_t *count,
                           char **err)
 {
 	sqlite3_stmt *q = NULL;
-	int64_t k;
+	int64_t *iv = NULL;
+	size_t n_iv = 0, cap = 0;
 	int rc;
 
-	*count = 0;
 	if (n + 2 > DGVTAB_COUNT_TERMS)
 		return 0;
 	if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM temp.dgf_ev_iv ORDER BY lo", -1, &q,
@@ -268,26 +267,22 @@ static int interval_count(sqlite3 *db, struct dgvtab_term *terms, int n, int64_t
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 		return -1;
 	}
-	terms[n].column = terms[n + 1].column = COL_ICOUNT;
-	terms[n].op = SQLITE_INDEX_CONSTRAINT_GE;
-	terms[n + 1].op = SQLITE_INDEX_CONSTRAINT_LT;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		terms[n].value = sqlite3_column_int64(q, 0);
-		terms[n + 1].value = sqlite3_column_int64(q, 1);
-		if ((rc = dgvtab_count(db, "main", terms, n + 2, &k, err)) != SQLITE_OK) {
-			if (!*err)
-				*err = sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
-			sqlite3_finalize(q);
-			return -1;
+		if (dg_grow((void **)&iv, &cap, 2 * (n_iv + 1), sizeof *iv) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
-		*count += k;
+		iv[2 * n_iv] = sqlite3_column_int64(q, 0);
+		iv[2 * n_iv++ + 1] = sqlite3_column_int64(q, 1);
 	}
+	*err = rc == SQLITE_DONE ? NULL : sqlite3_mprintf("%s", rc == SQLITE_NOMEM
+	                                                  ? "out of memory" : sqlite3_errmsg(db));
 	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 1;
+	if (rc == SQLITE_DONE && (rc = dgvtab_count_in(db, "main", terms, n, iv, n_iv, count, err))
+	                         != SQLITE_OK && !*err)
+		*err = sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+	free(iv);
+	return *err ? -1 : 1;
 }
 
 int count_try(sqlite3_stmt *st, sqlite3_stmt **answer, char **err)

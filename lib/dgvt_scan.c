@@ -269,8 +269,8 @@ static int count_idx_num(const struct dgvtab_term *terms, int n)
    would run it. */
 static int count_decoding(struct dgvt *t, const struct dgvtab_term *terms, int n, int64_t *count)
 {
-	sqlite3_value *argv[DGVTAB_COUNT_TERMS + 1] = { NULL };
-	char plan[2 * DGVTAB_COUNT_TERMS + 3];
+	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
+	char plan[2 * DGVTAB_COUNT_TERMS + 1];
 	struct dgvt_cur *c;
 	int i, rc;
 
@@ -288,7 +288,7 @@ static int count_decoding(struct dgvt *t, const struct dgvtab_term *terms, int n
    the terms, decoded (the terms and chunk_id = id). */
 struct straddle {
 	struct dgvt *t;
-	struct dgvtab_term terms[DGVTAB_COUNT_TERMS + 1];
+	struct dgvtab_term terms[DGVTAB_COUNT_TERMS];
 	int n;
 	int64_t count;
 };
@@ -338,23 +338,65 @@ static int count_by_icount(struct dgvt *t, const struct dgvtab_term *terms, int 
 	return rc;
 }
 
-int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
-		 int64_t *count, char **errmsg)
+/* The terms checked as dgvtab_count promises: SQLITE_OK, or SQLITE_MISUSE. */
+static int terms_taken(const struct dgvtab_term *terms, int n)
 {
-	struct dgvt t;
-	int i, rc;
+	int i;
 
 	if (n < 0 || n > DGVTAB_COUNT_TERMS)
 		return SQLITE_MISUSE;
 	for (i = 0; i < n; i++)
 		if (!dgvtab_term_taken(&terms[i]))
 			return SQLITE_MISUSE;
+	return SQLITE_OK;
+}
+
+/* count(*) WHERE the terms, the cheapest way they allow. */
+static int count_terms(struct dgvt *t, const struct dgvtab_term *terms, int n, int64_t *count)
+{
+	if (whole_chunks(terms, n, 0))
+		return chunks_select(t, terms, n, "1", 0, 0, 0, NULL, NULL, count);
+	if (whole_chunks(terms, n, 1))
+		return count_by_icount(t, terms, n, count);
+	return count_decoding(t, terms, n, count);
+}
+
+int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		 int64_t *count, char **errmsg)
+{
+	struct dgvt t;
+	int rc = terms_taken(terms, n);
+
+	if (rc != SQLITE_OK)
+		return rc;
 	rc = dgvt_init(&t, db, schema);
-	if (rc == SQLITE_OK && whole_chunks(terms, n, 0))
-		rc = chunks_select(&t, terms, n, "1", 0, 0, 0, NULL, NULL, count);
-	else if (rc == SQLITE_OK && whole_chunks(terms, n, 1))
-		rc = count_by_icount(&t, terms, n, count);
-	else if (rc == SQLITE_OK)
-		rc = count_decoding(&t, terms, n, count);
+	if (rc == SQLITE_OK)
+		rc = count_terms(&t, terms, n, count);
+	return solo_end(&t, rc, errmsg);
+}
+
+int dgvtab_count_in(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		    const int64_t *bounds, size_t n_iv, int64_t *count, char **errmsg)
+{
+	struct dgvtab_term all[DGVTAB_COUNT_TERMS];
+	struct dgvt t;
+	int64_t k;
+	size_t i;
+	int rc = terms_taken(terms, n);
+
+	if (rc != SQLITE_OK || n + 2 > DGVTAB_COUNT_TERMS)
+		return SQLITE_MISUSE;
+	memcpy(all, terms, (size_t)n * sizeof *terms);
+	all[n].column = all[n + 1].column = DGVT_COL_ICOUNT;
+	all[n].op = SQLITE_INDEX_CONSTRAINT_GE;
+	all[n + 1].op = SQLITE_INDEX_CONSTRAINT_LT;
+	*count = 0;
+	rc = dgvt_init(&t, db, schema);
+	for (i = 0; i < n_iv && rc == SQLITE_OK; i++) {
+		all[n].value = bounds[2 * i];
+		all[n + 1].value = bounds[2 * i + 1];
+		if ((rc = count_terms(&t, all, n + 2, &k)) == SQLITE_OK)
+			*count += k;
+	}
 	return solo_end(&t, rc, errmsg);
 }

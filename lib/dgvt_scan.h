@@ -69,5 +69,11 @@ int dgvtab_term_taken(const struct dgvtab_term *t);
    *errmsg (sqlite3_free) as the table's errors. */
 int dgvtab_count(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		 int64_t *count, char **errmsg);
+/* The same summed over the icount intervals [bounds[2i], bounds[2i + 1]),
+   i < n_iv, each with the terms (n + 2 <= DGVTAB_COUNT_TERMS, else
+   SQLITE_MISUSE): one table, its definitions loaded once for them all
+   (--events user:, an interval an event). */
+int dgvtab_count_in(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		    const int64_t *bounds, size_t n_iv, int64_t *count, char **errmsg);
 
 #endif
