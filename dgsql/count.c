@@ -29,6 +29,17 @@ static const struct {
 };
 #define N_OPS (int)(sizeof ops / sizeof *ops)
 
+/* The SQL of operator op (as read_op reads it back), or NULL. */
+static const char *op_text(unsigned char op)
+{
+	int k;
+
+	for (k = 0; k < N_OPS; k++)
+		if (ops[k].op == op)
+			return ops[k].text;
+	return NULL;
+}
+
 static const char *read_column(const char *s, int *col)
 {
 	const char *t;
@@ -179,27 +190,22 @@ static char *filter_view(sqlite3 *db, const char **cond)
    is_write (its columns).  1 with *count, 0 not so (nothing done). */
 static int summed_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int64_t *count)
 {
-	static const char *const op_text[] = {
-		[SQLITE_INDEX_CONSTRAINT_EQ] = "=", [SQLITE_INDEX_CONSTRAINT_GT] = ">",
-		[SQLITE_INDEX_CONSTRAINT_LE] = "<=", [SQLITE_INDEX_CONSTRAINT_LT] = "<",
-		[SQLITE_INDEX_CONSTRAINT_GE] = ">=",
-	};
-	sqlite3_str *q = sqlite3_str_new(db);
+	sqlite3_str *q;
 	sqlite3_stmt *st = NULL;
 	char *sql;
 	int i, ok = 0;
 
 	if (dgsqlfn_int(db, "SELECT dg_summed()") != 1)
 		return 0;
+	q = sqlite3_str_new(db);
 	sqlite3_str_appendall(q, "SELECT coalesce(sum(accesses), 0) FROM temp.filtered_sum_rows WHERE 1");
 	for (i = 0; i < n; i++) {
 		const char *col = shape_columns[terms[i].column];
+		const char *op = op_text(terms[i].op);
 
-		if ((strcmp(col, "thread") != 0 && strcmp(col, "is_write") != 0)
-		    || terms[i].op >= sizeof op_text / sizeof *op_text || !op_text[terms[i].op])
+		if ((strcmp(col, "thread") != 0 && strcmp(col, "is_write") != 0) || !op)
 			break;
-		sqlite3_str_appendf(q, " AND %s %s %lld", col, op_text[terms[i].op],
-		                    (long long)terms[i].value);
+		sqlite3_str_appendf(q, " AND %s %s %lld", col, op, (long long)terms[i].value);
 	}
 	sql = sqlite3_str_finish(q);
 	if (i == n && sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
