@@ -45,7 +45,7 @@ int dgchunk_add_context(struct dgchunk_codec *c, uint32_t n_instrs,
 
 /* Context k's state as the chunk starts: its successor, and its slots,
    zeroed, taken from this chunk's area.  0, or -1 when the area cannot
-   grow (c->oom set). */
+   grow. */
 static __attribute__((noinline)) int state_reset(struct dgchunk_codec *c,
                                                  struct dgchunk_shape *s, uint64_t k)
 {
@@ -53,10 +53,8 @@ static __attribute__((noinline)) int state_reset(struct dgchunk_codec *c,
 
 	if (c->n_slots + words > UINT32_MAX
 	    || dg_grow((void **)&c->slots, &c->cap_slots, c->n_slots + words + 1,
-	               sizeof *c->slots) < 0) {
-		c->oom = 1;
+	               sizeof *c->slots) < 0)
 		return -1;
-	}
 	memset(c->slots + c->n_slots, 0, words * sizeof *c->slots);
 	s->slot_off = (uint32_t)c->n_slots;
 	c->n_slots += words;
@@ -112,7 +110,6 @@ void dgchunk_begin(struct dgchunk_codec *c)
 {
 	c->epoch++;
 	c->n_slots = 0;
-	c->oom = 0;
 	c->prev = 0;
 	c->ref = 0;
 	c->head = DGCHUNK_NO_HEAD;

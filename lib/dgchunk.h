@@ -53,7 +53,6 @@ struct dgchunk_codec {
 	size_t n_ctx, cap_ctx;
 	uint64_t *slots;        /* this chunk's (last, stride) pairs */
 	size_t n_slots, cap_slots;
-	int oom;                /* the area could not grow (decoding: -2) */
 	uint32_t epoch;
 	enum dgchunk_coding coding;
 	uint64_t prev;          /* previous run's context in this chunk */
