@@ -1,11 +1,16 @@
 #!/bin/sh
 # t0870-lean: until tracing starts (--trace-at-start=no) the program is
-# translated lean (tool/dg_instr.h): no access stored, entries only from
-# the blocks that write SP or start a --trace-fn function, every other run
-# counted in the guest state.  The log is the one full translations give
-# (--lean=no), record for record but PROCESS (the pid): every heap block
-# with its stacks and instruction counts, the ICOUNTs, FINI's icount and
-# dropped runs; so for
+# translated lean (tool/dg_instr.h): no access stored, every run counted
+# in the guest state; by default (--heap-stacks=unwind) no run makes an
+# entry, and each malloc's and free's stack is unwound by the tool
+# (tool/dg_calls.h), every thread's too when tracing starts, to seed the
+# shadow stacks; with --heap-stacks=replay (and with --trace-fn) the
+# blocks that write SP or start a --trace-fn function make entries and
+# the encoder replays the calls.  Either way the log is the one full
+# translations give (--lean=no), record for record but PROCESS (the pid):
+# every heap block with its stacks (the unwound ones with recursion
+# folded as the replay folds it) and instruction counts, the ICOUNTs,
+# FINI's icount and dropped runs; so for
 #   heap, cxx (every allocation function, new and delete), dhatprog,
 #   jumps (a longjmp; a siglongjmp out of a handler of a raised signal,
 #   and of a fault's; two coroutines on stacks of their own), throws (a
@@ -48,6 +53,10 @@ lean() {
 for p in heap cxx dhatprog throws signals; do
 	lean $p -- "$DG_PROGS/$p" && same $p
 done
+# the calls replayed instead of the stacks unwound (same-length lines)
+lean cxx-replay --heap-stacks=replay -- "$DG_PROGS/cxx" && same cxx-replay
+cmp -s cxx.y.recs cxx-replay.y.recs
+check_eq "cxx: heap stacks unwound = heap stacks replayed" 0 "$?"
 for a in longjmp signal fault coro; do
 	lean jumps-$a -- "$DG_PROGS/jumps" $a && same jumps-$a
 done

@@ -45,6 +45,9 @@ static struct {
 	UInt  batch_runs;     /* in the open batch */
 	ThreadId tid;
 	Addr  sp;             /* SP at the next run's entry (dg_recs.h) */
+	UInt  heap_node;      /* the node of the last STACK of kind HEAP */
+	UInt  heap_prefix[DG_STACK_MAX_FRAMES + 1];   /* its outermost k frames' */
+	UInt  heap_depth;     /* its frames */
 } E;
 
 /* ------------------------------------------------------------ batches */
@@ -615,15 +618,24 @@ static void ctl_preload(const ULong *a)
 	}
 }
 
+/* The stack of a MALLOC or FREE: the shadow stack's, or the one the
+   tool unwound just before (stack_process). */
+static UInt heap_node(const ULong *a)
+{
+	return a[2] & DG_CTL_UNWOUND ? E.heap_node : dg_stack_cur_node;
+}
+
 static void ctl_malloc(const ULong *a)
 {
-	dg_pairmap_set(&heap_nodes, a[0], a[2], dg_stack_cur_node);
-	heap_write(True, a[0], a[1], dg_stack_cur_node);
+	UInt node = heap_node(a);
+
+	dg_pairmap_set(&heap_nodes, a[0], a[2] & ~(ULong)DG_CTL_UNWOUND, node);
+	heap_write(True, a[0], a[1], node);
 }
 
 static void ctl_free(const ULong *a)
 {
-	heap_write(False, a[0], 0, dg_stack_cur_node);
+	heap_write(False, a[0], 0, heap_node(a));
 }
 
 static void ctl_heap_replay(const ULong *a)
@@ -667,6 +679,28 @@ static void ctl_process(const UChar *p, SizeT len)
 	ctl_ops[p[0]](a);
 }
 
+/* A STACK record (dg_recs.h): a heap block's stack for the MALLOC or
+   FREE that follows, or a thread's shadow stack when tracing starts. */
+static void stack_process(const UChar *p, SizeT len)
+{
+	struct dg_frame_in f[DG_STACK_MAX_FRAMES];
+	UInt tid, keep, n;
+
+	tl_assert(len >= 13);
+	VG_(memcpy)(&tid, p + 1, 4);
+	VG_(memcpy)(&keep, p + 5, 4);
+	VG_(memcpy)(&n, p + 9, 4);
+	tl_assert(keep <= E.heap_depth && keep + n <= DG_STACK_MAX_FRAMES
+	          && len == 13 + n * sizeof *f);
+	VG_(memcpy)(f, p + 13, n * sizeof *f);
+	if (p[0] == DG_STACK_SEED) {
+		dg_stack_seed(tid, f, n);
+		return;
+	}
+	E.heap_node = dg_stack_intern(E.heap_prefix[keep], f, n, E.heap_prefix + keep + 1);
+	E.heap_depth = keep + n;
+}
+
 /* ------------------------------------------------------------ the stream */
 
 /* The payload length of the record at p, and its header's (*hdr).  The
@@ -704,6 +738,9 @@ static SizeT record_process(const UChar *p, const UChar *end)
 		break;
 	case DG_S_CTL:
 		ctl_process(p + hdr, len);
+		break;
+	case DG_S_STACK:
+		stack_process(p + hdr, len);
 		break;
 	case DG_S_PAD:
 		break;

@@ -10,7 +10,9 @@
 #include "pub_tool_options.h"
 #include "dg_format.h"
 #include "dg_heap.h"
+#include "pub_tool_threadstate.h"
 #include "dg_stream.h"
+#include "dg_calls.h"
 
 struct block {
 	struct block *next;   /* VgHashNode layout: next, key */
@@ -19,7 +21,9 @@ struct block {
 };
 
 /* The encoder keeps their allocation stacks, by (address, table: 1 for
-   client_blocks): the tool has no shadow stack. */
+   client_blocks): the tool has no shadow stack.  While no call is
+   replayed (dg_calls.h) the tool unwinds each MALLOC's and FREE's stack
+   and sends it just before. */
 
 static VgHashTable *blocks;         /* from the malloc replacement */
 static VgHashTable *client_blocks;  /* announced by MALLOCLIKE_BLOCK: never
@@ -27,6 +31,39 @@ static VgHashTable *client_blocks;  /* announced by MALLOCLIKE_BLOCK: never
 				       a malloc'd pool */
 static PoolAlloc   *block_pool;    /* block records: one malloc each is dear */
 static ULong n_allocs;
+static UInt unwind_depth;          /* 0: the encoder's shadow stacks */
+/* The last stack sent: the next shares its outer frames (most heap calls
+   of a stretch of the program come from the same few callers). */
+static struct dg_frame_in last[DG_STACK_MAX_FRAMES];
+static UInt n_last;
+static ThreadId last_tid;
+
+void dg_heap_set_unwind(UInt depth) { unwind_depth = depth; }
+
+/* A MALLOC or FREE: with the stack unwound here, or the shadow stack's. */
+static void heap_ctl(UChar op, Addr a, SizeT n, Bool client)
+{
+	struct dg_frame_in f[DG_STACK_MAX_FRAMES];
+	ThreadId tid;
+	UInt nf, keep = 0;
+
+	if (!unwind_depth) {
+		dg_stream_ctl(op, a, n, client);
+		return;
+	}
+	tid = VG_(get_running_tid)();
+	nf = dg_calls_unwind(tid, f, unwind_depth);
+	if (tid == last_tid)
+		while (keep < nf && keep < n_last
+		       && f[nf - 1 - keep].pc == last[n_last - 1 - keep].pc
+		       && f[nf - 1 - keep].fn == last[n_last - 1 - keep].fn)
+			keep++;
+	dg_stream_stack(DG_STACK_HEAP, tid, keep, f, nf - keep);
+	VG_(memcpy)(last, f, nf * sizeof *f);
+	n_last = nf;
+	last_tid = tid;
+	dg_stream_ctl(op, a, n, client | DG_CTL_UNWOUND);
+}
 
 static void block_add(VgHashTable *table, Addr a, SizeT n)
 {
@@ -35,7 +72,7 @@ static void block_add(VgHashTable *table, Addr a, SizeT n)
 	b->addr = a;
 	b->size = n;
 	VG_(HT_add_node)(table, b);
-	dg_stream_ctl(DG_CTL_MALLOC, a, n, table == client_blocks);
+	heap_ctl(DG_CTL_MALLOC, a, n, table == client_blocks);
 	n_allocs++;
 }
 
@@ -46,7 +83,7 @@ static Bool block_remove(VgHashTable *table, Addr a)
 
 	if (!b)
 		return False;
-	dg_stream_ctl(DG_CTL_FREE, a, 0, table == client_blocks);
+	heap_ctl(DG_CTL_FREE, a, 0, table == client_blocks);
 	VG_(freeEltPA)(block_pool, b);
 	return True;
 }

@@ -14,7 +14,10 @@
 void dg_heap_init(void);            /* registers the replacement functions */
 void dg_heap_client_alloc(Addr a, SizeT n);   /* MALLOCLIKE_BLOCK */
 void dg_heap_client_free(Addr a);             /* FREELIKE_BLOCK */
-void dg_heap_replay(void);          /* MALLOC_BLOCK for every live block */
+void dg_heap_replay(void);
+/* depth > 0: unwind each malloc's and free's stack, up to depth frames
+   (dg_calls.h), as long as the encoder replays no calls; 0: stop. */
+void dg_heap_set_unwind(UInt depth);          /* MALLOC_BLOCK for every live block */
 ULong dg_heap_allocs(void);
 
 #endif

@@ -42,12 +42,18 @@
 #include "dg_out.h"
 #include "dg_stream.h"
 #include "dg_maps.h"
+#include "dg_calls.h"
 
 static const HChar *trace_fn;
 static Bool lean;
+static Bool lean_unwind;     /* lean code makes no entries at all */
 
 void dg_instr_set_trace_fn(const HChar *pattern) { trace_fn = pattern; }
-void dg_instr_set_lean(Bool on) { lean = on; }
+void dg_instr_set_lean(Bool on, Bool unwind)
+{
+	lean = on;
+	lean_unwind = on && unwind;
+}
 Bool dg_instr_lean(void) { return lean; }
 
 /* One data access found in the input block. */
@@ -399,6 +405,18 @@ static void lean_count(IRSB *sb, const IRTemp *c0, UInt n_instrs)
 	              IRExpr_RdTmp(tmp_add(sb, c0[1], 1))));
 }
 
+/* A call block's last instruction is the call (blocks are not chased
+   across calls: dg_main.c); a direct call's target is a constant. */
+static void note_call(IRSB *sb, UInt n_instrs)
+{
+	const struct dg_instr *call = &instrs[n_instrs - 1];
+	Addr target = 0;
+
+	if (sb->next->tag == Iex_Const && sb->next->Iex.Const.con->tag == Ico_U64)
+		target = sb->next->Iex.Const.con->Ico.U64;
+	dg_calls_add(call->addr + call->size, call->addr, target);
+}
+
 static UInt define_bbdef(IRSB *sb, UInt n_instrs, UInt n_acc, UChar sp_flags)
 {
 	UInt k, id;
@@ -453,12 +471,17 @@ IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 	/* Lean: no accesses; an entry only where the call stacks need one
 	   (a block that writes SP: calls, returns, frames made and left; a
 	   --trace-fn entry), so the encoder sees every change of SP and of
-	   the stack as a full translation would show it. */
+	   the stack as a full translation would show it.  Or none, when the
+	   tool unwinds the stacks it needs: then each call site is noted for
+	   the unwinder (dg_calls.h). */
 	if (lean) {
+		Bool call = exit_kind_of(sb_in->jumpkind) == DG_EXIT_CALL;
 		n_acc = 0;
 		sp_flags |= DG_DEFS_LEAN;
-		entry = wsp || exit_kind_of(sb_in->jumpkind) == DG_EXIT_CALL
+		entry = (!lean_unwind && (wsp || call))
 		        || is_trace_fn_entry(instrs[0].addr);
+		if (lean_unwind && call)
+			note_call(sb_in, n_instrs);
 	}
 	id = entry ? define_bbdef(sb_in, n_instrs, n_acc, sp_flags) : 0;
 	tl_assert(id <= DG_RAW_ID_MASK);      /* bit 31 of the head is the open flag */

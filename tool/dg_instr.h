@@ -22,10 +22,12 @@ void dg_instr_set_trace_fn(const HChar *pattern);
    most runs make no entry, only count themselves (dg_out.h's
    dg_lean_counts); the blocks that write SP (calls and returns among
    them) and --trace-fn entries make entries of lean bbdefs, without
-   addresses, so that the encoder replays the call stacks exactly.  The
+   addresses, so that the encoder replays the call stacks exactly; or,
+   with unwind, only --trace-fn entries do, and each call block is noted
+   in dg_calls.h's table, for the stacks the tool unwinds instead.  The
    caller switches before translations are made, and discards those made
    the other way. */
-void dg_instr_set_lean(Bool on);
+void dg_instr_set_lean(Bool on, Bool unwind);
 Bool dg_instr_lean(void);
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,

@@ -22,9 +22,11 @@
  * superblock chasing is switched off so that no block spans a call, which
  * keeps blocks within one function as the 2010 manual promised.  Until
  * tracing first starts (--trace-at-start=no) the translations are lean:
- * only the runs that move the stack pointer make entries, for the call
- * stacks of heap blocks, and the rest count themselves (dg_instr.h); the
- * first DATAGRIND_START_TRACING discards them all.
+ * runs only count themselves (dg_instr.h), and the tool unwinds the
+ * stacks of heap blocks (dg_calls.h) and, when tracing starts, of every
+ * thread, to seed the shadow stacks; or, with --heap-stacks=replay, the
+ * runs that move the stack pointer make entries for the encoder to
+ * replay.  The first DATAGRIND_START_TRACING discards them all.
  *
  * The files form layers: each module (X.c with its X.h) uses only modules
  * below it (README's Layout lists them top down).  At the bottom are the
@@ -69,6 +71,7 @@
 #include "dg_heap.h"
 #include "dg_maps.h"
 #include "dg_instr.h"
+#include "dg_calls.h"
 
 #define DG_TOOL_VERSION  "0.1.0"
 #define MAX_LABEL        240     /* keeps event records under 255 bytes */
@@ -85,6 +88,7 @@ static const HChar *clo_importer;       /* --db-importer */
 static Bool         clo_out_given;      /* keep the log beside the database */
 static Bool         clo_compact = True;
 static Bool         clo_lean = True;
+static Bool         clo_heap_unwind = True;  /* --heap-stacks=unwind */
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
 static Bool parse_count(const HChar *s, const HChar *end, ULong *out)
@@ -136,6 +140,14 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--log-helper", clo_helper) {}
 	else if VG_BOOL_CLO(arg, "--log-compact", clo_compact) {}
 	else if VG_BOOL_CLO(arg, "--lean", clo_lean) {}
+	else if VG_STR_CLO(arg, "--heap-stacks", tmp) {
+		if (VG_(strcmp)(tmp, "unwind") == 0)
+			clo_heap_unwind = True;
+		else if (VG_(strcmp)(tmp, "replay") == 0)
+			clo_heap_unwind = False;
+		else
+			VG_(fmsg_bad_option)(arg, "expected unwind or replay\n");
+	}
 	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
 		if (!parse_icount_window(tmp))
 			VG_(fmsg_bad_option)(arg, "expected FROM:TO with FROM < TO, "
@@ -191,6 +203,10 @@ static void dg_print_usage(void)
 "                                 program lean [yes]: only what the call\n"
 "                                 stacks and the instruction count need, no\n"
 "                                 access; the log is the same\n"
+"    --heap-stacks=unwind|replay  while lean, a heap block's stack is unwound\n"
+"                                 at its malloc and free, as massif and DHAT\n"
+"                                 do [unwind]; replay follows every call and\n"
+"                                 return as the full trace does (slower)\n"
 "    Heap blocks, tracked ranges and events are recorded whatever the window.\n"
 	);
 }
@@ -240,6 +256,25 @@ static void write_event(UChar type, const HChar *label)
 	dg_out_end();
 }
 
+/* Unwinding heap stacks (dg_calls.h), the encoder replayed no call: each
+   thread's shadow stack starts from its stack unwound now, and the heap's
+   stacks come from the shadow stacks again. */
+static Bool heap_unwind;
+
+static void seed_stacks(void)
+{
+	struct dg_frame_in f[DG_STACK_MAX_FRAMES];
+	ThreadId tid;
+	Addr lo, hi;
+
+	VG_(thread_stack_reset_iter)(&tid);
+	while (VG_(thread_stack_next)(&tid, &lo, &hi))
+		dg_stream_stack(DG_STACK_SEED, tid, 0, f,
+		                dg_calls_unwind(tid, f, DG_STACK_MAX_FRAMES));
+	dg_heap_set_unwind(0);
+	heap_unwind = False;
+}
+
 /* Lean translations (dg_instr.h) serve until tracing first starts, then
    go, all of them: every block is translated again in full.  Once only,
    so that a program switching tracing on and off around a loop pays for
@@ -248,7 +283,9 @@ static void lean_end(void)
 {
 	if (!dg_instr_lean())
 		return;
-	dg_instr_set_lean(False);
+	if (heap_unwind)
+		seed_stacks();
+	dg_instr_set_lean(False, False);
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "datagrind");
 	dg_out_lean(False);
 }
@@ -273,10 +310,11 @@ static Bool dg_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		break;
 	case VG_USERREQ__DATAGRIND_START_TRACING:
 	case VG_USERREQ__DATAGRIND_STOP_TRACING:
-		dg_stream_ctl(DG_CTL_TRACING,
-		              arg[0] == VG_USERREQ__DATAGRIND_START_TRACING, 0, 0);
+		/* the shadow stacks seeded before tracing starts */
 		if (arg[0] == VG_USERREQ__DATAGRIND_START_TRACING)
 			lean_end();
+		dg_stream_ctl(DG_CTL_TRACING,
+		              arg[0] == VG_USERREQ__DATAGRIND_START_TRACING, 0, 0);
 		break;
 	case VG_USERREQ__MALLOCLIKE_BLOCK:
 		dg_heap_client_alloc(arg[1], arg[2]);
@@ -509,8 +547,13 @@ static void dg_post_clo_init(void)
 	dg_instr_set_trace_fn(clo_trace_fn);
 	/* Not with --trace-icount: the window's state at the first START
 	   follows the last run before it, which lean code does not tell. */
+	/* Nor unwinding with --trace-fn: its entries need the calls replayed. */
 	dg_instr_set_lean(clo_lean && !clo_trace_at_start
-	                  && clo_icount_from == 0 && clo_icount_to == ~0ULL);
+	                  && clo_icount_from == 0 && clo_icount_to == ~0ULL,
+	                  clo_heap_unwind && !clo_trace_fn);
+	heap_unwind = dg_instr_lean() && clo_heap_unwind && !clo_trace_fn;
+	if (heap_unwind)
+		dg_heap_set_unwind(DG_STACK_MAX_FRAMES);
 	dg_out_lean(dg_instr_lean());
 	o.trace_at_start = clo_trace_at_start;
 	o.use_fn = clo_trace_fn != NULL;
@@ -609,6 +652,7 @@ static void dg_pre_clo_init(void)
 	VG_(track_post_deliver_signal)(dg_post_deliver_signal);
 	dg_heap_init();
 	dg_maps_init();
+	dg_calls_init();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(dg_pre_clo_init)

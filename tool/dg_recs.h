@@ -17,14 +17,21 @@
  *         u8 fn_entry, u8 flags (dg_defs.h), then per instruction u64 addr, u8 size,
  *         then per access u8 dir, size, iseq, flags
  *   CTL   an event: u8 op (enum dg_ctl), u64 a, b, c
+ *   STACK a stack unwound by the tool (dg_calls.h): u8 kind (enum
+ *         dg_stack_kind), u32 tid, u32 keep, u32 n, then n struct
+ *         dg_frame_in, innermost first: the stack is these n frames on
+ *         the outermost `keep` frames of the last HEAP stack (0 for SEED)
  *   PAD   nothing: aligns the next RAW payload to 8 bytes
  *
  * While tracing has not started (--trace-at-start=no) blocks are
  * translated lean (dg_instr.h): a block that does not write SP and is not
  * a --trace-fn entry makes no entry at all, only counts its instructions
  * and itself in two words of dg_out's (DG_CTL_COUNTS hands them on before
- * every other record); the others make entries of a lean bbdef, with no
- * accesses, that the encoder uses for the call stacks only.
+ * every other record); with --heap-stacks=replay the others make entries
+ * of a lean bbdef, with no accesses, that the encoder uses for the call
+ * stacks only; by default (unwind) none does, and each MALLOC and FREE
+ * is preceded by a STACK of kind HEAP, and the first START_TRACING by a
+ * STACK of kind SEED for every thread.
  *
  * A raw entry is one block run, with the bbdef's full size, whatever the
  * run did (bbdef raw_size); it is
@@ -54,11 +61,24 @@
 
 #include "pub_tool_basics.h"
 
+#define DG_S_STACK 123
 #define DG_S_PAD   124
 #define DG_S_CTL   125
 #define DG_S_DEF   126
 #define DG_S_RAW   127
-#define DG_S_FIRST 124       /* internal record types are DG_S_FIRST.. 127 */
+#define DG_S_FIRST 123       /* internal record types are DG_S_FIRST.. 127 */
+
+/* A frame of an unwound stack as the shadow stacks would have pushed it
+   (dg_stack.h): the call instruction, its target (for an indirect call,
+   which the unwinder does not tell, ~return address: a function no other
+   call site reaches), the SP after the call. */
+struct dg_frame_in { ULong pc, fn, sp; };
+#define DG_STACK_MAX_FRAMES 64   /* in one STACK record */
+
+enum dg_stack_kind {
+	DG_STACK_HEAP,        /* the stack of the MALLOC or FREE that follows */
+	DG_STACK_SEED         /* tid's stack when tracing starts: its shadow */
+};
 
 enum dg_ctl {
 	DG_CTL_SYNC,          /* runs so far, and an ICOUNT if due */
@@ -73,15 +93,18 @@ enum dg_ctl {
 	DG_CTL_FORK,          /* the encoder's state to the tool (dg_hand.h) */
 	DG_CTL_REPLAY,        /* a forked child's log: definitions again */
 	DG_CTL_PRELOAD,       /* a, b: [start, end) of a Valgrind preload */
-	DG_CTL_MALLOC,        /* a: addr, b: size, c: table; stack from the
-	                         shadow stack */
-	DG_CTL_FREE,          /* a: addr, c: table */
+	DG_CTL_MALLOC,        /* a: addr, b: size, c: table | DG_CTL_UNWOUND;
+	                         stack from the shadow stack, or with
+	                         DG_CTL_UNWOUND the STACK just before */
+	DG_CTL_FREE,          /* a: addr, c: table | DG_CTL_UNWOUND */
 	DG_CTL_HEAP_REPLAY,   /* a: addr, b: size, c: table: a live block again,
 	                         with its allocation stack */
 	DG_CTL_COUNTS,        /* a: instructions, b: runs that lean code ran
 	                         since the last COUNTS (dg_out.h) */
 	DG_CTL_N
 };
+
+#define DG_CTL_UNWOUND    2            /* MALLOC, FREE: see above */
 
 #define DG_RAW_ENTRY_MAX  (1u << 14)   /* largest raw entry a block may make */
 #define DG_RAW_ADDRS      16           /* offset of the addresses in an entry

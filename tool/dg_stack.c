@@ -6,6 +6,7 @@
 #include "dg_stack.h"
 #include "dg_pairmap.h"
 #include "dg_blob.h"
+#include "dg_recs.h"
 
 /* A node is (pc, rest): the call site pc on top of the stack `rest`.
    `shorter` is the same stack without its outermost frame, found lazily;
@@ -389,6 +390,35 @@ void dg_stack_fn_enter(void)
 
 Bool dg_stack_in_fn(void) { return cur->fn_base != 0; }
 
+
+UInt dg_stack_intern(UInt parent, const struct dg_frame_in *f, UInt n, UInt *out)
+{
+	UInt node = parent, k = 0;
+
+	while (n-- > 0)
+		out[k++] = node = node_child(node, f[n].pc, f[n].fn);
+	return node;
+}
+
+/* The frames replace whatever the thread's shadow held (nothing was
+   replayed); its base is where the outermost frame returns to. */
+void dg_stack_seed(ThreadId tid, const struct dg_frame_in *f, UInt n)
+{
+	struct shadow *t = thread_get(tid);
+	UInt node = 0, i;
+
+	t->n = 0;
+	t->fn_base = 0;
+	t->last_sp = 0;
+	t->sp_set = False;
+	t->hi = n ? f[n - 1].sp + 8 : 0;
+	for (i = n; i-- > 0; ) {
+		node = node_child(node, f[i].pc, f[i].fn);
+		frame_push(t, f[i].sp, node, False);
+	}
+	if (t == cur)
+		cur_update();
+}
 
 UInt dg_stack_frames(UInt node, Addr *out, UInt max)
 {

@@ -64,6 +64,14 @@ void dg_stack_call(const Addr *call_pc, Addr sp, Addr target,
 void dg_stack_signal_enter(ThreadId tid, Addr sp, Bool alt);
 void dg_stack_signal_exit(ThreadId tid);
 
+/* Stacks the tool unwound (dg_calls.h), innermost first: the node of
+   frames f pushed on node parent as dg_stack_call would have, each
+   step's node in out[] (outermost first); and tid's shadow stack made of
+   them, when tracing starts with no call replayed before. */
+struct dg_frame_in;
+UInt dg_stack_intern(UInt parent, const struct dg_frame_in *f, UInt n, UInt *out);
+void dg_stack_seed(ThreadId tid, const struct dg_frame_in *f, UInt n);
+
 /* Copy up to max frames of node, innermost first; returns how many. */
 UInt dg_stack_frames(UInt node, Addr *out, UInt max);
 /* A node's innermost call site and the node of the frames outside it

@@ -35,3 +35,15 @@ void dg_stream_def(UInt id, const struct dg_bbdef *d)
 		dg_out_bytes_raw(&d->acc[i], sizeof d->acc[i]);
 	dg_out_end();
 }
+
+void dg_stream_stack(UChar kind, ThreadId tid, UInt keep,
+                     const struct dg_frame_in *f, UInt n)
+{
+	dg_out_begin_long(DG_S_STACK);
+	dg_out_u8(kind);
+	dg_out_u32(tid);
+	dg_out_u32(keep);
+	dg_out_u32(n);
+	dg_out_bytes_raw(f, n * sizeof *f);
+	dg_out_end();
+}
