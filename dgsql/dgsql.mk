@@ -20,7 +20,21 @@ DGSQL_HDRS := $(wildcard dgsql/*.h) $(wildcard lib/*.h)
 DG_SCHEMA_VERSION := $(shell sed -n 's/^PRAGMA user_version = \([0-9]*\);.*/\1/p' schema/schema.sql)
 DGSQL_DEFS := -DDG_VERSION='"$(VERSION)"' -DDG_SCHEMA_VERSION=$(DG_SCHEMA_VERSION) \
 	-DDGSQL_QUERYDIR='"$(PREFIX)/share/datagrind/queries"'
-DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm
+DGSQL_LIBS := -lsqlite3 -lreadline -ldw -lelf -lstdc++ -lm -lmicrohttpd -lpthread
+
+# The viewer's page (viewer/: HTML, CSS, JavaScript) compiled into dgsql as
+# byte arrays, viewer_<file> and viewer_<file>_len, for --serve
+# (dgsql/serve.c): nothing to install beside it, nothing fetched.
+VIEWER_FILES := viewer/index.html viewer/viewer.js viewer/viewer.css
+$(B)/gen/viewer_assets.c: $(VIEWER_FILES) dgsql/dgsql.mk
+	@mkdir -p $(@D)
+	$(Q)for f in $(VIEWER_FILES); do \
+		n=$$(basename $$f | tr '.-' '__'); \
+		echo "const unsigned char viewer_$$n[] = {"; \
+		od -An -v -tx1 $$f | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+		echo "0 };"; \
+		echo "const unsigned long viewer_$${n}_len = $$(wc -c <$$f);"; \
+	done >$@.tmp && mv $@.tmp $@
 
 # DuckDB, the columnar engine (dgsql/duck.h), where make deps put it
 # (scripts/install-duckdb.sh): its header at build time, its library
@@ -36,10 +50,11 @@ DGSQL_HAVE_DUCKDB := 1
 endif
 endif
 
-$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG) schema/schema.sql $(wildcard $(DUCKDB_DIR)/VERSION)
+$(B)/bin/dgsql: $(DGSQL_SRCS) $(DGSQL_HDRS) $(LIBDG) schema/schema.sql $(wildcard $(DUCKDB_DIR)/VERSION) \
+		$(B)/gen/viewer_assets.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC    $@")
-	$(Q)$(CC) $(HOST_CFLAGS) -Idgsql $(DGSQL_DEFS) -o $@ $(DGSQL_SRCS) \
+	$(Q)$(CC) $(HOST_CFLAGS) -Idgsql $(DGSQL_DEFS) -o $@ $(DGSQL_SRCS) $(B)/gen/viewer_assets.c \
 		$(LIBDG) $(HOST_LDFLAGS) $(DGSQL_LIBS)
 
 .PHONY: install-dgsql

@@ -20,6 +20,7 @@
 #include "compare.h"
 #include "duck.h"
 #include "parquet.h"
+#include "serve.h"
 #include "queries.h"
 #include "report.h"
 #include "shell.h"
@@ -160,12 +161,13 @@ struct args {
 	struct report_opts report;
 	struct parquet_opts pq;         /* --export parquet (path NULL: none) */
 	const char *partition;
+	int serve, port;                /* --serve [--port N] */
 };
 
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
 	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP,
-	O_NOCHARTS, O_ENGINE, O_EXPORT, O_PARTITION, O_WINDOW
+	O_NOCHARTS, O_ENGINE, O_EXPORT, O_PARTITION, O_WINDOW, O_SERVE, O_PORT
 };
 
 static const struct option longopts[] = {
@@ -194,6 +196,8 @@ static const struct option longopts[] = {
 	{ "export", required_argument, NULL, O_EXPORT },
 	{ "partition", required_argument, NULL, O_PARTITION },
 	{ "window-size", required_argument, NULL, O_WINDOW },
+	{ "serve", no_argument, NULL, O_SERVE },
+	{ "port", required_argument, NULL, O_PORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -241,6 +245,17 @@ static int option(int c, struct args *a, struct shell *sh)
 			return usage_error("--export: the format is parquet, not ", optarg);
 		return -1;
 	case O_PARTITION: a->partition = optarg; return -1;
+	case O_SERVE: a->serve = 1; return -1;
+	case O_PORT: {
+		char *end;
+		long n;
+		errno = 0;
+		n = strtol(optarg, &end, 10);
+		if (errno || *end || !*optarg || n < 0 || n > 65535)
+			return usage_error("--port: expected 0 to 65535, not ", optarg);
+		a->port = (int)n;
+		return -1;
+	}
 	case O_WINDOW: {
 		char *end;
 		errno = 0;
@@ -440,6 +455,8 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 	}
 	if (a->report.dir)
 		return report(sh, a);
+	if (a->serve)
+		return serve_run(sh, a->port, &err) == 0 ? 0 : failed("", err);
 	if (nrest > 1 || a->pq.path)
 		return 0;
 	if (sh->interactive)
@@ -478,8 +495,12 @@ int main(int argc, char **argv)
 		return usage_error("--folded needs --report", NULL);
 	if (a.report.no_charts && !a.report.dir)
 		return usage_error("--no-charts needs --report", NULL);
+	if (a.port && !a.serve)
+		return usage_error("--port needs --serve", NULL);
+	if (a.serve && (a.plot || a.report.dir || a.pq.path))
+		return usage_error("--serve: not with --plot, --report or --export", NULL);
 	sh.interactive = optind + 1 == argc && !a.plot && !a.report.dir &&
-			 isatty(0);
+			 !a.serve && isatty(0);
 	sh.bail = !sh.interactive;
 	sh.mode = a.mode >= 0 ? a.mode
 		: sh.interactive ? RENDER_TABLE : RENDER_LIST;

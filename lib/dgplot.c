@@ -1121,6 +1121,82 @@ static int out_check(struct plot *p, const char **gp, const char **term)
 	return dgplot_output(o->out, !o->script_dir, term, gp, p->err);
 }
 
+/* The pages used and the accesses binned into p's pw x ph grid. */
+static int plot_bin(struct plot *p)
+{
+	const struct dgplot_opts *o = p->o;
+
+	p->zoom = sqlite3_mprintf("%s%s", "", "");
+	if (o->has_addr) {
+		char *z = sqlite3_mprintf("%s AND addr >= %lld AND addr < %lld",
+			p->zoom, (long long)o->addr_lo, (long long)o->addr_hi);
+		sqlite3_free(p->zoom);
+		p->zoom = z;
+	}
+	if (o->has_icount) {
+		char *z = sqlite3_mprintf("%s AND icount >= %lld AND "
+			"icount < %lld", p->zoom, (long long)o->icount_lo,
+			(long long)o->icount_hi);
+		sqlite3_free(p->zoom);
+		p->zoom = z;
+	}
+	if (!p->zoom) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	return find_pages(p) == 0 && bin(p) == 0 ? 0 : -1;
+}
+
+static void plot_free(struct plot *p)
+{
+	sqlite3_free(p->zoom);
+	free(p->pages);
+	free(p->reads);
+	free(p->writes);
+	free(p->kinds);
+}
+
+int dgplot_grid(sqlite3 *db, const struct dgplot_opts *o, struct dgplot_grid *g,
+		char **err)
+{
+	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1 };
+	int c, rc = -1;
+
+	memset(g, 0, sizeof *g);
+	p.pw = o->width;
+	p.ph = o->height;
+	if (p.pw < 1 || p.ph < 1) {
+		*err = sqlite3_mprintf("grid %d x %d: both must be at least 1", p.pw, p.ph);
+		return -1;
+	}
+	if (plot_bin(&p) == 0 && (g->col_addr = malloc(((size_t)p.pw + 1) * sizeof *g->col_addr))) {
+		for (c = 0; c <= p.pw; c++)
+			g->col_addr[c] = c == p.pw ? wrap_add(addr_of_cx(&p, total_cx(&p) - 1), 1)
+					 : addr_of_cx(&p, c * total_cx(&p) / p.pw);
+		g->w = p.pw;
+		g->h = p.ph;
+		g->ylo = p.ylo;
+		g->yhi = p.yhi;
+		g->summary = p.summary;
+		g->reads = p.reads;
+		g->writes = p.writes;
+		p.reads = p.writes = NULL;
+		rc = 0;
+	} else if (!*err) {
+		*err = sqlite3_mprintf("out of memory");
+	}
+	plot_free(&p);
+	return rc;
+}
+
+void dgplot_grid_free(struct dgplot_grid *g)
+{
+	free(g->col_addr);
+	free(g->reads);
+	free(g->writes);
+	memset(g, 0, sizeof *g);
+}
+
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 {
 	struct plot p = { .db = db, .o = o, .err = err, .memo_rank = -1,
@@ -1132,28 +1208,10 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err)
 		return -1;
 	p.pw = o->width - M_LEFT - M_RIGHT;
 	p.ph = o->height - M_TOP - M_BOTTOM;
-	p.zoom = sqlite3_mprintf("%s%s", "", "");
-	if (o->has_addr) {
-		char *z = sqlite3_mprintf("%s AND addr >= %lld AND addr < %lld",
-			p.zoom, (long long)o->addr_lo, (long long)o->addr_hi);
-		sqlite3_free(p.zoom);
-		p.zoom = z;
-	}
-	if (o->has_icount) {
-		char *z = sqlite3_mprintf("%s AND icount >= %lld AND "
-			"icount < %lld", p.zoom, (long long)o->icount_lo,
-			(long long)o->icount_hi);
-		sqlite3_free(p.zoom);
-		p.zoom = z;
-	}
-	if (find_pages(&p) == 0 && bin(&p) == 0 &&
+	if (plot_bin(&p) == 0 &&
 	    (!o->data_out || write_data(&p, o->data_out) == 0))
 		rc = o->out ? draw(&p, gp, term) : 0;
-	sqlite3_free(p.zoom);
-	free(p.pages);
-	free(p.reads);
-	free(p.writes);
-	free(p.kinds);
+	plot_free(&p);
 	return rc;
 }
 

@@ -59,6 +59,22 @@ int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
 /* Draws; 0, or -1 with *err (sqlite3_free). */
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
 
+/* The picture's cells without gnuplot, for a viewer that draws them
+   itself: width x height cells (o's width and height are the grid's, no
+   margins), binned as dgplot_draw bins them.  Column c covers addresses
+   from col_addr[c] (pages squeezed out between columns), row r icounts
+   from ylo + r (yhi - ylo) / h.  The caller frees with dgplot_grid_free. */
+struct dgplot_grid {
+	int w, h;
+	int64_t ylo, yhi;
+	int64_t *col_addr;      /* w + 1: the last is the end of the last column */
+	uint32_t *reads, *writes;       /* row-major, h x w */
+	int summary;            /* 0 decoded, 1 chunk_cells, 2 both (dgplot.c) */
+};
+int dgplot_grid(sqlite3 *db, const struct dgplot_opts *o, struct dgplot_grid *g,
+		char **err);
+void dgplot_grid_free(struct dgplot_grid *g);
+
 /* The pieces of drawing that other plots (dgsql's --compare and --report) share, so
    that gnuplot is found, run and given text one way only. */
 

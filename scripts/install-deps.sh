@@ -13,6 +13,7 @@ libsqlite3-dev       dg-import and dgsql store and query traces in SQLite
 libdw-dev            dg-import resolves code addresses with elfutils' libdw
 libcapstone-dev      dg-import decodes accessing instructions to type struct fields
 libreadline-dev      dgsql's line editing and history
+libmicrohttpd-dev    dgsql --serve: the viewer's HTTP server on 127.0.0.1
 gnuplot-nox          dgsql's plots (run as a program)
 sqlite3              the stock shell, used by tests against our databases
 g++                  the C++ test program

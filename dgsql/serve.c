@@ -1,0 +1,311 @@
+/* serve.c: dgsql --serve.  See serve.h.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dgesc.h"
+#include "dgplot.h"
+#include "dgsqlfn.h"
+#include "serve.h"
+
+/* The page's files, compiled in from viewer/ (dgsql.mk makes them). */
+extern const unsigned char viewer_index_html[], viewer_viewer_js[], viewer_viewer_css[];
+extern const unsigned long viewer_index_html_len, viewer_viewer_js_len, viewer_viewer_css_len;
+
+static const struct asset {
+	const char *path, *type;
+	const unsigned char *data;
+	const unsigned long *len;
+} assets[] = {
+	{ "/", "text/html; charset=utf-8", viewer_index_html, &viewer_index_html_len },
+	{ "/viewer.js", "text/javascript; charset=utf-8", viewer_viewer_js, &viewer_viewer_js_len },
+	{ "/viewer.css", "text/css; charset=utf-8", viewer_viewer_css, &viewer_viewer_css_len },
+};
+
+#define TOKEN_BYTES 16
+#define GRID_MAX    4096        /* a canvas side, in cells */
+
+struct server {
+	struct shell *sh;
+	char token[2 * TOKEN_BYTES + 1];
+};
+
+static int token_make(char *hex, char **err)
+{
+	unsigned char b[TOKEN_BYTES];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC), i;
+	ssize_t n = fd >= 0 ? read(fd, b, sizeof b) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof b) {
+		*err = sqlite3_mprintf("--serve: cannot read /dev/urandom for the token");
+		return -1;
+	}
+	for (i = 0; i < TOKEN_BYTES; i++)
+		sprintf(hex + 2 * i, "%02x", b[i]);
+	return 0;
+}
+
+/* Equal, in a time that does not depend on where they differ. */
+static int token_ok(const char *want, const char *got)
+{
+	size_t i, n = strlen(want);
+	unsigned char d = 0;
+
+	if (!got || strlen(got) != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		d |= (unsigned char)(want[i] ^ got[i]);
+	return d == 0;
+}
+
+/* ------------------------------------------------------------ replies */
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
+			     const void *data, size_t len, enum MHD_ResponseMemoryMode mode,
+			     const char *cookie)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
+	enum MHD_Result rc;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", type);
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	/* the page's own script and style only: no inline code, no other origin */
+	MHD_add_response_header(r, "Content-Security-Policy",
+				"default-src 'none'; script-src 'self'; style-src 'self'; "
+				"connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'");
+	if (cookie)
+		MHD_add_response_header(r, "Set-Cookie", cookie);
+	rc = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+/* A plain-text message (sqlite3_free'd here). */
+static enum MHD_Result reply_msg(struct MHD_Connection *c, unsigned status, char *msg)
+{
+	enum MHD_Result rc;
+
+	if (!msg)
+		return MHD_NO;
+	rc = reply(c, status, "text/plain; charset=utf-8", msg, strlen(msg), MHD_RESPMEM_MUST_COPY, NULL);
+	sqlite3_free(msg);
+	return rc;
+}
+
+/* A JSON body built in s (finished and freed here). */
+static enum MHD_Result reply_json(struct MHD_Connection *c, sqlite3_str *s)
+{
+	int n = sqlite3_str_length(s);
+	char *body = sqlite3_str_finish(s);
+	enum MHD_Result rc;
+
+	if (!body)
+		return reply_msg(c, 500, sqlite3_mprintf("out of memory\n"));
+	rc = reply(c, 200, "application/json", body, (size_t)n, MHD_RESPMEM_MUST_COPY, NULL);
+	sqlite3_free(body);
+	return rc;
+}
+
+/* ------------------------------------------------------------ /grid */
+
+static int grid_int(const char *v, int *out)
+{
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return -1;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || n < 1 || n > GRID_MAX)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
+static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
+{
+	struct dgplot_opts o = sv->sh->plot;
+	struct dgplot_grid g;
+	const char *v;
+	char *err = NULL;
+	sqlite3_str *s;
+	int i, r, col;
+
+	if (grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "w"), &o.width) < 0 ||
+	    grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "h"), &o.height) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("w and h: expected whole numbers from 1 to %d\n",
+							 GRID_MAX));
+	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr")) &&
+	    dgplot_set(&o, "addr-range", v, &err) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("addr: %s\n", err ? err : "bad range"));
+	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount")) &&
+	    dgplot_set(&o, "icount-range", v, &err) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("icount: %s\n", err ? err : "bad range"));
+	o.out = o.data_out = o.title = NULL;
+	o.unfiltered = !sv->sh->events && !sv->sh->ranges;
+	if (dgplot_grid(sv->sh->db, &o, &g, &err) < 0) {
+		enum MHD_Result rc = reply_msg(c, 500, sqlite3_mprintf("grid: %s\n", err ? err : "failed"));
+		sqlite3_free(err);
+		return rc;
+	}
+	s = sqlite3_str_new(NULL);
+	sqlite3_str_appendf(s, "{\"w\":%d,\"h\":%d,\"ylo\":%lld,\"yhi\":%lld,\"from\":\"%s\",\"cols\":[",
+			    g.w, g.h, (long long)g.ylo, (long long)g.yhi,
+			    g.summary == 1 ? "summary" : g.summary == 2 ? "mixed" : "accesses");
+	for (i = 0; i <= g.w; i++)
+		sqlite3_str_appendf(s, "%s%lld", i ? "," : "", (long long)g.col_addr[i]);
+	sqlite3_str_appendall(s, "],\"cells\":[");
+	for (r = 0, i = 0; r < g.h; r++)
+		for (col = 0; col < g.w; col++) {
+			size_t k = (size_t)r * g.w + col;
+			if (!g.reads[k] && !g.writes[k])
+				continue;
+			sqlite3_str_appendf(s, "%s%d,%d,%u,%u", i++ ? "," : "", col, r,
+					    g.reads[k], g.writes[k]);
+		}
+	sqlite3_str_appendall(s, "]}");
+	dgplot_grid_free(&g);
+	return reply_json(c, s);
+}
+
+/* ------------------------------------------------------------ /meta */
+
+static void json_text(sqlite3_str *s, const char *key, const char *text)
+{
+	char *e = text ? dgesc_as(DGESC_JSON, text, strlen(text)) : NULL;
+
+	sqlite3_str_appendf(s, "\"%s\":", key);
+	if (e)
+		sqlite3_str_appendf(s, "\"%s\"", e);
+	else
+		sqlite3_str_appendall(s, "null");
+	free(e);
+}
+
+static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
+{
+	struct shell *sh = sv->sh;
+	sqlite3_str *s = sqlite3_str_new(NULL);
+	sqlite3_stmt *st = NULL;
+	char *filter = sqlite3_mprintf("%s%s%s%s", sh->events ? "--events " : "",
+				       sh->events ? sh->events : "", sh->ranges ? " --ranges " : "",
+				       sh->ranges ? sh->ranges : "");
+
+	sqlite3_str_appendall(s, "{");
+	if (sqlite3_prepare_v2(sh->db, "SELECT value FROM meta WHERE key = 'exe'", -1, &st,
+			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		json_text(s, "trace", (const char *)sqlite3_column_text(st, 0));
+	else
+		json_text(s, "trace", NULL);
+	sqlite3_finalize(st);
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "filter", filter && *filter ? filter : NULL);
+	sqlite3_free(filter);
+	sqlite3_str_appendf(s, ",\"accesses\":%lld}",
+			    (long long)dgsqlfn_int(sh->db, "SELECT value FROM meta WHERE key = 'accesses'"));
+	return reply_json(c, s);
+}
+
+/* ------------------------------------------------------------ requests */
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **state)
+{
+	struct server *sv = cls;
+	const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+	char cookie[128];
+	size_t i;
+
+	(void)version;
+	(void)upload;
+	if (!*state) {          /* the headers: answer when the request is whole */
+		*state = sv;
+		return MHD_YES;
+	}
+	if (*upload_size)
+		return reply_msg(c, 400, sqlite3_mprintf("no request body is expected\n"));
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return reply_msg(c, 405, sqlite3_mprintf("only GET and HEAD\n"));
+	if (!token_ok(sv->token, q) &&
+	    !token_ok(sv->token, MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "dgtoken")))
+		return reply_msg(c, 403, sqlite3_mprintf("forbidden: open the URL dgsql printed "
+							 "(it carries the session's token)\n"));
+	if (strcmp(url, "/grid") == 0)
+		return grid(sv, c);
+	if (strcmp(url, "/meta") == 0)
+		return meta(sv, c);
+	if (strcmp(url, "/favicon.ico") == 0)   /* none: say so without an error */
+		return reply(c, 204, "image/x-icon", "", 0, MHD_RESPMEM_PERSISTENT, NULL);
+	snprintf(cookie, sizeof cookie, "dgtoken=%s; Path=/; HttpOnly; SameSite=Strict", sv->token);
+	for (i = 0; i < sizeof assets / sizeof *assets; i++)
+		if (strcmp(url, assets[i].path) == 0)
+			return reply(c, 200, assets[i].type, assets[i].data, *assets[i].len,
+				     MHD_RESPMEM_PERSISTENT, i == 0 && token_ok(sv->token, q) ? cookie : NULL);
+	return reply_msg(c, 404, sqlite3_mprintf("not found\n"));
+}
+
+int serve_run(struct shell *sh, int port, char **err)
+{
+	struct server sv = { .sh = sh };
+	struct sockaddr_in sin;
+	struct MHD_Daemon *d;
+	const union MHD_DaemonInfo *info;
+	sigset_t set, old;
+	int sig = 0;
+
+	if (token_make(sv.token, err) < 0)
+		return -1;
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* the server's thread must not take the signals the wait below takes */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, (uint16_t)port,
+			     NULL, NULL, handle, &sv,
+			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)2048,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+			     MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)0,
+			     MHD_OPTION_END);
+	if (!d) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		*err = sqlite3_mprintf("--serve: cannot listen on 127.0.0.1:%d%s", port,
+				       port ? " (in use?)" : "");
+		return -1;
+	}
+	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	printf("http://127.0.0.1:%u/?token=%s\n", info ? info->port : (unsigned)port, sv.token);
+	fflush(stdout);
+	if (isatty(2))
+		fprintf(stderr, "dgsql: serving the viewer; Ctrl-C stops\n");
+	while (sigwait(&set, &sig) != 0)
+		;
+	MHD_stop_daemon(d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}

@@ -1,0 +1,142 @@
+#!/bin/sh
+# t1576-dgsql-serve: dgsql --serve, the viewer (dgsql/serve.h), on the
+# demo's trace: it listens on 127.0.0.1 only and prints its URL with a
+# token; without the token, or with a wrong one, every path is 403; the
+# first page sets the token's cookie, which then stands for it; bad
+# parameters get 400 with a message, other methods 405, other paths 404.
+# The picture's cells (/grid) are the ones --plot-data writes for the same
+# view: the whole trace, a zoom on both axes, and under a call-stack
+# filter; the page, opened in headless Chromium, draws exactly those
+# cells on its canvas (read back pixel by pixel), fetching nothing but
+# its own server's files.  1000 requests at once, and the server still
+# answers; SIGINT stops it with status 0 and the port closed.
+. "$DG_TESTS/lib.sh"
+. "$DG_TESTS/lib-dgsql.sh"
+. "$DG_TESTS/lib-report.sh"
+need_report
+demo_db t.db
+
+vc() {
+	python3 "$DG_TESTS/viewer_check.py" "$@"
+}
+
+# serve NAME ARGS...: dgsql t.db --serve ARGS in the background; sets URL,
+# BASE (http://127.0.0.1:PORT), TOKEN and PID
+serve() {
+	_n=$1
+	shift
+	"$DGSQL" t.db --serve "$@" >"$_n.url" 2>"$_n.err" &
+	PID=$!
+	_i=0
+	while [ $_i -lt 100 ] && ! grep -q '^http' "$_n.url" 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	URL=$(head -n 1 "$_n.url")
+	BASE=${URL%%/\?*}
+	TOKEN=${URL##*token=}
+}
+
+# stop: SIGINT, and the exit status
+stop() {
+	kill -INT "$PID"
+	wait "$PID"
+}
+
+serve s
+check_eq "the URL: 127.0.0.1, a port, a 32-digit token" 1 \
+	"$(printf '%s\n' "$URL" | grep -c '^http://127\.0\.0\.1:[0-9]*/?token=[0-9a-f]\{32\}$')"
+PORT=${BASE##*:}
+check_eq "listening on 127.0.0.1 only" "127.0.0.1:$PORT" \
+	"$(ss -Hltn "sport = :$PORT" 2>/dev/null | awk '{ print $4 }')"
+
+status() {
+	vc get "$@" | head -n 1
+}
+check_eq "the page without the token: 403" 403 "$(status "$BASE/")"
+check_eq "the grid without the token: 403" 403 "$(status "$BASE/grid?w=10&h=10")"
+check_eq "a wrong token: 403" 403 "$(status "$BASE/meta?token=0123456789abcdef0123456789abcdef")"
+check_eq "a wrong cookie: 403" 403 "$(status "$BASE/meta" "dgtoken=nope")"
+check_eq "the cookie stands for the token" 200 "$(status "$BASE/meta" "dgtoken=$TOKEN")"
+check_eq "the page with the token: 200" 200 "$(status "$URL")"
+python3 -c "
+import sys; sys.path.insert(0, '$DG_TESTS')
+from viewer_check import fetch
+s, b, h = fetch('$URL')
+print(h.get('Set-Cookie'))
+print(h.get('Content-Security-Policy'))" >headers
+check_eq "the page sets the token's cookie, HttpOnly, SameSite=Strict" \
+	"dgtoken=$TOKEN; Path=/; HttpOnly; SameSite=Strict" "$(sed -n 1p headers)"
+check_eq "the page may run its own script only" 1 "$(sed -n 2p headers | grep -c "script-src 'self';")"
+vc get "$BASE/grid?token=$TOKEN&w=0&h=10" >bad1
+check_eq "w=0: 400" 400 "$(head -n 1 bad1)"
+check_eq "w=0: the message says what is expected" 1 "$(grep -c 'w and h: expected whole numbers' bad1)"
+vc get "$BASE/grid?token=$TOKEN&w=10&h=10&addr=9:3" >bad2
+check_eq "addr=9:3: 400 naming the parameter" "400 1" "$(head -n 1 bad2) $(grep -c '^addr: ' bad2)"
+check_eq "icount=x: 400" 400 "$(status "$BASE/grid?token=$TOKEN&w=10&h=10&icount=x")"
+check_eq "an unknown path: 404" 404 "$(status "$BASE/etc/passwd?token=$TOKEN")"
+check_eq "/meta: the trace's executable" "$(dq t.db "SELECT value FROM meta WHERE key = 'exe'")" \
+	"$(vc get "$BASE/meta?token=$TOKEN" | sed 1d | python3 -c 'import json, sys; print(json.load(sys.stdin)["trace"])')"
+
+# The cells against --plot-data's, for the same views.
+grid() {
+	vc get "$BASE/grid?token=$TOKEN&$1" | sed 1d >"$2"
+}
+"$DGSQL" t.db --plot-data whole.dat >/dev/null 2>plot.err || bail "dgsql --plot-data"
+WH=$(sed -n 's/.*(cells \([0-9]*\) x \([0-9]*\)).*/w=\1\&h=\2/p' whole.dat)
+grid "$WH" whole.json
+check_eq "the whole trace: /grid = --plot-data" "SAME" "$(vc plot whole.json whole.dat | cut -d' ' -f1)"
+check_gt "the whole trace: cells" 100 "$(vc plot whole.json whole.dat | cut -d' ' -f2)"
+ADDR=$(python3 -c "
+import json; g = json.load(open('whole.json')); c = g['cols']
+print('%d:%d' % (c[len(c) // 3], c[len(c) // 2]))")
+ICOUNT=$(python3 -c "
+import json; g = json.load(open('whole.json'))
+print('%d:%d' % (g['yhi'] // 4, g['yhi'] // 2))")
+"$DGSQL" t.db --addr-range "$ADDR" --icount-range "$ICOUNT" --plot-data zoom.dat >/dev/null 2>>plot.err
+grid "$WH&addr=$ADDR&icount=$ICOUNT" zoom.json
+check_eq "a zoom on both axes: /grid = --plot-data" "SAME" "$(vc plot zoom.json zoom.dat | cut -d' ' -f1)"
+check_gt "the zoom: cells" 10 "$(vc plot zoom.json zoom.dat | cut -d' ' -f2)"
+
+# The page in Chromium: the canvas's pixels are the cells.
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+	grid "w=900&h=600" page.json
+	mkdir -p page
+	vc browse "$URL" page.json page >browse.out 2>browse.err
+	st=$?
+	if [ $st -eq 77 ]; then
+		echo "# skip: chromium cannot run here: $(head -c 200 browse.err)"
+	else
+		check_eq "chromium: the canvas shows exactly /grid's cells" SAME "$(cut -d' ' -f1 browse.out)" ||
+			diag_file browse.out
+		check_eq "chromium: no console message" "[]" \
+			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["console"])')"
+		check_eq "chromium: fetched from its own server only" "" \
+			"$(python3 -c "
+import json
+print(' '.join(r for r in json.load(open('page/page.json'))['resources'] if not r.startswith('$BASE/')))")"
+		check_eq "chromium: the trace's name shown as text" 1 \
+			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["trace"])' | grep -c transpose)"
+	fi
+else
+	echo "# skip: chromium or chromedriver is not installed"
+fi
+
+check_eq "1000 requests at once: all answered, and the server still is" "1000 200" \
+	"$(vc load "$BASE/meta?token=$TOKEN" 1000)"
+stop
+check_eq "SIGINT: exit status 0" 0 "$?"
+check_eq "the port is closed" 0 "$(status "$BASE/meta?token=$TOKEN")"
+
+# Under a filter: the server's cells are the filtered plot's.
+FN=transpose_naive
+serve f --events "fn:$FN" --port 0
+"$DGSQL" t.db --events "fn:$FN" --plot-data filt.dat >/dev/null 2>>plot.err
+grid "$WH" filt.json
+check_eq "--events fn:$FN: /grid = --plot-data" "SAME" "$(vc plot filt.json filt.dat | cut -d' ' -f1)"
+check_eq "--events fn:$FN: /meta names the filter" "--events fn:$FN" \
+	"$(vc get "$BASE/meta?token=$TOKEN" | sed 1d | python3 -c 'import json, sys; print(json.load(sys.stdin)["filter"])')"
+stop
+check_eq "--port needs --serve" 2 "$("$DGSQL" t.db --port 5 -c 'select 1' >/dev/null 2>&1; echo $?)"
+check_eq "--port 70000: a usage error" 2 "$("$DGSQL" t.db --serve --port 70000 >/dev/null 2>&1; echo $?)"
+finish

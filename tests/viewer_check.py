@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""viewer_check.py: what t1576 needs to check dgsql --serve.
+
+  get URL [COOKIE]        print the reply's status (0: no connection), then
+                          its body
+  plot GRID.json DATA     compare /grid's JSON with --plot-data's file of the
+                          same view: print "SAME N" (N cells) or what differs
+  browse URL GRID.json OUT
+                          open URL in headless Chromium (report_check.py's
+                          WebDriver client), wait for the picture, read the
+                          canvas's pixels back and compare them with the
+                          cells of GRID.json (fetched for the same canvas):
+                          print "SAME N" or what differs; OUT/shot.png and
+                          OUT/page.json (console, resources, status).  Exit
+                          77 when Chromium cannot run here.
+  load URL N              N requests at once (N threads); print how many got
+                          200, then whether the server answers afterwards
+
+Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_check import Driver, find, free_port  # noqa: E402
+
+
+def fetch(url, cookie=None):
+    req = urllib.request.Request(url, headers={'Cookie': cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, r.read().decode('utf-8', 'replace'), r.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode('utf-8', 'replace'), e.headers
+
+
+def get(url, cookie=None):
+    try:
+        status, body, _ = fetch(url, cookie)
+    except OSError as e:
+        status, body = 0, 'no connection: %s\n' % e
+    print(status)
+    print(body, end='')
+    return 0
+
+
+def cells_of(grid):
+    c = grid['cells']
+    return {(c[i], c[i + 1]): (c[i + 2], c[i + 3]) for i in range(0, len(c), 4)}
+
+
+def plot(grid_path, data_path):
+    """The --plot-data line of cell (col, row) is 'cols[col] y reads writes'
+    with y = ylo + row (yhi - ylo) / h, as dgplot.c computes it."""
+    g = json.load(open(grid_path))
+    want = {}
+    for (col, row), (r, w) in cells_of(g).items():
+        y = int(g['ylo'] + float(row) * (float(g['yhi']) - float(g['ylo'])) / g['h'])
+        want[(g['cols'][col], y)] = (r, w)
+    got, head = {}, ''
+    for line in open(data_path):
+        if line.startswith('# x:'):
+            head = line
+        if line.startswith('#') or not line.strip():
+            continue
+        x, y, r, w = line.split()
+        got[(int(x, 16), int(y))] = (int(r), int(w))
+    if '(cells %d x %d)' % (g['w'], g['h']) not in head:
+        print('the plot data is for another grid: %s' % head.strip())
+        return 0
+    bad = [k for k in set(want) | set(got) if want.get(k) != got.get(k)]
+    print('SAME %d' % len(want) if not bad else
+          'DIFFER %d of %d, e.g. %s: grid %s, plot %s' % (
+              len(bad), len(want), hex(bad[0][0]), want.get(bad[0]), got.get(bad[0])))
+    return 0
+
+
+READ_CANVAS = r"""
+const c = document.getElementById('picture');
+const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+const lit = [];
+for (let i = 0; i < d.length; i += 4)
+  if (d[i] || d[i + 1] || d[i + 2])
+    lit.push([(i / 4) % c.width, Math.floor(i / 4 / c.width), d[i], d[i + 1], d[i + 2]]);
+return {w: c.width, h: c.height, lit: lit,
+        status: document.getElementById('status').textContent,
+        trace: document.getElementById('trace').textContent,
+        resources: performance.getEntriesByType('resource').map(e => e.name)};
+"""
+
+
+def browse(url, grid_path, out):
+    chrome = find(['chromium', 'chromium-browser', 'google-chrome'])
+    driver = find(['chromedriver'])
+    if not chrome or not driver:
+        print('chromium or chromedriver not installed', file=sys.stderr)
+        return 77
+    port = free_port()
+    profile = tempfile.mkdtemp(prefix='dgchrome.')
+    proc = subprocess.Popen([driver, '--port=%d' % port],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    d = Driver(port)
+    try:
+        for _ in range(100):
+            try:
+                if d.call('GET', '/status').get('ready'):
+                    break
+            except (OSError, RuntimeError):
+                time.sleep(0.1)
+        caps = {'capabilities': {'alwaysMatch': {
+            'browserName': 'chrome',
+            'goog:chromeOptions': {'binary': chrome, 'args': [
+                '--headless', '--no-sandbox', '--disable-gpu',
+                '--disable-dev-shm-usage', '--window-size=1280,900',
+                '--user-data-dir=' + profile]},
+            'goog:loggingPrefs': {'browser': 'ALL'}}}}
+        try:
+            sid = d.call('POST', '/session', caps)['sessionId']
+        except (OSError, RuntimeError) as e:
+            print('chromium cannot run here: %s' % e, file=sys.stderr)
+            return 77
+        d.call('POST', '/session/%s/url' % sid, {'url': url})
+        for _ in range(300):    # the picture drawn, then read back once
+            status = d.call('POST', '/session/%s/execute/sync' % sid, {'script':
+                            "return document.getElementById('status').textContent", 'args': []})
+            if 'cells in' in status or 'error' in status:
+                break
+            time.sleep(0.1)
+        page = d.call('POST', '/session/%s/execute/sync' % sid,
+                      {'script': READ_CANVAS, 'args': []})
+        page['console'] = d.call('POST', '/session/%s/se/log' % sid, {'type': 'browser'})
+        with open(os.path.join(out, 'shot.png'), 'wb') as f:
+            f.write(base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid)))
+        lit = page.pop('lit')
+        with open(os.path.join(out, 'page.json'), 'w') as f:
+            json.dump(page, f, indent=1)
+        d.call('DELETE', '/session/%s' % sid)
+    finally:
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+    g = json.load(open(grid_path))
+    if (page['w'], page['h']) != (g['w'], g['h']):
+        print('the canvas is %dx%d, the grid %dx%d' % (page['w'], page['h'], g['w'], g['h']))
+        return 0
+    want = {k: (255 if w else 0, 255 if r else 0, 0) for k, (r, w) in cells_of(g).items()}
+    got = {(x, y): (r, gr, b) for x, y, r, gr, b in lit}
+    bad = [k for k in set(want) | set(got) if want.get(k) != got.get(k)]
+    print('SAME %d' % len(want) if not bad else
+          'DIFFER %d of %d, e.g. %s: grid %s, canvas %s' % (
+              len(bad), len(want), bad[0], want.get(bad[0]), got.get(bad[0])))
+    return 0
+
+
+def load(url, n):
+    n = int(n)
+    codes = []
+    lock = threading.Lock()
+
+    def one():
+        try:
+            status = fetch(url)[0]
+        except OSError:
+            status = 0
+        with lock:
+            codes.append(status)
+
+    threads = [threading.Thread(target=one) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    print(sum(1 for c in codes if c == 200), fetch(url)[0])
+    return 0
+
+
+def main(argv):
+    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3,)),
+            'load': (load, (2,))}
+    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 not in cmds[argv[1]][1]:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return cmds[argv[1]][0](*argv[2:])
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

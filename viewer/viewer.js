@@ -1,0 +1,153 @@
+/* viewer/viewer.js: dgsql --serve's page (dgsql/serve.h).
+ *
+ * The server bins each view to the canvas's cells (/grid: the cells
+ * --plot-data writes for the same view); this draws them and turns the
+ * wheel and the mouse into the next view: an address range and an
+ * instruction-count range.  Text from the trace goes into the page as
+ * text (textContent), never as markup.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+'use strict';
+
+const canvas = document.getElementById('picture');
+const ctx = canvas.getContext('2d');
+const el = (id) => document.getElementById(id);
+
+/* The view asked for (null: the whole trace on that axis) and the grid
+   the server answered with. */
+let view = { addr: null, icount: null };
+let grid = null;
+let cellAt = new Map();         /* row * w + col -> [reads, writes] */
+let pending = 0;                /* the latest request's number */
+
+const hex = (n) => '0x' + Math.max(0, Math.floor(n)).toString(16);
+
+function rangeParam(name, r) {
+  return r ? '&' + name + '=' + encodeURIComponent(Math.floor(r[0]) + ':' + Math.ceil(r[1])) : '';
+}
+
+async function load() {
+  const me = ++pending;
+  const url = '/grid?w=' + canvas.width + '&h=' + canvas.height +
+    rangeParam('addr', view.addr) + rangeParam('icount', view.icount);
+  el('status').textContent = 'binning';
+  const t0 = performance.now();
+  const r = await fetch(url, { credentials: 'same-origin' });
+  if (me !== pending)
+    return;                     /* a newer view was asked for meanwhile */
+  if (!r.ok) {
+    el('status').textContent = 'error ' + r.status + ': ' + (await r.text());
+    return;
+  }
+  grid = await r.json();
+  draw();
+  el('status').textContent = grid.cells.length / 4 + ' cells in ' +
+    Math.round(performance.now() - t0) + ' ms (' + grid.from + ')';
+}
+
+function draw() {
+  const img = ctx.createImageData(canvas.width, canvas.height);
+  const px = img.data;
+  const c = grid.cells;
+  cellAt = new Map();
+  for (let i = 0; i < px.length; i += 4)
+    px[i + 3] = 255;           /* black */
+  for (let i = 0; i + 3 < c.length; i += 4) {
+    const col = c[i], row = c[i + 1], reads = c[i + 2], writes = c[i + 3];
+    if (col >= canvas.width || row >= canvas.height)
+      continue;
+    const k = (row * canvas.width + col) * 4;
+    px[k] = writes ? 255 : 0;  /* red: writes; green: reads; both: yellow */
+    px[k + 1] = reads ? 255 : 0;
+    px[k + 2] = 0;
+    cellAt.set(row * grid.w + col, [reads, writes]);
+  }
+  ctx.putImageData(img, 0, 0);
+  el('xleft').textContent = hex(grid.cols[0]);
+  el('xright').textContent = hex(grid.cols[grid.w]);
+  el('ytop').textContent = String(grid.ylo);
+  el('ybottom').textContent = String(grid.yhi);
+}
+
+/* Where a canvas point falls: its column's first address, its row's
+   first instruction count. */
+function addrAt(col) {
+  col = Math.min(Math.max(col, 0), grid.w);
+  return grid.cols[Math.floor(col)];
+}
+function icountAt(row) {
+  return grid.ylo + (grid.yhi - grid.ylo) * row / grid.h;
+}
+function point(ev) {
+  const b = canvas.getBoundingClientRect();
+  return [(ev.clientX - b.left) * canvas.width / b.width,
+          (ev.clientY - b.top) * canvas.height / b.height];
+}
+
+canvas.addEventListener('wheel', (ev) => {
+  if (!grid)
+    return;
+  ev.preventDefault();
+  const [x, y] = point(ev);
+  const f = ev.deltaY < 0 ? 0.5 : 2;
+  if (!ev.altKey) {             /* address: the columns around the mouse */
+    const lo = x - x * f, hi = x + (grid.w - x) * f;
+    const a0 = lo <= 0 ? grid.cols[0] - (grid.cols[grid.w] - grid.cols[0]) * -lo / grid.w : addrAt(lo);
+    const a1 = hi >= grid.w ? grid.cols[grid.w] + (grid.cols[grid.w] - grid.cols[0]) * (hi - grid.w) / grid.w
+                            : addrAt(hi);
+    view.addr = f > 1 && a0 <= 0 ? null : [Math.max(0, a0), Math.max(a0 + 1, a1)];
+  }
+  if (!ev.shiftKey) {           /* time: the rows around the mouse */
+    const i = icountAt(y), span = (grid.yhi - grid.ylo) * f;
+    const lo = i - (i - grid.ylo) * f;
+    view.icount = [Math.max(0, lo), Math.max(lo + 1, lo + span)];
+  }
+  load();
+}, { passive: false });
+
+let drag = null;
+canvas.addEventListener('mousedown', (ev) => { if (grid) drag = point(ev); });
+window.addEventListener('mouseup', (ev) => {
+  if (!drag || !grid)
+    return;
+  const [x, y] = point(ev);
+  const dx = x - drag[0], dy = y - drag[1];
+  drag = null;
+  if (Math.abs(dx) < 2 && Math.abs(dy) < 2)
+    return;
+  /* pan: the same span, moved by what the mouse moved */
+  const aspan = grid.cols[grid.w] - grid.cols[0], ispan = grid.yhi - grid.ylo;
+  const a0 = Math.max(0, grid.cols[0] - aspan * dx / grid.w);
+  const i0 = Math.max(0, grid.ylo - ispan * dy / grid.h);
+  view.addr = [a0, a0 + aspan];
+  view.icount = [i0, i0 + ispan];
+  load();
+});
+canvas.addEventListener('dblclick', () => { view = { addr: null, icount: null }; load(); });
+el('reset').addEventListener('click', () => { view = { addr: null, icount: null }; load(); });
+
+canvas.addEventListener('mousemove', (ev) => {
+  if (!grid)
+    return;
+  const [x, y] = point(ev);
+  const col = Math.floor(x), row = Math.floor(y);
+  const v = cellAt.get(row * grid.w + col);
+  el('hover').textContent = 'address ' + hex(addrAt(col)) + '  icount ' +
+    Math.floor(icountAt(row)) + (v ? '  reads ' + v[0] + '  writes ' + v[1] : '');
+});
+
+async function meta() {
+  const r = await fetch('/meta', { credentials: 'same-origin' });
+  if (!r.ok)
+    return;
+  const m = await r.json();
+  el('trace').textContent = (m.trace || '') + (m.accesses ? '  ' + m.accesses + ' accesses' : '');
+  el('filter').textContent = m.filter || '';
+}
+
+/* The page's URL carries the token once; the cookie carries it after. */
+if (location.search)
+  history.replaceState(null, '', location.pathname);
+meta();
+load();
