@@ -133,6 +133,15 @@ static const char usage_text[] =
 "                       time chart is the one part that decodes every\n"
 "                       access)\n"
 "\n"
+"Viewer (dg_view in the browser):\n"
+"      --serve          serve the picture on 127.0.0.1 and print its URL,\n"
+"                       which carries a random token (other users of the\n"
+"                       machine get 403); open it in a browser: wheel to\n"
+"                       zoom, drag to pan, double click for the whole trace;\n"
+"                       each view is binned afresh to the canvas's pixels,\n"
+"                       under --events and --ranges.  Ctrl-C stops it\n"
+"      --port N         listen on port N [0: any free port]\n"
+"\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -151,6 +160,7 @@ static const char usage_text[] =
 "  dgsql -c trace.db 'SELECT * FROM sum_fn' > fn.csv\n"
 "  dgsql trace.db --events fn:main --ranges malloc --plot main.png\n"
 "  dgsql trace.db --report report --folded stacks.folded\n"
+"  dgsql trace.db --events fn:main --serve              open the URL it prints\n"
 "  dgsql trace.db < report.sql\n";
 
 struct args {

@@ -226,6 +226,100 @@ static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
 	return reply_json(c, s);
 }
 
+/* ------------------------------------------------------------ /at */
+
+/* What made the accesses of one cell of the picture (the page sends its
+   address and instruction-count ranges): the busiest code addresses
+   there, each with its function, file:line, reads and writes, heap block
+   (size, allocating function) and one call stack.  At most AT_SCAN
+   accesses are looked at, so that a cell of a zoomed-out view answers as
+   fast as one of a close-up (the rows say when the scan was cut). */
+#define AT_SCAN  200000
+#define AT_ROWS  8
+
+static const char at_sql[] =
+	"WITH a AS (SELECT pc, module_id, is_write, block_id, context_id FROM filtered_accesses"
+	"  WHERE addr >= ?1 AND addr < ?2 AND icount >= ?3 AND icount < ?4 LIMIT 200000),"
+	" g AS (SELECT pc, module_id, block_id, sum(NOT is_write) AS r, sum(is_write) AS w,"
+	"  min(context_id) AS ctx, count(*) AS n FROM a GROUP BY pc, module_id, block_id"
+	"  ORDER BY n DESC LIMIT 8)"
+	" SELECT f.name, p.file, p.line, g.r, g.w, g.block_id, b.size,"
+	"  (SELECT sf.name FROM dg_frames(b.alloc_stack_id) fr JOIN pcs sp"
+	"    ON sp.pc = fr.pc AND sp.module_id = fr.module_id JOIN functions sf ON sf.id = sp.function_id"
+	"    ORDER BY fr.depth LIMIT 1),"
+	"  (SELECT group_concat(coalesce(sf.name, printf('0x%x', fr.pc)), char(10)) FROM"
+	"    (SELECT * FROM dg_frames((SELECT stack_id FROM contexts WHERE id = g.ctx))"
+	"     ORDER BY depth) fr LEFT JOIN pcs sp ON sp.pc = fr.pc AND sp.module_id = fr.module_id"
+	"    LEFT JOIN functions sf ON sf.id = sp.function_id),"
+	"  g.pc, (SELECT count(*) FROM a)"
+	" FROM g LEFT JOIN pcs p ON p.pc = g.pc AND p.module_id = g.module_id"
+	" LEFT JOIN functions f ON f.id = p.function_id LEFT JOIN blocks b ON b.id = g.block_id"
+	" ORDER BY g.n DESC";
+_Static_assert(AT_SCAN == 200000 && AT_ROWS == 8, "at_sql's LIMITs");
+
+static int range_of(struct MHD_Connection *c, const char *name, int64_t *lo, int64_t *hi)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+	struct dgplot_opts o;
+	char *err = NULL;
+
+	dgplot_defaults(&o);
+	if (!v || dgplot_set(&o, name[0] == 'a' ? "addr-range" : "icount-range", v, &err) < 0) {
+		sqlite3_free(err);
+		return -1;
+	}
+	*lo = name[0] == 'a' ? o.addr_lo : o.icount_lo;
+	*hi = name[0] == 'a' ? o.addr_hi : o.icount_hi;
+	return 0;
+}
+
+static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
+{
+	sqlite3 *db = sv->sh->db;
+	sqlite3_stmt *st = NULL;
+	sqlite3_str *s;
+	int64_t alo, ahi, ilo, ihi;
+	int rc, n = 0;
+
+	if (range_of(c, "addr", &alo, &ahi) < 0 || range_of(c, "icount", &ilo, &ihi) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
+	if (sqlite3_prepare_v2(db, at_sql, -1, &st, NULL) != SQLITE_OK)
+		return reply_msg(c, 500, sqlite3_mprintf("at: %s\n", sqlite3_errmsg(db)));
+	sqlite3_bind_int64(st, 1, alo);
+	sqlite3_bind_int64(st, 2, ahi);
+	sqlite3_bind_int64(st, 3, ilo);
+	sqlite3_bind_int64(st, 4, ihi);
+	s = sqlite3_str_new(NULL);
+	sqlite3_str_appendall(s, "{\"rows\":[");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_str_appendall(s, n++ ? ",{" : "{");
+		json_text(s, "function", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_str_appendall(s, ",");
+		json_text(s, "file", (const char *)sqlite3_column_text(st, 1));
+		sqlite3_str_appendf(s, ",\"line\":%lld,\"reads\":%lld,\"writes\":%lld,\"pc\":%lld",
+				    (long long)sqlite3_column_int64(st, 2), (long long)sqlite3_column_int64(st, 3),
+				    (long long)sqlite3_column_int64(st, 4), (long long)sqlite3_column_int64(st, 9));
+		if (sqlite3_column_type(st, 5) == SQLITE_INTEGER)
+			sqlite3_str_appendf(s, ",\"block\":%lld,\"block_size\":%lld",
+					    (long long)sqlite3_column_int64(st, 5),
+					    (long long)sqlite3_column_int64(st, 6));
+		sqlite3_str_appendall(s, ",");
+		json_text(s, "site", (const char *)sqlite3_column_text(st, 7));
+		sqlite3_str_appendall(s, ",");
+		json_text(s, "stack", (const char *)sqlite3_column_text(st, 8));
+		sqlite3_str_appendf(s, ",\"scanned\":%lld}", (long long)sqlite3_column_int64(st, 10));
+	}
+	sqlite3_str_appendf(s, "],\"limit\":%d}", AT_SCAN);
+	if (rc != SQLITE_DONE) {
+		char *m = sqlite3_mprintf("at: %s\n", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		sqlite3_free(sqlite3_str_finish(s));
+		return reply_msg(c, 500, m);
+	}
+	sqlite3_finalize(st);
+	return reply_json(c, s);
+}
+
 /* ------------------------------------------------------------ requests */
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -255,6 +349,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return grid(sv, c);
 	if (strcmp(url, "/meta") == 0)
 		return meta(sv, c);
+	if (strcmp(url, "/at") == 0)
+		return at(sv, c);
 	if (strcmp(url, "/favicon.ico") == 0)   /* none: say so without an error */
 		return reply(c, 204, "image/x-icon", "", 0, MHD_RESPMEM_PERSISTENT, NULL);
 	snprintf(cookie, sizeof cookie, "dgtoken=%s; Path=/; HttpOnly; SameSite=Strict", sv->token);

@@ -211,6 +211,18 @@ static int pages_from_set(struct plot *p, const struct dghash *set)
 	return 0;
 }
 
+/* The pages with accesses inside the address zoom (page-aligned). */
+static int64_t pages_in_zoom(struct plot *p, int *ok)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM sum_pages WHERE page >= %lld "
+				    "AND page < %lld", (long long)(p->o->addr_lo / 4096),
+				    (long long)(p->o->addr_hi / 4096));
+	int64_t n = sql ? one_int(p, sql, ok) : (*ok = 0);
+
+	sqlite3_free(sql);
+	return n;
+}
+
 /* Can the whole-trace picture come from chunk_cells?  Only without a
    filter or an address zoom, with 4 KiB pages, when a 256-byte cell is at
    most a pixel wide and a chunk at most a few rows high: then the summary
@@ -221,9 +233,13 @@ static int cells_usable(struct plot *p)
 	int ok1, ok2, ok3, ok4;
 	int64_t npages, lo, hi, span;
 
-	if (p->o->has_addr || p->o->page_size != 4096)
+	/* an address zoom along page boundaries takes whole pages: the pages
+	   and cells in it are those of the accesses in it */
+	if ((p->o->has_addr && (p->o->addr_lo % 4096 || p->o->addr_hi % 4096))
+	    || p->o->page_size != 4096)
 		return 0;
-	npages = one_int(p, "SELECT count(*) FROM sum_pages", &ok1);
+	npages = p->o->has_addr ? pages_in_zoom(p, &ok1)
+		: one_int(p, "SELECT count(*) FROM sum_pages", &ok1);
 	lo = one_int(p, "SELECT min(icount_lo) FROM chunks", &ok2);
 	hi = one_int(p, "SELECT max(icount_hi) FROM chunks", &ok3);
 	span = one_int(p, "SELECT max(icount_hi - icount_lo) FROM chunks", &ok4);
@@ -324,6 +340,15 @@ static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 typedef int cell_fn(struct plot *p, void *arg, int64_t lo, int64_t hi,
 		    const struct dgcells_cell *c);
 
+/* A cell inside the address zoom (cells_usable: its bounds are cell
+   bounds), or any cell without one. */
+static int cell_in_zoom(const struct plot *p, const struct dgcells_cell *c)
+{
+	int64_t a = (int64_t)(c->cell << 8);
+
+	return !p->o->has_addr || (a >= p->o->addr_lo && a < p->o->addr_hi);
+}
+
 /* Decode one chunk_cells blob into fn. */
 static int chunk_cells_each(struct plot *p, sqlite3_stmt *st, cell_fn *fn, void *arg)
 {
@@ -335,7 +360,7 @@ static int chunk_cells_each(struct plot *p, sqlite3_stmt *st, cell_fn *fn, void 
 
 	dgcells_begin(&d, blob, (size_t)sqlite3_column_bytes(st, 3));
 	while ((e = dgcells_next(&d, &c)) > 0)
-		if (fn(p, arg, lo, hi, &c) < 0)
+		if (cell_in_zoom(p, &c) && fn(p, arg, lo, hi, &c) < 0)
 			return -1;
 	if (e < 0) {
 		char msg[256];
@@ -404,6 +429,8 @@ static int pages_of_window(struct plot *p)
 	return rc;
 }
 
+static int pages_of_zoom(struct plot *p);
+
 /* Pass 1 from the summary: pages and span of the chunks in the window. */
 static int find_pages_summary(struct plot *p)
 {
@@ -421,6 +448,8 @@ static int find_pages_summary(struct plot *p)
 		p->summary = 1;
 		return 0;
 	}
+	if (p->o->has_addr)
+		return pages_of_zoom(p);
 	rc = sqlite3_prepare_v2(p->db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return sql_fail(p);
@@ -479,6 +508,27 @@ static int span_access(struct plot *p, void *arg, int64_t addr, int64_t icount, 
 		return -1;
 	}
 	return 0;
+}
+
+/* An address zoom over the whole run: the pages and the span of the
+   chunks with cells in it (as the whole trace's come from chunks'). */
+static int pages_of_zoom(struct plot *p)
+{
+	struct span sp = { .lo = INT64_MAX, .hi = INT64_MIN };
+	int rc;
+
+	if (dghash_init(&sp.set, 4096) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	rc = each_cell(p, span_cell, &sp);
+	if (rc == 0)
+		rc = pages_from_set(p, &sp.set);
+	dghash_free(&sp.set);
+	p->ylo = sp.lo;
+	p->yhi = sp.hi;
+	p->summary = 1;
+	return rc;
 }
 
 static int find_pages_mixed(struct plot *p)

@@ -6,9 +6,11 @@
 # parameters get 400 with a message, other methods 405, other paths 404.
 # The picture's cells (/grid) are the ones --plot-data writes for the same
 # view: the whole trace, a zoom on both axes, and under a call-stack
-# filter; the page, opened in headless Chromium, draws exactly those
-# cells on its canvas (read back pixel by pixel), fetching nothing but
-# its own server's files.  1000 requests at once, and the server still
+# filter; /at names the code of a cell's accesses as SQL on the decoded
+# accesses does; the page, opened in headless Chromium, draws exactly
+# those cells on its canvas (read back pixel by pixel), fetching nothing
+# but its own server's files, shows that code when the mouse rests on the
+# cell and lists it, with the SQL that gives it, when clicked.  1000 requests at once, and the server still
 # answers; SIGINT stops it with status 0 and the port closed.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
@@ -98,11 +100,34 @@ grid "$WH&addr=$ADDR&icount=$ICOUNT" zoom.json
 check_eq "a zoom on both axes: /grid = --plot-data" "SAME" "$(vc plot zoom.json zoom.dat | cut -d' ' -f1)"
 check_gt "the zoom: cells" 10 "$(vc plot zoom.json zoom.dat | cut -d' ' -f2)"
 
-# The page in Chromium: the canvas's pixels are the cells.
+# /at: what made a cell's accesses, against SQL on the decoded accesses.
+grid "w=900&h=600" page.json
+python3 -c "
+import json
+g = json.load(open('page.json')); c = g['cells']
+i = max(range(0, len(c), 4), key=lambda i: c[i + 2] + c[i + 3])
+col, row = c[i], c[i + 1]
+y = lambda r: int(g['ylo'] + float(r) * (float(g['yhi']) - float(g['ylo'])) / g['h'])
+print(col, row, g['cols'][col], max(g['cols'][col + 1], g['cols'][col] + 1), y(row), max(y(row + 1), y(row) + 1))" >busy
+read -r COL ROW A0 A1 I0 I1 <busy
+vc get "$BASE/at?token=$TOKEN&addr=$A0:$A1&icount=$I0:$I1" | sed 1d >at.json
+at1() {
+	python3 -c "import json; r = json.load(open('at.json'))['rows'][0]; print($1)"
+}
+check_eq "/at: the busiest code of the busiest cell = SQL's" \
+	"$(dq t.db "SELECT f.name || ' ' || sum(NOT a.is_write) || ' ' || sum(a.is_write) FROM accesses a
+	  JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id JOIN functions f ON f.id = p.function_id
+	  WHERE a.addr >= $A0 AND a.addr < $A1 AND a.icount >= $I0 AND a.icount < $I1
+	  GROUP BY a.pc, a.module_id, a.block_id ORDER BY count(*) DESC LIMIT 1")" \
+	"$(at1 "r['function'], r['reads'], r['writes']")"
+check_eq "/at: its call stack starts in that function" "$(at1 "r['function']")" "$(at1 "r['stack'].split(chr(10))[0]")"
+check_eq "/at without ranges: 400" 400 "$(status "$BASE/at?token=$TOKEN&addr=5:1")"
+
+# The page in Chromium: the canvas's pixels are the cells; hovering over
+# the busiest cell shows its code, clicking lists it with its SQL.
 if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
-	grid "w=900&h=600" page.json
 	mkdir -p page
-	vc browse "$URL" page.json page >browse.out 2>browse.err
+	vc browse "$URL" page.json page "$COL" "$ROW" >browse.out 2>browse.err
 	st=$?
 	if [ $st -eq 77 ]; then
 		echo "# skip: chromium cannot run here: $(head -c 200 browse.err)"
@@ -117,6 +142,17 @@ import json
 print(' '.join(r for r in json.load(open('page/page.json'))['resources'] if not r.startswith('$BASE/')))")"
 		check_eq "chromium: the trace's name shown as text" 1 \
 			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["trace"])' | grep -c transpose)"
+		pg() {
+			python3 -c "import json; p = json.load(open('page/page.json')); print($1)"
+		}
+		check_eq "chromium: hovering shows the busiest code's function first" "$(at1 "r['function']")" \
+			"$(pg "p['info'].split()[0]")"
+		check_eq "chromium: clicking lists /at's rows" "$(at1 "r['function'], r['reads'], r['writes']")" \
+			"$(pg "' '.join(p['picked'][0][i] for i in (0, 2, 3))")"
+		pg "p['sql']" >picked.sql
+		check_eq "chromium: the SQL shown gives the same first row in dgsql" \
+			"$(at1 "r['function'], r['reads'], r['writes']")" \
+			"$("$DGSQL" t.db <picked.sql 2>sql.err | head -n 1 | awk -F'|' '{ print $1, $4, $5 }')"
 	fi
 else
 	echo "# skip: chromium or chromedriver is not installed"

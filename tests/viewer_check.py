@@ -5,14 +5,18 @@
                           its body
   plot GRID.json DATA     compare /grid's JSON with --plot-data's file of the
                           same view: print "SAME N" (N cells) or what differs
-  browse URL GRID.json OUT
+  browse URL GRID.json OUT [COL ROW]
                           open URL in headless Chromium (report_check.py's
                           WebDriver client), wait for the picture, read the
                           canvas's pixels back and compare them with the
                           cells of GRID.json (fetched for the same canvas):
-                          print "SAME N" or what differs; OUT/shot.png and
-                          OUT/page.json (console, resources, status).  Exit
-                          77 when Chromium cannot run here.
+                          print "SAME N" or what differs; with COL ROW, then
+                          hover over that cell and click it: OUT/page.json
+                          gets the side panel's text ("info"), the clicked
+                          table's rows ("picked") and the SQL shown ("sql");
+                          OUT/shot.png and OUT/page.json (console,
+                          resources, status).  Exit 77 when Chromium cannot
+                          run here.
   load URL N              N requests at once (N threads); print how many got
                           200, then whether the server answers afterwards
 
@@ -98,7 +102,28 @@ return {w: c.width, h: c.height, lit: lit,
 """
 
 
-def browse(url, grid_path, out):
+HOVER = r"""
+return {info: document.getElementById('info').textContent,
+        picked: Array.from(document.querySelectorAll('#picked tbody tr')).map(
+          r => Array.from(r.cells).map(c => c.textContent)),
+        sql: document.getElementById('sql').textContent};
+"""
+
+
+def pointer(d, sid, canvas, col, row, click):
+    """Move the mouse to the middle of cell (col, row) of the canvas (its
+    CSS size is its pixel size), and click there if asked."""
+    acts = [{'type': 'pointerMove', 'duration': 0,
+             'origin': {'element-6066-11e4-a52e-4f735466cecf': canvas},
+             'x': int(col) - 450, 'y': int(row) - 300}]
+    if click:
+        acts += [{'type': 'pointerDown', 'button': 0}, {'type': 'pointerUp', 'button': 0}]
+    d.call('POST', '/session/%s/actions' % sid, {'actions': [
+        {'type': 'pointer', 'id': 'mouse', 'parameters': {'pointerType': 'mouse'},
+         'actions': acts}]})
+
+
+def browse(url, grid_path, out, col=None, row=None):
     chrome = find(['chromium', 'chromium-browser', 'google-chrome'])
     driver = find(['chromedriver'])
     if not chrome or not driver:
@@ -137,6 +162,24 @@ def browse(url, grid_path, out):
             time.sleep(0.1)
         page = d.call('POST', '/session/%s/execute/sync' % sid,
                       {'script': READ_CANVAS, 'args': []})
+        if col is not None:
+            canvas = d.call('POST', '/session/%s/element' % sid,
+                            {'using': 'css selector', 'value': '#picture'})
+            canvas = list(canvas.values())[0]
+            pointer(d, sid, canvas, col, row, False)
+            for _ in range(50):
+                h = d.call('POST', '/session/%s/execute/sync' % sid, {'script': HOVER, 'args': []})
+                if not h['info'].startswith('hover over'):
+                    break
+                time.sleep(0.1)
+            page['info'] = h['info']
+            pointer(d, sid, canvas, col, row, True)
+            for _ in range(50):
+                h = d.call('POST', '/session/%s/execute/sync' % sid, {'script': HOVER, 'args': []})
+                if h['sql']:
+                    break
+                time.sleep(0.1)
+            page['picked'], page['sql'] = h['picked'], h['sql']
         page['console'] = d.call('POST', '/session/%s/se/log' % sid, {'type': 'browser'})
         with open(os.path.join(out, 'shot.png'), 'wb') as f:
             f.write(base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid)))
@@ -184,7 +227,7 @@ def load(url, n):
 
 
 def main(argv):
-    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3,)),
+    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3, 5)),
             'load': (load, (2,))}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 not in cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)

@@ -27,10 +27,19 @@ function rangeParam(name, r) {
   return r ? '&' + name + '=' + encodeURIComponent(Math.floor(r[0]) + ':' + Math.ceil(r[1])) : '';
 }
 
+/* An address range wide enough for 256 bytes a column goes out to page
+   boundaries: the server can then draw it from its per-chunk cells
+   (lib/dgplot.c) instead of decoding every access in it. */
+function pageAligned(r) {
+  if (!r || r[1] - r[0] < canvas.width * 256)
+    return r;
+  return [Math.floor(r[0] / 4096) * 4096, Math.ceil(r[1] / 4096) * 4096];
+}
+
 async function load() {
   const me = ++pending;
   const url = '/grid?w=' + canvas.width + '&h=' + canvas.height +
-    rangeParam('addr', view.addr) + rangeParam('icount', view.icount);
+    rangeParam('addr', pageAligned(view.addr)) + rangeParam('icount', view.icount);
   el('status').textContent = 'binning';
   const t0 = performance.now();
   const r = await fetch(url, { credentials: 'same-origin' });
@@ -127,6 +136,21 @@ window.addEventListener('mouseup', (ev) => {
 canvas.addEventListener('dblclick', () => { view = { addr: null, icount: null }; load(); });
 el('reset').addEventListener('click', () => { view = { addr: null, icount: null }; load(); });
 
+/* A cell's address and instruction-count ranges, as /at takes them. */
+function cellRanges(col, row) {
+  const a0 = grid.cols[col], a1 = Math.max(grid.cols[col + 1], a0 + 1);
+  const i0 = Math.floor(icountAt(row)), i1 = Math.max(Math.floor(icountAt(row + 1)), i0 + 1);
+  return [a0, a1, i0, i1];
+}
+
+async function at(col, row) {
+  const [a0, a1, i0, i1] = cellRanges(col, row);
+  const r = await fetch('/at?addr=' + a0 + ':' + a1 + '&icount=' + i0 + ':' + i1,
+                        { credentials: 'same-origin' });
+  return r.ok ? (await r.json()).rows : [];
+}
+
+let hoverTimer = null, hoverCell = -1;
 canvas.addEventListener('mousemove', (ev) => {
   if (!grid)
     return;
@@ -135,6 +159,46 @@ canvas.addEventListener('mousemove', (ev) => {
   const v = cellAt.get(row * grid.w + col);
   el('hover').textContent = 'address ' + hex(addrAt(col)) + '  icount ' +
     Math.floor(icountAt(row)) + (v ? '  reads ' + v[0] + '  writes ' + v[1] : '');
+  if (!v || row * grid.w + col === hoverCell)
+    return;
+  hoverCell = row * grid.w + col;
+  clearTimeout(hoverTimer);
+  hoverTimer = setTimeout(async () => {
+    const rows = await at(col, row);
+    if (hoverCell !== row * grid.w + col)
+      return;
+    el('info').textContent = rows.map((r) =>
+      (r.function || hex(r.pc)) + '  ' + (r.file ? r.file + ':' + r.line : '') +
+      '\n  reads ' + r.reads + '  writes ' + r.writes +
+      (r.block !== undefined ? '\n  heap block ' + r.block + ' (' + r.block_size + ' bytes, from ' + (r.site || '?') + ')' : '') +
+      (r.stack ? '\n  ' + r.stack.split('\n').join('\n    < ') : '')).join('\n\n') || 'nothing here';
+  }, 200);
+});
+
+canvas.addEventListener('click', async (ev) => {
+  if (!grid)
+    return;
+  const [x, y] = point(ev);
+  const col = Math.floor(x), row = Math.floor(y);
+  if (!cellAt.get(row * grid.w + col))
+    return;
+  const [a0, a1, i0, i1] = cellRanges(col, row);
+  const body = el('picked').tBodies[0];
+  body.replaceChildren();
+  for (const r of await at(col, row)) {
+    const tr = document.createElement('tr');
+    for (const t of [r.function || hex(r.pc), r.file ? r.file + ':' + r.line : '', r.reads, r.writes,
+                     r.block !== undefined ? String(r.block) : ''])
+      tr.appendChild(document.createElement('td')).textContent = String(t);
+    body.appendChild(tr);
+  }
+  /* numbers only: the SQL is the view's, to paste into dgsql */
+  el('sql').textContent =
+    'SELECT f.name, p.file, p.line, sum(NOT a.is_write) AS reads, sum(a.is_write) AS writes, a.block_id\n' +
+    'FROM filtered_accesses a LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id\n' +
+    'LEFT JOIN functions f ON f.id = p.function_id\n' +
+    'WHERE a.addr >= ' + a0 + ' AND a.addr < ' + a1 + ' AND a.icount >= ' + i0 + ' AND a.icount < ' + i1 + '\n' +
+    'GROUP BY a.pc, a.module_id, a.block_id ORDER BY count(*) DESC;';
 });
 
 async function meta() {
