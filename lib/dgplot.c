@@ -40,6 +40,7 @@ struct plot {
 	char *zoom;             /* SQL conditions, starting with " AND" */
 	char **err;
 	int summary;            /* gathered from chunk_cells, not accesses */
+	int empty;              /* find_pages found no access to draw */
 	uint8_t *kinds;         /* a call-stack filter: per chunk id, whether it
 	                           takes the chunk whole (its cells), in part
 	                           (decoded) or not (dgctxset.h); else NULL */
@@ -605,6 +606,7 @@ window:
 		p->yhi = p->o->icount_hi;
 	}
 	if (p->npages == 0) {
+		p->empty = 1;
 		*p->err = sqlite3_mprintf("no accesses to plot (filter or "
 					  "zoom leaves none)");
 		return -1;
@@ -1232,8 +1234,26 @@ int dgplot_grid(sqlite3 *db, const struct dgplot_opts *o, struct dgplot_grid *g,
 		g->writes = p.writes;
 		p.reads = p.writes = NULL;
 		rc = 0;
-	} else if (!*err) {
-		*err = sqlite3_mprintf("out of memory");
+	} else if (p.empty && (g->col_addr = calloc((size_t)p.pw + 1, sizeof *g->col_addr)) &&
+		   (g->reads = calloc((size_t)p.pw * p.ph, sizeof *g->reads)) &&
+		   (g->writes = calloc((size_t)p.pw * p.ph, sizeof *g->writes))) {
+		/* nothing in the view: an empty picture of it, not an error */
+		for (c = 0; c <= p.pw && o->has_addr; c++)
+			g->col_addr[c] = o->addr_lo + (int64_t)((double)c *
+				((double)o->addr_hi - (double)o->addr_lo) / p.pw);
+		g->w = p.pw;
+		g->h = p.ph;
+		g->ylo = o->has_icount ? o->icount_lo : 0;
+		g->yhi = o->has_icount ? o->icount_hi : 1;
+		sqlite3_free(*err);
+		*err = NULL;
+		rc = 0;
+	} else {
+		dgplot_grid_free(g);
+		if (!*err || p.empty) {
+			sqlite3_free(*err);
+			*err = sqlite3_mprintf("out of memory");
+		}
 	}
 	plot_free(&p);
 	return rc;

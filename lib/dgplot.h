@@ -63,7 +63,9 @@ int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
    itself: width x height cells (o's width and height are the grid's, no
    margins), binned as dgplot_draw bins them.  Column c covers addresses
    from col_addr[c] (pages squeezed out between columns), row r icounts
-   from ylo + r (yhi - ylo) / h.  The caller frees with dgplot_grid_free. */
+   from ylo + r (yhi - ylo) / h.  A view with no access in it is an empty
+   grid (the zoom's ranges spread evenly), not an error.  The caller frees
+   with dgplot_grid_free. */
 struct dgplot_grid {
 	int w, h;
 	int64_t ylo, yhi;

@@ -100,6 +100,25 @@ grid "$WH&addr=$ADDR&icount=$ICOUNT" zoom.json
 check_eq "a zoom on both axes: /grid = --plot-data" "SAME" "$(vc plot zoom.json zoom.dat | cut -d' ' -f1)"
 check_gt "the zoom: cells" 10 "$(vc plot zoom.json zoom.dat | cut -d' ' -f2)"
 
+grid "w=20&h=10&icount=999999999999:1000000000000" empty.json
+check_eq "a view past the end of the run: an empty picture, not an error" "0 20 10" \
+	"$(python3 -c "import json; g = json.load(open('empty.json')); print(len(g['cells']), g['w'], g['h'])")"
+
+# An address zoom along page boundaries comes from chunk_cells: its reads
+# and writes are those of the accesses in it.
+PZ=$(python3 -c "
+import json; g = json.load(open('whole.json')); c = g['cols']
+print('%d:%d' % (c[0] // 4096 * 4096, (c[len(c) // 2] + 4095) // 4096 * 4096))")
+grid "w=8&h=2&addr=$PZ" pz.json
+check_eq "a page-aligned address zoom: drawn from chunk_cells" summary \
+	"$(python3 -c 'import json; print(json.load(open("pz.json"))["from"])')"
+check_eq "a page-aligned address zoom: its reads and writes" \
+	"$(dq t.db "SELECT sum(NOT is_write) || ' ' || sum(is_write) FROM accesses
+	  WHERE addr >= ${PZ%%:*} AND addr < ${PZ##*:}")" \
+	"$(python3 -c "
+import json; c = json.load(open('pz.json'))['cells']
+print(sum(c[2::4]), sum(c[3::4]))")"
+
 # /at: what made a cell's accesses, against SQL on the decoded accesses.
 grid "w=900&h=600" page.json
 python3 -c "
