@@ -41,6 +41,8 @@ struct plot {
 	char **err;
 	int summary;            /* gathered from chunk_cells, not accesses */
 	int empty;              /* find_pages found no access to draw */
+	int page_shift;         /* log2 of the page size */
+	double total;           /* total_cx, once the pages are known */
 	uint8_t *kinds;         /* a call-stack filter: per chunk id, whether it
 	                           takes the chunk whole (its cells), in part
 	                           (decoded) or not (dgctxset.h); else NULL */
@@ -657,9 +659,13 @@ static double total_cx(const struct plot *p)
 static int col_of(struct plot *p, int64_t addr)
 {
 	int64_t ps = p->o->page_size;
-	double cx = (double)page_rank(p, addr / ps) * ps + addr % ps;
+	/* ps is a power of two (dgplot_set): a shift and a mask where that is
+	   the division's answer (addr >= 0), not two idivs a cell */
+	int64_t page = addr >= 0 ? addr >> p->page_shift : addr / ps;
+	int64_t off = addr >= 0 ? addr & (ps - 1) : addr % ps;
+	double cx = (double)page_rank(p, page) * ps + off;
 
-	return clamp_int(cx * p->pw / total_cx(p), 0, p->pw - 1);
+	return clamp_int(cx * p->pw / p->total, 0, p->pw - 1);
 }
 
 /* The grid row of an icount: -1 above the window, ph below it. */
@@ -685,6 +691,12 @@ static int bin_cell(struct plot *p, void *ysp, int64_t lo, int64_t hi,
 	r0 = r0 < 0 ? 0 : r0;
 	r1 = r1 >= p->ph ? p->ph - 1 : r1 < r0 ? r0 : r1;
 	col = col_of(p, wrap_add(wrap_mul((int64_t)c->cell, 256), 128));
+	if (r0 == r1) {         /* most cells of a zoomed-out view: no division */
+		size_t k = (size_t)r0 * p->pw + col;
+		p->reads[k] += (uint32_t)rd;
+		p->writes[k] += (uint32_t)wr;
+		return 0;
+	}
 	n = r1 - r0 + 1;
 	for (r = r0; r <= r1; r++) {
 		size_t k = (size_t)r * p->pw + col;
@@ -727,6 +739,8 @@ static int bin(struct plot *p)
 		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
+	p->total = total_cx(p);
+	p->page_shift = __builtin_ctzll((unsigned long long)p->o->page_size);
 	if (p->summary == 1)
 		return each_cell(p, bin_cell, &ys);
 	if (p->summary == 2)

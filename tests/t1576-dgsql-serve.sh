@@ -53,7 +53,8 @@ check_eq "listening on 127.0.0.1 only" "127.0.0.1:$PORT" \
 	"$(ss -Hltn "sport = :$PORT" 2>/dev/null | awk '{ print $4 }')"
 
 status() {
-	vc get "$@" | head -n 1
+	vc get "$@" >status.out
+	head -n 1 status.out
 }
 check_eq "the page without the token: 403" 403 "$(status "$BASE/")"
 check_eq "the grid without the token: 403" 403 "$(status "$BASE/grid?w=10&h=10")"
@@ -164,11 +165,19 @@ print(' '.join(r for r in json.load(open('page/page.json'))['resources'] if not 
 		pg() {
 			python3 -c "import json; p = json.load(open('page/page.json')); print($1)"
 		}
-		check_eq "chromium: hovering shows the busiest code's function first" "$(at1 "r['function']")" \
-			"$(pg "p['info'].split()[0]")"
-		check_eq "chromium: clicking lists /at's rows" "$(at1 "r['function'], r['reads'], r['writes']")" \
-			"$(pg "' '.join(p['picked'][0][i] for i in (0, 2, 3))")"
+		# the cell the mouse landed on (the page says which: the canvas's
+		# CSS position may be fractional), asked of /at directly
+		set -- $(pg "p['info_cell']")
+		vc get "$BASE/at?token=$TOKEN&addr=$1&icount=$2" | sed 1d >at.json
+		check_eq "chromium: hovering over the busiest cell shows its code, /at's first" \
+			"$(at1 "r['function']")" "$(pg "p['info'].split()[0]")"
 		pg "p['sql']" >picked.sql
+		sed -n 's/^WHERE a.addr >= \([0-9]*\) AND a.addr < \([0-9]*\) AND a.icount >= \([0-9]*\) AND a.icount < \([0-9]*\)$/\1:\2 \3:\4/p' picked.sql >picked.cell
+		set -- $(cat picked.cell)
+		vc get "$BASE/at?token=$TOKEN&addr=$1&icount=$2" | sed 1d >at.json
+		check_eq "chromium: clicking lists /at's rows for the cell clicked" \
+			"$(at1 "r['function'], r['reads'], r['writes']")" \
+			"$(pg "' '.join(p['picked'][0][i] for i in (0, 2, 3))")"
 		check_eq "chromium: the SQL shown gives the same first row in dgsql" \
 			"$(at1 "r['function'], r['reads'], r['writes']")" \
 			"$("$DGSQL" t.db <picked.sql 2>sql.err | head -n 1 | awk -F'|' '{ print $1, $4, $5 }')"

@@ -104,6 +104,7 @@ return {w: c.width, h: c.height, lit: lit,
 
 HOVER = r"""
 return {info: document.getElementById('info').textContent,
+        info_cell: document.getElementById('info').dataset.cell || '',
         picked: Array.from(document.querySelectorAll('#picked tbody tr')).map(
           r => Array.from(r.cells).map(c => c.textContent)),
         sql: document.getElementById('sql').textContent};
@@ -172,7 +173,7 @@ def browse(url, grid_path, out, col=None, row=None):
                 if not h['info'].startswith('hover over'):
                     break
                 time.sleep(0.1)
-            page['info'] = h['info']
+            page['info'], page['info_cell'] = h['info'], h['info_cell']
             pointer(d, sid, canvas, col, row, True)
             for _ in range(50):
                 h = d.call('POST', '/session/%s/execute/sync' % sid, {'script': HOVER, 'args': []})

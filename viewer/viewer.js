@@ -167,6 +167,8 @@ canvas.addEventListener('mousemove', (ev) => {
     const rows = await at(col, row);
     if (hoverCell !== row * grid.w + col)
       return;
+    const [a0, a1, i0, i1] = cellRanges(col, row);
+    el('info').dataset.cell = a0 + ':' + a1 + ' ' + i0 + ':' + i1;
     el('info').textContent = rows.map((r) =>
       (r.function || hex(r.pc)) + '  ' + (r.file ? r.file + ':' + r.line : '') +
       '\n  reads ' + r.reads + '  writes ' + r.writes +
