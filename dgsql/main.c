@@ -509,6 +509,8 @@ int main(int argc, char **argv)
 		return usage_error("--port needs --serve", NULL);
 	if (a.serve && (a.plot || a.report.dir || a.pq.path))
 		return usage_error("--serve: not with --plot, --report or --export", NULL);
+	if (a.serve && (sh.plot.has_addr || sh.plot.has_icount))
+		return usage_error("--serve: zoom in the page, not with --addr-range or --icount-range", NULL);
 	sh.interactive = optind + 1 == argc && !a.plot && !a.report.dir &&
 			 !a.serve && isatty(0);
 	sh.bail = !sh.interactive;

@@ -142,32 +142,16 @@ static int grid_int(const char *v, int *out)
 	return 0;
 }
 
-static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
+/* The JSON of the grid of view o (sqlite3_free), or NULL with *err. */
+static char *grid_json(struct server *sv, const struct dgplot_opts *o, int *len, char **err)
 {
-	struct dgplot_opts o = sv->sh->plot;
 	struct dgplot_grid g;
-	const char *v;
-	char *err = NULL;
 	sqlite3_str *s;
+	char *body;
 	int i, r, col;
 
-	if (grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "w"), &o.width) < 0 ||
-	    grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "h"), &o.height) < 0)
-		return reply_msg(c, 400, sqlite3_mprintf("w and h: expected whole numbers from 1 to %d\n",
-							 GRID_MAX));
-	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr")) &&
-	    dgplot_set(&o, "addr-range", v, &err) < 0)
-		return reply_msg(c, 400, sqlite3_mprintf("addr: %s\n", err ? err : "bad range"));
-	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount")) &&
-	    dgplot_set(&o, "icount-range", v, &err) < 0)
-		return reply_msg(c, 400, sqlite3_mprintf("icount: %s\n", err ? err : "bad range"));
-	o.out = o.data_out = o.title = NULL;
-	o.unfiltered = !sv->sh->events && !sv->sh->ranges;
-	if (dgplot_grid(sv->sh->db, &o, &g, &err) < 0) {
-		enum MHD_Result rc = reply_msg(c, 500, sqlite3_mprintf("grid: %s\n", err ? err : "failed"));
-		sqlite3_free(err);
-		return rc;
-	}
+	if (dgplot_grid(sv->sh->db, o, &g, err) < 0)
+		return NULL;
 	s = sqlite3_str_new(NULL);
 	sqlite3_str_appendf(s, "{\"w\":%d,\"h\":%d,\"ylo\":%lld,\"yhi\":%lld,\"from\":\"%s\",\"cols\":[",
 			    g.w, g.h, (long long)g.ylo, (long long)g.yhi,
@@ -185,7 +169,126 @@ static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
 		}
 	sqlite3_str_appendall(s, "]}");
 	dgplot_grid_free(&g);
-	return reply_json(c, s);
+	*len = sqlite3_str_length(s);
+	if (!(body = sqlite3_str_finish(s)))
+		*err = sqlite3_mprintf("out of memory");
+	return body;
+}
+
+/* The views answered last, by what defines them: a page's reset, a zoom
+   out to where it was, and the first view (made before the URL is
+   printed) come back at once.  Bounded by count and by bytes. */
+#define CACHE_N      16
+#define CACHE_BYTES  (64u << 20)
+
+static struct cached {
+	char *key, *body;
+	int len;
+	uint64_t used;
+} cache[CACHE_N];
+static uint64_t cache_clock;
+
+static char *view_key(const struct dgplot_opts *o)
+{
+	return sqlite3_mprintf("%d %d %d %lld %lld %d %lld %lld", o->width, o->height,
+			       o->has_addr, (long long)o->addr_lo, (long long)o->addr_hi,
+			       o->has_icount, (long long)o->icount_lo, (long long)o->icount_hi);
+}
+
+static struct cached *cache_find(const char *key)
+{
+	int i;
+
+	for (i = 0; i < CACHE_N; i++)
+		if (cache[i].key && strcmp(cache[i].key, key) == 0) {
+			cache[i].used = ++cache_clock;
+			return &cache[i];
+		}
+	return NULL;
+}
+
+/* Keeps key and body (sqlite3_malloc'd), dropping the least recently used
+   views while the bytes would pass the bound. */
+static void cache_put(char *key, char *body, int len)
+{
+	size_t bytes = (size_t)len;
+	int i, lru;
+
+	for (i = 0; i < CACHE_N; i++)
+		bytes += cache[i].key ? (size_t)cache[i].len : 0;
+	for (;;) {
+		for (i = 0, lru = 0; i < CACHE_N; i++) {
+			if (!cache[i].key) {
+				lru = i;
+				break;
+			}
+			if (cache[i].used < cache[lru].used)
+				lru = i;
+		}
+		if (cache[lru].key && (bytes > CACHE_BYTES || i == CACHE_N)) {
+			bytes -= (size_t)cache[lru].len;
+			sqlite3_free(cache[lru].key);
+			sqlite3_free(cache[lru].body);
+			cache[lru].key = NULL;
+			if (bytes > CACHE_BYTES)
+				continue;
+		}
+		break;
+	}
+	if (bytes > CACHE_BYTES) {      /* a view bigger than the bound itself */
+		sqlite3_free(key);
+		sqlite3_free(body);
+		return;
+	}
+	cache[lru] = (struct cached){ key, body, len, ++cache_clock };
+}
+
+static void cache_free(void)
+{
+	int i;
+
+	for (i = 0; i < CACHE_N; i++) {
+		sqlite3_free(cache[i].key);
+		sqlite3_free(cache[i].body);
+		cache[i].key = NULL;
+	}
+}
+
+static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
+{
+	struct dgplot_opts o = sv->sh->plot;
+	const struct cached *hit;
+	const char *v;
+	char *err = NULL, *key, *body;
+	int len;
+
+	if (grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "w"), &o.width) < 0 ||
+	    grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "h"), &o.height) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("w and h: expected whole numbers from 1 to %d\n",
+							 GRID_MAX));
+	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr")) &&
+	    dgplot_set(&o, "addr-range", v, &err) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("addr: %s\n", err ? err : "bad range"));
+	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount")) &&
+	    dgplot_set(&o, "icount-range", v, &err) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("icount: %s\n", err ? err : "bad range"));
+	if (!(key = view_key(&o)))
+		return reply_msg(c, 500, sqlite3_mprintf("out of memory\n"));
+	if ((hit = cache_find(key))) {
+		sqlite3_free(key);
+		return reply(c, 200, "application/json", hit->body, (size_t)hit->len,
+			     MHD_RESPMEM_MUST_COPY, NULL);
+	}
+	if (!(body = grid_json(sv, &o, &len, &err))) {
+		enum MHD_Result rc = reply_msg(c, 500, sqlite3_mprintf("grid: %s\n", err ? err : "failed"));
+		sqlite3_free(err);
+		sqlite3_free(key);
+		return rc;
+	}
+	enum MHD_Result rc = reply(c, 200, "application/json", body, (size_t)len,
+				   MHD_RESPMEM_MUST_COPY, NULL);
+	cache_put(key, body, len);
+	return rc;
 }
 
 /* ------------------------------------------------------------ /meta */
@@ -361,6 +464,28 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return reply_msg(c, 404, sqlite3_mprintf("not found\n"));
 }
 
+/* The page's first view (its canvas, the whole trace), made before the
+   URL is printed, so that the first load does not wait for it. */
+#define PAGE_W  900
+#define PAGE_H  600
+
+static void warm(struct server *sv)
+{
+	struct dgplot_opts o = sv->sh->plot;
+	char *err = NULL, *key, *body;
+	int len;
+
+	o.width = PAGE_W;
+	o.height = PAGE_H;
+	if (!(key = view_key(&o)))
+		return;
+	if ((body = grid_json(sv, &o, &len, &err)))
+		cache_put(key, body, len);
+	else
+		sqlite3_free(key);
+	sqlite3_free(err);
+}
+
 int serve_run(struct shell *sh, int port, char **err)
 {
 	struct server sv = { .sh = sh };
@@ -372,6 +497,11 @@ int serve_run(struct shell *sh, int port, char **err)
 
 	if (token_make(sv.token, err) < 0)
 		return -1;
+	/* every view is the shell's plot options zoomed: no file, the filter's */
+	sh->plot.out = sh->plot.data_out = sh->plot.title = NULL;
+	sh->plot.unfiltered = !sh->events && !sh->ranges;
+	sh->plot.has_addr = sh->plot.has_icount = 0;
+	warm(&sv);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)port);
@@ -403,5 +533,6 @@ int serve_run(struct shell *sh, int port, char **err)
 		;
 	MHD_stop_daemon(d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	cache_free();
 	return 0;
 }
