@@ -531,6 +531,9 @@ int serve_run(struct shell *sh, int port, char **err)
 		fprintf(stderr, "dgsql: serving the viewer; Ctrl-C stops\n");
 	while (sigwait(&set, &sig) != 0)
 		;
+	/* a view still being made (a wide window decoded) stops now, rather
+	   than holding the stop up until it is done */
+	sqlite3_interrupt(sh->db);
 	MHD_stop_daemon(d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	cache_free();
