@@ -36,7 +36,6 @@ static const struct asset {
 };
 
 #define TOKEN_BYTES 16
-#define GRID_MAX    4096        /* a canvas side, in cells */
 
 struct server {
 	struct shell *sh;
@@ -126,21 +125,6 @@ static enum MHD_Result reply_json(struct MHD_Connection *c, sqlite3_str *s)
 }
 
 /* ------------------------------------------------------------ /grid */
-
-static int grid_int(const char *v, int *out)
-{
-	char *end;
-	long n;
-
-	if (!v || !*v)
-		return -1;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || *end || n < 1 || n > GRID_MAX)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
 
 /* The JSON of the grid of view o (sqlite3_free), or NULL with *err. */
 static char *grid_json(struct server *sv, const struct dgplot_opts *o, int *len, char **err)
@@ -258,20 +242,17 @@ static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
 {
 	struct dgplot_opts o = sv->sh->plot;
 	const struct cached *hit;
-	const char *v;
 	char *err = NULL, *key, *body;
 	int len;
 
-	if (grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "w"), &o.width) < 0 ||
-	    grid_int(MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "h"), &o.height) < 0)
-		return reply_msg(c, 400, sqlite3_mprintf("w and h: expected whole numbers from 1 to %d\n",
-							 GRID_MAX));
-	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr")) &&
-	    dgplot_set(&o, "addr-range", v, &err) < 0)
-		return reply_msg(c, 400, sqlite3_mprintf("addr: %s\n", err ? err : "bad range"));
-	if ((v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount")) &&
-	    dgplot_set(&o, "icount-range", v, &err) < 0)
-		return reply_msg(c, 400, sqlite3_mprintf("icount: %s\n", err ? err : "bad range"));
+	if (dgplot_view(&o, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "w"),
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "h"),
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr"),
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount"), &err) < 0) {
+		enum MHD_Result rc = reply_msg(c, 400, sqlite3_mprintf("%s\n", err ? err : "bad view"));
+		sqlite3_free(err);
+		return rc;
+	}
 	if (!(key = view_key(&o)))
 		return reply_msg(c, 500, sqlite3_mprintf("out of memory\n"));
 	if ((hit = cache_find(key))) {

@@ -159,6 +159,26 @@ int dgplot_set(struct dgplot_opts *o, const char *name, const char *v,
 	return -1;
 }
 
+int dgplot_view(struct dgplot_opts *o, const char *w, const char *h,
+		const char *addr, const char *icount, char **err)
+{
+	int64_t a, b;
+
+	if (!w || !h || parse_num(w, &a) < 0 || parse_num(h, &b) < 0 ||
+	    a < 1 || b < 1 || a > DGPLOT_GRID_MAX || b > DGPLOT_GRID_MAX) {
+		*err = sqlite3_mprintf("w and h: expected whole numbers from 1 to %d",
+				       DGPLOT_GRID_MAX);
+		return -1;
+	}
+	o->width = (int)a;
+	o->height = (int)b;
+	if (addr && dgplot_set(o, "addr-range", addr, err) < 0)
+		return -1;
+	if (icount && dgplot_set(o, "icount-range", icount, err) < 0)
+		return -1;
+	return 0;
+}
+
 /* ---------------------------------------------------------- gathering */
 
 static int sql_fail(struct plot *p)

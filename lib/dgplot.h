@@ -56,6 +56,14 @@ void dgplot_defaults(struct dgplot_opts *o);
 int dgplot_set(struct dgplot_opts *o, const char *name, const char *value,
 	       char **err);
 
+/* A view as a viewer asks for it (dgsql --serve's /grid): a grid of W x H
+   cells, each from 1 to DGPLOT_GRID_MAX, and optionally the address and
+   icount ranges as "addr-range" and "icount-range" take them (NULL: the
+   whole trace on that axis).  0, or -1 with *err (sqlite3_free). */
+#define DGPLOT_GRID_MAX 4096
+int dgplot_view(struct dgplot_opts *o, const char *w, const char *h,
+		const char *addr, const char *icount, char **err);
+
 /* Draws; 0, or -1 with *err (sqlite3_free). */
 int dgplot_draw(sqlite3 *db, const struct dgplot_opts *o, char **err);
 

@@ -75,7 +75,7 @@ vc get "$BASE/grid?token=$TOKEN&w=0&h=10" >bad1
 check_eq "w=0: 400" 400 "$(head -n 1 bad1)"
 check_eq "w=0: the message says what is expected" 1 "$(grep -c 'w and h: expected whole numbers' bad1)"
 vc get "$BASE/grid?token=$TOKEN&w=10&h=10&addr=9:3" >bad2
-check_eq "addr=9:3: 400 naming the parameter" "400 1" "$(head -n 1 bad2) $(grep -c '^addr: ' bad2)"
+check_eq "addr=9:3: 400 naming the parameter" "400 1" "$(head -n 1 bad2) $(grep -c '^addr-range ' bad2)"
 check_eq "icount=x: 400" 400 "$(status "$BASE/grid?token=$TOKEN&w=10&h=10&icount=x")"
 check_eq "an unknown path: 404" 404 "$(status "$BASE/etc/passwd?token=$TOKEN")"
 check_eq "/meta: the trace's executable" "$(dq t.db "SELECT value FROM meta WHERE key = 'exe'")" \
