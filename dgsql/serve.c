@@ -404,6 +404,51 @@ static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
 	return reply_json(c, s);
 }
 
+/* ------------------------------------------------------------ /events */
+
+/* The user events (DATAGRIND_START/END_EVENT) that overlap an icount
+   window (all without one), first to start first, at most 1000: the
+   page draws them as bands along the time axis.  An event never ended
+   runs to the end of the trace (end null). */
+static enum MHD_Result events(struct server *sv, struct MHD_Connection *c)
+{
+	sqlite3 *db = sv->sh->db;
+	sqlite3_stmt *st = NULL;
+	sqlite3_str *s;
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+	int rc, n = 0;
+
+	if (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount") &&
+	    range_of(c, "icount", &lo, &hi) < 0)
+		return reply_msg(c, 400, sqlite3_mprintf("icount: expected LO:HI with LO < HI\n"));
+	if (sqlite3_prepare_v2(db, "SELECT label, thread, start_icount, end_icount FROM events"
+			       " WHERE start_icount < ?2 AND coalesce(end_icount, ?2) >= ?1"
+			       " ORDER BY start_icount, id LIMIT 1000", -1, &st, NULL) != SQLITE_OK)
+		return reply_msg(c, 500, sqlite3_mprintf("events: %s\n", sqlite3_errmsg(db)));
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	s = sqlite3_str_new(NULL);
+	sqlite3_str_appendall(s, "{\"events\":[");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_str_appendall(s, n++ ? ",{" : "{");
+		json_text(s, "label", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_str_appendf(s, ",\"thread\":%lld,\"start\":%lld,\"end\":",
+				    (long long)sqlite3_column_int64(st, 1),
+				    (long long)sqlite3_column_int64(st, 2));
+		if (sqlite3_column_type(st, 3) == SQLITE_INTEGER)
+			sqlite3_str_appendf(s, "%lld}", (long long)sqlite3_column_int64(st, 3));
+		else
+			sqlite3_str_appendall(s, "null}");
+	}
+	sqlite3_str_appendall(s, "]}");
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		sqlite3_free(sqlite3_str_finish(s));
+		return reply_msg(c, 500, sqlite3_mprintf("events: %s\n", sqlite3_errmsg(db)));
+	}
+	return reply_json(c, s);
+}
+
 /* ------------------------------------------------------------ requests */
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -435,6 +480,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return meta(sv, c);
 	if (strcmp(url, "/at") == 0)
 		return at(sv, c);
+	if (strcmp(url, "/events") == 0)
+		return events(sv, c);
 	if (strcmp(url, "/favicon.ico") == 0)   /* none: say so without an error */
 		return reply(c, 204, "image/x-icon", "", 0, MHD_RESPMEM_PERSISTENT, NULL);
 	snprintf(cookie, sizeof cookie, "dgtoken=%s; Path=/; HttpOnly; SameSite=Strict", sv->token);

@@ -7,7 +7,8 @@
 # The picture's cells (/grid) are the ones --plot-data writes for the same
 # view: the whole trace, a zoom on both axes, and under a call-stack
 # filter; /at names the code of a cell's accesses as SQL on the decoded
-# accesses does; the page, opened in headless Chromium, draws exactly
+# accesses does; /events gives the events table's rows, which the page
+# draws as bands along the time axis; the page, opened in headless Chromium, draws exactly
 # those cells on its canvas (read back pixel by pixel), fetching nothing
 # but its own server's files, shows that code when the mouse rests on the
 # cell and lists it, with the SQL that gives it, when clicked.  1000 requests at once, and the server still
@@ -141,6 +142,12 @@ check_eq "/at: the busiest code of the busiest cell = SQL's" \
 	  GROUP BY a.pc, a.module_id, a.block_id ORDER BY count(*) DESC LIMIT 1")" \
 	"$(at1 "r['function'], r['reads'], r['writes']")"
 check_eq "/at: its call stack starts in that function" "$(at1 "r['function']")" "$(at1 "r['stack'].split(chr(10))[0]")"
+check_eq "/events: the events table's rows, first to start first" \
+	"$(dq t.db "SELECT label || ' ' || thread || ' ' || start_icount || ' ' || coalesce(end_icount, 'None')
+	  FROM events ORDER BY start_icount, id")" \
+	"$(vc get "$BASE/events?token=$TOKEN" | sed 1d | python3 -c "
+import json, sys
+for e in json.load(sys.stdin)['events']: print(e['label'], e['thread'], e['start'], e['end'])")"
 check_eq "/at without ranges: 400" 400 "$(status "$BASE/at?token=$TOKEN&addr=5:1")"
 
 # The page in Chromium: the canvas's pixels are the cells; hovering over
@@ -160,6 +167,8 @@ if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&
 			"$(python3 -c "
 import json
 print(' '.join(r for r in json.load(open('page/page.json'))['resources'] if not r.startswith('$BASE/')))")"
+		check_gt "chromium: the events drawn as bands along the time axis" 100 \
+			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["banded"])')"
 		check_eq "chromium: the trace's name shown as text" 1 \
 			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["trace"])' | grep -c transpose)"
 		pg() {

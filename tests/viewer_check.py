@@ -15,7 +15,8 @@
                           gets the side panel's text ("info"), the clicked
                           table's rows ("picked") and the SQL shown ("sql");
                           OUT/shot.png and OUT/page.json (console,
-                          resources, status).  Exit 77 when Chromium cannot
+                          resources, status, the event bands' painted
+                          pixels "banded").  Exit 77 when Chromium cannot
                           run here.
   load URL N              N requests at once (N threads); print how many got
                           200, then whether the server answers afterwards
@@ -95,7 +96,12 @@ const lit = [];
 for (let i = 0; i < d.length; i += 4)
   if (d[i] || d[i + 1] || d[i + 2])
     lit.push([(i / 4) % c.width, Math.floor(i / 4 / c.width), d[i], d[i + 1], d[i + 2]]);
-return {w: c.width, h: c.height, lit: lit,
+const b = document.getElementById('bands');
+const bd = b.getContext('2d').getImageData(0, 0, b.width, b.height).data;
+let banded = 0;
+for (let i = 3; i < bd.length; i += 4)
+  banded += bd[i] ? 1 : 0;
+return {w: c.width, h: c.height, lit: lit, banded: banded,
         status: document.getElementById('status').textContent,
         trace: document.getElementById('trace').textContent,
         resources: performance.getEntriesByType('resource').map(e => e.name)};

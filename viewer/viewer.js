@@ -51,6 +51,7 @@ async function load() {
   }
   grid = await r.json();
   draw();
+  loadEvents();
   el('status').textContent = grid.cells.length / 4 + ' cells in ' +
     Math.round(performance.now() - t0) + ' ms (' + grid.from + ')';
 }
@@ -201,6 +202,43 @@ canvas.addEventListener('click', async (ev) => {
     'LEFT JOIN functions f ON f.id = p.function_id\n' +
     'WHERE a.addr >= ' + a0 + ' AND a.addr < ' + a1 + ' AND a.icount >= ' + i0 + ' AND a.icount < ' + i1 + '\n' +
     'GROUP BY a.pc, a.module_id, a.block_id ORDER BY count(*) DESC;';
+});
+
+/* User events as bands along the time axis, a colour by label. */
+const bands = document.getElementById('bands');
+let events = [];
+
+function hue(label) {
+  let h = 0;
+  for (const ch of label || '')
+    h = (h * 31 + ch.codePointAt(0)) % 360;
+  return h;
+}
+
+async function loadEvents() {
+  const g = grid;
+  const r = await fetch('/events?icount=' + g.ylo + ':' + g.yhi, { credentials: 'same-origin' });
+  if (!r.ok || g !== grid)
+    return;
+  events = (await r.json()).events;
+  const b = bands.getContext('2d');
+  b.clearRect(0, 0, bands.width, bands.height);
+  for (const e of events) {
+    const y0 = (e.start - g.ylo) * g.h / (g.yhi - g.ylo);
+    const y1 = ((e.end === null ? g.yhi : e.end) - g.ylo) * g.h / (g.yhi - g.ylo);
+    b.fillStyle = 'hsl(' + hue(e.label) + ', 70%, 55%)';
+    b.fillRect(2, Math.max(0, Math.floor(y0)), bands.width - 4, Math.max(1, Math.ceil(y1 - y0)));
+  }
+}
+
+bands.addEventListener('mousemove', (ev) => {
+  if (!grid)
+    return;
+  const b = bands.getBoundingClientRect();
+  const i = icountAt((ev.clientY - b.top) * grid.h / b.height);
+  const here = events.filter((e) => e.start <= i && (e.end === null || i < e.end));
+  el('hover').textContent = here.length ? 'event ' + here.map((e) => e.label + ' (thread ' + e.thread +
+    ', ' + e.start + '..' + (e.end === null ? 'end' : e.end) + ')').join(', ') : '';
 });
 
 async function meta() {
