@@ -449,6 +449,68 @@ static enum MHD_Result events(struct server *sv, struct MHD_Connection *c)
 	return reply_json(c, s);
 }
 
+/* ------------------------------------------------------------ /regions */
+
+/* What lies along the address axis of a view: the tracked ranges
+   (DATAGRIND_TRACK_RANGE) and the busiest heap blocks (at most 200) that
+   overlap it in address and in time, for the page's bands under the
+   picture.  Without ranges given, the whole trace. */
+static const char regions_sql[] =
+	"SELECT 'range', label, type_name, addr, len, start_icount, end_icount, reads + writes"
+	" FROM ranges WHERE addr < ?2 AND addr + len > ?1 AND start_icount < ?4"
+	"  AND coalesce(end_icount, ?4) >= ?3"
+	" UNION ALL SELECT * FROM (SELECT 'block', b.id, (SELECT sf.name FROM dg_frames(b.alloc_stack_id) fr"
+	"   JOIN pcs sp ON sp.pc = fr.pc AND sp.module_id = fr.module_id"
+	"   JOIN functions sf ON sf.id = sp.function_id ORDER BY fr.depth LIMIT 1),"
+	"  b.addr, b.size, b.alloc_icount, b.free_icount, b.reads + b.writes"
+	" FROM blocks b WHERE b.addr < ?2 AND b.addr + b.size > ?1 AND b.alloc_icount < ?4"
+	"  AND coalesce(b.free_icount, ?4) >= ?3 ORDER BY b.reads + b.writes DESC, b.id LIMIT 200)";
+
+static enum MHD_Result regions(struct server *sv, struct MHD_Connection *c)
+{
+	sqlite3 *db = sv->sh->db;
+	sqlite3_stmt *st = NULL;
+	sqlite3_str *s;
+	int64_t alo = INT64_MIN, ahi = INT64_MAX, ilo = INT64_MIN, ihi = INT64_MAX;
+	int rc, n = 0;
+
+	if ((MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr") &&
+	     range_of(c, "addr", &alo, &ahi) < 0) ||
+	    (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount") &&
+	     range_of(c, "icount", &ilo, &ihi) < 0))
+		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
+	if (sqlite3_prepare_v2(db, regions_sql, -1, &st, NULL) != SQLITE_OK)
+		return reply_msg(c, 500, sqlite3_mprintf("regions: %s\n", sqlite3_errmsg(db)));
+	sqlite3_bind_int64(st, 1, alo);
+	sqlite3_bind_int64(st, 2, ahi);
+	sqlite3_bind_int64(st, 3, ilo);
+	sqlite3_bind_int64(st, 4, ihi);
+	s = sqlite3_str_new(NULL);
+	sqlite3_str_appendall(s, "{\"regions\":[");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_str_appendf(s, "%s{\"kind\":\"%s\",", n++ ? "," : "",
+				    sqlite3_column_text(st, 0)[0] == 'r' ? "range" : "block");
+		json_text(s, "name", (const char *)sqlite3_column_text(st, 1));
+		sqlite3_str_appendall(s, ",");
+		json_text(s, "what", (const char *)sqlite3_column_text(st, 2));
+		sqlite3_str_appendf(s, ",\"addr\":%lld,\"size\":%lld,\"start\":%lld,\"end\":",
+				    (long long)sqlite3_column_int64(st, 3), (long long)sqlite3_column_int64(st, 4),
+				    (long long)sqlite3_column_int64(st, 5));
+		if (sqlite3_column_type(st, 6) == SQLITE_INTEGER)
+			sqlite3_str_appendf(s, "%lld", (long long)sqlite3_column_int64(st, 6));
+		else
+			sqlite3_str_appendall(s, "null");
+		sqlite3_str_appendf(s, ",\"accesses\":%lld}", (long long)sqlite3_column_int64(st, 7));
+	}
+	sqlite3_str_appendall(s, "]}");
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		sqlite3_free(sqlite3_str_finish(s));
+		return reply_msg(c, 500, sqlite3_mprintf("regions: %s\n", sqlite3_errmsg(db)));
+	}
+	return reply_json(c, s);
+}
+
 /* ------------------------------------------------------------ requests */
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -482,6 +544,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return at(sv, c);
 	if (strcmp(url, "/events") == 0)
 		return events(sv, c);
+	if (strcmp(url, "/regions") == 0)
+		return regions(sv, c);
 	if (strcmp(url, "/favicon.ico") == 0)   /* none: say so without an error */
 		return reply(c, 204, "image/x-icon", "", 0, MHD_RESPMEM_PERSISTENT, NULL);
 	snprintf(cookie, sizeof cookie, "dgtoken=%s; Path=/; HttpOnly; SameSite=Strict", sv->token);

@@ -8,7 +8,8 @@
 # view: the whole trace, a zoom on both axes, and under a call-stack
 # filter; /at names the code of a cell's accesses as SQL on the decoded
 # accesses does; /events gives the events table's rows, which the page
-# draws as bands along the time axis; the page, opened in headless Chromium, draws exactly
+# draws as bands along the time axis; /regions the tracked ranges and the
+# busiest heap blocks, drawn along the address axis; the page, opened in headless Chromium, draws exactly
 # those cells on its canvas (read back pixel by pixel), fetching nothing
 # but its own server's files, shows that code when the mouse rests on the
 # cell and lists it, with the SQL that gives it, when clicked.  1000 requests at once, and the server still
@@ -148,6 +149,12 @@ check_eq "/events: the events table's rows, first to start first" \
 	"$(vc get "$BASE/events?token=$TOKEN" | sed 1d | python3 -c "
 import json, sys
 for e in json.load(sys.stdin)['events']: print(e['label'], e['thread'], e['start'], e['end'])")"
+check_eq "/regions: the tracked ranges, then the heap blocks, busiest first" \
+	"$(dq t.db "SELECT * FROM (SELECT 'range', label, addr, len FROM ranges ORDER BY id)
+	  UNION ALL SELECT * FROM (SELECT 'block', id, addr, size FROM blocks ORDER BY reads + writes DESC, id LIMIT 200)" | tr '|' ' ')" \
+	"$(vc get "$BASE/regions?token=$TOKEN" | sed 1d | python3 -c "
+import json, sys
+for r in json.load(sys.stdin)['regions']: print(r['kind'], r['name'], r['addr'], r['size'])")"
 check_eq "/at without ranges: 400" 400 "$(status "$BASE/at?token=$TOKEN&addr=5:1")"
 
 # The page in Chromium: the canvas's pixels are the cells; hovering over
@@ -169,6 +176,8 @@ import json
 print(' '.join(r for r in json.load(open('page/page.json'))['resources'] if not r.startswith('$BASE/')))")"
 		check_gt "chromium: the events drawn as bands along the time axis" 100 \
 			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["banded"])')"
+		check_gt "chromium: the tracked ranges and blocks drawn under the picture" 10 \
+			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["abanded"])')"
 		check_eq "chromium: the trace's name shown as text" 1 \
 			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["trace"])' | grep -c transpose)"
 		pg() {

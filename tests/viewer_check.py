@@ -16,7 +16,7 @@
                           table's rows ("picked") and the SQL shown ("sql");
                           OUT/shot.png and OUT/page.json (console,
                           resources, status, the event bands' painted
-                          pixels "banded").  Exit 77 when Chromium cannot
+                          pixels "banded", the address bands' "abanded").  Exit 77 when Chromium cannot
                           run here.
   load URL N              N requests at once (N threads); print how many got
                           200, then whether the server answers afterwards
@@ -101,7 +101,12 @@ const bd = b.getContext('2d').getImageData(0, 0, b.width, b.height).data;
 let banded = 0;
 for (let i = 3; i < bd.length; i += 4)
   banded += bd[i] ? 1 : 0;
-return {w: c.width, h: c.height, lit: lit, banded: banded,
+const ab = document.getElementById('abands');
+const abd = ab.getContext('2d').getImageData(0, 0, ab.width, ab.height).data;
+let abanded = 0;
+for (let i = 3; i < abd.length; i += 4)
+  abanded += abd[i] ? 1 : 0;
+return {w: c.width, h: c.height, lit: lit, banded: banded, abanded: abanded,
         status: document.getElementById('status').textContent,
         trace: document.getElementById('trace').textContent,
         resources: performance.getEntriesByType('resource').map(e => e.name)};

@@ -52,6 +52,7 @@ async function load() {
   grid = await r.json();
   draw();
   loadEvents();
+  loadRegions();
   el('status').textContent = grid.cells.length / 4 + ' cells in ' +
     Math.round(performance.now() - t0) + ' ms (' + grid.from + ')';
 }
@@ -239,6 +240,48 @@ bands.addEventListener('mousemove', (ev) => {
   const here = events.filter((e) => e.start <= i && (e.end === null || i < e.end));
   el('hover').textContent = here.length ? 'event ' + here.map((e) => e.label + ' (thread ' + e.thread +
     ', ' + e.start + '..' + (e.end === null ? 'end' : e.end) + ')').join(', ') : '';
+});
+
+/* Tracked ranges and heap blocks as bands along the address axis: the
+   columns their addresses fall in (pages squeezed out as in the picture). */
+const abands = document.getElementById('abands');
+let regions = [];
+
+function colOf(addr) {
+  const c = grid.cols;
+  let lo = 0, hi = grid.w;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (c[mid] <= addr) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+async function loadRegions() {
+  const g = grid;
+  const r = await fetch('/regions?addr=' + g.cols[0] + ':' + Math.max(g.cols[g.w], g.cols[0] + 1) +
+                        '&icount=' + g.ylo + ':' + g.yhi, { credentials: 'same-origin' });
+  if (!r.ok || g !== grid)
+    return;
+  regions = (await r.json()).regions;
+  const b = abands.getContext('2d');
+  b.clearRect(0, 0, abands.width, abands.height);
+  for (const x of regions) {
+    const c0 = colOf(x.addr), c1 = colOf(x.addr + x.size - 1);
+    b.fillStyle = x.kind === 'range' ? 'rgba(90, 140, 255, 0.9)' : 'rgba(180, 180, 180, 0.45)';
+    b.fillRect(c0, x.kind === 'range' ? 0 : 7, Math.max(1, c1 - c0 + 1), 7);
+  }
+}
+
+abands.addEventListener('mousemove', (ev) => {
+  if (!grid)
+    return;
+  const b = abands.getBoundingClientRect();
+  const a = addrAt(Math.floor((ev.clientX - b.left) * grid.w / b.width));
+  const here = regions.filter((x) => x.addr <= a + 1 && a < x.addr + x.size + (grid.cols[1] - grid.cols[0]));
+  el('hover').textContent = here.slice(0, 4).map((x) => x.kind === 'range'
+    ? 'range ' + (x.name || '') + (x.what ? ' (' + x.what + ')' : '') + ' ' + hex(x.addr) + ', ' + x.size + ' bytes'
+    : 'block ' + x.name + ', ' + x.size + ' bytes from ' + (x.what || '?') + ', ' + x.accesses + ' accesses').join('; ');
 });
 
 async function meta() {
