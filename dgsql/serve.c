@@ -310,16 +310,63 @@ static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
 	return reply_json(c, s);
 }
 
+/* ------------------------------------------------------------ rows as JSON */
+
+/* Writes one row of a statement as a JSON object. */
+typedef void row_fn(sqlite3_str *s, sqlite3_stmt *st);
+
+/* The reply {"LIST":[row, row ...]TAIL}: the rows of sql with its
+   parameters ?1.. bound to v[0..n), each written by row; 500 naming what
+   on an SQL error. */
+static enum MHD_Result rows_reply(struct server *sv, struct MHD_Connection *c, const char *what,
+				  const char *sql, const int64_t *v, int n, const char *list,
+				  row_fn *row, const char *tail)
+{
+	sqlite3 *db = sv->sh->db;
+	sqlite3_stmt *st = NULL;
+	sqlite3_str *s;
+	int i, rc, k = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return reply_msg(c, 500, sqlite3_mprintf("%s: %s\n", what, sqlite3_errmsg(db)));
+	for (i = 0; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
+	s = sqlite3_str_new(NULL);
+	sqlite3_str_appendf(s, "{\"%s\":[", list);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_str_appendall(s, k++ ? ",{" : "{");
+		row(s, st);
+		sqlite3_str_appendall(s, "}");
+	}
+	sqlite3_str_appendf(s, "]%s}", tail);
+	if (rc != SQLITE_DONE) {
+		char *m = sqlite3_mprintf("%s: %s\n", what, sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		sqlite3_free(sqlite3_str_finish(s));
+		return reply_msg(c, 500, m);
+	}
+	sqlite3_finalize(st);
+	return reply_json(c, s);
+}
+
+/* A column as a JSON number, or null. */
+static void json_int(sqlite3_str *s, const char *key, sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_INTEGER)
+		sqlite3_str_appendf(s, ",\"%s\":%lld", key, (long long)sqlite3_column_int64(st, col));
+	else
+		sqlite3_str_appendf(s, ",\"%s\":null", key);
+}
+
 /* ------------------------------------------------------------ /at */
 
 /* What made the accesses of one cell of the picture (the page sends its
    address and instruction-count ranges): the busiest code addresses
    there, each with its function, file:line, reads and writes, heap block
-   (size, allocating function) and one call stack.  At most AT_SCAN
+   (size, allocating function) and one call stack.  Only so many
    accesses are looked at, so that a cell of a zoomed-out view answers as
-   fast as one of a close-up (the rows say when the scan was cut). */
-#define AT_SCAN  200000
-#define AT_ROWS  8
+   fast as one of a close-up (the rows say when the scan was cut).  At
+   most 200 000 accesses, at most 8 rows: at_sql's LIMITs. */
 
 static const char at_sql[] =
 	"WITH a AS (SELECT pc, module_id, is_write, block_id, context_id FROM filtered_accesses"
@@ -339,7 +386,6 @@ static const char at_sql[] =
 	" FROM g LEFT JOIN pcs p ON p.pc = g.pc AND p.module_id = g.module_id"
 	" LEFT JOIN functions f ON f.id = p.function_id LEFT JOIN blocks b ON b.id = g.block_id"
 	" ORDER BY g.n DESC";
-_Static_assert(AT_SCAN == 200000 && AT_ROWS == 8, "at_sql's LIMITs");
 
 static int range_of(struct MHD_Connection *c, const char *name, int64_t *lo, int64_t *hi)
 {
@@ -357,51 +403,33 @@ static int range_of(struct MHD_Connection *c, const char *name, int64_t *lo, int
 	return 0;
 }
 
+static void at_row(sqlite3_str *s, sqlite3_stmt *st)
+{
+	json_text(s, "function", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "file", (const char *)sqlite3_column_text(st, 1));
+	json_int(s, "line", st, 2);
+	json_int(s, "reads", st, 3);
+	json_int(s, "writes", st, 4);
+	json_int(s, "pc", st, 9);
+	if (sqlite3_column_type(st, 5) == SQLITE_INTEGER) {
+		json_int(s, "block", st, 5);
+		json_int(s, "block_size", st, 6);
+	}
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "site", (const char *)sqlite3_column_text(st, 7));
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "stack", (const char *)sqlite3_column_text(st, 8));
+	json_int(s, "scanned", st, 10);
+}
+
 static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
 {
-	sqlite3 *db = sv->sh->db;
-	sqlite3_stmt *st = NULL;
-	sqlite3_str *s;
-	int64_t alo, ahi, ilo, ihi;
-	int rc, n = 0;
+	int64_t v[4];
 
-	if (range_of(c, "addr", &alo, &ahi) < 0 || range_of(c, "icount", &ilo, &ihi) < 0)
+	if (range_of(c, "addr", &v[0], &v[1]) < 0 || range_of(c, "icount", &v[2], &v[3]) < 0)
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	if (sqlite3_prepare_v2(db, at_sql, -1, &st, NULL) != SQLITE_OK)
-		return reply_msg(c, 500, sqlite3_mprintf("at: %s\n", sqlite3_errmsg(db)));
-	sqlite3_bind_int64(st, 1, alo);
-	sqlite3_bind_int64(st, 2, ahi);
-	sqlite3_bind_int64(st, 3, ilo);
-	sqlite3_bind_int64(st, 4, ihi);
-	s = sqlite3_str_new(NULL);
-	sqlite3_str_appendall(s, "{\"rows\":[");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_str_appendall(s, n++ ? ",{" : "{");
-		json_text(s, "function", (const char *)sqlite3_column_text(st, 0));
-		sqlite3_str_appendall(s, ",");
-		json_text(s, "file", (const char *)sqlite3_column_text(st, 1));
-		sqlite3_str_appendf(s, ",\"line\":%lld,\"reads\":%lld,\"writes\":%lld,\"pc\":%lld",
-				    (long long)sqlite3_column_int64(st, 2), (long long)sqlite3_column_int64(st, 3),
-				    (long long)sqlite3_column_int64(st, 4), (long long)sqlite3_column_int64(st, 9));
-		if (sqlite3_column_type(st, 5) == SQLITE_INTEGER)
-			sqlite3_str_appendf(s, ",\"block\":%lld,\"block_size\":%lld",
-					    (long long)sqlite3_column_int64(st, 5),
-					    (long long)sqlite3_column_int64(st, 6));
-		sqlite3_str_appendall(s, ",");
-		json_text(s, "site", (const char *)sqlite3_column_text(st, 7));
-		sqlite3_str_appendall(s, ",");
-		json_text(s, "stack", (const char *)sqlite3_column_text(st, 8));
-		sqlite3_str_appendf(s, ",\"scanned\":%lld}", (long long)sqlite3_column_int64(st, 10));
-	}
-	sqlite3_str_appendf(s, "],\"limit\":%d}", AT_SCAN);
-	if (rc != SQLITE_DONE) {
-		char *m = sqlite3_mprintf("at: %s\n", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		sqlite3_free(sqlite3_str_finish(s));
-		return reply_msg(c, 500, m);
-	}
-	sqlite3_finalize(st);
-	return reply_json(c, s);
+	return rows_reply(sv, c, "at", at_sql, v, 4, "rows", at_row, ",\"limit\":200000");
 }
 
 /* ------------------------------------------------------------ /events */
@@ -410,43 +438,24 @@ static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
    window (all without one), first to start first, at most 1000: the
    page draws them as bands along the time axis.  An event never ended
    runs to the end of the trace (end null). */
+static void event_row(sqlite3_str *s, sqlite3_stmt *st)
+{
+	json_text(s, "label", (const char *)sqlite3_column_text(st, 0));
+	json_int(s, "thread", st, 1);
+	json_int(s, "start", st, 2);
+	json_int(s, "end", st, 3);
+}
+
 static enum MHD_Result events(struct server *sv, struct MHD_Connection *c)
 {
-	sqlite3 *db = sv->sh->db;
-	sqlite3_stmt *st = NULL;
-	sqlite3_str *s;
-	int64_t lo = INT64_MIN, hi = INT64_MAX;
-	int rc, n = 0;
+	int64_t v[2] = { INT64_MIN, INT64_MAX };
 
 	if (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount") &&
-	    range_of(c, "icount", &lo, &hi) < 0)
+	    range_of(c, "icount", &v[0], &v[1]) < 0)
 		return reply_msg(c, 400, sqlite3_mprintf("icount: expected LO:HI with LO < HI\n"));
-	if (sqlite3_prepare_v2(db, "SELECT label, thread, start_icount, end_icount FROM events"
-			       " WHERE start_icount < ?2 AND coalesce(end_icount, ?2) >= ?1"
-			       " ORDER BY start_icount, id LIMIT 1000", -1, &st, NULL) != SQLITE_OK)
-		return reply_msg(c, 500, sqlite3_mprintf("events: %s\n", sqlite3_errmsg(db)));
-	sqlite3_bind_int64(st, 1, lo);
-	sqlite3_bind_int64(st, 2, hi);
-	s = sqlite3_str_new(NULL);
-	sqlite3_str_appendall(s, "{\"events\":[");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_str_appendall(s, n++ ? ",{" : "{");
-		json_text(s, "label", (const char *)sqlite3_column_text(st, 0));
-		sqlite3_str_appendf(s, ",\"thread\":%lld,\"start\":%lld,\"end\":",
-				    (long long)sqlite3_column_int64(st, 1),
-				    (long long)sqlite3_column_int64(st, 2));
-		if (sqlite3_column_type(st, 3) == SQLITE_INTEGER)
-			sqlite3_str_appendf(s, "%lld}", (long long)sqlite3_column_int64(st, 3));
-		else
-			sqlite3_str_appendall(s, "null}");
-	}
-	sqlite3_str_appendall(s, "]}");
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		sqlite3_free(sqlite3_str_finish(s));
-		return reply_msg(c, 500, sqlite3_mprintf("events: %s\n", sqlite3_errmsg(db)));
-	}
-	return reply_json(c, s);
+	return rows_reply(sv, c, "events", "SELECT label, thread, start_icount, end_icount FROM events"
+			  " WHERE start_icount < ?2 AND coalesce(end_icount, ?2) >= ?1"
+			  " ORDER BY start_icount, id LIMIT 1000", v, 2, "events", event_row, "");
 }
 
 /* ------------------------------------------------------------ /regions */
@@ -466,49 +475,30 @@ static const char regions_sql[] =
 	" FROM blocks b WHERE b.addr < ?2 AND b.addr + b.size > ?1 AND b.alloc_icount < ?4"
 	"  AND coalesce(b.free_icount, ?4) >= ?3 ORDER BY b.reads + b.writes DESC, b.id LIMIT 200)";
 
+static void region_row(sqlite3_str *s, sqlite3_stmt *st)
+{
+	sqlite3_str_appendf(s, "\"kind\":\"%s\",",
+			    sqlite3_column_text(st, 0)[0] == 'r' ? "range" : "block");
+	json_text(s, "name", (const char *)sqlite3_column_text(st, 1));
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "what", (const char *)sqlite3_column_text(st, 2));
+	json_int(s, "addr", st, 3);
+	json_int(s, "size", st, 4);
+	json_int(s, "start", st, 5);
+	json_int(s, "end", st, 6);
+	json_int(s, "accesses", st, 7);
+}
+
 static enum MHD_Result regions(struct server *sv, struct MHD_Connection *c)
 {
-	sqlite3 *db = sv->sh->db;
-	sqlite3_stmt *st = NULL;
-	sqlite3_str *s;
-	int64_t alo = INT64_MIN, ahi = INT64_MAX, ilo = INT64_MIN, ihi = INT64_MAX;
-	int rc, n = 0;
+	int64_t v[4] = { INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX };
 
 	if ((MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "addr") &&
-	     range_of(c, "addr", &alo, &ahi) < 0) ||
+	     range_of(c, "addr", &v[0], &v[1]) < 0) ||
 	    (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount") &&
-	     range_of(c, "icount", &ilo, &ihi) < 0))
+	     range_of(c, "icount", &v[2], &v[3]) < 0))
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	if (sqlite3_prepare_v2(db, regions_sql, -1, &st, NULL) != SQLITE_OK)
-		return reply_msg(c, 500, sqlite3_mprintf("regions: %s\n", sqlite3_errmsg(db)));
-	sqlite3_bind_int64(st, 1, alo);
-	sqlite3_bind_int64(st, 2, ahi);
-	sqlite3_bind_int64(st, 3, ilo);
-	sqlite3_bind_int64(st, 4, ihi);
-	s = sqlite3_str_new(NULL);
-	sqlite3_str_appendall(s, "{\"regions\":[");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_str_appendf(s, "%s{\"kind\":\"%s\",", n++ ? "," : "",
-				    sqlite3_column_text(st, 0)[0] == 'r' ? "range" : "block");
-		json_text(s, "name", (const char *)sqlite3_column_text(st, 1));
-		sqlite3_str_appendall(s, ",");
-		json_text(s, "what", (const char *)sqlite3_column_text(st, 2));
-		sqlite3_str_appendf(s, ",\"addr\":%lld,\"size\":%lld,\"start\":%lld,\"end\":",
-				    (long long)sqlite3_column_int64(st, 3), (long long)sqlite3_column_int64(st, 4),
-				    (long long)sqlite3_column_int64(st, 5));
-		if (sqlite3_column_type(st, 6) == SQLITE_INTEGER)
-			sqlite3_str_appendf(s, "%lld", (long long)sqlite3_column_int64(st, 6));
-		else
-			sqlite3_str_appendall(s, "null");
-		sqlite3_str_appendf(s, ",\"accesses\":%lld}", (long long)sqlite3_column_int64(st, 7));
-	}
-	sqlite3_str_appendall(s, "]}");
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		sqlite3_free(sqlite3_str_finish(s));
-		return reply_msg(c, 500, sqlite3_mprintf("regions: %s\n", sqlite3_errmsg(db)));
-	}
-	return reply_json(c, s);
+	return rows_reply(sv, c, "regions", regions_sql, v, 4, "regions", region_row, "");
 }
 
 /* ------------------------------------------------------------ requests */
