@@ -24,6 +24,7 @@
 Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 """
 import base64
+import contextlib
 import json
 import os
 import re
@@ -93,12 +94,20 @@ def find(names):
     return None
 
 
-def browse(index, out):
+class NoChrome(Exception):
+    """Chromium or chromedriver is missing, or Chromium cannot run here."""
+
+
+@contextlib.contextmanager
+def chrome_session(height):
+    """A headless Chromium session, 1280 x height, driven by chromedriver
+    on a free port of 127.0.0.1: yields (driver, session id); everything
+    stopped and its profile removed afterwards.  NoChrome when it cannot
+    start."""
     chrome = find(['chromium', 'chromium-browser', 'google-chrome'])
     driver = find(['chromedriver'])
     if not chrome or not driver:
-        print('chromium or chromedriver not installed', file=sys.stderr)
-        return 77
+        raise NoChrome('chromium or chromedriver not installed')
     port = free_port()
     profile = tempfile.mkdtemp(prefix='dgchrome.')
     proc = subprocess.Popen([driver, '--port=%d' % port],
@@ -115,30 +124,38 @@ def browse(index, out):
             'browserName': 'chrome',
             'goog:chromeOptions': {'binary': chrome, 'args': [
                 '--headless', '--no-sandbox', '--disable-gpu',
-                '--disable-dev-shm-usage', '--window-size=1280,3000',
+                '--disable-dev-shm-usage', '--window-size=1280,%d' % height,
                 '--user-data-dir=' + profile]},
             'goog:loggingPrefs': {'browser': 'ALL'}}}}
         try:
             sid = d.call('POST', '/session', caps)['sessionId']
         except (OSError, RuntimeError) as e:
-            print('chromium cannot run here: %s' % e, file=sys.stderr)
-            return 77
-        d.call('POST', '/session/%s/url' % sid,
-               {'url': 'file://' + os.path.abspath(index)})
-        dom = d.call('POST', '/session/%s/execute/sync' % sid,
-                     {'script': GATHER, 'args': []})
-        dom['console'] = d.call('POST', '/session/%s/se/log' % sid,
-                                {'type': 'browser'})
-        png = base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid))
-        with open(os.path.join(out, 'shot.png'), 'wb') as f:
-            f.write(png)
-        with open(os.path.join(out, 'dom.json'), 'w') as f:
-            json.dump(dom, f, indent=1)
+            raise NoChrome('chromium cannot run here: %s' % e)
+        yield d, sid
         d.call('DELETE', '/session/%s' % sid)
     finally:
         proc.terminate()
         proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def browse(index, out):
+    try:
+        with chrome_session(3000) as (d, sid):
+            d.call('POST', '/session/%s/url' % sid,
+                   {'url': 'file://' + os.path.abspath(index)})
+            dom = d.call('POST', '/session/%s/execute/sync' % sid,
+                         {'script': GATHER, 'args': []})
+            dom['console'] = d.call('POST', '/session/%s/se/log' % sid,
+                                    {'type': 'browser'})
+            png = base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid))
+            with open(os.path.join(out, 'shot.png'), 'wb') as f:
+                f.write(png)
+            with open(os.path.join(out, 'dom.json'), 'w') as f:
+                json.dump(dom, f, indent=1)
+    except NoChrome as e:
+        print(e, file=sys.stderr)
+        return 77
     return 0
 
 

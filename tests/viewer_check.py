@@ -26,17 +26,14 @@ Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 import base64
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_check import Driver, find, free_port  # noqa: E402
+from report_check import NoChrome, chrome_session  # noqa: E402
 
 
 def fetch(url, cookie=None):
@@ -135,74 +132,52 @@ def pointer(d, sid, canvas, col, row, click):
          'actions': acts}]})
 
 
-def browse(url, grid_path, out, col=None, row=None):
-    chrome = find(['chromium', 'chromium-browser', 'google-chrome'])
-    driver = find(['chromedriver'])
-    if not chrome or not driver:
-        print('chromium or chromedriver not installed', file=sys.stderr)
-        return 77
-    port = free_port()
-    profile = tempfile.mkdtemp(prefix='dgchrome.')
-    proc = subprocess.Popen([driver, '--port=%d' % port],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    d = Driver(port)
-    try:
-        for _ in range(100):
-            try:
-                if d.call('GET', '/status').get('ready'):
-                    break
-            except (OSError, RuntimeError):
-                time.sleep(0.1)
-        caps = {'capabilities': {'alwaysMatch': {
-            'browserName': 'chrome',
-            'goog:chromeOptions': {'binary': chrome, 'args': [
-                '--headless', '--no-sandbox', '--disable-gpu',
-                '--disable-dev-shm-usage', '--window-size=1280,900',
-                '--user-data-dir=' + profile]},
-            'goog:loggingPrefs': {'browser': 'ALL'}}}}
-        try:
-            sid = d.call('POST', '/session', caps)['sessionId']
-        except (OSError, RuntimeError) as e:
-            print('chromium cannot run here: %s' % e, file=sys.stderr)
-            return 77
-        d.call('POST', '/session/%s/url' % sid, {'url': url})
-        for _ in range(300):    # the picture drawn, then read back once
-            status = d.call('POST', '/session/%s/execute/sync' % sid, {'script':
-                            "return document.getElementById('status').textContent", 'args': []})
-            if 'cells in' in status or 'error' in status:
+def look(d, sid, url, col, row):
+    """The page at url once its picture is drawn: the canvas read back, and
+    with col and row what hovering over that cell and clicking it show."""
+    run = lambda script: d.call('POST', '/session/%s/execute/sync' % sid,
+                                {'script': script, 'args': []})
+    d.call('POST', '/session/%s/url' % sid, {'url': url})
+    for _ in range(300):    # the picture drawn, then read back once
+        status = run("return document.getElementById('status').textContent")
+        if 'cells in' in status or 'error' in status:
+            break
+        time.sleep(0.1)
+    page = run(READ_CANVAS)
+    if col is not None:
+        canvas = d.call('POST', '/session/%s/element' % sid,
+                        {'using': 'css selector', 'value': '#picture'})
+        canvas = list(canvas.values())[0]
+        pointer(d, sid, canvas, col, row, False)
+        for _ in range(50):
+            h = run(HOVER)
+            if not h['info'].startswith('hover over'):
                 break
             time.sleep(0.1)
-        page = d.call('POST', '/session/%s/execute/sync' % sid,
-                      {'script': READ_CANVAS, 'args': []})
-        if col is not None:
-            canvas = d.call('POST', '/session/%s/element' % sid,
-                            {'using': 'css selector', 'value': '#picture'})
-            canvas = list(canvas.values())[0]
-            pointer(d, sid, canvas, col, row, False)
-            for _ in range(50):
-                h = d.call('POST', '/session/%s/execute/sync' % sid, {'script': HOVER, 'args': []})
-                if not h['info'].startswith('hover over'):
-                    break
-                time.sleep(0.1)
-            page['info'], page['info_cell'] = h['info'], h['info_cell']
-            pointer(d, sid, canvas, col, row, True)
-            for _ in range(50):
-                h = d.call('POST', '/session/%s/execute/sync' % sid, {'script': HOVER, 'args': []})
-                if h['sql']:
-                    break
-                time.sleep(0.1)
-            page['picked'], page['sql'] = h['picked'], h['sql']
-        page['console'] = d.call('POST', '/session/%s/se/log' % sid, {'type': 'browser'})
-        with open(os.path.join(out, 'shot.png'), 'wb') as f:
-            f.write(base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid)))
-        lit = page.pop('lit')
-        with open(os.path.join(out, 'page.json'), 'w') as f:
-            json.dump(page, f, indent=1)
-        d.call('DELETE', '/session/%s' % sid)
-    finally:
-        proc.terminate()
-        proc.wait()
-        shutil.rmtree(profile, ignore_errors=True)
+        page['info'], page['info_cell'] = h['info'], h['info_cell']
+        pointer(d, sid, canvas, col, row, True)
+        for _ in range(50):
+            h = run(HOVER)
+            if h['sql']:
+                break
+            time.sleep(0.1)
+        page['picked'], page['sql'] = h['picked'], h['sql']
+    page['console'] = d.call('POST', '/session/%s/se/log' % sid, {'type': 'browser'})
+    return page
+
+
+def browse(url, grid_path, out, col=None, row=None):
+    try:
+        with chrome_session(900) as (d, sid):
+            page = look(d, sid, url, col, row)
+            with open(os.path.join(out, 'shot.png'), 'wb') as f:
+                f.write(base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid)))
+    except NoChrome as e:
+        print(e, file=sys.stderr)
+        return 77
+    lit = page.pop('lit')
+    with open(os.path.join(out, 'page.json'), 'w') as f:
+        json.dump(page, f, indent=1)
     g = json.load(open(grid_path))
     if (page['w'], page['h']) != (g['w'], g['h']):
         print('the canvas is %dx%d, the grid %dx%d' % (page['w'], page['h'], g['w'], g['h']))
