@@ -452,7 +452,7 @@ static int pages_of_window(struct plot *p)
 	return rc;
 }
 
-static int pages_of_zoom(struct plot *p);
+static int find_pages_cells(struct plot *p);
 
 /* Pass 1 from the summary: pages and span of the chunks in the window. */
 static int find_pages_summary(struct plot *p)
@@ -472,7 +472,7 @@ static int find_pages_summary(struct plot *p)
 		return 0;
 	}
 	if (p->o->has_addr)
-		return pages_of_zoom(p);
+		return find_pages_cells(p);
 	rc = sqlite3_prepare_v2(p->db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return sql_fail(p);
@@ -533,9 +533,12 @@ static int span_access(struct plot *p, void *arg, int64_t addr, int64_t icount, 
 	return 0;
 }
 
-/* An address zoom over the whole run: the pages and the span of the
-   chunks with cells in it (as the whole trace's come from chunks'). */
-static int pages_of_zoom(struct plot *p)
+/* Pass 1 from chunk_cells: the pages and the span of the chunks with
+   cells in the view; with a call-stack filter's kinds (mixed_usable), of
+   the chunks it takes whole, and of the passing accesses of those it
+   takes in part, decoded.  Without: an address zoom over the whole run
+   (as the whole trace's span comes from chunks'). */
+static int find_pages_cells(struct plot *p)
 {
 	struct span sp = { .lo = INT64_MAX, .hi = INT64_MIN };
 	int rc;
@@ -545,33 +548,14 @@ static int pages_of_zoom(struct plot *p)
 		return -1;
 	}
 	rc = each_cell(p, span_cell, &sp);
-	if (rc == 0)
-		rc = pages_from_set(p, &sp.set);
-	dghash_free(&sp.set);
-	p->ylo = sp.lo;
-	p->yhi = sp.hi;
-	p->summary = 1;
-	return rc;
-}
-
-static int find_pages_mixed(struct plot *p)
-{
-	struct span sp = { .lo = INT64_MAX, .hi = INT64_MIN };
-	int rc;
-
-	if (dghash_init(&sp.set, 4096) < 0) {
-		*p->err = sqlite3_mprintf("out of memory");
-		return -1;
-	}
-	rc = each_cell(p, span_cell, &sp);
-	if (rc == 0)
+	if (rc == 0 && p->kinds)
 		rc = each_part_access(p, span_access, &sp);
 	if (rc == 0)
 		rc = pages_from_set(p, &sp.set);
 	dghash_free(&sp.set);
 	p->ylo = sp.lo;
 	p->yhi = sp.hi;
-	p->summary = 2;
+	p->summary = p->kinds ? 2 : 1;
 	return rc;
 }
 
@@ -590,7 +574,7 @@ static int find_pages(struct plot *p)
 		goto window;
 	}
 	if ((rc = mixed_usable(p)) != 0) {
-		if (rc < 0 || find_pages_mixed(p) < 0)
+		if (rc < 0 || find_pages_cells(p) < 0)
 			return -1;
 		goto window;
 	}
