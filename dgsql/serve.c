@@ -365,12 +365,13 @@ static void json_int(sqlite3_str *s, const char *key, sqlite3_stmt *st, int col)
    there, each with its function, file:line, reads and writes, heap block
    (size, allocating function) and one call stack.  Only so many
    accesses are looked at, so that a cell of a zoomed-out view answers as
-   fast as one of a close-up (the rows say when the scan was cut).  At
-   most 200 000 accesses, at most 8 rows: at_sql's LIMITs. */
+   fast as one of a close-up (the rows say when the scan was cut); at
+   most 8 rows. */
+#define AT_SCAN "200000"       /* accesses looked at, as SQL text and JSON */
 
 static const char at_sql[] =
 	"WITH a AS (SELECT pc, module_id, is_write, block_id, context_id FROM filtered_accesses"
-	"  WHERE addr >= ?1 AND addr < ?2 AND icount >= ?3 AND icount < ?4 LIMIT 200000),"
+	"  WHERE addr >= ?1 AND addr < ?2 AND icount >= ?3 AND icount < ?4 LIMIT " AT_SCAN "),"
 	" g AS (SELECT pc, module_id, block_id, sum(NOT is_write) AS r, sum(is_write) AS w,"
 	"  min(context_id) AS ctx, count(*) AS n FROM a GROUP BY pc, module_id, block_id"
 	"  ORDER BY n DESC LIMIT 8)"
@@ -429,7 +430,7 @@ static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
 
 	if (range_of(c, "addr", &v[0], &v[1]) < 0 || range_of(c, "icount", &v[2], &v[3]) < 0)
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	return rows_reply(sv, c, "at", at_sql, v, 4, "rows", at_row, ",\"limit\":200000");
+	return rows_reply(sv, c, "at", at_sql, v, 4, "rows", at_row, ",\"limit\":" AT_SCAN);
 }
 
 /* ------------------------------------------------------------ /events */

@@ -216,12 +216,19 @@ function hue(label) {
   return h;
 }
 
+/* What path says about grid g, or null if it failed or the view moved
+   on meanwhile. */
+async function fetchFor(g, path) {
+  const r = await fetch(path, { credentials: 'same-origin' });
+  return r.ok && g === grid ? r.json() : null;
+}
+
 async function loadEvents() {
   const g = grid;
-  const r = await fetch('/events?icount=' + g.ylo + ':' + g.yhi, { credentials: 'same-origin' });
-  if (!r.ok || g !== grid)
+  const j = await fetchFor(g, '/events?icount=' + g.ylo + ':' + g.yhi);
+  if (!j)
     return;
-  events = (await r.json()).events;
+  events = j.events;
   const b = bands.getContext('2d');
   b.clearRect(0, 0, bands.width, bands.height);
   for (const e of events) {
@@ -259,11 +266,11 @@ function colOf(addr) {
 
 async function loadRegions() {
   const g = grid;
-  const r = await fetch('/regions?addr=' + g.cols[0] + ':' + Math.max(g.cols[g.w], g.cols[0] + 1) +
-                        '&icount=' + g.ylo + ':' + g.yhi, { credentials: 'same-origin' });
-  if (!r.ok || g !== grid)
+  const j = await fetchFor(g, '/regions?addr=' + g.cols[0] + ':' + Math.max(g.cols[g.w], g.cols[0] + 1) +
+                              '&icount=' + g.ylo + ':' + g.yhi);
+  if (!j)
     return;
-  regions = (await r.json()).regions;
+  regions = j.regions;
   const b = abands.getContext('2d');
   b.clearRect(0, 0, abands.width, abands.height);
   for (const x of regions) {
