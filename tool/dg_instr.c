@@ -54,6 +54,7 @@ void dg_instr_set_lean(Bool on, Bool unwind)
 	lean = on;
 	lean_unwind = on && unwind;
 }
+Bool dg_instr_lean_unwind(void) { return lean_unwind; }
 Bool dg_instr_lean(void) { return lean; }
 
 /* One data access found in the input block. */

@@ -29,6 +29,7 @@ void dg_instr_set_trace_fn(const HChar *pattern);
    the other way. */
 void dg_instr_set_lean(Bool on, Bool unwind);
 Bool dg_instr_lean(void);
+Bool dg_instr_lean_unwind(void);    /* lean, and the stacks unwound */
 
 IRSB *dg_instrument(VgCallbackClosure *closure, IRSB *sb_in,
                     const VexGuestLayout *layout,

@@ -259,8 +259,6 @@ static void write_event(UChar type, const HChar *label)
 /* Unwinding heap stacks (dg_calls.h), the encoder replayed no call: each
    thread's shadow stack starts from its stack unwound now, and the heap's
    stacks come from the shadow stacks again. */
-static Bool heap_unwind;
-
 static void seed_stacks(void)
 {
 	struct dg_frame_in f[DG_STACK_MAX_FRAMES];
@@ -272,7 +270,6 @@ static void seed_stacks(void)
 		dg_stream_stack(DG_STACK_SEED, tid, 0, f,
 		                dg_calls_unwind(tid, f, DG_STACK_MAX_FRAMES));
 	dg_heap_set_unwind(0);
-	heap_unwind = False;
 }
 
 /* Lean translations (dg_instr.h) serve until tracing first starts, then
@@ -283,7 +280,7 @@ static void lean_end(void)
 {
 	if (!dg_instr_lean())
 		return;
-	if (heap_unwind)
+	if (dg_instr_lean_unwind())
 		seed_stacks();
 	dg_instr_set_lean(False, False);
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "datagrind");
@@ -551,8 +548,7 @@ static void dg_post_clo_init(void)
 	dg_instr_set_lean(clo_lean && !clo_trace_at_start
 	                  && clo_icount_from == 0 && clo_icount_to == ~0ULL,
 	                  clo_heap_unwind && !clo_trace_fn);
-	heap_unwind = dg_instr_lean() && clo_heap_unwind && !clo_trace_fn;
-	if (heap_unwind)
+	if (dg_instr_lean_unwind())
 		dg_heap_set_unwind(DG_STACK_MAX_FRAMES);
 	dg_out_lean(dg_instr_lean());
 	o.trace_at_start = clo_trace_at_start;
