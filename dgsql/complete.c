@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "dgesc.h"
+#include "dgfilter.h"
 #include "dgmem.h"
 #include "shellctx.h"
 
@@ -95,29 +96,26 @@ static void offer_sql(const char *prefix, const char *sql, const char *text,
 	sqlite3_finalize(st);
 }
 
+/* A filter condition: its word, or after fn:, file:, dso:, user: or
+   field: the names the trace has (lib/dgfilter.h says which). */
 static void offer_condition(const char *text)
 {
-	static const char *const kw[] = {
-		"fn:", "file:", "dso:", "user:", "range", "malloc",
-		"--events", "--ranges", "off"
-	};
-	size_t i;
+	static const char *const opts[] = { "--events", "--ranges", "off" };
+	const char *sql, *w;
+	size_t i, wl;
+	int base;
 
-	if (!strncmp(text, "fn:", 3))
-		offer_sql("fn:", "SELECT DISTINCT dg_fn_base(name) FROM "
-			  "functions", text, 0);
-	else if (!strncmp(text, "file:", 5))
-		offer_sql("file:", "SELECT DISTINCT file FROM functions "
-			  "UNION SELECT DISTINCT file FROM pc_inlines",
-			  text, 1);
-	else if (!strncmp(text, "dso:", 4))
-		offer_sql("dso:", "SELECT path FROM modules", text, 1);
-	else if (!strncmp(text, "user:", 5))
-		offer_sql("user:", "SELECT label FROM events UNION "
-			  "SELECT label FROM ranges", text, 0);
-	else
-		for (i = 0; i < sizeof kw / sizeof kw[0]; i++)
-			offer("", kw[i], strlen(kw[i]), text);
+	if ((sql = dgfilter_names_sql(text, &wl, &base))) {
+		char word[16];
+
+		snprintf(word, sizeof word, "%.*s", (int)wl, text);
+		offer_sql(word, sql, text, base);
+		return;
+	}
+	for (i = 0; (w = dgfilter_word(i, 0)); i++)
+		offer("", w, strlen(w), text);
+	for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
+		offer("", opts[i], strlen(opts[i]), text);
 }
 
 static void offer_queries(const char *text)

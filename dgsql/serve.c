@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dgesc.h"
+#include "dgfilter.h"
 #include "dgplot.h"
 #include "dgsqlfn.h"
 #include "serve.h"
@@ -40,7 +41,41 @@ static const struct asset {
 struct server {
 	struct shell *sh;
 	char token[2 * TOKEN_BYTES + 1];
+	char *events0, *ranges0;        /* the filter dgsql was started with */
+	char *at_sql;                   /* /at's, with or without the fields */
 };
+
+static const char *arg(struct MHD_Connection *c, const char *name)
+{
+	return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The filter a request asks for (events=, ranges=: the page's boxes;
+   absent: the one dgsql was started with; empty: none), installed unless
+   it is the one in place.  Requests run one at a time, so the shell's
+   filtered_accesses is this request's until it is answered.  0, or -1
+   with *err (the filter compiler's message: it names the condition). */
+static int use_filter(struct server *sv, struct MHD_Connection *c, char **err)
+{
+	struct shell *sh = sv->sh;
+	const char *ev = arg(c, "events"), *rg = arg(c, "ranges");
+
+	ev = ev ? ev : sv->events0;
+	rg = rg ? rg : sv->ranges0;
+	ev = ev && *ev ? ev : NULL;
+	rg = rg && *rg ? rg : NULL;
+	if (same_text(ev, sh->events) && same_text(rg, sh->ranges))
+		return 0;
+	if (sh->ops->set_filter(sh, ev, rg, err) < 0)
+		return -1;
+	sh->plot.unfiltered = !sh->events && !sh->ranges;
+	return 0;
+}
 
 static int token_make(char *hex, char **err)
 {
@@ -172,11 +207,14 @@ static struct cached {
 } cache[CACHE_N];
 static uint64_t cache_clock;
 
-static char *view_key(const struct dgplot_opts *o)
+/* A view: its size, its ranges and the filter in place (a NUL cannot
+   be in either list, so \1 separates them). */
+static char *view_key(const struct shell *sh, const struct dgplot_opts *o)
 {
-	return sqlite3_mprintf("%d %d %d %lld %lld %d %lld %lld", o->width, o->height,
+	return sqlite3_mprintf("%d %d %d %lld %lld %d %lld %lld\1%s\1%s", o->width, o->height,
 			       o->has_addr, (long long)o->addr_lo, (long long)o->addr_hi,
-			       o->has_icount, (long long)o->icount_lo, (long long)o->icount_hi);
+			       o->has_icount, (long long)o->icount_lo, (long long)o->icount_hi,
+			       sh->events ? sh->events : "", sh->ranges ? sh->ranges : "");
 }
 
 static struct cached *cache_find(const char *key)
@@ -253,7 +291,7 @@ static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
 		sqlite3_free(err);
 		return rc;
 	}
-	if (!(key = view_key(&o)))
+	if (!(key = view_key(sv->sh, &o)))
 		return reply_msg(c, 500, sqlite3_mprintf("out of memory\n"));
 	if ((hit = cache_find(key))) {
 		sqlite3_free(key);
@@ -291,9 +329,9 @@ static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
 	struct shell *sh = sv->sh;
 	sqlite3_str *s = sqlite3_str_new(NULL);
 	sqlite3_stmt *st = NULL;
-	char *filter = sqlite3_mprintf("%s%s%s%s", sh->events ? "--events " : "",
-				       sh->events ? sh->events : "", sh->ranges ? " --ranges " : "",
-				       sh->ranges ? sh->ranges : "");
+	char *filter = sqlite3_mprintf("%s%s%s%s", sv->events0 ? "--events " : "",
+				       sv->events0 ? sv->events0 : "", sv->ranges0 ? " --ranges " : "",
+				       sv->ranges0 ? sv->ranges0 : "");
 
 	sqlite3_str_appendall(s, "{");
 	if (sqlite3_prepare_v2(sh->db, "SELECT value FROM meta WHERE key = 'exe'", -1, &st,
@@ -305,6 +343,10 @@ static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
 	sqlite3_str_appendall(s, ",");
 	json_text(s, "filter", filter && *filter ? filter : NULL);
 	sqlite3_free(filter);
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "events", sv->events0);
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "ranges", sv->ranges0);
 	sqlite3_str_appendf(s, ",\"accesses\":%lld}",
 			    (long long)dgsqlfn_int(sh->db, "SELECT value FROM meta WHERE key = 'accesses'"));
 	return reply_json(c, s);
@@ -358,6 +400,11 @@ static void json_int(sqlite3_str *s, const char *key, sqlite3_stmt *st, int col)
 		sqlite3_str_appendf(s, ",\"%s\":null", key);
 }
 
+/* The allocating function of heap block b (blocks b), as SQL. */
+#define SITE_SQL "(SELECT sf.name FROM dg_frames(b.alloc_stack_id) fr" \
+	" JOIN pcs sp ON sp.pc = fr.pc AND sp.module_id = fr.module_id" \
+	" JOIN functions sf ON sf.id = sp.function_id ORDER BY fr.depth LIMIT 1)"
+
 /* ------------------------------------------------------------ /at */
 
 /* What made the accesses of one cell of the picture (the page sends its
@@ -369,21 +416,19 @@ static void json_int(sqlite3_str *s, const char *key, sqlite3_stmt *st, int col)
    most 8 rows. */
 #define AT_SCAN "200000"       /* accesses looked at, as SQL text and JSON */
 
-static const char at_sql[] =
+static const char at_sql_fmt[] =
 	"WITH a AS (SELECT pc, module_id, is_write, block_id, context_id FROM filtered_accesses"
 	"  WHERE addr >= ?1 AND addr < ?2 AND icount >= ?3 AND icount < ?4 LIMIT " AT_SCAN "),"
 	" g AS (SELECT pc, module_id, block_id, sum(NOT is_write) AS r, sum(is_write) AS w,"
 	"  min(context_id) AS ctx, count(*) AS n FROM a GROUP BY pc, module_id, block_id"
 	"  ORDER BY n DESC LIMIT 8)"
-	" SELECT f.name, p.file, p.line, g.r, g.w, g.block_id, b.size,"
-	"  (SELECT sf.name FROM dg_frames(b.alloc_stack_id) fr JOIN pcs sp"
-	"    ON sp.pc = fr.pc AND sp.module_id = fr.module_id JOIN functions sf ON sf.id = sp.function_id"
-	"    ORDER BY fr.depth LIMIT 1),"
-	"  (SELECT group_concat(coalesce(sf.name, printf('0x%x', fr.pc)), char(10)) FROM"
+	" SELECT f.name, p.file, p.line, g.r, g.w, g.block_id, b.size, " SITE_SQL ","
+	"  (SELECT group_concat(coalesce(sf.name, printf('0x%%x', fr.pc)), char(10)) FROM"
 	"    (SELECT * FROM dg_frames((SELECT stack_id FROM contexts WHERE id = g.ctx))"
 	"     ORDER BY depth) fr LEFT JOIN pcs sp ON sp.pc = fr.pc AND sp.module_id = fr.module_id"
 	"    LEFT JOIN functions sf ON sf.id = sp.function_id),"
-	"  g.pc, (SELECT count(*) FROM a)"
+	"  g.pc, (SELECT count(*) FROM a),"
+	"  %s"
 	" FROM g LEFT JOIN pcs p ON p.pc = g.pc AND p.module_id = g.module_id"
 	" LEFT JOIN functions f ON f.id = p.function_id LEFT JOIN blocks b ON b.id = g.block_id"
 	" ORDER BY g.n DESC";
@@ -422,6 +467,8 @@ static void at_row(sqlite3_str *s, sqlite3_stmt *st)
 	sqlite3_str_appendall(s, ",");
 	json_text(s, "stack", (const char *)sqlite3_column_text(st, 8));
 	json_int(s, "scanned", st, 10);
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "field", (const char *)sqlite3_column_text(st, 11));
 }
 
 static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
@@ -430,7 +477,7 @@ static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
 
 	if (range_of(c, "addr", &v[0], &v[1]) < 0 || range_of(c, "icount", &v[2], &v[3]) < 0)
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	return rows_reply(sv, c, "at", at_sql, v, 4, "rows", at_row, ",\"limit\":" AT_SCAN);
+	return rows_reply(sv, c, "at", sv->at_sql, v, 4, "rows", at_row, ",\"limit\":" AT_SCAN);
 }
 
 /* ------------------------------------------------------------ /events */
@@ -469,9 +516,7 @@ static const char regions_sql[] =
 	"SELECT 'range', label, type_name, addr, len, start_icount, end_icount, reads + writes"
 	" FROM ranges WHERE addr < ?2 AND addr + len > ?1 AND start_icount < ?4"
 	"  AND coalesce(end_icount, ?4) >= ?3"
-	" UNION ALL SELECT * FROM (SELECT 'block', b.id, (SELECT sf.name FROM dg_frames(b.alloc_stack_id) fr"
-	"   JOIN pcs sp ON sp.pc = fr.pc AND sp.module_id = fr.module_id"
-	"   JOIN functions sf ON sf.id = sp.function_id ORDER BY fr.depth LIMIT 1),"
+	" UNION ALL SELECT * FROM (SELECT 'block', b.id, " SITE_SQL ","
 	"  b.addr, b.size, b.alloc_icount, b.free_icount, b.reads + b.writes"
 	" FROM blocks b WHERE b.addr < ?2 AND b.addr + b.size > ?1 AND b.alloc_icount < ?4"
 	"  AND coalesce(b.free_icount, ?4) >= ?3 ORDER BY b.reads + b.writes DESC, b.id LIMIT 200)";
@@ -502,7 +547,155 @@ static enum MHD_Result regions(struct server *sv, struct MHD_Connection *c)
 	return rows_reply(sv, c, "regions", regions_sql, v, 4, "regions", region_row, "");
 }
 
+/* ------------------------------------------------------------ /names */
+
+/* Completion for the page's filter boxes: text is the condition being
+   typed ("fn:lzma_"), list "events" or "ranges"; the answer is at most
+   NAMES_MAX conditions that start with it (case aside), sorted: the
+   words a list takes ("fn:", "malloc" ...), or after one that takes a
+   value, that word and the names the trace has (lib/dgfilter.h). */
+#define NAMES_MAX 50
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void names_add(char **v, int *n, const char *word, size_t wl, const char *name,
+		      const char *text)
+{
+	char *c;
+
+	if (*n >= 4 * NAMES_MAX || !name)
+		return;
+	c = sqlite3_mprintf("%.*s%s", (int)wl, word, name);
+	if (c && strncasecmp(c, text, strlen(text)) == 0)
+		v[(*n)++] = c;
+	else
+		sqlite3_free(c);
+}
+
+static enum MHD_Result names(struct server *sv, struct MHD_Connection *c)
+{
+	const char *text = arg(c, "text"), *list = arg(c, "list"), *sql, *w;
+	char *v[4 * NAMES_MAX];
+	size_t wl;
+	int n = 0, i, k, base;
+	sqlite3_stmt *st = NULL;
+	sqlite3_str *s;
+
+	if (!text || !list || (strcmp(list, "events") != 0 && strcmp(list, "ranges") != 0))
+		return reply_msg(c, 400, sqlite3_mprintf("names: expected text=... and "
+							 "list=events or list=ranges\n"));
+	if ((sql = dgfilter_names_sql(text, &wl, &base)) &&
+	    sqlite3_prepare_v2(sv->sh->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW && n < 4 * NAMES_MAX) {
+			const char *name = (const char *)sqlite3_column_text(st, 0), *slash;
+
+			names_add(v, &n, text, wl, name, text);
+			if (base && name && (slash = strrchr(name, '/')))
+				names_add(v, &n, text, wl, slash + 1, text);
+		}
+	}
+	sqlite3_finalize(st);
+	for (i = 0; !sql && (w = dgfilter_word((size_t)i, list[0] == 'e')); i++)
+		names_add(v, &n, "", 0, w, text);
+	qsort(v, (size_t)n, sizeof *v, cmp_text);
+	s = sqlite3_str_new(NULL);
+	sqlite3_str_appendall(s, "{\"names\":[");
+	for (i = 0, k = 0; i < n; i++) {
+		if (k < NAMES_MAX && (i == 0 || strcmp(v[i], v[i - 1]) != 0)) {
+			char *e = dgesc_as(DGESC_JSON, v[i], strlen(v[i]));
+
+			if (e)
+				sqlite3_str_appendf(s, "%s\"%s\"", k++ ? "," : "", e);
+			free(e);
+		}
+		sqlite3_free(v[i]);
+	}
+	sqlite3_str_appendf(s, "],\"more\":%s}", n > k ? "true" : "false");
+	return reply_json(c, s);
+}
+
+/* ------------------------------------------------------------ /top */
+
+/* The functions and heap blocks that made the most accesses of a view
+   (addr=, icount=: absent, the whole trace), under the filter: the side
+   panel.  The whole trace unfiltered is counted exactly from the
+   summaries (sum_pc, blocks); any other view from its accesses, at most
+   TOP_SCAN of them, first in time ("scanned" says how many were, "exact"
+   whether that was all of them). */
+#define TOP_SCAN "1000000"
+#define TOP_N    "10"
+
+static const char top_scan_sql[] =
+	"WITH a AS MATERIALIZED (SELECT pc, module_id, is_write, block_id FROM filtered_accesses"
+	"  WHERE addr >= ?1 AND addr < ?2 AND icount >= ?3 AND icount < ?4 LIMIT " TOP_SCAN "),"
+	" bypc AS (SELECT pc, module_id, sum(NOT is_write) AS r, sum(is_write) AS w FROM a"
+	"  GROUP BY pc, module_id),"
+	" byblock AS (SELECT block_id, sum(NOT is_write) AS r, sum(is_write) AS w FROM a"
+	"  WHERE block_id IS NOT NULL GROUP BY block_id)"
+	" SELECT * FROM (SELECT 'fn', f.name, NULL, NULL, sum(g.r), sum(g.w) FROM bypc g"
+	"  LEFT JOIN pcs p ON p.pc = g.pc AND p.module_id = g.module_id"
+	"  LEFT JOIN functions f ON f.id = p.function_id GROUP BY p.function_id"
+	"  ORDER BY sum(g.r + g.w) DESC LIMIT " TOP_N ")"
+	" UNION ALL SELECT * FROM (SELECT 'block', k.block_id, b.size, " SITE_SQL ", k.r, k.w FROM byblock k"
+	"  JOIN blocks b ON b.id = k.block_id ORDER BY k.r + k.w DESC, k.block_id LIMIT " TOP_N ")"
+	" UNION ALL SELECT 'scanned', NULL, NULL, NULL, (SELECT count(*) FROM a), " TOP_SCAN;
+
+static const char top_sum_sql[] =
+	"SELECT * FROM (SELECT 'fn', f.name, NULL, NULL, sum(accesses) FILTER (WHERE NOT s.is_write),"
+	"  sum(accesses) FILTER (WHERE s.is_write) FROM sum_pc s"
+	"  LEFT JOIN pcs p ON p.pc = s.pc AND p.module_id = s.module_id"
+	"  LEFT JOIN functions f ON f.id = p.function_id GROUP BY p.function_id"
+	"  ORDER BY sum(accesses) DESC LIMIT " TOP_N ")"
+	" UNION ALL SELECT * FROM (SELECT 'block', b.id, b.size, " SITE_SQL ", b.reads, b.writes FROM blocks b"
+	"  ORDER BY b.reads + b.writes DESC, b.id LIMIT " TOP_N ")";
+
+static void top_row(sqlite3_str *s, sqlite3_stmt *st)
+{
+	const char *kind = (const char *)sqlite3_column_text(st, 0);
+
+	sqlite3_str_appendf(s, "\"kind\":\"%s\",", kind[0] == 'f' ? "fn" : kind[0] == 'b' ? "block" : "scanned");
+	json_text(s, "name", (const char *)sqlite3_column_text(st, 1));
+	json_int(s, "size", st, 2);
+	sqlite3_str_appendall(s, ",");
+	json_text(s, "site", (const char *)sqlite3_column_text(st, 3));
+	json_int(s, "reads", st, 4);
+	json_int(s, "writes", st, 5);
+}
+
+static enum MHD_Result top(struct server *sv, struct MHD_Connection *c)
+{
+	int64_t v[4] = { INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX };
+	int whole = !arg(c, "addr") && !arg(c, "icount");
+
+	if ((arg(c, "addr") && range_of(c, "addr", &v[0], &v[1]) < 0) ||
+	    (arg(c, "icount") && range_of(c, "icount", &v[2], &v[3]) < 0))
+		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
+	whole = whole && sv->sh->plot.unfiltered;
+	return rows_reply(sv, c, "top", whole ? top_sum_sql : top_scan_sql, v, whole ? 0 : 4,
+			  "top", top_row, whole ? ",\"exact\":true" : "");
+}
+
 /* ------------------------------------------------------------ requests */
+
+/* The answers to requests, by path; filtered: the request may carry its
+   filter (events=, ranges=), installed before it is answered. */
+static const struct route {
+	const char *path;
+	enum MHD_Result (*fn)(struct server *sv, struct MHD_Connection *c);
+	int filtered;
+} routes[] = {
+	{ "/grid", grid, 1 },
+	{ "/at", at, 1 },
+	{ "/top", top, 1 },
+	{ "/meta", meta, 0 },
+	{ "/events", events, 0 },
+	{ "/regions", regions, 0 },
+	{ "/names", names, 0 },
+};
+
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
@@ -527,16 +720,18 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	    !token_ok(sv->token, MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "dgtoken")))
 		return reply_msg(c, 403, sqlite3_mprintf("forbidden: open the URL dgsql printed "
 							 "(it carries the session's token)\n"));
-	if (strcmp(url, "/grid") == 0)
-		return grid(sv, c);
-	if (strcmp(url, "/meta") == 0)
-		return meta(sv, c);
-	if (strcmp(url, "/at") == 0)
-		return at(sv, c);
-	if (strcmp(url, "/events") == 0)
-		return events(sv, c);
-	if (strcmp(url, "/regions") == 0)
-		return regions(sv, c);
+	for (i = 0; i < sizeof routes / sizeof *routes; i++)
+		if (strcmp(url, routes[i].path) == 0) {
+			char *err = NULL;
+
+			if (routes[i].filtered && use_filter(sv, c, &err) < 0) {
+				enum MHD_Result rc = reply_msg(c, 400, sqlite3_mprintf("filter: %s\n",
+						err ? err : "cannot install it"));
+				sqlite3_free(err);
+				return rc;
+			}
+			return routes[i].fn(sv, c);
+		}
 	if (strcmp(url, "/favicon.ico") == 0)   /* none: say so without an error */
 		return reply(c, 204, "image/x-icon", "", 0, MHD_RESPMEM_PERSISTENT, NULL);
 	snprintf(cookie, sizeof cookie, "dgtoken=%s; Path=/; HttpOnly; SameSite=Strict", sv->token);
@@ -560,7 +755,7 @@ static void warm(struct server *sv)
 
 	o.width = PAGE_W;
 	o.height = PAGE_H;
-	if (!(key = view_key(&o)))
+	if (!(key = view_key(sv->sh, &o)))
 		return;
 	if ((body = grid_json(sv, &o, &len, &err)))
 		cache_put(key, body, len);
@@ -576,10 +771,21 @@ int serve_run(struct shell *sh, int port, char **err)
 	struct MHD_Daemon *d;
 	const union MHD_DaemonInfo *info;
 	sigset_t set, old;
-	int sig = 0;
+	int sig = 0, rc = -1;
 
 	if (token_make(sv.token, err) < 0)
 		return -1;
+	/* the struct field of the instruction (pc_types), on a trace that has them */
+	sv.at_sql = sqlite3_mprintf(at_sql_fmt, dgsqlfn_int(sh->db, "SELECT count(*) FROM sqlite_schema"
+		" WHERE name = 'pc_types'") == 1 ? "(SELECT t.type || CASE WHEN t.field IS NULL"
+		" THEN ' (padding)' WHEN t.field = '' THEN '' ELSE '.' || t.field END"
+		" FROM pc_types t WHERE t.pc = g.pc AND t.module_id = g.module_id)" : "NULL");
+	sv.events0 = sh->events ? sqlite3_mprintf("%s", sh->events) : NULL;
+	sv.ranges0 = sh->ranges ? sqlite3_mprintf("%s", sh->ranges) : NULL;
+	if (!sv.at_sql || (sh->events && !sv.events0) || (sh->ranges && !sv.ranges0)) {
+		*err = sqlite3_mprintf("out of memory");
+		goto out;
+	}
 	/* every view is the shell's plot options zoomed: no file, the filter's */
 	sh->plot.out = sh->plot.data_out = sh->plot.title = NULL;
 	sh->plot.unfiltered = !sh->events && !sh->ranges;
@@ -605,7 +811,7 @@ int serve_run(struct shell *sh, int port, char **err)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		*err = sqlite3_mprintf("--serve: cannot listen on 127.0.0.1:%d%s", port,
 				       port ? " (in use?)" : "");
-		return -1;
+		goto out;
 	}
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	printf("http://127.0.0.1:%u/?token=%s\n", info ? info->port : (unsigned)port, sv.token);
@@ -619,6 +825,11 @@ int serve_run(struct shell *sh, int port, char **err)
 	sqlite3_interrupt(sh->db);
 	MHD_stop_daemon(d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = 0;
+out:
 	cache_free();
-	return 0;
+	sqlite3_free(sv.at_sql);
+	sqlite3_free(sv.events0);
+	sqlite3_free(sv.ranges0);
+	return rc;
 }

@@ -43,7 +43,7 @@ size_t dgbf_encode(struct dgbf_entry *e, size_t n, uint8_t *out)
 void dgbf_begin(struct dgbf_dec *d, const void *blob, size_t len)
 {
 	d->start = d->p = blob;
-	d->end = d->p + len;
+	d->end = len ? d->p + len : d->p;   /* SQLite's empty blob is NULL */
 	d->key = 0;
 	d->at = 0;
 	d->field = "key delta";

@@ -158,7 +158,7 @@ void dgchunk_decode_begin(struct dgchunk_codec *c, const void *data, size_t len)
 {
 	dgchunk_begin(c);
 	c->p = data;
-	c->end = c->p + len;
+	c->end = len ? c->p + len : c->p;   /* SQLite's empty blob is NULL */
 }
 
 /* The next run's context and shape: from an explicit head (BBRUNS, or a

@@ -60,15 +60,49 @@ static int zoomed(const struct dgfilter *f)
 	return f && (f->ic.on || f->ad.on);
 }
 
+/* The condition kinds; for completion, the word a user types and the SQL
+   listing the values the open trace has (base: a path's base name too). */
 static const struct {
-	const char *name;
+	const char *name, *word;
 	enum kind kind;
 	int has_arg, events_ok;
+	const char *names_sql;
+	int base;
 } kinds[] = {
-	{ "fn", K_FN, 1, 1 }, { "file", K_FILE, 1, 1 }, { "dso", K_DSO, 1, 1 },
-	{ "user", K_USER, 1, 1 }, { "range", K_RANGE, 0, 0 },
-	{ "malloc", K_MALLOC, 0, 0 }, { "field", K_FIELD, 1, 0 },
+	{ "fn", "fn:", K_FN, 1, 1, "SELECT DISTINCT dg_fn_base(name) FROM functions", 0 },
+	{ "file", "file:", K_FILE, 1, 1, "SELECT DISTINCT file FROM functions "
+	  "UNION SELECT DISTINCT file FROM pc_inlines", 1 },
+	{ "dso", "dso:", K_DSO, 1, 1, "SELECT path FROM modules", 1 },
+	{ "user", "user:", K_USER, 1, 1, "SELECT label FROM events UNION SELECT label FROM ranges", 0 },
+	{ "range", "range", K_RANGE, 0, 0, NULL, 0 },
+	{ "malloc", "malloc", K_MALLOC, 0, 0, NULL, 0 },
+	{ "field", "field:", K_FIELD, 1, 0, "SELECT DISTINCT t.name || '.' || f.path FROM fields f"
+	  " JOIN types t ON t.id = f.type_id WHERE f.path <> ''", 0 },
 };
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+const char *dgfilter_word(size_t i, int events)
+{
+	size_t k;
+
+	for (k = 0; k < N_KINDS; k++)
+		if ((kinds[k].events_ok || !events) && i-- == 0)
+			return kinds[k].word;
+	return NULL;
+}
+
+const char *dgfilter_names_sql(const char *text, size_t *word_len, int *base)
+{
+	size_t k;
+
+	for (k = 0; k < N_KINDS; k++)
+		if (kinds[k].names_sql && !strncmp(text, kinds[k].word, strlen(kinds[k].word))) {
+			*word_len = strlen(kinds[k].word);
+			*base = kinds[k].base;
+			return kinds[k].names_sql;
+		}
+	return NULL;
+}
 
 /* ---------------------------------------------------------- parsing */
 
@@ -102,12 +136,12 @@ static int parse_cond(const char *s, size_t len, int events, struct cond *c,
 	nl = strcspn(s, ":");
 	if (nl > len)
 		nl = len;
-	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+	for (i = 0; i < N_KINDS; i++)
 		if (strlen(kinds[i].name) == nl && !strncmp(s, kinds[i].name, nl))
 			break;
 	if (len == 0)
 		*err = sqlite3_mprintf("%s: empty condition", opt);
-	else if (i == sizeof kinds / sizeof kinds[0])
+	else if (i == N_KINDS)
 		*err = sqlite3_mprintf("%s: unknown condition '%.*s' (fn:, "
 			"file:, dso:, user:%s)", opt, (int)len, s,
 			events ? "" : ", range, malloc, field:");
@@ -256,7 +290,7 @@ static const char *kind_name(enum kind k)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+	for (i = 0; i < N_KINDS; i++)
 		if (kinds[i].kind == k)
 			return kinds[i].name;
 	return "?";

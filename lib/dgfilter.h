@@ -74,6 +74,7 @@
 #ifndef DGFILTER_H
 #define DGFILTER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sqlite3.h>
 
@@ -98,6 +99,18 @@ void dgfilter_zoom(struct dgfilter *f, int is_addr, int64_t lo, int64_t hi);
    hi), [lo, hi)): dgsql's count path recognizes it by this text. */
 #define DGFILTER_USER_COND "coalesce((SELECT hi FROM temp.dgf_ev_iv WHERE " \
 	"lo <= icount ORDER BY lo DESC LIMIT 1) > icount, 0)"
+
+/* Completing a condition (dgsql's TAB, the viewer's filter boxes).
+   dgfilter_word(i, events): the i-th word a list takes ("fn:", "file:",
+   ... "range", "malloc", "field:"; with events, those --events takes),
+   NULL past the last.  dgfilter_names_sql(text, ...): when text starts
+   with a word that takes a value, the SQL whose first column lists the
+   values the open trace has for it (functions without argument lists,
+   source files, modules, labels, TYPE.PATH fields), with *word_len the
+   word's length and *base 1 when a path's base name matches too; else
+   NULL. */
+const char *dgfilter_word(size_t i, int events);
+const char *dgfilter_names_sql(const char *text, size_t *word_len, int *base);
 
 /* Defines filtered_accesses for f (NULL: every access).  0, or -1 with
    *err. */

@@ -27,7 +27,7 @@ size_t dghist_encode(const uint32_t *counts, uint32_t n, uint8_t *out)
 void dghist_begin(struct dghist_cur *c, const void *blob, size_t len)
 {
 	c->p = blob;
-	c->end = c->p + len;
+	c->end = len ? c->p + len : c->p;   /* SQLite's empty blob is NULL */
 	c->sparse = len >= 2 && c->p[0] == 0x80 && c->p[1] == 0x00;
 	if (c->sparse)
 		c->p += 2;

@@ -156,18 +156,101 @@ check_eq "/regions: the tracked ranges, then the heap blocks, busiest first" \
 import json, sys
 for r in json.load(sys.stdin)['regions']: print(r['kind'], r['name'], r['addr'], r['size'])")"
 check_eq "/at without ranges: 400" 400 "$(status "$BASE/at?token=$TOKEN&addr=5:1")"
+check_eq "/at: each row's struct field is its instruction's (pc_types)" \
+	"$(python3 -c "
+import json
+for r in json.load(open('at.json'))['rows']: print(r['pc'], r['field'])" | while read -r pc fld; do
+		echo "$pc $(dq t.db "SELECT coalesce((SELECT type || CASE WHEN field IS NULL THEN ' (padding)'
+		  WHEN field = '' THEN '' ELSE '.' || field END FROM pc_types WHERE pc = $pc), 'None')")"; done)" \
+	"$(python3 -c "
+import json
+for r in json.load(open('at.json'))['rows']: print(r['pc'], r['field'])")"
+check_gt "/at: some of them typed" 0 "$(python3 -c "
+import json; print(sum(1 for r in json.load(open('at.json'))['rows'] if r['field']))")"
+
+# /top: the busiest functions and blocks of a view; the whole trace from
+# the summaries, any other view from its accesses: the same rows when
+# the view holds every access.
+top() {
+	vc get "$BASE/top?token=$TOKEN$1" | sed 1d | python3 -c "
+import json, sys
+j = json.load(sys.stdin)
+for r in j['top']:
+    if r['kind'] != 'scanned': print(r['kind'], r['name'], r['size'], r['site'], r['reads'], r['writes'])
+print('exact' if j.get('exact') else 'scanned', *[r['reads'] for r in j['top'] if r['kind'] == 'scanned'])"
+}
+top "" >top.whole
+top "&icount=0:$(dq t.db "SELECT max(icount_hi) + 1 FROM chunks")" >top.all
+check_eq "/top of the whole trace: exact, from the summaries" exact "$(tail -n 1 top.whole)"
+check_eq "/top: the whole trace's busiest functions = SQL's" \
+	"$(dq t.db "SELECT 'fn ' || f.name || ' None None ' || sum(a.is_write = 0) || ' ' || sum(a.is_write) FROM accesses a
+	  LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id LEFT JOIN functions f ON f.id = p.function_id
+	  GROUP BY p.function_id ORDER BY count(*) DESC LIMIT 10")" "$(grep '^fn ' top.whole)"
+check_eq "/top: the whole trace's busiest blocks = SQL's" \
+	"$(dq t.db "SELECT 'block ' || a.block_id || ' ' || b.size || ' ' || (SELECT sf.name FROM dg_frames(b.alloc_stack_id) fr
+	  JOIN pcs sp ON sp.pc = fr.pc AND sp.module_id = fr.module_id JOIN functions sf ON sf.id = sp.function_id
+	  ORDER BY fr.depth LIMIT 1) || ' ' || sum(a.is_write = 0) || ' ' || sum(a.is_write)
+	  FROM accesses a JOIN blocks b ON b.id = a.block_id GROUP BY a.block_id ORDER BY count(*) DESC, a.block_id LIMIT 10")" \
+	"$(grep '^block ' top.whole)"
+check_eq "/top of a view holding every access: the same rows, every access scanned" \
+	"$(sed '$d' top.whole; echo "scanned $(dq t.db "SELECT count(*) FROM accesses")")" "$(cat top.all)"
+
+# The page's filter: events= and ranges= on /grid, /at and /top, as
+# --events and --ranges; a bad one is 400 with the compiler's message;
+# /names completes a condition from the trace's names.
+FN=transpose_naive
+"$DGSQL" t.db --events "fn:$FN" --plot-data filt.dat >/dev/null 2>>plot.err
+grid "$WH&events=fn:$FN" filtq.json
+check_eq "events=fn:$FN: /grid = --plot-data --events fn:$FN" "SAME" "$(vc plot filtq.json filt.dat | cut -d' ' -f1)"
+"$DGSQL" t.db --ranges malloc --plot-data rmal.dat >/dev/null 2>>plot.err
+grid "$WH&ranges=malloc" rmal.json
+check_eq "ranges=malloc: /grid = --plot-data --ranges malloc" "SAME" "$(vc plot rmal.json rmal.dat | cut -d' ' -f1)"
+grid "$WH&events=" unf.json
+check_eq "events= (empty): every access again" "SAME" "$(vc plot unf.json whole.dat | cut -d' ' -f1)"
+check_eq "/top under events=fn:$FN: its functions = SQL's under the filter" \
+	"$("$DGSQL" t.db --events "fn:$FN" -c "SELECT 'fn ' || f.name || ' None None ' || sum(a.is_write = 0) || ' ' || sum(a.is_write)
+	  FROM filtered_accesses a LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id
+	  LEFT JOIN functions f ON f.id = p.function_id GROUP BY p.function_id ORDER BY count(*) DESC LIMIT 10")" \
+	"$(top "&events=fn:$FN&icount=0:999999999999" | grep '^fn ')"
+vc get "$BASE/grid?token=$TOKEN&w=10&h=10&events=fn:nonesuch_fn" >bad3
+check_eq "events=fn:nonesuch_fn: 400 naming the condition" "400 1" \
+	"$(head -n 1 bad3) $(grep -c "^filter: --events: no code matches 'fn:nonesuch_fn'" bad3)"
+check_eq "ranges=bogus: 400" 400 "$(status "$BASE/top?token=$TOKEN&ranges=bogus")"
+names() {
+	vc get "$BASE/names?token=$TOKEN&$1" | sed 1d | python3 -c "import json, sys; print(*json.load(sys.stdin)['names'])"
+}
+check_eq "/names: fn:transpose_ completes to the trace's functions" "fn:transpose_naive fn:transpose_tiled" \
+	"$(names "list=events&text=fn:transpose_")"
+check_eq "/names: the words --events takes" "dso: file: fn: user:" "$(names "list=events&text=")"
+check_eq "/names: the words --ranges takes" "dso: field: file: fn: malloc range user:" "$(names "list=ranges&text=")"
+check_eq "/names without list=: 400" 400 "$(status "$BASE/names?token=$TOKEN&text=fn:")"
 
 # The page in Chromium: the canvas's pixels are the cells; hovering over
 # the busiest cell shows its code, clicking lists it with its SQL.
 if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
 	mkdir -p page
-	vc browse "$URL" page.json page "$COL" "$ROW" >browse.out 2>browse.err
+	grid "w=900&h=600&events=fn:$FN" pagef.json
+	vc browse "$URL" page.json page "$COL" "$ROW" "fn:transpose_n" "fn:$FN" pagef.json >browse.out 2>browse.err
 	st=$?
 	if [ $st -eq 77 ]; then
 		echo "# skip: chromium cannot run here: $(head -c 200 browse.err)"
 	else
-		check_eq "chromium: the canvas shows exactly /grid's cells" SAME "$(cut -d' ' -f1 browse.out)" ||
+		check_eq "chromium: the canvas shows exactly /grid's cells" SAME "$(sed -n 1p browse.out | cut -d' ' -f1)" ||
 			diag_file browse.out
+		check_eq "chromium: the busiest-in-view panel lists /top's functions" \
+			"$(grep '^fn ' top.whole | cut -d' ' -f2,5,6)" \
+			"$(python3 -c "
+import json
+for r in json.load(open('page/page.json'))['topfns']: print(*r)")"
+		check_eq "chromium: typing fn:transpose_n offers fn:$FN" "fn:$FN" \
+			"$(python3 -c "import json; print(*json.load(open('page/page.json'))['filtered']['completions'])")"
+		check_eq "chromium: with fn:$FN entered, the canvas shows /grid's cells under it" "FILTERED SAME" \
+			"$(sed -n 2p browse.out | cut -d' ' -f1,2)" || diag_file browse.out
+		check_eq "chromium: and the panel its busiest functions" \
+			"$(top "&events=fn:$FN" | grep '^fn ' | cut -d' ' -f2,5,6)" \
+			"$(python3 -c "
+import json
+for r in json.load(open('page/page.json'))['filtered']['topfns']: print(*r)")"
 		check_eq "chromium: no console message" "[]" \
 			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["console"])')"
 		check_eq "chromium: fetched from its own server only" "" \

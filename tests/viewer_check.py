@@ -16,8 +16,15 @@
                           table's rows ("picked") and the SQL shown ("sql");
                           OUT/shot.png and OUT/page.json (console,
                           resources, status, the event bands' painted
-                          pixels "banded", the address bands' "abanded").  Exit 77 when Chromium cannot
-                          run here.
+                          pixels "banded", the address bands' "abanded",
+                          the busiest-in-view panel's functions "topfns").
+  browse URL GRID.json OUT COL ROW TYPED EVENTS GRID2.json
+                          the same, then type TYPED in the events box:
+                          page.json's "completions" are the options the
+                          page offers; then replace it by EVENTS and press
+                          Enter: a second line compares the canvas with
+                          GRID2.json's cells ("FILTERED SAME N").
+                          Exit 77 when Chromium cannot run here.
   load URL N              N requests at once (N threads); print how many got
                           200, then whether the server answers afterwards
 
@@ -105,6 +112,8 @@ for (let i = 3; i < abd.length; i += 4)
   abanded += abd[i] ? 1 : 0;
 return {w: c.width, h: c.height, lit: lit, banded: banded, abanded: abanded,
         status: document.getElementById('status').textContent,
+        topfns: Array.from(document.querySelectorAll('#topfns tbody tr')).map(
+          r => Array.from(r.cells).map(c => c.textContent)),
         trace: document.getElementById('trace').textContent,
         resources: performance.getEntriesByType('resource').map(e => e.name)};
 """
@@ -132,17 +141,47 @@ def pointer(d, sid, canvas, col, row, click):
          'actions': acts}]})
 
 
-def look(d, sid, url, col, row):
-    """The page at url once its picture is drawn: the canvas read back, and
-    with col and row what hovering over that cell and clicking it show."""
-    run = lambda script: d.call('POST', '/session/%s/execute/sync' % sid,
-                                {'script': script, 'args': []})
-    d.call('POST', '/session/%s/url' % sid, {'url': url})
+def wait_drawn(run):
     for _ in range(300):    # the picture drawn, then read back once
         status = run("return document.getElementById('status').textContent")
         if 'cells in' in status or 'error' in status:
+            return
+        time.sleep(0.1)
+
+
+def type_filter(d, sid, run, typed, events):
+    """Types typed in the events box and collects the completions offered,
+    then types events instead and presses Enter; the filtered page."""
+    box = list(d.call('POST', '/session/%s/element' % sid,
+                      {'using': 'css selector', 'value': '#events'}).values())[0]
+    d.call('POST', '/session/%s/element/%s/clear' % (sid, box), {})
+    d.call('POST', '/session/%s/element/%s/value' % (sid, box), {'text': typed})
+    opts = []
+    for _ in range(50):
+        opts = run("return Array.from(document.querySelectorAll('#events-names option'))"
+                   ".map(o => o.value)")
+        if opts:
             break
         time.sleep(0.1)
+    d.call('POST', '/session/%s/element/%s/clear' % (sid, box), {})
+    run("document.getElementById('status').textContent = ''")
+    d.call('POST', '/session/%s/element/%s/value' % (sid, box), {'text': events + '\ue007'})
+    wait_drawn(run)
+    time.sleep(0.3)         # the side panel's /top after the picture
+    page = run(READ_CANVAS)
+    page['completions'] = opts
+    return page
+
+
+def look(d, sid, url, col, row, typed=None, events=None):
+    """The page at url once its picture is drawn: the canvas read back, and
+    with col and row what hovering over that cell and clicking it show;
+    with typed and events, the page filtered (type_filter) as 'filtered'."""
+    run = lambda script: d.call('POST', '/session/%s/execute/sync' % sid,
+                                {'script': script, 'args': []})
+    d.call('POST', '/session/%s/url' % sid, {'url': url})
+    wait_drawn(run)
+    time.sleep(0.3)         # the side panel's /top after the picture
     page = run(READ_CANVAS)
     if col is not None:
         canvas = d.call('POST', '/session/%s/element' % sid,
@@ -163,31 +202,44 @@ def look(d, sid, url, col, row):
             time.sleep(0.1)
         page['picked'], page['sql'] = h['picked'], h['sql']
     page['console'] = d.call('POST', '/session/%s/se/log' % sid, {'type': 'browser'})
+    if typed is not None:
+        page['filtered'] = type_filter(d, sid, run, typed, events)
+        # the console since, less the warning this script's own repeated
+        # canvas readbacks earn (getImageData without willReadFrequently)
+        page['console'] += [m for m in d.call('POST', '/session/%s/se/log' % sid,
+                                              {'type': 'browser'})
+                            if 'willReadFrequently' not in m.get('message', '')]
     return page
 
 
-def browse(url, grid_path, out, col=None, row=None):
+def same_cells(page, g, word):
+    """SAME N when the canvas read back shows exactly grid g's cells."""
+    if (page['w'], page['h']) != (g['w'], g['h']):
+        return 'the canvas is %dx%d, the grid %dx%d' % (page['w'], page['h'], g['w'], g['h'])
+    want = {k: (255 if w else 0, 255 if r else 0, 0) for k, (r, w) in cells_of(g).items()}
+    got = {(x, y): (r, gr, b) for x, y, r, gr, b in page['lit']}
+    bad = [k for k in set(want) | set(got) if want.get(k) != got.get(k)]
+    return ('%sSAME %d' % (word, len(want)) if not bad else
+            '%sDIFFER %d of %d, e.g. %s: grid %s, canvas %s' % (
+                word, len(bad), len(want), bad[0], want.get(bad[0]), got.get(bad[0])))
+
+
+def browse(url, grid_path, out, col=None, row=None, typed=None, events=None, grid2=None):
     try:
         with chrome_session(900) as (d, sid):
-            page = look(d, sid, url, col, row)
+            page = look(d, sid, url, col, row, typed, events)
             with open(os.path.join(out, 'shot.png'), 'wb') as f:
                 f.write(base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid)))
     except NoChrome as e:
         print(e, file=sys.stderr)
         return 77
-    lit = page.pop('lit')
+    print(same_cells(page, json.load(open(grid_path)), ''))
+    if grid2:
+        print(same_cells(page['filtered'], json.load(open(grid2)), 'FILTERED '))
+        page['filtered'].pop('lit')
+    page.pop('lit')
     with open(os.path.join(out, 'page.json'), 'w') as f:
         json.dump(page, f, indent=1)
-    g = json.load(open(grid_path))
-    if (page['w'], page['h']) != (g['w'], g['h']):
-        print('the canvas is %dx%d, the grid %dx%d' % (page['w'], page['h'], g['w'], g['h']))
-        return 0
-    want = {k: (255 if w else 0, 255 if r else 0, 0) for k, (r, w) in cells_of(g).items()}
-    got = {(x, y): (r, gr, b) for x, y, r, gr, b in lit}
-    bad = [k for k in set(want) | set(got) if want.get(k) != got.get(k)]
-    print('SAME %d' % len(want) if not bad else
-          'DIFFER %d of %d, e.g. %s: grid %s, canvas %s' % (
-              len(bad), len(want), bad[0], want.get(bad[0]), got.get(bad[0])))
     return 0
 
 
@@ -214,7 +266,7 @@ def load(url, n):
 
 
 def main(argv):
-    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3, 5)),
+    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3, 5, 8)),
             'load': (load, (2,))}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 not in cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)

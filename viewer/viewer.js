@@ -20,11 +20,19 @@ let view = { addr: null, icount: null };
 let grid = null;
 let cellAt = new Map();         /* row * w + col -> [reads, writes] */
 let pending = 0;                /* the latest request's number */
+/* The filter the page asks for: the boxes' text once /meta has said
+   what dgsql was started with (null until then: the server's). */
+let filter = { events: null, ranges: null };
 
 const hex = (n) => '0x' + Math.max(0, Math.floor(n)).toString(16);
 
 function rangeParam(name, r) {
   return r ? '&' + name + '=' + encodeURIComponent(Math.floor(r[0]) + ':' + Math.ceil(r[1])) : '';
+}
+
+function filterParams() {
+  return (filter.events !== null ? '&events=' + encodeURIComponent(filter.events) : '') +
+    (filter.ranges !== null ? '&ranges=' + encodeURIComponent(filter.ranges) : '');
 }
 
 /* An address range wide enough for 256 bytes a column goes out to page
@@ -39,7 +47,7 @@ function pageAligned(r) {
 async function load() {
   const me = ++pending;
   const url = '/grid?w=' + canvas.width + '&h=' + canvas.height +
-    rangeParam('addr', pageAligned(view.addr)) + rangeParam('icount', view.icount);
+    rangeParam('addr', pageAligned(view.addr)) + rangeParam('icount', view.icount) + filterParams();
   el('status').textContent = 'binning';
   const t0 = performance.now();
   const r = await fetch(url, { credentials: 'same-origin' });
@@ -50,9 +58,11 @@ async function load() {
     return;
   }
   grid = await r.json();
+  grid.whole = !view.addr && !view.icount;
   draw();
   loadEvents();
   loadRegions();
+  loadTop();
   el('status').textContent = grid.cells.length / 4 + ' cells in ' +
     Math.round(performance.now() - t0) + ' ms (' + grid.from + ')';
 }
@@ -147,7 +157,7 @@ function cellRanges(col, row) {
 
 async function at(col, row) {
   const [a0, a1, i0, i1] = cellRanges(col, row);
-  const r = await fetch('/at?addr=' + a0 + ':' + a1 + '&icount=' + i0 + ':' + i1,
+  const r = await fetch('/at?addr=' + a0 + ':' + a1 + '&icount=' + i0 + ':' + i1 + filterParams(),
                         { credentials: 'same-origin' });
   return r.ok ? (await r.json()).rows : [];
 }
@@ -174,6 +184,7 @@ canvas.addEventListener('mousemove', (ev) => {
     el('info').textContent = rows.map((r) =>
       (r.function || hex(r.pc)) + '  ' + (r.file ? r.file + ':' + r.line : '') +
       '\n  reads ' + r.reads + '  writes ' + r.writes +
+      (r.field ? '\n  field ' + r.field : '') +
       (r.block !== undefined ? '\n  heap block ' + r.block + ' (' + r.block_size + ' bytes, from ' + (r.site || '?') + ')' : '') +
       (r.stack ? '\n  ' + r.stack.split('\n').join('\n    < ') : '')).join('\n\n') || 'nothing here';
   }, 200);
@@ -196,14 +207,26 @@ canvas.addEventListener('click', async (ev) => {
       tr.appendChild(document.createElement('td')).textContent = String(t);
     body.appendChild(tr);
   }
-  /* numbers only: the SQL is the view's, to paste into dgsql */
-  el('sql').textContent =
+  /* numbers only, but for the filter (quoted as .filter reads it): the
+     SQL is the view's, to paste into dgsql */
+  el('sql').textContent = filterCommand() +
     'SELECT f.name, p.file, p.line, sum(NOT a.is_write) AS reads, sum(a.is_write) AS writes, a.block_id\n' +
     'FROM filtered_accesses a LEFT JOIN pcs p ON p.pc = a.pc AND p.module_id = a.module_id\n' +
     'LEFT JOIN functions f ON f.id = p.function_id\n' +
     'WHERE a.addr >= ' + a0 + ' AND a.addr < ' + a1 + ' AND a.icount >= ' + i0 + ' AND a.icount < ' + i1 + '\n' +
     'GROUP BY a.pc, a.module_id, a.block_id ORDER BY count(*) DESC;';
 });
+
+/* The dgsql command that sets the page's filter, a line of its own. */
+function filterCommand() {
+  const ev = filter.events || '', rg = filter.ranges || '';
+  const q = (t) => t.includes("'") ? (t.includes('"') ? null : '"' + t + '"') : "'" + t + "'";
+  if (!ev && !rg)
+    return '.filter off\n';
+  if ((ev && q(ev) === null) || (rg && q(rg) === null))
+    return '-- set the filter the page shows with .filter (it has both quote characters)\n';
+  return '.filter' + (ev ? ' --events ' + q(ev) : '') + (rg ? ' --ranges ' + q(rg) : '') + '\n';
+}
 
 /* User events as bands along the time axis, a colour by label. */
 const bands = document.getElementById('bands');
@@ -291,13 +314,69 @@ abands.addEventListener('mousemove', (ev) => {
     : 'block ' + x.name + ', ' + x.size + ' bytes from ' + (x.what || '?') + ', ' + x.accesses + ' accesses').join('; ');
 });
 
+/* The functions and heap blocks with the most accesses in the view: the
+   whole trace counted exactly, a zoomed one from its first accesses. */
+async function loadTop() {
+  const g = grid;
+  const j = await fetchFor(g, '/top?' + (g.whole ? '' : 'addr=' + g.cols[0] + ':' +
+    Math.max(g.cols[g.w], g.cols[0] + 1) + '&icount=' + g.ylo + ':' + Math.max(g.yhi, g.ylo + 1)) + filterParams());
+  if (!j)
+    return;
+  const fill = (id, rows, cells) => {
+    const body = el(id).tBodies[0];
+    body.replaceChildren();
+    for (const r of rows) {
+      const tr = document.createElement('tr');
+      for (const t of cells(r))
+        tr.appendChild(document.createElement('td')).textContent = String(t);
+      body.appendChild(tr);
+    }
+  };
+  fill('topfns', j.top.filter((r) => r.kind === 'fn'), (r) => [r.name || '?', r.reads, r.writes]);
+  fill('topblocks', j.top.filter((r) => r.kind === 'block'),
+       (r) => [r.name, r.size, r.site || '?', r.reads, r.writes]);
+  const sc = j.top.find((r) => r.kind === 'scanned');
+  el('topnote').textContent = j.exact ? '(every access)' : sc && sc.reads >= sc.writes
+    ? '(its first ' + sc.reads + ' accesses)' : '(' + (sc ? sc.reads : 0) + ' accesses)';
+}
+
+/* Completion in the filter boxes: the names the trace has for the
+   condition being typed (after the last comma), as whole box values. */
+function complete(box, list) {
+  let timer = null;
+  box.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const v = box.value, cut = v.lastIndexOf(',') + 1;
+      const head = v.slice(0, cut) + (cut ? ' ' : ''), text = v.slice(cut).trim();
+      const r = await fetch('/names?list=' + list + '&text=' + encodeURIComponent(text),
+                            { credentials: 'same-origin' });
+      if (!r.ok || box.value !== v)
+        return;
+      const dl = el(list + '-names');
+      dl.replaceChildren();
+      for (const n of (await r.json()).names)
+        dl.appendChild(document.createElement('option')).value = head + n;
+    }, 120);
+  });
+}
+
+el('filterform').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  filter = { events: el('events').value.trim(), ranges: el('ranges').value.trim() };
+  load();
+});
+complete(el('events'), 'events');
+complete(el('ranges'), 'ranges');
+
 async function meta() {
   const r = await fetch('/meta', { credentials: 'same-origin' });
   if (!r.ok)
     return;
   const m = await r.json();
   el('trace').textContent = (m.trace || '') + (m.accesses ? '  ' + m.accesses + ' accesses' : '');
-  el('filter').textContent = m.filter || '';
+  el('events').value = m.events || '';
+  el('ranges').value = m.ranges || '';
 }
 
 /* The page's URL carries the token once; the cookie carries it after. */
