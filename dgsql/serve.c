@@ -625,7 +625,7 @@ static enum MHD_Result names(struct server *sv, struct MHD_Connection *c)
    summaries (sum_pc, blocks); any other view from its accesses, at most
    TOP_SCAN of them, first in time ("scanned" says how many were, "exact"
    whether that was all of them). */
-#define TOP_SCAN "1000000"
+#define TOP_SCAN "250000"     /* 0.16 s on xz's trace through the row loop */
 #define TOP_N    "10"
 
 static const char top_scan_sql[] =

@@ -142,9 +142,14 @@ def pointer(d, sid, canvas, col, row, click):
 
 
 def wait_drawn(run):
-    for _ in range(300):    # the picture drawn, then read back once
+    """Until the picture is drawn and the side panel's busiest functions
+    (asked for once the view stays) are listed."""
+    for _ in range(300):
         status = run("return document.getElementById('status').textContent")
-        if 'cells in' in status or 'error' in status:
+        if 'error' in status:
+            return
+        if 'cells in' in status and run(
+                "return document.querySelectorAll('#topfns tbody tr').length"):
             return
         time.sleep(0.1)
 
@@ -164,10 +169,10 @@ def type_filter(d, sid, run, typed, events):
             break
         time.sleep(0.1)
     d.call('POST', '/session/%s/element/%s/clear' % (sid, box), {})
-    run("document.getElementById('status').textContent = ''")
+    run("document.getElementById('status').textContent = '';"
+        "document.querySelector('#topfns tbody').replaceChildren()")
     d.call('POST', '/session/%s/element/%s/value' % (sid, box), {'text': events + '\ue007'})
     wait_drawn(run)
-    time.sleep(0.3)         # the side panel's /top after the picture
     page = run(READ_CANVAS)
     page['completions'] = opts
     return page
@@ -181,7 +186,6 @@ def look(d, sid, url, col, row, typed=None, events=None):
                                 {'script': script, 'args': []})
     d.call('POST', '/session/%s/url' % sid, {'url': url})
     wait_drawn(run)
-    time.sleep(0.3)         # the side panel's /top after the picture
     page = run(READ_CANVAS)
     if col is not None:
         canvas = d.call('POST', '/session/%s/element' % sid,

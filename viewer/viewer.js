@@ -20,6 +20,7 @@ let view = { addr: null, icount: null };
 let grid = null;
 let cellAt = new Map();         /* row * w + col -> [reads, writes] */
 let pending = 0;                /* the latest request's number */
+let topTimer = null;
 /* The filter the page asks for: the boxes' text once /meta has said
    what dgsql was started with (null until then: the server's). */
 let filter = { events: null, ranges: null };
@@ -62,7 +63,9 @@ async function load() {
   draw();
   loadEvents();
   loadRegions();
-  loadTop();
+  /* the panel scans the view's accesses: only once the view stays */
+  clearTimeout(topTimer);
+  topTimer = setTimeout(loadTop, 400);
   el('status').textContent = grid.cells.length / 4 + ' cells in ' +
     Math.round(performance.now() - t0) + ' ms (' + grid.from + ')';
 }
