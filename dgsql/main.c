@@ -141,6 +141,11 @@ static const char usage_text[] =
 "                       each view is binned afresh to the canvas's pixels,\n"
 "                       under --events and --ranges.  Ctrl-C stops it\n"
 "      --port N         listen on port N [0: any free port]\n"
+"      --snapshot DIR   write the page with the whole trace's picture (binned\n"
+"                       to 1800 x 1200 cells), events, ranges and busiest\n"
+"                       functions and blocks into DIR (index.html, opened\n"
+"                       from the disk, no server: a CI job's artifact); it\n"
+"                       zooms and pans within those cells\n"
 "\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
@@ -172,12 +177,13 @@ struct args {
 	struct parquet_opts pq;         /* --export parquet (path NULL: none) */
 	const char *partition;
 	int serve, port;                /* --serve [--port N] */
+	const char *snapshot;           /* --snapshot DIR */
 };
 
 enum {
 	O_JSON = 256, O_HEADER, O_NOHEADER, O_PLOTDATA, O_PFIELDS, O_SIZE, O_ADDR,
 	O_ICOUNT, O_PAGE, O_LINE, O_REPORT, O_FOLDED, O_TOP,
-	O_NOCHARTS, O_ENGINE, O_EXPORT, O_PARTITION, O_WINDOW, O_SERVE, O_PORT
+	O_NOCHARTS, O_ENGINE, O_EXPORT, O_PARTITION, O_WINDOW, O_SERVE, O_PORT, O_SNAPSHOT
 };
 
 static const struct option longopts[] = {
@@ -208,6 +214,7 @@ static const struct option longopts[] = {
 	{ "window-size", required_argument, NULL, O_WINDOW },
 	{ "serve", no_argument, NULL, O_SERVE },
 	{ "port", required_argument, NULL, O_PORT },
+	{ "snapshot", required_argument, NULL, O_SNAPSHOT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -256,6 +263,7 @@ static int option(int c, struct args *a, struct shell *sh)
 		return -1;
 	case O_PARTITION: a->partition = optarg; return -1;
 	case O_SERVE: a->serve = 1; return -1;
+	case O_SNAPSHOT: a->snapshot = optarg; return -1;
 	case O_PORT: {
 		char *end;
 		long n;
@@ -312,6 +320,11 @@ static int option(int c, struct args *a, struct shell *sh)
 		return usage_error("bad usage", NULL);
 	}
 }
+
+/* --snapshot's picture: twice the page's canvas each way, so that the
+   page zooms in once before its cells show. */
+#define SNAPSHOT_W 1800
+#define SNAPSHOT_H 1200
 
 /* Runs the SQL / dot-command arguments; stops at the first error. */
 static int run_args(struct shell *sh, char **argv, int n)
@@ -467,6 +480,9 @@ static int run(struct shell *sh, struct args *a, char **rest, int nrest)
 		return report(sh, a);
 	if (a->serve)
 		return serve_run(sh, a->port, &err) == 0 ? 0 : failed("", err);
+	if (a->snapshot)
+		return serve_snapshot(sh, a->snapshot, SNAPSHOT_W, SNAPSHOT_H, &err) == 0 ? 0
+			: failed("", err);
 	if (nrest > 1 || a->pq.path)
 		return 0;
 	if (sh->interactive)
@@ -507,12 +523,16 @@ int main(int argc, char **argv)
 		return usage_error("--no-charts needs --report", NULL);
 	if (a.port && !a.serve)
 		return usage_error("--port needs --serve", NULL);
-	if (a.serve && (a.plot || a.report.dir || a.pq.path))
-		return usage_error("--serve: not with --plot, --report or --export", NULL);
-	if (a.serve && (sh.plot.has_addr || sh.plot.has_icount))
-		return usage_error("--serve: zoom in the page, not with --addr-range or --icount-range", NULL);
+	if ((a.serve || a.snapshot) && (a.plot || a.report.dir || a.pq.path))
+		return usage_error(a.serve ? "--serve: not with --plot, --report or --export"
+				   : "--snapshot: not with --plot, --report or --export", NULL);
+	if (a.serve && a.snapshot)
+		return usage_error("--snapshot: the page without a server, not with --serve", NULL);
+	if ((a.serve || a.snapshot) && (sh.plot.has_addr || sh.plot.has_icount))
+		return usage_error("--serve, --snapshot: zoom in the page, not with --addr-range or "
+				   "--icount-range", NULL);
 	sh.interactive = optind + 1 == argc && !a.plot && !a.report.dir &&
-			 !a.serve && isatty(0);
+			 !a.serve && !a.snapshot && isatty(0);
 	sh.bail = !sh.interactive;
 	sh.mode = a.mode >= 0 ? a.mode
 		: sh.interactive ? RENDER_TABLE : RENDER_LIST;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "aside.h"
 #include "dgesc.h"
 #include "dgfilter.h"
 #include "dgplot.h"
@@ -324,10 +325,9 @@ static void json_text(sqlite3_str *s, const char *key, const char *text)
 	free(e);
 }
 
-static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
+static void meta_json(struct server *sv, sqlite3_str *s)
 {
 	struct shell *sh = sv->sh;
-	sqlite3_str *s = sqlite3_str_new(NULL);
 	sqlite3_stmt *st = NULL;
 	char *filter = sqlite3_mprintf("%s%s%s%s", sv->events0 ? "--events " : "",
 				       sv->events0 ? sv->events0 : "", sv->ranges0 ? " --ranges " : "",
@@ -349,6 +349,13 @@ static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
 	json_text(s, "ranges", sv->ranges0);
 	sqlite3_str_appendf(s, ",\"accesses\":%lld}",
 			    (long long)dgsqlfn_int(sh->db, "SELECT value FROM meta WHERE key = 'accesses'"));
+}
+
+static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
+{
+	sqlite3_str *s = sqlite3_str_new(NULL);
+
+	meta_json(sv, s);
 	return reply_json(c, s);
 }
 
@@ -357,37 +364,53 @@ static enum MHD_Result meta(struct server *sv, struct MHD_Connection *c)
 /* Writes one row of a statement as a JSON object. */
 typedef void row_fn(sqlite3_str *s, sqlite3_stmt *st);
 
-/* The reply {"LIST":[row, row ...]TAIL}: the rows of sql with its
-   parameters ?1.. bound to v[0..n), each written by row; 500 naming what
-   on an SQL error. */
-static enum MHD_Result rows_reply(struct server *sv, struct MHD_Connection *c, const char *what,
-				  const char *sql, const int64_t *v, int n, const char *list,
-				  row_fn *row, const char *tail)
+/* A JSON answer: what, the SQL that gives its rows (parameters ?1..
+   bound to v[0..n)), the list's name, how a row is written, and what
+   follows the list. */
+struct rows {
+	const char *what, *sql;
+	const int64_t *v;
+	int n;
+	const char *list;
+	row_fn *row;
+	const char *tail;
+};
+
+/* {"LIST":[row, row ...]TAIL} in s; 0, or -1 with *err naming what. */
+static int rows_json(sqlite3 *db, const struct rows *q, sqlite3_str *s, char **err)
 {
-	sqlite3 *db = sv->sh->db;
 	sqlite3_stmt *st = NULL;
-	sqlite3_str *s;
 	int i, rc, k = 0;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return reply_msg(c, 500, sqlite3_mprintf("%s: %s\n", what, sqlite3_errmsg(db)));
-	for (i = 0; i < n; i++)
-		sqlite3_bind_int64(st, i + 1, v[i]);
-	s = sqlite3_str_new(NULL);
-	sqlite3_str_appendf(s, "{\"%s\":[", list);
+	if (sqlite3_prepare_v2(db, q->sql, -1, &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: %s", q->what, sqlite3_errmsg(db));
+		return -1;
+	}
+	for (i = 0; i < q->n; i++)
+		sqlite3_bind_int64(st, i + 1, q->v[i]);
+	sqlite3_str_appendf(s, "{\"%s\":[", q->list);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		sqlite3_str_appendall(s, k++ ? ",{" : "{");
-		row(s, st);
+		q->row(s, st);
 		sqlite3_str_appendall(s, "}");
 	}
-	sqlite3_str_appendf(s, "]%s}", tail);
-	if (rc != SQLITE_DONE) {
-		char *m = sqlite3_mprintf("%s: %s\n", what, sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		sqlite3_free(sqlite3_str_finish(s));
-		return reply_msg(c, 500, m);
-	}
+	sqlite3_str_appendf(s, "]%s}", q->tail);
+	if (rc != SQLITE_DONE)
+		*err = sqlite3_mprintf("%s: %s", q->what, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The reply of rows_json; 500 with its message on an SQL error. */
+static enum MHD_Result rows_reply(struct server *sv, struct MHD_Connection *c, const struct rows *q)
+{
+	sqlite3_str *s = sqlite3_str_new(NULL);
+	char *err = NULL;
+
+	if (rows_json(sv->sh->db, q, s, &err) < 0) {
+		sqlite3_free(sqlite3_str_finish(s));
+		return reply_msg(c, 500, sqlite3_mprintf("%s\n", err ? err : "out of memory"));
+	}
 	return reply_json(c, s);
 }
 
@@ -477,7 +500,8 @@ static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
 
 	if (range_of(c, "addr", &v[0], &v[1]) < 0 || range_of(c, "icount", &v[2], &v[3]) < 0)
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	return rows_reply(sv, c, "at", sv->at_sql, v, 4, "rows", at_row, ",\"limit\":" AT_SCAN);
+	return rows_reply(sv, c, &(struct rows){ "at", sv->at_sql, v, 4, "rows", at_row,
+						 ",\"limit\":" AT_SCAN });
 }
 
 /* ------------------------------------------------------------ /events */
@@ -486,6 +510,11 @@ static enum MHD_Result at(struct server *sv, struct MHD_Connection *c)
    window (all without one), first to start first, at most 1000: the
    page draws them as bands along the time axis.  An event never ended
    runs to the end of the trace (end null). */
+static const char events_sql[] =
+	"SELECT label, thread, start_icount, end_icount FROM events"
+	" WHERE start_icount < ?2 AND coalesce(end_icount, ?2) >= ?1"
+	" ORDER BY start_icount, id LIMIT 1000";
+
 static void event_row(sqlite3_str *s, sqlite3_stmt *st)
 {
 	json_text(s, "label", (const char *)sqlite3_column_text(st, 0));
@@ -501,9 +530,7 @@ static enum MHD_Result events(struct server *sv, struct MHD_Connection *c)
 	if (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount") &&
 	    range_of(c, "icount", &v[0], &v[1]) < 0)
 		return reply_msg(c, 400, sqlite3_mprintf("icount: expected LO:HI with LO < HI\n"));
-	return rows_reply(sv, c, "events", "SELECT label, thread, start_icount, end_icount FROM events"
-			  " WHERE start_icount < ?2 AND coalesce(end_icount, ?2) >= ?1"
-			  " ORDER BY start_icount, id LIMIT 1000", v, 2, "events", event_row, "");
+	return rows_reply(sv, c, &(struct rows){ "events", events_sql, v, 2, "events", event_row, "" });
 }
 
 /* ------------------------------------------------------------ /regions */
@@ -544,7 +571,7 @@ static enum MHD_Result regions(struct server *sv, struct MHD_Connection *c)
 	    (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "icount") &&
 	     range_of(c, "icount", &v[2], &v[3]) < 0))
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	return rows_reply(sv, c, "regions", regions_sql, v, 4, "regions", region_row, "");
+	return rows_reply(sv, c, &(struct rows){ "regions", regions_sql, v, 4, "regions", region_row, "" });
 }
 
 /* ------------------------------------------------------------ /names */
@@ -665,17 +692,23 @@ static void top_row(sqlite3_str *s, sqlite3_stmt *st)
 	json_int(s, "writes", st, 5);
 }
 
+/* The whole view unfiltered from the summaries, else scanned. */
+static struct rows top_rows(const struct server *sv, int whole, const int64_t *v)
+{
+	whole = whole && sv->sh->plot.unfiltered;
+	return (struct rows){ "top", whole ? top_sum_sql : top_scan_sql, v, whole ? 0 : 4,
+			      "top", top_row, whole ? ",\"exact\":true" : "" };
+}
+
 static enum MHD_Result top(struct server *sv, struct MHD_Connection *c)
 {
 	int64_t v[4] = { INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX };
-	int whole = !arg(c, "addr") && !arg(c, "icount");
+	struct rows q = top_rows(sv, !arg(c, "addr") && !arg(c, "icount"), v);
 
 	if ((arg(c, "addr") && range_of(c, "addr", &v[0], &v[1]) < 0) ||
 	    (arg(c, "icount") && range_of(c, "icount", &v[2], &v[3]) < 0))
 		return reply_msg(c, 400, sqlite3_mprintf("addr and icount: expected LO:HI with LO < HI\n"));
-	whole = whole && sv->sh->plot.unfiltered;
-	return rows_reply(sv, c, "top", whole ? top_sum_sql : top_scan_sql, v, whole ? 0 : 4,
-			  "top", top_row, whole ? ",\"exact\":true" : "");
+	return rows_reply(sv, c, &q);
 }
 
 /* ------------------------------------------------------------ requests */
@@ -764,32 +797,149 @@ static void warm(struct server *sv)
 	sqlite3_free(err);
 }
 
+/* What the server and the snapshot need of the session: the filter it
+   was started with, /at's SQL; the plot options made a view's. */
+static int server_init(struct server *sv, struct shell *sh, char **err)
+{
+	sv->sh = sh;
+	/* the struct field of the instruction (pc_types), on a trace that has them */
+	sv->at_sql = sqlite3_mprintf(at_sql_fmt, dgsqlfn_int(sh->db, "SELECT count(*) FROM sqlite_schema"
+		" WHERE name = 'pc_types'") == 1 ? "(SELECT t.type || CASE WHEN t.field IS NULL"
+		" THEN ' (padding)' WHEN t.field = '' THEN '' ELSE '.' || t.field END"
+		" FROM pc_types t WHERE t.pc = g.pc AND t.module_id = g.module_id)" : "NULL");
+	sv->events0 = sh->events ? sqlite3_mprintf("%s", sh->events) : NULL;
+	sv->ranges0 = sh->ranges ? sqlite3_mprintf("%s", sh->ranges) : NULL;
+	if (!sv->at_sql || (sh->events && !sv->events0) || (sh->ranges && !sv->ranges0)) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	/* every view is the shell's plot options zoomed: no file, the filter's */
+	sh->plot.out = sh->plot.data_out = sh->plot.title = NULL;
+	sh->plot.unfiltered = !sh->events && !sh->ranges;
+	sh->plot.has_addr = sh->plot.has_icount = 0;
+	return 0;
+}
+
+static void server_free(struct server *sv)
+{
+	cache_free();
+	sqlite3_free(sv->at_sql);
+	sqlite3_free(sv->events0);
+	sqlite3_free(sv->ranges0);
+}
+
+/* ------------------------------------------------------------ --snapshot */
+
+/* Writes len bytes of data to DIR/name, 0600; 0, or -1 with *err. */
+static int write_in(const char *dir, const char *name, const void *data, size_t len, char **err)
+{
+	char *path = sqlite3_mprintf("%s/%s", dir, name);
+	int fd = path ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+	int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
+
+	if (fd >= 0 && close(fd) < 0)
+		ok = 0;
+	if (!ok)
+		*err = sqlite3_mprintf("--snapshot: cannot write '%s': %s", path ? path : name,
+				       strerror(errno));
+	sqlite3_free(path);
+	return ok ? 0 : -1;
+}
+
+/* snapshot.js: the answers the page would fetch for the whole trace, as
+   one object the page reads instead (viewer.js: window.DG_SNAPSHOT). */
+static char *snapshot_js(struct server *sv, int w, int h, char **err)
+{
+	static const int64_t all[4] = { INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX };
+	struct dgplot_opts o = sv->sh->plot;
+	sqlite3_str *s = sqlite3_str_new(NULL);
+	struct rows top = top_rows(sv, 1, all);
+	char *grid;
+	int len;
+
+	o.width = w;
+	o.height = h;
+	if (!(grid = grid_json(sv, &o, &len, err))) {
+		sqlite3_free(sqlite3_str_finish(s));
+		return NULL;
+	}
+	sqlite3_str_appendall(s, "/* dgsql --snapshot: the trace's whole view for viewer.js */\n"
+			      "window.DG_SNAPSHOT = {\"meta\":");
+	meta_json(sv, s);
+	sqlite3_str_appendf(s, ",\n\"grid\":%s,\n\"events\":", grid);
+	sqlite3_free(grid);
+	if (rows_json(sv->sh->db, &(struct rows){ "events", events_sql, all + 2, 2, "events",
+						  event_row, "" }, s, err) < 0 ||
+	    (sqlite3_str_appendall(s, ",\n\"regions\":"),
+	     rows_json(sv->sh->db, &(struct rows){ "regions", regions_sql, all, 4, "regions",
+						   region_row, "" }, s, err) < 0) ||
+	    (sqlite3_str_appendall(s, ",\n\"top\":"), rows_json(sv->sh->db, &top, s, err) < 0)) {
+		sqlite3_free(sqlite3_str_finish(s));
+		return NULL;
+	}
+	sqlite3_str_appendall(s, "};\n");
+	return sqlite3_str_finish(s);
+}
+
+/* The page reads snapshot.js first: a script element before viewer.js. */
+static char *snapshot_index(void)
+{
+	static const char at[] = "<script src=\"viewer.js\"";
+	const char *page = (const char *)viewer_index_html;
+	const char *p = strstr(page, at);
+
+	if (!p || (unsigned long)(p - page) > viewer_index_html_len)
+		return NULL;
+	return sqlite3_mprintf("%.*s<script src=\"snapshot.js\"></script>\n%s", (int)(p - page), page, p);
+}
+
+int serve_snapshot(struct shell *sh, const char *dir, int w, int h, char **err)
+{
+	struct server sv = { 0 };
+	char *tmp = sqlite3_mprintf("%s.tmp-XXXXXX", dir), *js = NULL, *index = NULL;
+	int rc = -1;
+
+	if (!tmp || server_init(&sv, sh, err) < 0)
+		goto out;
+	if (!mkdtemp(tmp)) {
+		*err = sqlite3_mprintf("--snapshot: cannot make '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (!(js = snapshot_js(&sv, w, h, err)))
+		goto fail;
+	if (!(index = snapshot_index())) {
+		*err = sqlite3_mprintf("--snapshot: out of memory");
+		goto fail;
+	}
+	if (write_in(tmp, "index.html", index, strlen(index), err) < 0 ||
+	    write_in(tmp, "viewer.js", viewer_viewer_js, viewer_viewer_js_len, err) < 0 ||
+	    write_in(tmp, "viewer.css", viewer_viewer_css, viewer_viewer_css_len, err) < 0 ||
+	    write_in(tmp, "snapshot.js", js, strlen(js), err) < 0 ||
+	    aside_swap_in(tmp, dir, "--snapshot", err) < 0)
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	aside_remove(tmp);
+out:
+	sqlite3_free(js);
+	sqlite3_free(index);
+	sqlite3_free(tmp);
+	server_free(&sv);
+	return rc;
+}
+
 int serve_run(struct shell *sh, int port, char **err)
 {
-	struct server sv = { .sh = sh };
+	struct server sv = { 0 };
 	struct sockaddr_in sin;
 	struct MHD_Daemon *d;
 	const union MHD_DaemonInfo *info;
 	sigset_t set, old;
 	int sig = 0, rc = -1;
 
-	if (token_make(sv.token, err) < 0)
-		return -1;
-	/* the struct field of the instruction (pc_types), on a trace that has them */
-	sv.at_sql = sqlite3_mprintf(at_sql_fmt, dgsqlfn_int(sh->db, "SELECT count(*) FROM sqlite_schema"
-		" WHERE name = 'pc_types'") == 1 ? "(SELECT t.type || CASE WHEN t.field IS NULL"
-		" THEN ' (padding)' WHEN t.field = '' THEN '' ELSE '.' || t.field END"
-		" FROM pc_types t WHERE t.pc = g.pc AND t.module_id = g.module_id)" : "NULL");
-	sv.events0 = sh->events ? sqlite3_mprintf("%s", sh->events) : NULL;
-	sv.ranges0 = sh->ranges ? sqlite3_mprintf("%s", sh->ranges) : NULL;
-	if (!sv.at_sql || (sh->events && !sv.events0) || (sh->ranges && !sv.ranges0)) {
-		*err = sqlite3_mprintf("out of memory");
+	if (server_init(&sv, sh, err) < 0 || token_make(sv.token, err) < 0)
 		goto out;
-	}
-	/* every view is the shell's plot options zoomed: no file, the filter's */
-	sh->plot.out = sh->plot.data_out = sh->plot.title = NULL;
-	sh->plot.unfiltered = !sh->events && !sh->ranges;
-	sh->plot.has_addr = sh->plot.has_icount = 0;
 	warm(&sv);
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
@@ -827,9 +977,6 @@ int serve_run(struct shell *sh, int port, char **err)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	rc = 0;
 out:
-	cache_free();
-	sqlite3_free(sv.at_sql);
-	sqlite3_free(sv.events0);
-	sqlite3_free(sv.ranges0);
+	server_free(&sv);
 	return rc;
 }

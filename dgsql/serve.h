@@ -35,4 +35,14 @@
    port 0: any free port. */
 int serve_run(struct shell *sh, int port, char **err);
 
+/* dgsql --snapshot DIR: the page as files for a CI job to keep, opened
+   from the disk with no server: DIR/index.html, viewer.js, viewer.css and
+   snapshot.js, the answers for the whole trace under the session's
+   filter (the picture binned to w x h cells, the events, ranges and
+   busiest blocks, the busiest functions and blocks).  The page then zooms
+   and pans within those cells; hover and filters need the server.  Built
+   aside and renamed into place (aside.h), files 0600.  0, or -1 with
+   *err. */
+int serve_snapshot(struct shell *sh, const char *dir, int w, int h, char **err);
+
 #endif

@@ -25,6 +25,14 @@
                           Enter: a second line compares the canvas with
                           GRID2.json's cells ("FILTERED SAME N").
                           Exit 77 when Chromium cannot run here.
+  snapshot DIR OUT        open DIR/index.html (dgsql --snapshot) from the disk in
+                          headless Chromium: print "SAME N" when the canvas
+                          shows the snapshot's cells two by two (its grid is
+                          twice the canvas each way), or what differs; then
+                          zoom in with the wheel at the middle: OUT/snap.json
+                          gets the status and lit pixels before and after,
+                          the address axis's ends, the console and what
+                          was fetched
   load URL N              N requests at once (N threads); print how many got
                           200, then whether the server answers afterwards
 
@@ -247,6 +255,53 @@ def browse(url, grid_path, out, col=None, row=None, typed=None, events=None, gri
     return 0
 
 
+def snapshot(d_dir, out):
+    js = open(os.path.join(d_dir, 'snapshot.js')).read()
+    snap = json.loads(js[js.index('=') + 1:].strip().rstrip(';'))
+    g = snap['grid']
+    half = {}
+    for (col, row), (r, w) in cells_of(g).items():
+        k = (col // 2, row // 2)
+        pr, pw = half.get(k, (0, 0))
+        half[k] = (pr + r, pw + w)
+    flat = [v for (col, row), (r, w) in half.items() for v in (col, row, r, w)]
+    want = {'w': g['w'] // 2, 'h': g['h'] // 2, 'cells': flat}
+    axis = "return [document.getElementById('xleft').textContent, " \
+           "document.getElementById('xright').textContent]"
+    try:
+        with chrome_session(900) as (d, sid):
+            run = lambda script: d.call('POST', '/session/%s/execute/sync' % sid,
+                                        {'script': script, 'args': []})
+            d.call('POST', '/session/%s/url' % sid,
+                   {'url': 'file://' + os.path.abspath(os.path.join(d_dir, 'index.html'))})
+            wait_drawn(run)
+            page = run(READ_CANVAS)
+            res = {'status': page['status'], 'lit': len(page['lit']), 'axis': run(axis),
+                   'trace': page['trace'], 'topfns': page['topfns']}
+            print(same_cells(page, want, ''))
+            canvas = list(d.call('POST', '/session/%s/element' % sid,
+                                 {'using': 'css selector', 'value': '#picture'}).values())[0]
+            run("document.getElementById('status').textContent = ''")
+            d.call('POST', '/session/%s/actions' % sid, {'actions': [
+                {'type': 'wheel', 'id': 'wheel', 'actions': [
+                    {'type': 'scroll', 'x': 0, 'y': 0, 'deltaX': 0, 'deltaY': -100,
+                     'origin': {'element-6066-11e4-a52e-4f735466cecf': canvas}}]}]})
+            wait_drawn(run)
+            zoomed = run(READ_CANVAS)
+            res.update({'zoomed_status': zoomed['status'], 'zoomed_lit': len(zoomed['lit']),
+                        'zoomed_axis': run(axis), 'resources': zoomed['resources'],
+                        'console': d.call('POST', '/session/%s/se/log' % sid,
+                                          {'type': 'browser'})})
+    except NoChrome as e:
+        print(e, file=sys.stderr)
+        return 77
+    res['console'] = [m for m in res['console']
+                      if 'willReadFrequently' not in m.get('message', '')]
+    with open(os.path.join(out, 'snap.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+    return 0
+
+
 def load(url, n):
     n = int(n)
     codes = []
@@ -271,7 +326,7 @@ def load(url, n):
 
 def main(argv):
     cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3, 5, 8)),
-            'load': (load, (2,))}
+            'load': (load, (2,)), 'snapshot': (snapshot, (2,))}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 not in cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)
         return 2

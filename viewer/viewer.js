@@ -6,6 +6,12 @@
  * instruction-count range.  Text from the trace goes into the page as
  * text (textContent), never as markup.
  *
+ * Written by dgsql --snapshot, the page has no server: snapshot.js, read
+ * first, sets window.DG_SNAPSHOT to the answers for the whole trace, and
+ * each view is binned here from the snapshot's cells (snapshotGrid);
+ * what only the server knows (the accesses under the mouse, other
+ * filters) says so.
+ *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 'use strict';
@@ -21,6 +27,7 @@ let grid = null;
 let cellAt = new Map();         /* row * w + col -> [reads, writes] */
 let pending = 0;                /* the latest request's number */
 let topTimer = null;
+const snap = window.DG_SNAPSHOT || null;
 /* The filter the page asks for: the boxes' text once /meta has said
    what dgsql was started with (null until then: the server's). */
 let filter = { events: null, ranges: null };
@@ -45,20 +52,103 @@ function pageAligned(r) {
   return [Math.floor(r[0] / 4096) * 4096, Math.ceil(r[1] / 4096) * 4096];
 }
 
+/* Where column position c (fractional) of the snapshot's grid starts. */
+function snapAddr(c) {
+  const g = snap.grid, k = Math.min(Math.floor(c), g.w - 1);
+  return c >= g.w ? g.cols[g.w] : g.cols[k] + (c - k) * (g.cols[k + 1] - g.cols[k]);
+}
+
+/* The column position (fractional) of address a in the snapshot's grid. */
+function snapCol(a) {
+  const c = snap.grid.cols;
+  let lo = 0, hi = snap.grid.w;
+  if (a <= c[0])
+    return 0;
+  if (a >= c[hi])
+    return hi;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (c[mid] <= a) lo = mid; else hi = mid;
+  }
+  return lo + (a - c[lo]) / Math.max(1, c[lo + 1] - c[lo]);
+}
+
+/* A view of the snapshot: its cells in the view's ranges spread over (or
+   summed into) the canvas's cells, in /grid's form. */
+function snapshotGrid(addr, icount) {
+  const g = snap.grid, W = canvas.width, H = canvas.height;
+  const span = (g.yhi - g.ylo) / g.h;
+  const c0 = addr ? snapCol(addr[0]) : 0, c1 = Math.max(addr ? snapCol(addr[1]) : g.w, c0 + 1e-9);
+  const r0 = icount ? Math.max(0, (icount[0] - g.ylo) / span) : 0;
+  const r1 = Math.max(icount ? Math.min(g.h, (icount[1] - g.ylo) / span) : g.h, r0 + 1e-9);
+  const reads = new Float64Array(W * H), writes = new Float64Array(W * H);
+  const to = (v, v0, v1, n) => Math.floor((v - v0) * n / (v1 - v0));
+  const c = g.cells;
+  for (let i = 0; i + 3 < c.length; i += 4) {
+    const col = c[i], row = c[i + 1];
+    if (col + 1 <= c0 || col >= c1 || row + 1 <= r0 || row >= r1)
+      continue;
+    const x0 = Math.max(0, to(col, c0, c1, W)), x1 = Math.min(W, Math.max(x0 + 1, to(col + 1, c0, c1, W)));
+    const y0 = Math.max(0, to(row, r0, r1, H)), y1 = Math.min(H, Math.max(y0 + 1, to(row + 1, r0, r1, H)));
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++) {
+        reads[y * W + x] += c[i + 2];
+        writes[y * W + x] += c[i + 3];
+      }
+  }
+  const out = { w: W, h: H, from: 'snapshot', cols: [], cells: [],
+                ylo: Math.floor(g.ylo + r0 * span), yhi: Math.ceil(g.ylo + r1 * span) };
+  for (let x = 0; x <= W; x++)
+    out.cols.push(Math.floor(snapAddr(c0 + x * (c1 - c0) / W)));
+  for (let k = 0; k < W * H; k++)
+    if (reads[k] || writes[k])
+      out.cells.push(k % W, Math.floor(k / W), reads[k], writes[k]);
+  return out;
+}
+
+/* What a snapshot answers for path: the whole trace's lists; null where
+   only the server can answer. */
+function snapshotAnswer(path) {
+  const u = new URL(path, 'http://snapshot/'), p = u.searchParams;
+  const range = (name) => p.has(name) ? p.get(name).split(':').map(Number) : null;
+  switch (u.pathname) {
+  case '/grid': return snapshotGrid(range('addr'), range('icount'));
+  case '/meta': return snap.meta;
+  case '/events': return snap.events;
+  case '/regions': return snap.regions;
+  case '/top': return Object.assign({}, snap.top, { whole: !p.has('addr') && !p.has('icount') });
+  default: return null;
+  }
+}
+
+/* The server's answer to path as JSON, or the snapshot's; an HTTP error
+   throws its status and message. */
+async function ask(path) {
+  if (snap)
+    return snapshotAnswer(path);
+  const r = await fetch(path, { credentials: 'same-origin' });
+  if (!r.ok)
+    throw new Error('error ' + r.status + ': ' + (await r.text()));
+  return r.json();
+}
+
 async function load() {
   const me = ++pending;
   const url = '/grid?w=' + canvas.width + '&h=' + canvas.height +
     rangeParam('addr', pageAligned(view.addr)) + rangeParam('icount', view.icount) + filterParams();
   el('status').textContent = 'binning';
   const t0 = performance.now();
-  const r = await fetch(url, { credentials: 'same-origin' });
-  if (me !== pending)
-    return;                     /* a newer view was asked for meanwhile */
-  if (!r.ok) {
-    el('status').textContent = 'error ' + r.status + ': ' + (await r.text());
+  let g;
+  try {
+    g = await ask(url);
+  } catch (e) {
+    if (me === pending)
+      el('status').textContent = e.message;
     return;
   }
-  grid = await r.json();
+  if (me !== pending)
+    return;                     /* a newer view was asked for meanwhile */
+  grid = g;
   grid.whole = !view.addr && !view.icount;
   draw();
   loadEvents();
@@ -160,9 +250,8 @@ function cellRanges(col, row) {
 
 async function at(col, row) {
   const [a0, a1, i0, i1] = cellRanges(col, row);
-  const r = await fetch('/at?addr=' + a0 + ':' + a1 + '&icount=' + i0 + ':' + i1 + filterParams(),
-                        { credentials: 'same-origin' });
-  return r.ok ? (await r.json()).rows : [];
+  const j = await ask('/at?addr=' + a0 + ':' + a1 + '&icount=' + i0 + ':' + i1 + filterParams()).catch(() => null);
+  return j ? j.rows : [];
 }
 
 let hoverTimer = null, hoverCell = -1;
@@ -174,7 +263,7 @@ canvas.addEventListener('mousemove', (ev) => {
   const v = cellAt.get(row * grid.w + col);
   el('hover').textContent = 'address ' + hex(addrAt(col)) + '  icount ' +
     Math.floor(icountAt(row)) + (v ? '  reads ' + v[0] + '  writes ' + v[1] : '');
-  if (!v || row * grid.w + col === hoverCell)
+  if (!v || row * grid.w + col === hoverCell || snap)
     return;
   hoverCell = row * grid.w + col;
   clearTimeout(hoverTimer);
@@ -198,7 +287,7 @@ canvas.addEventListener('click', async (ev) => {
     return;
   const [x, y] = point(ev);
   const col = Math.floor(x), row = Math.floor(y);
-  if (!cellAt.get(row * grid.w + col))
+  if (!cellAt.get(row * grid.w + col) || snap)
     return;
   const [a0, a1, i0, i1] = cellRanges(col, row);
   const body = el('picked').tBodies[0];
@@ -245,8 +334,8 @@ function hue(label) {
 /* What path says about grid g, or null if it failed or the view moved
    on meanwhile. */
 async function fetchFor(g, path) {
-  const r = await fetch(path, { credentials: 'same-origin' });
-  return r.ok && g === grid ? r.json() : null;
+  const j = await ask(path).catch(() => null);
+  return g === grid ? j : null;
 }
 
 async function loadEvents() {
@@ -339,7 +428,8 @@ async function loadTop() {
   fill('topblocks', j.top.filter((r) => r.kind === 'block'),
        (r) => [r.name, r.size, r.site || '?', r.reads, r.writes]);
   const sc = j.top.find((r) => r.kind === 'scanned');
-  el('topnote').textContent = j.exact ? '(every access)' : sc && sc.reads >= sc.writes
+  el('topnote').textContent = snap && !j.whole ? '(of the whole trace: a snapshot)'
+    : j.exact ? '(every access)' : sc && sc.reads >= sc.writes
     ? '(its first ' + sc.reads + ' accesses)' : '(' + (sc ? sc.reads : 0) + ' accesses)';
 }
 
@@ -352,13 +442,12 @@ function complete(box, list) {
     timer = setTimeout(async () => {
       const v = box.value, cut = v.lastIndexOf(',') + 1;
       const head = v.slice(0, cut) + (cut ? ' ' : ''), text = v.slice(cut).trim();
-      const r = await fetch('/names?list=' + list + '&text=' + encodeURIComponent(text),
-                            { credentials: 'same-origin' });
-      if (!r.ok || box.value !== v)
+      const j = await ask('/names?list=' + list + '&text=' + encodeURIComponent(text)).catch(() => null);
+      if (!j || box.value !== v)
         return;
       const dl = el(list + '-names');
       dl.replaceChildren();
-      for (const n of (await r.json()).names)
+      for (const n of j.names)
         dl.appendChild(document.createElement('option')).value = head + n;
     }, 120);
   });
@@ -373,10 +462,9 @@ complete(el('events'), 'events');
 complete(el('ranges'), 'ranges');
 
 async function meta() {
-  const r = await fetch('/meta', { credentials: 'same-origin' });
-  if (!r.ok)
+  const m = await ask('/meta').catch(() => null);
+  if (!m)
     return;
-  const m = await r.json();
   el('trace').textContent = (m.trace || '') + (m.accesses ? '  ' + m.accesses + ' accesses' : '');
   el('events').value = m.events || '';
   el('ranges').value = m.ranges || '';
@@ -385,5 +473,11 @@ async function meta() {
 /* The page's URL carries the token once; the cookie carries it after. */
 if (location.search)
   history.replaceState(null, '', location.pathname);
+if (snap) {                     /* the filter it was written with, fixed */
+  el('events').disabled = el('ranges').disabled = true;
+  el('filterform').querySelector('button').disabled = true;
+  el('info').textContent = 'a snapshot (dgsql --snapshot): the accesses under the mouse need the ' +
+    'server, dgsql DB --serve';
+}
 meta();
 load();
