@@ -13,14 +13,36 @@
  *   /            the page (viewer/index.html, compiled in with viewer.js
  *                and viewer.css: nothing is fetched from elsewhere)
  *   /grid?w=W&h=H[&addr=LO:HI][&icount=LO:HI]
- *                the picture's cells for a W x H canvas under the shell's
+ *                the picture's cells for a W x H canvas under the
  *                filter, binned by lib/dgplot.h's dgplot_grid, the same
  *                cells --plot-data writes for that view: JSON
  *                {"w","h","ylo","yhi","from","cols":[w+1 addresses],
  *                 "cells":[col,row,reads,writes,...]}
- *   /meta        JSON {"trace","filter","accesses"}: text from the trace
- *                JSON-escaped (lib/dgesc.h); the page puts it in the
- *                document as text, never as markup.
+ *   /at?addr=LO:HI&icount=LO:HI
+ *                the code that made a cell's accesses (at most 8 pcs:
+ *                function, file:line, reads, writes, heap block and its
+ *                allocating function, the instruction's struct field,
+ *                one call stack), of its first 200 000 accesses
+ *   /top[?addr=LO:HI&icount=LO:HI]
+ *                the view's busiest functions and heap blocks (10 each):
+ *                without a range and a filter exact from the summaries
+ *                ("exact":true), else of the view's first 250 000
+ *                accesses (the "scanned" row says how many)
+ *   /events, /regions [?addr=..&icount=..]
+ *                the user events, and the tracked ranges and busiest
+ *                heap blocks, overlapping the view: the bands
+ *   /names?list=events|ranges&text=T
+ *                completion: the conditions that list takes starting
+ *                with T, or the trace's names after fn:, file:, dso:,
+ *                user:, field: (lib/dgfilter.h), at most 50
+ *   /meta        JSON {"trace","filter","events","ranges","accesses"}
+ *
+ * /grid, /at and /top take the page's filter as events= and ranges=
+ * (dgsql's --events and --ranges; absent: the command line's, empty:
+ * none), installed for the request (400 with the compiler's message when
+ * it is bad); a view is cached with its filter.  Text from the trace is
+ * JSON-escaped (lib/dgesc.h); the page puts it in the document as text,
+ * never as markup.
  *
  * Ownership: the shell stays the caller's; nothing outlives serve_run.
  *
