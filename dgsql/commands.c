@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "dgesc.h"
 #include "dgplot.h"
 #include "modules.h"
@@ -299,6 +300,29 @@ static int c_stats(struct shell *sh, int argc, char **argv, char **err)
 	return stats_print(sh->db, sh->out, err);
 }
 
+/* .cache D1=SIZE:WAYS:LINE [L2=...] [LL=...]: simulated over the filter's
+   accesses (cache.h), then each level's totals. */
+static int c_cache(struct shell *sh, int argc, char **argv, char **err)
+{
+	int64_t n = 0;
+	int filtered = sh->events || sh->ranges || sh->zoom_queries;
+
+	if (argc < 2) {
+		*err = sqlite3_mprintf("usage: .cache D1=SIZE:WAYS:LINE [L2=...] [LL=...] "
+				       "(as .cache D1=32k:8:64 LL=8M:16:64)");
+		return -1;
+	}
+	if (cache_run(sh->db, argv + 1, argc - 1, filtered, &n, err) < 0)
+		return -1;
+	return sh->ops->exec(sh, "SELECT l.level, l.name, printf('%d:%d:%d', l.size, l.ways, l.line)"
+			     " AS geometry, sum(c.reads) AS reads, sum(c.writes) AS writes,"
+			     " sum(c.read_misses) AS read_misses, sum(c.write_misses) AS write_misses,"
+			     " printf('%.2f%%', 100.0 * (sum(c.read_misses) + sum(c.write_misses))"
+			     "  / max(1, sum(c.reads) + sum(c.writes))) AS miss_rate"
+			     " FROM temp.cache_levels l JOIN temp.cache_pc c ON c.level = l.level"
+			     " GROUP BY l.level ORDER BY l.level", NULL, 0, err);
+}
+
 static int c_modules(struct shell *sh, int argc, char **argv, char **err)
 {
 	if (want_args(argc, 0, 0, ".modules", err) < 0)
@@ -433,6 +457,8 @@ static int c_help(struct shell *sh, int argc, char **argv, char **err);
 
 static const struct command table[] = {
 	{ "bail", "on|off", "stop at the first error", c_bail, ARGS_ONOFF },
+	{ "cache", "D1=S:W:L [L2=..] [LL=..]",
+	  "simulate caches over the filter's accesses (tables cache_*)", c_cache, ARGS_NONE },
 	{ "engine", "[auto|sqlite|duckdb]",
 	  "which engine runs queries over the accesses", c_engine, ARGS_NONE },
 	{ "exit", "", "leave dgsql", c_quit, ARGS_NONE },

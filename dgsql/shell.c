@@ -25,6 +25,7 @@
 #include "duck.h"
 #include "engine.h"
 #include "export.h"
+#include "cache.h"
 #include "render.h"
 
 /* The schema this dgsql reads: schema/schema.sql's PRAGMA user_version,
@@ -98,7 +99,7 @@ int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 	if (check_trace_db(sh->db, name, err) < 0 ||
 	    dgvtab_register_probe(sh->db, &sh->probe, err) != SQLITE_OK ||
 	    dgsqlfn_register(sh->db, err) < 0 ||
-	    dgstacks_register(sh->db, err) < 0)
+	    dgstacks_register(sh->db, err) < 0 || cache_install(sh->db, err) < 0)
 		return -1;
 	return shell_set_filter(sh, NULL, NULL, err);
 }

@@ -44,6 +44,16 @@ $(TESTS_PROG_DIR)/%: tests/progs/%.cc $(B)/include/datagrind.h
 	$(if $(Q),@echo "  CXX   $@")
 	$(Q)$(CXX) -std=gnu++17 $(TESTS_PROG_FLAGS) -o $@ $<
 
+# The cache simulation's program (t1800): -O2, so that its loops keep their
+# counters in registers and touch only its static arrays, whose addresses
+# are the same under cachegrind (the stack and the heap are not).
+tests-progs: $(TESTS_PROG_DIR)/cachesim
+
+$(TESTS_PROG_DIR)/cachesim: tests/progs/cache/cachesim.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) -std=gnu11 -O2 -g -fno-stack-protector -fno-pie -no-pie -Wall -Wextra -o $@ $<
+
 # regress.c's worse build (-DWORSE: one block read twice), for t1700's
 # dgsql --compare: another build of the same program, other addresses.
 tests-progs: $(TESTS_PROG_DIR)/regress-worse

@@ -1,0 +1,346 @@
+/* cache.c: see cache.h.
+ *
+ * One pass over the accesses; each is counted against its code address,
+ * its heap block and its page (a hash each, lib/dghash.h, to an array of
+ * tallies), at every level it reaches.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgcache.h"
+#include "dghash.h"
+#include "dgvtab.h"
+
+#define MAX_LEVELS 3
+
+/* The references and misses of one code address, block or page, by level
+   and direction (0 read, 1 write). */
+struct tally {
+	int64_t a, b;                   /* what it counts (pc and module_id, ...) */
+	uint64_t ref[MAX_LEVELS][2], miss[MAX_LEVELS][2];
+};
+
+struct tallies {
+	struct dghash idx;              /* key -> index in t */
+	struct tally *t;
+	size_t n, cap;
+};
+
+struct sim {
+	struct dgcache c[MAX_LEVELS];
+	const char *name[MAX_LEVELS];
+	int levels;
+	struct tallies pc, block, page;
+	uint64_t max_size;              /* the smallest line: larger is clamped */
+	struct {                        /* the access before, for the merge */
+		int64_t icount, pc;
+		uint64_t addr, size;
+		int read;
+	} prev;
+	int64_t accesses;
+	int oom;
+};
+
+static const char schema_sql[] =
+	"CREATE TEMP TABLE IF NOT EXISTS cache_levels(level INTEGER, name TEXT, size INTEGER,"
+	" ways INTEGER, line INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS cache_pc(level INTEGER, pc INTEGER, module_id INTEGER,"
+	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS cache_block(level INTEGER, block_id INTEGER,"
+	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS cache_page(level INTEGER, page INTEGER,"
+	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
+	"CREATE TEMP VIEW IF NOT EXISTS cache_fn AS SELECT c.level, l.name,"
+	" coalesce(f.name, '?') AS function, sum(c.reads) AS reads, sum(c.writes) AS writes,"
+	" sum(c.read_misses) AS read_misses, sum(c.write_misses) AS write_misses"
+	" FROM temp.cache_pc c JOIN temp.cache_levels l ON l.level = c.level"
+	" LEFT JOIN pcs p ON p.pc = c.pc AND p.module_id = c.module_id"
+	" LEFT JOIN functions f ON f.id = p.function_id GROUP BY c.level, f.id;";
+
+int cache_install(sqlite3 *db, char **err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, schema_sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	*err = sqlite3_mprintf("cache tables: %s", msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* ------------------------------------------------------------ counting */
+
+/* The tally of key (a, b), made on first sight; NULL when out of memory. */
+static struct tally *tally_of(struct tallies *ts, uint64_t key, int64_t a, int64_t b)
+{
+	int added;
+	long slot = dghash_put(&ts->idx, key, (uint32_t)ts->n, &added);
+
+	if (slot < 0)
+		return NULL;
+	if (!added)
+		return &ts->t[ts->idx.vals[slot]];
+	if (ts->n == ts->cap) {
+		size_t cap = ts->cap ? 2 * ts->cap : 1024;
+		struct tally *t = realloc(ts->t, cap * sizeof *t);
+
+		if (!t || ts->n >= DGHASH_NONE - 1)
+			return NULL;
+		ts->t = t;
+		ts->cap = cap;
+	}
+	memset(&ts->t[ts->n], 0, sizeof *ts->t);
+	ts->t[ts->n].a = a;
+	ts->t[ts->n].b = b;
+	return &ts->t[ts->n++];
+}
+
+/* One access through the levels, counted where it went.  As cachegrind:
+   an access wider than the smallest line counts as that wide (its dirty
+   helpers: FXSAVE's 512 bytes), and the write of a read-modify-write (the
+   same instruction's next access, same address and size) is no reference
+   of its own: the read stands for both (its line is the most recent
+   then, so the write could only hit). */
+static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icount, int64_t pc,
+		int64_t module, int has_block, int64_t block)
+{
+	struct tally *t[3];
+	int n = 0, i, l;
+
+	if (size == 0)
+		size = 1;
+	if (size > s->max_size)
+		size = s->max_size;
+	if (w && s->prev.read && s->prev.icount == icount && s->prev.pc == pc &&
+	    s->prev.addr == addr && s->prev.size == size) {
+		s->prev.read = 0;
+		s->accesses++;
+		return;
+	}
+	s->prev.icount = icount;
+	s->prev.pc = pc;
+	s->prev.addr = addr;
+	s->prev.size = size;
+	s->prev.read = !w;
+
+	/* code addresses are user-space (< 2^48), module ids small: one key */
+	t[n] = tally_of(&s->pc, (uint64_t)pc | (uint64_t)module << 48, pc, module);
+	n += t[n] != NULL;
+	t[n] = tally_of(&s->page, addr >> 12, (int64_t)(addr >> 12), 0);
+	n += t[n] != NULL;
+	if (has_block) {
+		t[n] = tally_of(&s->block, (uint64_t)block, block, 0);
+		n += t[n] != NULL;
+	}
+	s->oom |= n != 2 + has_block;
+	s->accesses++;
+	for (l = 0; l < s->levels; l++) {
+		int miss = dgcache_ref(&s->c[l], addr, size);
+
+		for (i = 0; i < n; i++) {
+			t[i]->ref[l][w]++;
+			t[i]->miss[l][w] += (uint64_t)miss;
+		}
+		if (!miss)
+			break;
+	}
+}
+
+static int scan_rows(void *arg, const struct dgvtab_row *r, size_t n)
+{
+	struct sim *s = arg;
+	size_t i;
+
+	for (i = 0; i < n && !s->oom; i++)
+		one(s, (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].is_write != 0, r[i].icount,
+		    r[i].pc, r[i].module_id, r[i].has_block, r[i].block_id);
+	return s->oom;
+}
+
+/* filtered_accesses through SQLite, in the table's order. */
+static int scan_filtered(sqlite3 *db, struct sim *s, char **err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT addr, size, is_write, icount, pc, module_id, block_id"
+			       " FROM filtered_accesses", -1, &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !s->oom)
+		one(s, (uint64_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1),
+		    sqlite3_column_int(st, 2) != 0, sqlite3_column_int64(st, 3),
+		    sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
+		    sqlite3_column_type(st, 6) != SQLITE_NULL, sqlite3_column_int64(st, 6));
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ the tables */
+
+static int put(sqlite3 *db, const char *table, const char *cols, int two_keys,
+	       const struct sim *s, const struct tallies *ts, char **err)
+{
+	char *sql = sqlite3_mprintf("INSERT INTO temp.%s(level, %s, reads, writes, read_misses,"
+				    " write_misses) VALUES (?, ?, %s?, ?, ?, ?)", table, cols,
+				    two_keys ? "?, " : "");
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int l, k, rc = SQLITE_OK;
+
+	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: %s", table, sql ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_free(sql);
+		return -1;
+	}
+	sqlite3_free(sql);
+	for (l = 0; l < s->levels && rc == SQLITE_OK; l++)
+		for (i = 0; i < ts->n && rc == SQLITE_OK; i++) {
+			const struct tally *t = &ts->t[i];
+
+			if (!t->ref[l][0] && !t->ref[l][1])
+				continue;
+			k = 1;
+			sqlite3_bind_int(st, k++, l + 1);
+			sqlite3_bind_int64(st, k++, t->a);
+			if (two_keys)
+				sqlite3_bind_int64(st, k++, t->b);
+			sqlite3_bind_int64(st, k++, (int64_t)t->ref[l][0]);
+			sqlite3_bind_int64(st, k++, (int64_t)t->ref[l][1]);
+			sqlite3_bind_int64(st, k++, (int64_t)t->miss[l][0]);
+			sqlite3_bind_int64(st, k++, (int64_t)t->miss[l][1]);
+			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : sqlite3_errcode(db);
+		}
+	if (rc != SQLITE_OK)
+		*err = sqlite3_mprintf("%s: %s", table, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int store(sqlite3 *db, const struct sim *s, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int l, rc = 0;
+
+	if (sqlite3_exec(db, "SAVEPOINT dgcache; DELETE FROM temp.cache_levels;"
+			 " DELETE FROM temp.cache_pc; DELETE FROM temp.cache_block;"
+			 " DELETE FROM temp.cache_page;", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.cache_levels VALUES (?, ?, ?, ?, ?)", -1,
+			       &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cache tables: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		sqlite3_exec(db, "ROLLBACK TO dgcache; RELEASE dgcache;", NULL, NULL, NULL);
+		return -1;
+	}
+	for (l = 0; l < s->levels && rc == 0; l++) {
+		sqlite3_bind_int(st, 1, l + 1);
+		sqlite3_bind_text(st, 2, s->name[l], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (int64_t)s->c[l].g.size);
+		sqlite3_bind_int(st, 4, (int)s->c[l].g.ways);
+		sqlite3_bind_int(st, 5, (int)s->c[l].g.line);
+		rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_reset(st) == SQLITE_OK ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	if (rc < 0)
+		*err = sqlite3_mprintf("cache_levels: %s", sqlite3_errmsg(db));
+	if (rc < 0 || put(db, "cache_pc", "pc, module_id", 1, s, &s->pc, err) < 0 ||
+	    put(db, "cache_block", "block_id", 0, s, &s->block, err) < 0 ||
+	    put(db, "cache_page", "page", 0, s, &s->page, err) < 0) {
+		sqlite3_exec(db, "ROLLBACK TO dgcache; RELEASE dgcache;", NULL, NULL, NULL);
+		return -1;
+	}
+	sqlite3_exec(db, "RELEASE dgcache;", NULL, NULL, NULL);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the command */
+
+static void sim_free(struct sim *s)
+{
+	int l;
+
+	for (l = 0; l < s->levels; l++)
+		dgcache_free(&s->c[l]);
+	dghash_free(&s->pc.idx);
+	dghash_free(&s->block.idx);
+	dghash_free(&s->page.idx);
+	free(s->pc.t);
+	free(s->block.t);
+	free(s->page.t);
+}
+
+/* "NAME=SIZE:WAYS:LINE", the next level: D1 first, then L2 and LL in
+   that order, either left out. */
+static int level(struct sim *s, const char *spec, int *last, char **err)
+{
+	static const char *const names[] = { "D1", "L2", "LL" };
+	const char *eq = strchr(spec, '=');
+	struct dgcache_geom g;
+	int i;
+
+	for (i = 0; eq && i < 3; i++)
+		if ((size_t)(eq - spec) == strlen(names[i]) && !strncmp(spec, names[i], strlen(names[i])))
+			break;
+	if (!eq || i == 3 || (s->levels == 0) != (i == 0) || i <= *last) {
+		*err = sqlite3_mprintf("'%s': expected D1=SIZE:WAYS:LINE, then L2= and LL= in that "
+				       "order (as D1=32k:8:64 LL=8M:16:64)", spec);
+		return -1;
+	}
+	if (dgcache_parse(names[i], eq + 1, &g, err) < 0)
+		return -1;
+	if (dgcache_init(&s->c[s->levels], &g) < 0) {
+		*err = sqlite3_mprintf("'%s': out of memory", spec);
+		return -1;
+	}
+	*last = i;
+	s->name[s->levels++] = names[i];
+	return 0;
+}
+
+int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *accesses,
+	      char **err)
+{
+	struct sim s;
+	char *msg = NULL;
+	int i, rc = -1, last = -1;
+
+	memset(&s, 0, sizeof s);
+	if (n < 1 || n > MAX_LEVELS) {
+		*err = sqlite3_mprintf("expected 1 to %d levels: D1=SIZE:WAYS:LINE [L2=...] [LL=...]",
+				       MAX_LEVELS);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (level(&s, specs[i], &last, err) < 0)
+			goto out;
+	s.max_size = s.c[0].g.line;
+	for (i = 1; i < s.levels; i++)
+		s.max_size = s.c[i].g.line < s.max_size ? s.c[i].g.line : s.max_size;
+	if (dghash_init(&s.pc.idx, 1 << 12) < 0 || dghash_init(&s.block.idx, 1 << 12) < 0 ||
+	    dghash_init(&s.page.idx, 1 << 12) < 0) {
+		*err = sqlite3_mprintf("out of memory");
+		goto out;
+	}
+	if (filtered ? scan_filtered(db, &s, err) < 0
+		     : dgvtab_scan(db, "main", -1, scan_rows, &s, &msg) != SQLITE_OK) {
+		if (msg)
+			*err = msg;
+		goto out;
+	}
+	if (s.oom) {
+		*err = sqlite3_mprintf("out of memory");
+		goto out;
+	}
+	rc = store(db, &s, err);
+	*accesses = s.accesses;
+out:
+	sim_free(&s);
+	return rc;
+}

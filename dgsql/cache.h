@@ -1,0 +1,47 @@
+/* cache.h: dgsql's .cache, a cache hierarchy simulated over the trace.
+ *
+ * Promise: cache_run simulates the levels it is given ("D1=32k:8:64",
+ * then optionally "LL=8M:16:64": each a lib/dgcache.h geometry) over
+ * filtered_accesses in the order they happened (the table's order:
+ * chunks in execution order, every thread's, and a run's accesses in
+ * instruction order), as cachegrind does: every access references the
+ * first level, and an access that missed a level references the next
+ * (the same address and size); a read-modify-write instruction's read
+ * and write are two references, as the trace records them.  It then
+ * refills the TEMP tables (cache_install makes them, empty, when a
+ * session opens, so that queries over them answer before any .cache):
+ *
+ *   cache_levels(level, name, size, ways, line)          the hierarchy
+ *   cache_pc(level, pc, module_id, reads, writes, read_misses, write_misses)
+ *   cache_block(level, block_id, ...)                    heap blocks
+ *   cache_page(level, page, ...)                         4 KiB pages
+ *
+ * reads and writes count the references a level got, misses those that
+ * missed it; level 1 is the first.  The TEMP VIEW cache_fn(level, name,
+ * function, reads, writes, read_misses, write_misses) sums cache_pc by
+ * function (the innermost, inlined or not, at the pc).  The canned
+ * queries cache_misses and cache_by_block read them.  An empty filter
+ * gives empty tables.
+ *
+ * Ownership: the connection is the caller's; nothing is kept between
+ * calls but the tables.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSQL_CACHE_H
+#define DGSQL_CACHE_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+
+/* The empty tables and the view; 0, or -1 with *err (sqlite3_free). */
+int cache_install(sqlite3 *db, char **err);
+
+/* The levels' specifications ("D1=...", "LL=..."), n of them, over
+   filtered_accesses (every access when !filtered: the table scanned
+   without SQLite's row loop).  *accesses gets how many were simulated.
+   0, or -1 with *err. */
+int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *accesses,
+	      char **err);
+
+#endif

@@ -1,0 +1,102 @@
+#!/bin/sh
+# t1800-cache: dgsql's .cache (dgsql/cache.h) against cachegrind, the
+# oracle.  tests/progs/cache/cachesim.c (-O2, static arrays only) runs the
+# cases of cachegrind's modelling: a read-modify-write instruction (one
+# read), a locked one (two reads), accesses straddling two lines (one
+# reference, one miss if either line missed), fxsave's 512-byte dirty
+# helper (clamped to a line), xchg, and ordinary sweeps and a transpose.
+# For each of its functions, D1 reads, writes, read misses and write
+# misses from .cache D1=1024:2:64 over its trace equal cachegrind's
+# Dr, Dw, D1mr, D1mw with the same D1, run with the IR datagrind sees
+# (no chasing, registers unwound at memory accesses).  Cachegrind names a
+# gcc clone by its symbol (rmw_add.constprop.0), the trace by the
+# function (rmw_add): the suffix is dropped to compare.  The whole
+# program's totals cannot agree (datagrind replaces malloc and its
+# preload moves the stack), so only the program's own functions count.
+# Then: a geometry that is no power of two, zero ways, a line larger than
+# the cache, an unknown level: an error naming it; a filter that matches
+# nothing gives empty tables; the canned queries read them; a level below
+# D1 gets D1's misses as its references.
+. "$DG_TESTS/lib.sh"
+. "$DG_TESTS/lib-dgsql.sh"
+. "$DG_TESTS/lib-report.sh"      # demo_db
+need_tool
+need_dgsql
+need_cmd valgrind
+need_prog cachesim
+P=$DG_PROGS/cachesim
+FNS="rmw_add rmw_lock_add rmw_straddle store_straddle straddle_both_miss straddle_one_miss do_fxsave do_xchg fill transpose sweep"
+
+valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=cg.out \
+	--I1=1024,2,64 --D1=1024,2,64 --LL=8192,4,64 --vex-guest-chase=no \
+	--px-default=unwindregs-at-mem-access --px-file-backed=unwindregs-at-mem-access \
+	"$P" >cg.stdout 2>cg.err
+check_eq "cachegrind: exit status 0" 0 "$?" || diag_file cg.err 10
+# per function: Dr D1mr Dw D1mw, summed over its lines and files
+awk -v want="$FNS" '
+	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
+	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
+	/^fl=/ { fn = "" }
+	/^fn=/ { fn = substr($0, 4); sub(/\.(constprop|isra|part|cold)\.[0-9]+$/, "", fn) }
+	/^[0-9]/ && (fn in keep) { r[fn] += $col["Dr"]; rm[fn] += $col["D1mr"]
+		w2[fn] += $col["Dw"]; wm[fn] += $col["D1mw"]; seen[fn] = 1 }
+	END { for (f in seen) print f, r[f], w2[f], rm[f], wm[f] }' cg.out | sort >cg.fns
+check_eq "cachegrind: every function of the program counted" "$(echo $FNS | wc -w)" "$(wc -l <cg.fns)"
+
+_trace_db t.db cachesim || finish
+check_eq "traced: the program's output" "$(cat cg.stdout)" "$(cat dg.out)"
+"$DGSQL" t.db ".cache D1=1024:2:64" >cache.out 2>cache.err
+check_eq ".cache D1=1024:2:64: exit status 0" 0 "$?" || diag_file cache.err 5
+in_list=$(echo "$FNS" | sed "s/\([a-z_]*\)/'\1'/g; s/ /, /g")
+dq t.db ".cache D1=1024:2:64" "SELECT function, reads, writes, read_misses, write_misses FROM cache_fn
+	WHERE level = 1 AND function IN ($in_list)" | sed 1d | tr '|' ' ' | sort >dg.fns
+check_cmp "per function: D1 reads, writes, read and write misses = cachegrind's" cg.fns dg.fns
+check_gt "misses to compare: transpose's write misses" 1000 "$(awk '$1 == "transpose" { print $5 }' cg.fns)"
+check_eq "a read-modify-write is one read: rmw_add" "rmw_add 1001 0 1 0" "$(grep '^rmw_add ' dg.fns)"
+check_eq "a straddle that misses both lines is one miss: straddle_both_miss" \
+	"straddle_both_miss 5001 0 5000 0" "$(grep '^straddle_both_miss ' dg.fns)"
+check_eq "the totals line: D1's reads, every read of the trace" \
+	"$(dq t.db "SELECT count(*) FROM accesses WHERE NOT is_write")" \
+	"$(awk -F'|' '$2 == "D1" { print $4 }' cache.out)"
+
+# two levels: the second gets the first's misses
+dq t.db ".cache D1=1024:2:64 LL=8192:4:64" "SELECT
+	(SELECT sum(read_misses) || ' ' || sum(write_misses) FROM cache_pc WHERE level = 1),
+	(SELECT sum(reads) || ' ' || sum(writes) FROM cache_pc WHERE level = 2)" | sed 1,2d >l2
+check_eq "LL's references are D1's misses" "$(cut -d'|' -f1 l2)" "$(cut -d'|' -f2 l2)"
+dq t.db ".cache D1=1024:2:64 LL=8192:4:64" ".q cache_misses" | sed 1,2d >q1
+check_gt "cache_misses: a row per function and level" 10 "$(wc -l <q1)"
+check_eq "cache_misses: transpose's D1 write misses" \
+	"$(awk '$1 == "transpose" { print $5 }' cg.fns)" \
+	"$(awk -F'|' '$1 == "transpose" && $2 == "D1" { print $6 }' q1)"
+dq t.db ".cache D1=1024:2:64" ".q cache_by_block" | sed 1d >q2
+check_eq "cache_by_block: a row per heap block accessed (libc's stdout buffer)" \
+	"$(dq t.db "SELECT count(DISTINCT block_id) FROM accesses")" "$(wc -l <q2)"
+dq t.db ".cache D1=1024:2:64" "SELECT sum(reads + writes) FROM cache_page WHERE level = 1" | sed 1d >pg
+check_eq "cache_page: every reference on a page" "$(awk -F'|' '$2 == "D1" { print $4 + $5 }' cache.out)" "$(cat pg)"
+
+# a filter that matches nothing: empty tables, not an error
+"$DGSQL" t.db --icount-range 999999999999:1000000000000 ".cache D1=32k:8:64" \
+	"SELECT count(*) FROM cache_pc" >empty.out 2>empty.err
+check_eq "an empty filter: exit 0, no rows" "0 0" "$? $(tail -n 1 empty.out)"
+# heap blocks: the demo's, whose accesses all go to blocks
+demo_db d.db
+dq d.db ".cache D1=32k:8:64" ".q cache_by_block" | sed 1d >blk
+check_eq "cache_by_block: the demo's blocks, their reads = SQL's" \
+	"$(dq d.db "SELECT block_id || ' ' || sum(NOT is_write) FROM accesses WHERE block_id IS NOT NULL
+	  GROUP BY block_id ORDER BY block_id")" "$(awk -F'|' '{ print $1, $5 }' blk | sort -n)"
+
+bad() {
+	"$DGSQL" t.db ".cache $1" >bad.out 2>bad.err
+	check_eq ".cache $1: exit 1, '$2'" "1 1" "$? $(grep -c -F -- "$2" bad.err)" || diag_file bad.err 3
+}
+bad "D1=3000:8:64" "D1=3000:8:64: the size, 3000 bytes, is not a power of two"
+bad "D1=32k:0:64" "D1=32k:0:64: zero ways"
+bad "D1=1k:2:1024" "D1=1k:2:1024: a line of 1024 bytes in 2 ways is larger than the cache"
+bad "D1=32k:8:48" "the line, 48 bytes, is not a power of two"
+bad "L3=32k:8:64" "'L3=32k:8:64': expected D1=SIZE:WAYS:LINE"
+bad "D1=32k" "D1=32k: expected SIZE:WAYS:LINE"
+bad "LL=8M:16:64" "expected D1=SIZE:WAYS:LINE, then L2= and LL= in that order"
+check_eq ".cache without levels: a usage message" 1 \
+	"$("$DGSQL" t.db ".cache" 2>&1 | grep -c 'usage: .cache D1=SIZE:WAYS:LINE')"
+finish
