@@ -24,10 +24,16 @@ struct tally {
 	uint64_t ref[MAX_LEVELS][2], miss[MAX_LEVELS][2];
 };
 
+#define MEMO 1024
+
 struct tallies {
 	struct dghash idx;              /* key -> index in t */
 	struct tally *t;
 	size_t n, cap;
+	struct {                        /* the keys met lately, direct-mapped: */
+		uint64_t key1;          /* key + 1 (0: none), */
+		uint32_t i;             /* its index in t */
+	} memo[MEMO];                   /* most accesses need no hash lookup */
 };
 
 struct sim {
@@ -77,11 +83,17 @@ int cache_install(sqlite3 *db, char **err)
 /* The tally of key (a, b), made on first sight; NULL when out of memory. */
 static struct tally *tally_of(struct tallies *ts, uint64_t key, int64_t a, int64_t b)
 {
+	unsigned m = (unsigned)(dghash_mix(key) & (MEMO - 1));
 	int added;
-	long slot = dghash_put(&ts->idx, key, (uint32_t)ts->n, &added);
+	long slot;
 
+	if (ts->memo[m].key1 == key + 1)
+		return &ts->t[ts->memo[m].i];
+	slot = dghash_put(&ts->idx, key, (uint32_t)ts->n, &added);
 	if (slot < 0)
 		return NULL;
+	ts->memo[m].key1 = key + 1;
+	ts->memo[m].i = added ? (uint32_t)ts->n : ts->idx.vals[slot];
 	if (!added)
 		return &ts->t[ts->idx.vals[slot]];
 	if (ts->n == ts->cap) {
