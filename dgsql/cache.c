@@ -8,6 +8,7 @@
  */
 #include "cache.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,7 +149,8 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 		t[n] = tally_of(&s->block, (uint64_t)block, block, 0);
 		n += t[n] != NULL;
 	}
-	s->oom |= n != 2 + has_block;
+	if (n != 2 + has_block)         /* read by the decoding thread too */
+		__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
 	s->accesses++;
 	for (l = 0; l < s->levels; l++) {
 		int miss = dgcache_ref(&s->c[l], addr, size);
@@ -162,19 +164,93 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 	}
 }
 
+/* ------------------------------------------------------------ the pipeline */
+
+/* The accesses are decoded on the calling thread and simulated on another
+   (the simulation is one sequence; decoding it is 40 % of the time), in
+   batches handed over through a ring of BATCHES. */
+#define BATCH   16384
+#define BATCHES 4
+
+struct acc {
+	uint64_t addr, size;
+	int64_t icount, pc, module, block;
+	int w, has_block;
+};
+
+struct pipe {
+	struct sim *s;
+	struct acc *b[BATCHES];
+	size_t len[BATCHES];
+	unsigned filled, done;          /* batches handed over, simulated */
+	int end;                        /* no more batches */
+	size_t at;                      /* accesses in batch `filled` so far */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *simulate(void *arg)
+{
+	struct pipe *p = arg;
+
+	for (;;) {
+		struct acc *a;
+		size_t i, n;
+
+		pthread_mutex_lock(&p->mu);
+		while (p->done == p->filled && !p->end)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->done == p->filled) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		a = p->b[p->done % BATCHES];
+		n = p->len[p->done % BATCHES];
+		pthread_mutex_unlock(&p->mu);
+		for (i = 0; i < n && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED); i++)
+			one(p->s, a[i].addr, a[i].size, a[i].w, a[i].icount, a[i].pc, a[i].module,
+			    a[i].has_block, a[i].block);
+		pthread_mutex_lock(&p->mu);
+		p->done++;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* Hands the batch being filled over (waits for a free one). */
+static void hand_over(struct pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->len[p->filled % BATCHES] = p->at;
+	p->filled++;
+	pthread_cond_broadcast(&p->cv);
+	while (p->filled - p->done == BATCHES)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	p->at = 0;
+}
+
+static struct acc *next_acc(struct pipe *p)
+{
+	if (p->at == BATCH)
+		hand_over(p);
+	return &p->b[p->filled % BATCHES][p->at++];
+}
+
 static int scan_rows(void *arg, const struct dgvtab_row *r, size_t n)
 {
-	struct sim *s = arg;
+	struct pipe *p = arg;
 	size_t i;
 
-	for (i = 0; i < n && !s->oom; i++)
-		one(s, (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].is_write != 0, r[i].icount,
-		    r[i].pc, r[i].module_id, r[i].has_block, r[i].block_id);
-	return s->oom;
+	for (i = 0; i < n; i++)
+		*next_acc(p) = (struct acc){ (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].icount,
+					     r[i].pc, r[i].module_id, r[i].block_id,
+					     r[i].is_write != 0, r[i].has_block };
+	return __atomic_load_n(&p->s->oom, __ATOMIC_RELAXED);
 }
 
 /* filtered_accesses through SQLite, in the table's order. */
-static int scan_filtered(sqlite3 *db, struct sim *s, char **err)
+static int scan_filtered(sqlite3 *db, struct pipe *p, char **err)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -184,15 +260,55 @@ static int scan_filtered(sqlite3 *db, struct sim *s, char **err)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 		return -1;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !s->oom)
-		one(s, (uint64_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1),
-		    sqlite3_column_int(st, 2) != 0, sqlite3_column_int64(st, 3),
-		    sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
-		    sqlite3_column_type(st, 6) != SQLITE_NULL, sqlite3_column_int64(st, 6));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED))
+		*next_acc(p) = (struct acc){ (uint64_t)sqlite3_column_int64(st, 0),
+			(uint64_t)sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 3),
+			sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
+			sqlite3_column_int64(st, 6), sqlite3_column_int(st, 2) != 0,
+			sqlite3_column_type(st, 6) != SQLITE_NULL };
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Every access of the table (or of filtered_accesses) through s. */
+static int scan(sqlite3 *db, struct sim *s, int filtered, char **err)
+{
+	struct pipe p = { .s = s };
+	pthread_t t;
+	char *msg = NULL;
+	int i, rc = -1;
+
+	for (i = 0; i < BATCHES; i++)
+		if (!(p.b[i] = malloc(BATCH * sizeof *p.b[i]))) {
+			*err = sqlite3_mprintf("out of memory");
+			goto out;
+		}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (pthread_create(&t, NULL, simulate, &p) != 0) {
+		*err = sqlite3_mprintf("cannot start the simulation's thread");
+		goto destroy;
+	}
+	rc = filtered ? scan_filtered(db, &p, err)
+		      : dgvtab_scan(db, "main", -1, scan_rows, &p, &msg) == SQLITE_OK ? 0 : -1;
+	if (rc < 0 && msg)
+		*err = msg;
+	pthread_mutex_lock(&p.mu);
+	p.len[p.filled % BATCHES] = p.at;
+	p.filled++;
+	p.end = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	pthread_join(t, NULL);
+destroy:
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+out:
+	for (i = 0; i < BATCHES; i++)
+		free(p.b[i]);
+	return rc;
 }
 
 /* ------------------------------------------------------------ the tables */
@@ -320,7 +436,6 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 	      char **err)
 {
 	struct sim s;
-	char *msg = NULL;
 	int i, rc = -1, last = -1;
 
 	memset(&s, 0, sizeof s);
@@ -340,12 +455,8 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 		*err = sqlite3_mprintf("out of memory");
 		goto out;
 	}
-	if (filtered ? scan_filtered(db, &s, err) < 0
-		     : dgvtab_scan(db, "main", -1, scan_rows, &s, &msg) != SQLITE_OK) {
-		if (msg)
-			*err = msg;
+	if (scan(db, &s, filtered, err) < 0)
 		goto out;
-	}
 	if (s.oom) {
 		*err = sqlite3_mprintf("out of memory");
 		goto out;
