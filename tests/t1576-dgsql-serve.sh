@@ -231,12 +231,44 @@ check_eq "/names: the words --events takes" "dso: file: fn: user:" "$(names "lis
 check_eq "/names: the words --ranges takes" "dso: field: file: fn: malloc range user:" "$(names "list=ranges&text=")"
 check_eq "/names without list=: 400" 400 "$(status "$BASE/names?token=$TOKEN&text=fn:")"
 
+# --snapshot DIR: the page as files, opened from the disk; its picture
+# is --plot-data's at 1800 x 1200, the canvas shows it two cells by two,
+# and the wheel zooms within it.
+snapjs() {
+	python3 -c "
+import json, sys
+js = open('$1/snapshot.js').read()
+json.dump(json.loads(js[js.index('=') + 1:].strip().rstrip(';'))['grid'], sys.stdout)" >"$2"
+}
+# --size is the image's: the cells are less its margins, measured here
+"$DGSQL" t.db --size 1800x1200 --plot-data m.dat >/dev/null 2>>plot.err
+SNAPSIZE=$(sed -n 's/.*(cells \([0-9]*\) x \([0-9]*\)).*/\1 \2/p' m.dat | awk '{ print 3600 - $1 "x" 2400 - $2 }')
+mkdir -p snap
+echo old >snap/stale
+"$DGSQL" t.db --events "fn:$FN" --snapshot snap 2>snap.err
+check_eq "--snapshot: exit status 0, nothing said" "0 0" "$? $(wc -c <snap.err)"
+check_eq "--snapshot: DIR replaced by the page's four files, each 0600" \
+	"index.html 600 snapshot.js 600 viewer.css 600 viewer.js 600" \
+	"$(cd snap && for f in *; do printf '%s %s ' "$f" "$(stat -c %a "$f")"; done | sed 's/ $//')"
+check_eq "--snapshot: nothing left aside" "" "$(ls -d snap.tmp-* 2>/dev/null)"
+"$DGSQL" t.db --events "fn:$FN" --size "$SNAPSIZE" --plot-data snapf.dat >/dev/null 2>>plot.err
+snapjs snap snapf.json
+check_eq "--snapshot --events fn:$FN: its cells = --plot-data's 1800 x 1200" "SAME" \
+	"$(vc plot snapf.json snapf.dat | cut -d' ' -f1)"
+"$DGSQL" t.db --snapshot snap 2>snap.err
+"$DGSQL" t.db --size "$SNAPSIZE" --plot-data snapw.dat >/dev/null 2>>plot.err
+snapjs snap snapw.json
+check_eq "--snapshot of the whole trace: its cells = --plot-data's 1800 x 1200" "SAME" \
+	"$(vc plot snapw.json snapw.dat | cut -d' ' -f1)"
+check_eq "--snapshot into a directory that cannot be made: exit 1, a message" "1 1" \
+	"$("$DGSQL" t.db --snapshot no/such/dir 2>snap2.err; echo $?) $(grep -c "^dgsql: --snapshot: cannot make 'no/such/dir.tmp-" snap2.err)"
+check_eq "--snapshot with --serve: a usage error" 2 "$("$DGSQL" t.db --snapshot x --serve >/dev/null 2>&1; echo $?)"
 # The page in Chromium: the canvas's pixels are the cells; hovering over
 # the busiest cell shows its code, clicking lists it with its SQL.
 if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
 	mkdir -p page
 	grid "w=900&h=600&events=fn:$FN" pagef.json
-	vc browse "$URL" page.json page "$COL" "$ROW" "fn:transpose_n" "fn:$FN" pagef.json >browse.out 2>browse.err
+	vc browse "$URL" page.json page "$COL" "$ROW" "fn:transpose_n" "fn:$FN" pagef.json snap >browse.out 2>browse.err
 	st=$?
 	if [ $st -eq 77 ]; then
 		echo "# skip: chromium cannot run here: $(head -c 200 browse.err)"
@@ -257,6 +289,18 @@ for r in json.load(open('page/page.json'))['topfns']: print(*r)")"
 			"$(python3 -c "
 import json
 for r in json.load(open('page/page.json'))['filtered']['topfns']: print(*r)")"
+	check_eq "chromium, the snapshot from the disk: the canvas shows its cells two by two" \
+		SAME "$(sed -n 's/^SNAPSHOT //p' browse.out | cut -d' ' -f1)" || diag_file browse.out
+	sj() {
+		python3 -c "import json; s = json.load(open('page/snap.json')); print($1)"
+	}
+	check_eq "chromium, the snapshot: no console message, nothing fetched" "[] []" \
+		"$(sj "s['console'], [r for r in s['resources'] if not r.startswith('file:')]")"
+	check_eq "chromium, the snapshot: the wheel zooms in within its cells" "snapshot True True" \
+		"$(sj "s['zoomed_status'].split('(')[1].rstrip(')'), 0 < s['zoomed_lit'] < s['lit'],
+  int(s['axis'][0], 16) <= int(s['zoomed_axis'][0], 16) < int(s['zoomed_axis'][1], 16) <= int(s['axis'][1], 16)")"
+	check_eq "chromium, the snapshot: its busiest functions listed" \
+		"$(grep '^fn ' top.whole | cut -d' ' -f2,5,6)" "$(sj "chr(10).join(' '.join(r) for r in s['topfns'])")"
 		check_eq "chromium: no console message" "[]" \
 			"$(python3 -c 'import json; print(json.load(open("page/page.json"))["console"])')"
 		check_eq "chromium: fetched from its own server only" "" \
@@ -308,57 +352,6 @@ check_eq "--events fn:$FN: /grid = --plot-data" "SAME" "$(vc plot filt.json filt
 check_eq "--events fn:$FN: /meta names the filter" "--events fn:$FN" \
 	"$(vc get "$BASE/meta?token=$TOKEN" | sed 1d | python3 -c 'import json, sys; print(json.load(sys.stdin)["filter"])')"
 stop
-# --snapshot DIR: the page as files, opened from the disk; its picture
-# is --plot-data's at 1800 x 1200, the canvas shows it two cells by two,
-# and the wheel zooms within it.
-snapjs() {
-	python3 -c "
-import json, sys
-js = open('$1/snapshot.js').read()
-json.dump(json.loads(js[js.index('=') + 1:].strip().rstrip(';'))['grid'], sys.stdout)" >"$2"
-}
-# --size is the image's: the cells are less its margins, measured here
-"$DGSQL" t.db --size 1800x1200 --plot-data m.dat >/dev/null 2>>plot.err
-SNAPSIZE=$(sed -n 's/.*(cells \([0-9]*\) x \([0-9]*\)).*/\1 \2/p' m.dat | awk '{ print 3600 - $1 "x" 2400 - $2 }')
-mkdir -p snap
-echo old >snap/stale
-"$DGSQL" t.db --events "fn:$FN" --snapshot snap 2>snap.err
-check_eq "--snapshot: exit status 0, nothing said" "0 0" "$? $(wc -c <snap.err)"
-check_eq "--snapshot: DIR replaced by the page's four files, each 0600" \
-	"index.html 600 snapshot.js 600 viewer.css 600 viewer.js 600" \
-	"$(cd snap && for f in *; do printf '%s %s ' "$f" "$(stat -c %a "$f")"; done | sed 's/ $//')"
-check_eq "--snapshot: nothing left aside" "" "$(ls -d snap.tmp-* 2>/dev/null)"
-"$DGSQL" t.db --events "fn:$FN" --size "$SNAPSIZE" --plot-data snapf.dat >/dev/null 2>>plot.err
-snapjs snap snapf.json
-check_eq "--snapshot --events fn:$FN: its cells = --plot-data's 1800 x 1200" "SAME" \
-	"$(vc plot snapf.json snapf.dat | cut -d' ' -f1)"
-"$DGSQL" t.db --snapshot snap 2>snap.err
-"$DGSQL" t.db --size "$SNAPSIZE" --plot-data snapw.dat >/dev/null 2>>plot.err
-snapjs snap snapw.json
-check_eq "--snapshot of the whole trace: its cells = --plot-data's 1800 x 1200" "SAME" \
-	"$(vc plot snapw.json snapw.dat | cut -d' ' -f1)"
-check_eq "--snapshot into a directory that cannot be made: exit 1, a message" "1 1" \
-	"$("$DGSQL" t.db --snapshot no/such/dir 2>snap2.err; echo $?) $(grep -c "^dgsql: --snapshot: cannot make 'no/such/dir.tmp-" snap2.err)"
-check_eq "--snapshot with --serve: a usage error" 2 "$("$DGSQL" t.db --snapshot x --serve >/dev/null 2>&1; echo $?)"
-if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
-	mkdir -p snapout
-	vc snapshot snap snapout >snap.out 2>snap.err
-	if [ $? -ne 77 ]; then
-		check_eq "chromium, the snapshot from the disk: the canvas shows its cells two by two" \
-			SAME "$(cut -d' ' -f1 snap.out)" || diag_file snap.out
-		sj() {
-			python3 -c "import json; s = json.load(open('snapout/snap.json')); print($1)"
-		}
-		check_eq "chromium, the snapshot: no console message, nothing fetched" "[] []" \
-			"$(sj "s['console'], [r for r in s['resources'] if not r.startswith('file:')]")"
-		check_eq "chromium, the snapshot: the wheel zooms in within its cells" "snapshot True True" \
-			"$(sj "s['zoomed_status'].split('(')[1].rstrip(')'), 0 < s['zoomed_lit'] < s['lit'],
-  int(s['axis'][0], 16) <= int(s['zoomed_axis'][0], 16) < int(s['zoomed_axis'][1], 16) <= int(s['axis'][1], 16)")"
-		check_eq "chromium, the snapshot: its busiest functions listed" \
-			"$(grep '^fn ' top.whole | cut -d' ' -f2,5,6)" "$(sj "chr(10).join(' '.join(r) for r in s['topfns'])")"
-	fi
-fi
-
 check_eq "--port needs --serve" 2 "$("$DGSQL" t.db --port 5 -c 'select 1' >/dev/null 2>&1; echo $?)"
 check_eq "--port 70000: a usage error" 2 "$("$DGSQL" t.db --serve --port 70000 >/dev/null 2>&1; echo $?)"
 finish

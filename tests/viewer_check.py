@@ -18,12 +18,14 @@
                           resources, status, the event bands' painted
                           pixels "banded", the address bands' "abanded",
                           the busiest-in-view panel's functions "topfns").
-  browse URL GRID.json OUT COL ROW TYPED EVENTS GRID2.json
+  browse URL GRID.json OUT COL ROW TYPED EVENTS GRID2.json [SNAPDIR]
                           the same, then type TYPED in the events box:
                           page.json's "completions" are the options the
                           page offers; then replace it by EVENTS and press
                           Enter: a second line compares the canvas with
-                          GRID2.json's cells ("FILTERED SAME N").
+                          GRID2.json's cells ("FILTERED SAME N"); with
+                          SNAPDIR, then `snapshot SNAPDIR OUT` in the same
+                          browser, its line prefixed "SNAPSHOT ".
                           Exit 77 when Chromium cannot run here.
   snapshot DIR OUT        open DIR/index.html (dgsql --snapshot) from the disk in
                           headless Chromium: print "SAME N" when the canvas
@@ -236,12 +238,16 @@ def same_cells(page, g, word):
                 word, len(bad), len(want), bad[0], want.get(bad[0]), got.get(bad[0])))
 
 
-def browse(url, grid_path, out, col=None, row=None, typed=None, events=None, grid2=None):
+def browse(url, grid_path, out, col=None, row=None, typed=None, events=None, grid2=None,
+           snap_dir=None):
+    snap = None
     try:
         with chrome_session(900) as (d, sid):
             page = look(d, sid, url, col, row, typed, events)
             with open(os.path.join(out, 'shot.png'), 'wb') as f:
                 f.write(base64.b64decode(d.call('GET', '/session/%s/screenshot' % sid)))
+            if snap_dir:        # the same browser: one start fewer
+                snap = look_snapshot(d, sid, snap_dir)
     except NoChrome as e:
         print(e, file=sys.stderr)
         return 77
@@ -252,10 +258,29 @@ def browse(url, grid_path, out, col=None, row=None, typed=None, events=None, gri
     page.pop('lit')
     with open(os.path.join(out, 'page.json'), 'w') as f:
         json.dump(page, f, indent=1)
+    if snap:
+        print('SNAPSHOT ' + snap[0])
+        with open(os.path.join(out, 'snap.json'), 'w') as f:
+            json.dump(snap[1], f, indent=1)
     return 0
 
 
 def snapshot(d_dir, out):
+    try:
+        with chrome_session(900) as (d, sid):
+            line, res = look_snapshot(d, sid, d_dir)
+    except NoChrome as e:
+        print(e, file=sys.stderr)
+        return 77
+    print(line)
+    with open(os.path.join(out, 'snap.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+    return 0
+
+
+def look_snapshot(d, sid, d_dir):
+    """The snapshot's page opened from the disk: the line comparing its
+    canvas with the snapshot's cells two by two, and what snap.json holds."""
     js = open(os.path.join(d_dir, 'snapshot.js')).read()
     snap = json.loads(js[js.index('=') + 1:].strip().rstrip(';'))
     g = snap['grid']
@@ -268,38 +293,31 @@ def snapshot(d_dir, out):
     want = {'w': g['w'] // 2, 'h': g['h'] // 2, 'cells': flat}
     axis = "return [document.getElementById('xleft').textContent, " \
            "document.getElementById('xright').textContent]"
-    try:
-        with chrome_session(900) as (d, sid):
-            run = lambda script: d.call('POST', '/session/%s/execute/sync' % sid,
-                                        {'script': script, 'args': []})
-            d.call('POST', '/session/%s/url' % sid,
-                   {'url': 'file://' + os.path.abspath(os.path.join(d_dir, 'index.html'))})
-            wait_drawn(run)
-            page = run(READ_CANVAS)
-            res = {'status': page['status'], 'lit': len(page['lit']), 'axis': run(axis),
-                   'trace': page['trace'], 'topfns': page['topfns']}
-            print(same_cells(page, want, ''))
-            canvas = list(d.call('POST', '/session/%s/element' % sid,
-                                 {'using': 'css selector', 'value': '#picture'}).values())[0]
-            run("document.getElementById('status').textContent = ''")
-            d.call('POST', '/session/%s/actions' % sid, {'actions': [
-                {'type': 'wheel', 'id': 'wheel', 'actions': [
-                    {'type': 'scroll', 'x': 0, 'y': 0, 'deltaX': 0, 'deltaY': -100,
-                     'origin': {'element-6066-11e4-a52e-4f735466cecf': canvas}}]}]})
-            wait_drawn(run)
-            zoomed = run(READ_CANVAS)
-            res.update({'zoomed_status': zoomed['status'], 'zoomed_lit': len(zoomed['lit']),
-                        'zoomed_axis': run(axis), 'resources': zoomed['resources'],
-                        'console': d.call('POST', '/session/%s/se/log' % sid,
-                                          {'type': 'browser'})})
-    except NoChrome as e:
-        print(e, file=sys.stderr)
-        return 77
-    res['console'] = [m for m in res['console']
-                      if 'willReadFrequently' not in m.get('message', '')]
-    with open(os.path.join(out, 'snap.json'), 'w') as f:
-        json.dump(res, f, indent=1)
-    return 0
+    run = lambda script: d.call('POST', '/session/%s/execute/sync' % sid,
+                                {'script': script, 'args': []})
+    d.call('POST', '/session/%s/se/log' % sid, {'type': 'browser'})    # the console so far
+    d.call('POST', '/session/%s/url' % sid,
+           {'url': 'file://' + os.path.abspath(os.path.join(d_dir, 'index.html'))})
+    wait_drawn(run)
+    page = run(READ_CANVAS)
+    res = {'status': page['status'], 'lit': len(page['lit']), 'axis': run(axis),
+           'trace': page['trace'], 'topfns': page['topfns']}
+    line = same_cells(page, want, '')
+    canvas = list(d.call('POST', '/session/%s/element' % sid,
+                         {'using': 'css selector', 'value': '#picture'}).values())[0]
+    run("document.getElementById('status').textContent = ''")
+    d.call('POST', '/session/%s/actions' % sid, {'actions': [
+        {'type': 'wheel', 'id': 'wheel', 'actions': [
+            {'type': 'scroll', 'x': 0, 'y': 0, 'deltaX': 0, 'deltaY': -100,
+             'origin': {'element-6066-11e4-a52e-4f735466cecf': canvas}}]}]})
+    wait_drawn(run)
+    zoomed = run(READ_CANVAS)
+    res.update({'zoomed_status': zoomed['status'], 'zoomed_lit': len(zoomed['lit']),
+                'zoomed_axis': run(axis), 'resources': zoomed['resources'],
+                'console': [m for m in d.call('POST', '/session/%s/se/log' % sid,
+                                              {'type': 'browser'})
+                            if 'willReadFrequently' not in m.get('message', '')]})
+    return line, res
 
 
 def load(url, n):
@@ -325,7 +343,7 @@ def load(url, n):
 
 
 def main(argv):
-    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3, 5, 8)),
+    cmds = {'get': (get, (1, 2)), 'plot': (plot, (2,)), 'browse': (browse, (3, 5, 8, 9)),
             'load': (load, (2,)), 'snapshot': (snapshot, (2,))}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 not in cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)
