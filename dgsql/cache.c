@@ -14,6 +14,7 @@
 
 #include "dgcache.h"
 #include "dghash.h"
+#include "dgsqlfn.h"
 #include "dgvtab.h"
 
 #define MAX_LEVELS 3
@@ -23,6 +24,7 @@
 struct tally {
 	int64_t a, b;                   /* what it counts (pc and module_id, ...) */
 	uint64_t ref[MAX_LEVELS][2], miss[MAX_LEVELS][2];
+	uint64_t merged;                /* writes merged into the read before */
 };
 
 #define MEMO 1024
@@ -43,6 +45,9 @@ struct sim {
 	int levels;
 	struct tallies pc, block, page;
 	uint64_t max_size;              /* the smallest line: larger is clamped */
+	int summed;                     /* the first level's references come from
+					   the summaries (sum_pc, blocks,
+					   sum_pages): only misses are tallied */
 	struct {                        /* the access before, for the merge */
 		int64_t icount, pc;
 		uint64_t addr, size;
@@ -112,33 +117,12 @@ static struct tally *tally_of(struct tallies *ts, uint64_t key, int64_t a, int64
 	return &ts->t[ts->n++];
 }
 
-/* One access through the levels, counted where it went.  As cachegrind:
-   an access wider than the smallest line counts as that wide (its dirty
-   helpers: FXSAVE's 512 bytes), and the write of a read-modify-write (the
-   same instruction's next access, same address and size) is no reference
-   of its own: the read stands for both (its line is the most recent
-   then, so the write could only hit). */
-static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icount, int64_t pc,
-		int64_t module, int has_block, int64_t block)
+/* The tallies of an access: its code address, its page, its block; how
+   many (0 when out of memory, which stops the scan). */
+static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc, int64_t module,
+		      int has_block, int64_t block)
 {
-	struct tally *t[3];
-	int n = 0, i, l;
-
-	if (size == 0)
-		size = 1;
-	if (size > s->max_size)
-		size = s->max_size;
-	if (w && s->prev.read && s->prev.icount == icount && s->prev.pc == pc &&
-	    s->prev.addr == addr && s->prev.size == size) {
-		s->prev.read = 0;
-		s->accesses++;
-		return;
-	}
-	s->prev.icount = icount;
-	s->prev.pc = pc;
-	s->prev.addr = addr;
-	s->prev.size = size;
-	s->prev.read = !w;
+	int n = 0;
 
 	/* code addresses are user-space (< 2^48), module ids small: one key */
 	t[n] = tally_of(&s->pc, (uint64_t)pc | (uint64_t)module << 48, pc, module);
@@ -149,18 +133,58 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 		t[n] = tally_of(&s->block, (uint64_t)block, block, 0);
 		n += t[n] != NULL;
 	}
-	if (n != 2 + has_block)         /* read by the decoding thread too */
-		__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
-	s->accesses++;
-	for (l = 0; l < s->levels; l++) {
-		int miss = dgcache_ref(&s->c[l], addr, size);
+	if (n == 2 + has_block)
+		return n;
+	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);   /* read by the decoding thread */
+	return 0;
+}
 
+/* One access through the levels, counted where it went.  As cachegrind:
+   an access wider than the smallest line counts as that wide (its dirty
+   helpers: FXSAVE's 512 bytes), and the write of a read-modify-write (the
+   same instruction's next access, same address and size) is no reference
+   of its own: the read stands for both (its line is the most recent
+   then, so the write could only hit). */
+static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icount, int64_t pc,
+		int64_t module, int has_block, int64_t block)
+{
+	struct tally *t[3];
+	int n = 0, i, l, miss;
+
+	if (size == 0)
+		size = 1;
+	if (size > s->max_size)
+		size = s->max_size;
+	s->accesses++;
+	if (w && s->prev.read && s->prev.icount == icount && s->prev.pc == pc &&
+	    s->prev.addr == addr && s->prev.size == size) {
+		s->prev.read = 0;
+		/* the summaries count it: it is taken off them */
+		n = s->summed ? tallies_of(s, t, addr, pc, module, has_block, block) : 0;
+		for (i = 0; i < n; i++)
+			t[i]->merged++;
+		return;
+	}
+	s->prev.icount = icount;
+	s->prev.pc = pc;
+	s->prev.addr = addr;
+	s->prev.size = size;
+	s->prev.read = !w;
+
+	/* most accesses hit the first level: with the summaries, no tally */
+	miss = dgcache_ref(&s->c[0], addr, size);
+	if (!s->summed || miss)
+		n = tallies_of(s, t, addr, pc, module, has_block, block);
+	for (i = 0; i < n; i++) {
+		t[i]->ref[0][w] += !s->summed;
+		t[i]->miss[0][w] += (uint64_t)miss;
+	}
+	for (l = 1; miss && l < s->levels; l++) {
+		miss = dgcache_ref(&s->c[l], addr, size);
 		for (i = 0; i < n; i++) {
 			t[i]->ref[l][w]++;
 			t[i]->miss[l][w] += (uint64_t)miss;
 		}
-		if (!miss)
-			break;
 	}
 }
 
@@ -313,7 +337,8 @@ out:
 
 /* ------------------------------------------------------------ the tables */
 
-static int put(sqlite3 *db, const char *table, const char *cols, int two_keys,
+/* Levels from `from` (0: the first) of the tallies ts into table. */
+static int put(sqlite3 *db, const char *table, const char *cols, int two_keys, int from,
 	       const struct sim *s, const struct tallies *ts, char **err)
 {
 	char *sql = sqlite3_mprintf("INSERT INTO temp.%s(level, %s, reads, writes, read_misses,"
@@ -329,7 +354,7 @@ static int put(sqlite3 *db, const char *table, const char *cols, int two_keys,
 		return -1;
 	}
 	sqlite3_free(sql);
-	for (l = 0; l < s->levels && rc == SQLITE_OK; l++)
+	for (l = from; l < s->levels && rc == SQLITE_OK; l++)
 		for (i = 0; i < ts->n && rc == SQLITE_OK; i++) {
 			const struct tally *t = &ts->t[i];
 
@@ -350,6 +375,60 @@ static int put(sqlite3 *db, const char *table, const char *cols, int two_keys,
 		*err = sqlite3_mprintf("%s: %s", table, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The first level from the summaries: each code address's, block's and
+   page's accesses (less the writes merged into a read), with the misses
+   tallied (temp.dgc_first: kind 0 pc, 1 block, 2 page). */
+static const char first_sql[] =
+	"INSERT INTO temp.cache_pc SELECT 1, s.pc, s.module_id, s.r, s.w - coalesce(t.merged, 0),"
+	"  coalesce(t.rm, 0), coalesce(t.wm, 0)"
+	" FROM (SELECT pc, module_id, sum(accesses * (is_write = 0)) AS r,"
+	"  sum(accesses * is_write) AS w FROM sum_pc GROUP BY pc, module_id) s"
+	" LEFT JOIN temp.dgc_first t ON t.kind = 0 AND t.a = s.pc AND t.b = s.module_id;"
+	"INSERT INTO temp.cache_block SELECT 1, b.id, b.reads, b.writes - coalesce(t.merged, 0),"
+	"  coalesce(t.rm, 0), coalesce(t.wm, 0)"
+	" FROM blocks b LEFT JOIN temp.dgc_first t ON t.kind = 1 AND t.a = b.id AND t.b = 0"
+	" WHERE b.reads + b.writes > 0;"
+	"INSERT INTO temp.cache_page SELECT 1, p.page, p.reads, p.writes - coalesce(t.merged, 0),"
+	"  coalesce(t.rm, 0), coalesce(t.wm, 0)"
+	" FROM sum_pages p LEFT JOIN temp.dgc_first t ON t.kind = 2 AND t.a = p.page AND t.b = 0;"
+	"DROP TABLE temp.dgc_first;";
+
+static int first_level(sqlite3 *db, const struct sim *s, char **err)
+{
+	const struct tallies *ts[3] = { &s->pc, &s->block, &s->page };
+	sqlite3_stmt *st = NULL;
+	int k, rc = SQLITE_OK;
+	size_t i;
+
+	if (sqlite3_exec(db, "CREATE TEMP TABLE dgc_first(kind INTEGER, a INTEGER, b INTEGER,"
+			 " merged INTEGER, rm INTEGER, wm INTEGER, PRIMARY KEY (kind, a, b))"
+			 " WITHOUT ROWID", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.dgc_first VALUES (?, ?, ?, ?, ?, ?)", -1,
+			       &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cache tables: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	for (k = 0; k < 3 && rc == SQLITE_OK; k++)
+		for (i = 0; i < ts[k]->n && rc == SQLITE_OK; i++) {
+			const struct tally *t = &ts[k]->t[i];
+
+			sqlite3_bind_int(st, 1, k);
+			sqlite3_bind_int64(st, 2, t->a);
+			sqlite3_bind_int64(st, 3, t->b);
+			sqlite3_bind_int64(st, 4, (int64_t)t->merged);
+			sqlite3_bind_int64(st, 5, (int64_t)t->miss[0][0]);
+			sqlite3_bind_int64(st, 6, (int64_t)t->miss[0][1]);
+			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : sqlite3_errcode(db);
+		}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK || sqlite3_exec(db, first_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cache tables: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
 }
 
 static int store(sqlite3 *db, const struct sim *s, char **err)
@@ -378,9 +457,10 @@ static int store(sqlite3 *db, const struct sim *s, char **err)
 	sqlite3_finalize(st);
 	if (rc < 0)
 		*err = sqlite3_mprintf("cache_levels: %s", sqlite3_errmsg(db));
-	if (rc < 0 || put(db, "cache_pc", "pc, module_id", 1, s, &s->pc, err) < 0 ||
-	    put(db, "cache_block", "block_id", 0, s, &s->block, err) < 0 ||
-	    put(db, "cache_page", "page", 0, s, &s->page, err) < 0) {
+	if (rc < 0 || (s->summed && first_level(db, s, err) < 0) ||
+	    put(db, "cache_pc", "pc, module_id", 1, s->summed, s, &s->pc, err) < 0 ||
+	    put(db, "cache_block", "block_id", 0, s->summed, s, &s->block, err) < 0 ||
+	    put(db, "cache_page", "page", 0, s->summed, s, &s->page, err) < 0) {
 		sqlite3_exec(db, "ROLLBACK TO dgcache; RELEASE dgcache;", NULL, NULL, NULL);
 		return -1;
 	}
@@ -447,6 +527,9 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 	for (i = 0; i < n; i++)
 		if (level(&s, specs[i], &last, err) < 0)
 			goto out;
+	/* every access: the first level's references are the summaries' */
+	s.summed = !filtered && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+					    " AND name IN ('sum_pc', 'sum_pages')") == 2;
 	s.max_size = s.c[0].g.line;
 	for (i = 1; i < s.levels; i++)
 		s.max_size = s.c[i].g.line < s.max_size ? s.c[i].g.line : s.max_size;

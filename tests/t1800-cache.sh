@@ -75,6 +75,22 @@ check_eq "cache_by_block: a row per heap block accessed (libc's stdout buffer)" 
 dq t.db ".cache D1=1024:2:64" "SELECT sum(reads + writes) FROM cache_page WHERE level = 1" | sed 1d >pg
 check_eq "cache_page: every reference on a page" "$(awk -F'|' '$2 == "D1" { print $4 + $5 }' cache.out)" "$(cat pg)"
 
+# Every access (the first level's references from the summaries, only
+# the misses tallied) and a filter that keeps every access (all tallied
+# access by access): the same tables.
+tables() {
+	# shellcheck disable=SC2086
+	"$DGSQL" "$1" $2 ".cache D1=1024:2:64 LL=8192:4:64" \
+		"SELECT 'pc', * FROM cache_pc UNION ALL SELECT 'block', *, NULL FROM cache_block
+		 UNION ALL SELECT 'page', *, NULL FROM cache_page ORDER BY 1, 2, 3, 4" | sed 1,2d
+}
+for db in t.db; do
+	tables $db "" >sum.tab
+	tables $db "--icount-range 0:999999999999" >all.tab
+	check_cmp "$db: the summaries' first level = every access tallied" all.tab sum.tab
+	check_gt "$db: rows compared" 100 "$(wc -l <sum.tab)"
+done
+
 # a filter that matches nothing: empty tables, not an error
 "$DGSQL" t.db --icount-range 999999999999:1000000000000 ".cache D1=32k:8:64" \
 	"SELECT count(*) FROM cache_pc" >empty.out 2>empty.err
@@ -82,6 +98,9 @@ check_eq "an empty filter: exit 0, no rows" "0 0" "$? $(tail -n 1 empty.out)"
 # heap blocks: the demo's, whose accesses all go to blocks
 demo_db d.db
 dq d.db ".cache D1=32k:8:64" ".q cache_by_block" | sed 1d >blk
+tables d.db "" >dsum.tab
+tables d.db "--icount-range 0:999999999999" >dall.tab
+check_cmp "the demo (heap blocks): the summaries' first level = every access tallied" dall.tab dsum.tab
 check_eq "cache_by_block: the demo's blocks, their reads = SQL's" \
 	"$(dq d.db "SELECT block_id || ' ' || sum(NOT is_write) FROM accesses WHERE block_id IS NOT NULL
 	  GROUP BY block_id ORDER BY block_id")" "$(awk -F'|' '{ print $1, $5 }' blk | sort -n)"
