@@ -55,6 +55,25 @@ struct sim {
 	} prev;
 	int64_t accesses;
 	int oom;
+	/* I1=: instruction fetches, before each instruction's data accesses;
+	   an I1 miss goes to the level below D1, as cachegrind's LL */
+	struct {
+		int on;
+		struct dgcache c;
+		struct tallies code;    /* by instruction address: ref/miss[0]
+					   I1's, [l >= 1] level l's */
+		uint32_t *ctx_bb;       /* context -> bbdef */
+		uint64_t n_ctx;
+		uint32_t *bb_first, *bb_n;      /* bbdef -> its instructions */
+		uint64_t n_bb;
+		uint64_t *addr;         /* the instructions, bbdef by bbdef */
+		uint8_t *size;
+		const uint64_t *run_addr;       /* the current run's */
+		const uint8_t *run_size;
+		uint32_t run_n, fetched;
+		int64_t run_icount;
+		uint64_t fetches;
+	} i;
 };
 
 static const char schema_sql[] =
@@ -66,6 +85,8 @@ static const char schema_sql[] =
 	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS cache_page(level INTEGER, page INTEGER,"
 	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS cache_code(level INTEGER, addr INTEGER,"
+	" fetches INTEGER, misses INTEGER);"
 	"CREATE TEMP VIEW IF NOT EXISTS cache_fn AS SELECT c.level, l.name,"
 	" coalesce(f.name, '?') AS function, sum(c.reads) AS reads, sum(c.writes) AS writes,"
 	" sum(c.read_misses) AS read_misses, sum(c.write_misses) AS write_misses"
@@ -139,6 +160,49 @@ static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc
 	return 0;
 }
 
+/* Instructions of the current run up to iseq `upto` (excluded) fetched:
+   through I1, and a miss through the levels below D1. */
+static void fetch_upto(struct sim *s, uint32_t upto)
+{
+	for (; s->i.fetched < upto && s->i.fetched < s->i.run_n; s->i.fetched++) {
+		uint64_t a = s->i.run_addr[s->i.fetched], size = s->i.run_size[s->i.fetched];
+		struct tally *t = tally_of(&s->i.code, a, (int64_t)a, 0);
+		int miss, l;
+
+		if (!t) {
+			__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		size = size ? size : 1;
+		s->i.fetches++;
+		miss = dgcache_ref(&s->i.c, a, size);
+		t->ref[0][0]++;
+		t->miss[0][0] += (uint64_t)miss;
+		for (l = 1; miss && l < s->levels; l++) {
+			miss = dgcache_ref(&s->c[l], a, size);
+			t->ref[l][0]++;
+			t->miss[l][0] += (uint64_t)miss;
+		}
+	}
+}
+
+/* A run begins (dgvtab_scan_runs' marker): the last one's instructions
+   fetched to its end, then this one's from its start. */
+static void run_begins(struct sim *s, int64_t icount, uint64_t context, uint32_t n_instrs)
+{
+	uint32_t bb;
+
+	fetch_upto(s, s->i.run_n);
+	s->i.run_n = 0;
+	s->i.fetched = 0;
+	s->i.run_icount = icount;
+	if (context >= s->i.n_ctx || (bb = s->i.ctx_bb[context]) >= s->i.n_bb)
+		return;         /* the model checked them: cannot happen */
+	s->i.run_addr = s->i.addr + s->i.bb_first[bb];
+	s->i.run_size = s->i.size + s->i.bb_first[bb];
+	s->i.run_n = n_instrs < s->i.bb_n[bb] ? n_instrs : s->i.bb_n[bb];
+}
+
 /* One access through the levels, counted where it went.  As cachegrind:
    an access wider than the smallest line counts as that wide (its dirty
    helpers: FXSAVE's 512 bytes), and the write of a read-modify-write (the
@@ -151,6 +215,8 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 	struct tally *t[3];
 	int n = 0, i, l, miss;
 
+	if (s->i.on)            /* its instruction fetched first */
+		fetch_upto(s, (uint32_t)(icount - s->i.run_icount) + 1);
 	if (size == 0)
 		size = 1;
 	if (size > s->max_size)
@@ -199,7 +265,8 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 struct acc {
 	uint64_t addr, size;
 	int64_t icount, pc, module, block;
-	int w, has_block;
+	int w, has_block;       /* has_block -1: a run marker (size: its
+				   instructions, block: its context) */
 };
 
 struct pipe {
@@ -232,8 +299,11 @@ static void *simulate(void *arg)
 		n = p->len[p->done % BATCHES];
 		pthread_mutex_unlock(&p->mu);
 		for (i = 0; i < n && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED); i++)
-			one(p->s, a[i].addr, a[i].size, a[i].w, a[i].icount, a[i].pc, a[i].module,
-			    a[i].has_block, a[i].block);
+			if (a[i].has_block < 0)
+				run_begins(p->s, a[i].icount, (uint64_t)a[i].block, (uint32_t)a[i].size);
+			else
+				one(p->s, a[i].addr, a[i].size, a[i].w, a[i].icount, a[i].pc,
+				    a[i].module, a[i].has_block, a[i].block);
 		pthread_mutex_lock(&p->mu);
 		p->done++;
 		pthread_cond_broadcast(&p->cv);
@@ -267,9 +337,11 @@ static int scan_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		*next_acc(p) = (struct acc){ (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].icount,
-					     r[i].pc, r[i].module_id, r[i].block_id,
-					     r[i].is_write != 0, r[i].has_block };
+		*next_acc(p) = r[i].aseq < 0    /* a run marker (dgvtab_scan_runs) */
+			? (struct acc){ 0, (uint64_t)r[i].size, r[i].icount, 0, 0, r[i].context_id, 0, -1 }
+			: (struct acc){ (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].icount,
+					r[i].pc, r[i].module_id, r[i].block_id,
+					r[i].is_write != 0, r[i].has_block };
 	return __atomic_load_n(&p->s->oom, __ATOMIC_RELAXED);
 }
 
@@ -316,7 +388,8 @@ static int scan(sqlite3 *db, struct sim *s, int filtered, char **err)
 		goto destroy;
 	}
 	rc = filtered ? scan_filtered(db, &p, err)
-		      : dgvtab_scan(db, "main", -1, scan_rows, &p, &msg) == SQLITE_OK ? 0 : -1;
+		: (s->i.on ? dgvtab_scan_runs(db, "main", scan_rows, &p, &msg)
+			   : dgvtab_scan(db, "main", -1, scan_rows, &p, &msg)) == SQLITE_OK ? 0 : -1;
 	if (rc < 0 && msg)
 		*err = msg;
 	pthread_mutex_lock(&p.mu);
@@ -326,6 +399,8 @@ static int scan(sqlite3 *db, struct sim *s, int filtered, char **err)
 	pthread_cond_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
 	pthread_join(t, NULL);
+	if (s->i.on)            /* the last run's instructions after its accesses */
+		fetch_upto(s, s->i.run_n);
 destroy:
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
@@ -336,6 +411,104 @@ out:
 }
 
 /* ------------------------------------------------------------ the tables */
+
+/* The instructions of every bbdef and the bbdef of every context, for
+   the fetches. */
+static int load_code(sqlite3 *db, struct sim *s, char **err)
+{
+	int64_t n_ctx = dgsqlfn_int(db, "SELECT coalesce(max(id), -1) + 1 FROM contexts");
+	int64_t n_bb = dgsqlfn_int(db, "SELECT coalesce(max(id), -1) + 1 FROM bbdefs");
+	int64_t n_ins = dgsqlfn_int(db, "SELECT count(*) FROM instrs");
+	sqlite3_stmt *st = NULL;
+	int64_t k = 0;
+	int rc;
+
+	if (n_ctx < 0 || n_bb < 0 || n_ins < 0 || n_bb > UINT32_MAX || n_ins > UINT32_MAX) {
+		*err = sqlite3_mprintf("I1: cannot read contexts, bbdefs and instrs: %s",
+				       sqlite3_errmsg(db));
+		return -1;
+	}
+	s->i.n_ctx = (uint64_t)n_ctx;
+	s->i.n_bb = (uint64_t)n_bb;
+	s->i.ctx_bb = malloc(((size_t)n_ctx + 1) * sizeof *s->i.ctx_bb);
+	s->i.bb_first = calloc((size_t)n_bb + 1, sizeof *s->i.bb_first);
+	s->i.bb_n = calloc((size_t)n_bb + 1, sizeof *s->i.bb_n);
+	s->i.addr = malloc(((size_t)n_ins + 1) * sizeof *s->i.addr);
+	s->i.size = malloc((size_t)n_ins + 1);
+	if (!s->i.ctx_bb || !s->i.bb_first || !s->i.bb_n || !s->i.addr || !s->i.size) {
+		*err = sqlite3_mprintf("I1: out of memory");
+		return -1;
+	}
+	memset(s->i.ctx_bb, 0xff, ((size_t)n_ctx + 1) * sizeof *s->i.ctx_bb);
+	if (sqlite3_prepare_v2(db, "SELECT id, bbdef_id FROM contexts", -1, &st, NULL) != SQLITE_OK)
+		goto sql;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0), bb = sqlite3_column_int64(st, 1);
+
+		if (id >= 0 && id < n_ctx && bb >= 0 && bb < n_bb)
+			s->i.ctx_bb[id] = (uint32_t)bb;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE ||
+	    sqlite3_prepare_v2(db, "SELECT bbdef_id, iseq, addr, size FROM instrs"
+			       " ORDER BY bbdef_id, iseq", -1, &st, NULL) != SQLITE_OK)
+		goto sql;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && k < n_ins) {
+		int64_t bb = sqlite3_column_int64(st, 0), iseq = sqlite3_column_int64(st, 1);
+
+		if (bb < 0 || bb >= n_bb || iseq != s->i.bb_n[bb]) {
+			sqlite3_finalize(st);
+			*err = sqlite3_mprintf("I1: instrs: bbdef %lld: instruction %lld out of "
+					       "order", (long long)bb, (long long)iseq);
+			return -1;
+		}
+		if (iseq == 0)
+			s->i.bb_first[bb] = (uint32_t)k;
+		s->i.bb_n[bb]++;
+		s->i.addr[k] = (uint64_t)sqlite3_column_int64(st, 2);
+		s->i.size[k++] = (uint8_t)sqlite3_column_int(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+sql:
+	*err = sqlite3_mprintf("I1: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return -1;
+}
+
+/* cache_code: I1's fetches and misses (level 0), and those of the levels
+   below D1 (level l + 1). */
+static int put_code(sqlite3 *db, const struct sim *s, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int l, rc = SQLITE_OK;
+
+	if (!s->i.on)
+		return 0;
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.cache_code VALUES (?, ?, ?, ?)", -1, &st,
+			       NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cache_code: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	for (l = 0; l < s->levels && rc == SQLITE_OK; l++)
+		for (i = 0; i < s->i.code.n && rc == SQLITE_OK; i++) {
+			const struct tally *t = &s->i.code.t[i];
+
+			if (!t->ref[l][0])
+				continue;
+			sqlite3_bind_int(st, 1, l ? l + 1 : 0);
+			sqlite3_bind_int64(st, 2, t->a);
+			sqlite3_bind_int64(st, 3, (int64_t)t->ref[l][0]);
+			sqlite3_bind_int64(st, 4, (int64_t)t->miss[l][0]);
+			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : sqlite3_errcode(db);
+		}
+	if (rc != SQLITE_OK)
+		*err = sqlite3_mprintf("cache_code: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
 
 /* Levels from `from` (0: the first) of the tallies ts into table. */
 static int put(sqlite3 *db, const char *table, const char *cols, int two_keys, int from,
@@ -438,7 +611,8 @@ static int store(sqlite3 *db, const struct sim *s, char **err)
 
 	if (sqlite3_exec(db, "SAVEPOINT dgcache; DELETE FROM temp.cache_levels;"
 			 " DELETE FROM temp.cache_pc; DELETE FROM temp.cache_block;"
-			 " DELETE FROM temp.cache_page;", NULL, NULL, NULL) != SQLITE_OK ||
+			 " DELETE FROM temp.cache_page; DELETE FROM temp.cache_code;", NULL, NULL,
+			 NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO temp.cache_levels VALUES (?, ?, ?, ?, ?)", -1,
 			       &st, NULL) != SQLITE_OK) {
 		*err = sqlite3_mprintf("cache tables: %s", sqlite3_errmsg(db));
@@ -454,13 +628,22 @@ static int store(sqlite3 *db, const struct sim *s, char **err)
 		sqlite3_bind_int(st, 5, (int)s->c[l].g.line);
 		rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_reset(st) == SQLITE_OK ? 0 : -1;
 	}
+	if (rc == 0 && s->i.on) {
+		sqlite3_bind_int(st, 1, 0);
+		sqlite3_bind_text(st, 2, "I1", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (int64_t)s->i.c.g.size);
+		sqlite3_bind_int(st, 4, (int)s->i.c.g.ways);
+		sqlite3_bind_int(st, 5, (int)s->i.c.g.line);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	}
 	sqlite3_finalize(st);
 	if (rc < 0)
 		*err = sqlite3_mprintf("cache_levels: %s", sqlite3_errmsg(db));
 	if (rc < 0 || (s->summed && first_level(db, s, err) < 0) ||
 	    put(db, "cache_pc", "pc, module_id", 1, s->summed, s, &s->pc, err) < 0 ||
 	    put(db, "cache_block", "block_id", 0, s->summed, s, &s->block, err) < 0 ||
-	    put(db, "cache_page", "page", 0, s->summed, s, &s->page, err) < 0) {
+	    put(db, "cache_page", "page", 0, s->summed, s, &s->page, err) < 0 ||
+	    put_code(db, s, err) < 0) {
 		sqlite3_exec(db, "ROLLBACK TO dgcache; RELEASE dgcache;", NULL, NULL, NULL);
 		return -1;
 	}
@@ -482,6 +665,14 @@ static void sim_free(struct sim *s)
 	free(s->pc.t);
 	free(s->block.t);
 	free(s->page.t);
+	dgcache_free(&s->i.c);
+	dghash_free(&s->i.code.idx);
+	free(s->i.code.t);
+	free(s->i.ctx_bb);
+	free(s->i.bb_first);
+	free(s->i.bb_n);
+	free(s->i.addr);
+	free(s->i.size);
 }
 
 /* "NAME=SIZE:WAYS:LINE", the next level: D1 first, then L2 and LL in
@@ -516,25 +707,48 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 	      char **err)
 {
 	struct sim s;
+	struct dgcache_geom g;
 	int i, rc = -1, last = -1;
 
 	memset(&s, 0, sizeof s);
-	if (n < 1 || n > MAX_LEVELS) {
-		*err = sqlite3_mprintf("expected 1 to %d levels: D1=SIZE:WAYS:LINE [L2=...] [LL=...]",
-				       MAX_LEVELS);
+	if (n < 1 || n > MAX_LEVELS + 1) {
+		*err = sqlite3_mprintf("expected 1 to %d levels: [I1=SIZE:WAYS:LINE] D1=... [L2=...] "
+				       "[LL=...]", MAX_LEVELS + 1);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		if (level(&s, specs[i], &last, err) < 0)
+		if (!strncmp(specs[i], "I1=", 3)) {
+			if (s.i.on) {
+				*err = sqlite3_mprintf("'%s': I1 given twice", specs[i]);
+				goto out;
+			}
+			if (dgcache_parse("I1", specs[i] + 3, &g, err) < 0)
+				goto out;
+			if (dgcache_init(&s.i.c, &g) < 0) {
+				*err = sqlite3_mprintf("out of memory");
+				goto out;
+			}
+			s.i.on = 1;
+		} else if (level(&s, specs[i], &last, err) < 0)
 			goto out;
+	if (!s.levels) {
+		*err = sqlite3_mprintf("expected D1=SIZE:WAYS:LINE: the data levels start with D1");
+		goto out;
+	}
+	if (s.i.on && filtered) {
+		*err = sqlite3_mprintf("I1: instruction fetches need the whole trace, not a filter");
+		goto out;
+	}
 	/* every access: the first level's references are the summaries' */
 	s.summed = !filtered && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 					    " AND name IN ('sum_pc', 'sum_pages')") == 2;
 	s.max_size = s.c[0].g.line;
 	for (i = 1; i < s.levels; i++)
 		s.max_size = s.c[i].g.line < s.max_size ? s.c[i].g.line : s.max_size;
+	if (s.i.on && load_code(db, &s, err) < 0)
+		goto out;
 	if (dghash_init(&s.pc.idx, 1 << 12) < 0 || dghash_init(&s.block.idx, 1 << 12) < 0 ||
-	    dghash_init(&s.page.idx, 1 << 12) < 0) {
+	    dghash_init(&s.page.idx, 1 << 12) < 0 || dghash_init(&s.i.code.idx, 1 << 12) < 0) {
 		*err = sqlite3_mprintf("out of memory");
 		goto out;
 	}

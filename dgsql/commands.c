@@ -308,19 +308,24 @@ static int c_cache(struct shell *sh, int argc, char **argv, char **err)
 	int filtered = sh->events || sh->ranges || sh->zoom_queries;
 
 	if (argc < 2) {
-		*err = sqlite3_mprintf("usage: .cache D1=SIZE:WAYS:LINE [L2=...] [LL=...] "
-				       "(as .cache D1=32k:8:64 LL=8M:16:64)");
+		*err = sqlite3_mprintf("usage: .cache [I1=SIZE:WAYS:LINE] D1=SIZE:WAYS:LINE [L2=...] "
+				       "[LL=...] (as .cache I1=32k:8:64 D1=32k:8:64 LL=8M:16:64)");
 		return -1;
 	}
 	if (cache_run(sh->db, argv + 1, argc - 1, filtered, &n, err) < 0)
 		return -1;
 	return sh->ops->exec(sh, "SELECT l.level, l.name, printf('%d:%d:%d', l.size, l.ways, l.line)"
-			     " AS geometry, sum(c.reads) AS reads, sum(c.writes) AS writes,"
-			     " sum(c.read_misses) AS read_misses, sum(c.write_misses) AS write_misses,"
-			     " printf('%.2f%%', 100.0 * (sum(c.read_misses) + sum(c.write_misses))"
-			     "  / max(1, sum(c.reads) + sum(c.writes))) AS miss_rate"
-			     " FROM temp.cache_levels l JOIN temp.cache_pc c ON c.level = l.level"
-			     " GROUP BY l.level ORDER BY l.level", NULL, 0, err);
+			     " AS geometry, coalesce(d.r, 0) AS reads, coalesce(d.w, 0) AS writes,"
+			     " coalesce(d.rm, 0) AS read_misses, coalesce(d.wm, 0) AS write_misses,"
+			     " coalesce(c.f, 0) AS fetches, coalesce(c.m, 0) AS fetch_misses,"
+			     " printf('%.2f%%', 100.0 * (coalesce(d.rm, 0) + coalesce(d.wm, 0) + coalesce(c.m, 0))"
+			     "  / max(1, coalesce(d.r, 0) + coalesce(d.w, 0) + coalesce(c.f, 0))) AS miss_rate"
+			     " FROM temp.cache_levels l LEFT JOIN (SELECT level, sum(reads) AS r,"
+			     "  sum(writes) AS w, sum(read_misses) AS rm, sum(write_misses) AS wm"
+			     "  FROM temp.cache_pc GROUP BY level) d ON d.level = l.level"
+			     " LEFT JOIN (SELECT level, sum(fetches) AS f, sum(misses) AS m"
+			     "  FROM temp.cache_code GROUP BY level) c ON c.level = l.level"
+			     " ORDER BY l.level", NULL, 0, err);
 }
 
 static int c_modules(struct shell *sh, int argc, char **argv, char **err)
@@ -457,7 +462,7 @@ static int c_help(struct shell *sh, int argc, char **argv, char **err);
 
 static const struct command table[] = {
 	{ "bail", "on|off", "stop at the first error", c_bail, ARGS_ONOFF },
-	{ "cache", "D1=S:W:L [L2=..] [LL=..]",
+	{ "cache", "[I1=S:W:L] D1=S:W:L [L2=..] [LL=..]",
 	  "simulate caches over the filter's accesses (tables cache_*)", c_cache, ARGS_NONE },
 	{ "engine", "[auto|sqlite|duckdb]",
 	  "which engine runs queries over the accesses", c_engine, ARGS_NONE },

@@ -194,7 +194,7 @@ int dgvt_cur_run(struct dgvt *t, struct dgvt_cur *c)
 			continue;
 		}
 		select_run(c, &t->m);
-		if (c->n_sel)
+		if (c->n_sel || t->all_runs)
 			return SQLITE_OK;
 	}
 }

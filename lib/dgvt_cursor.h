@@ -63,7 +63,8 @@ int dgvt_cur_filter(sqlite3_vtab_cursor *base, int idx_num, const char *plan,
 		    int argc, sqlite3_value **argv);
 int dgvt_cur_next(sqlite3_vtab_cursor *base);
 
-/* Decode runs until one has a selected access (k 0), or the end (eof). */
+/* Decode runs until one has a selected access (k 0), or the end (eof);
+   with t->all_runs, the next run whatever it has. */
 int dgvt_cur_run(struct dgvt *t, struct dgvt_cur *c);
 /* A counting cursor that must give values after all: decode from the
    current chunk on, as if it had been decoding all along, and stand on

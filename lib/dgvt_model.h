@@ -74,6 +74,8 @@ struct dgvt {
 	struct dgvt_db d;       /* first: SQLite's sqlite3_vtab */
 	struct dgvt_model m;
 	struct dgvtab_probe *probe;     /* dgvtab.h; NULL: none */
+	int all_runs;           /* cursors stop at every run, even one with no
+				   selected access (dgvtab_scan_runs) */
 };
 
 /* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */

@@ -121,6 +121,54 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 	return solo_end(&t, rc, errmsg);
 }
 
+/* The run marker of the cursor's current run (dgvtab_scan_runs). */
+static void scan_mark(struct dgvt_cur *c, struct dgvtab_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->icount = c->run_icount;
+	r->size = c->run.n_instrs;
+	r->thread = c->thread;
+	r->context_id = (int64_t)c->run.context;
+	r->aseq = -1;
+	r->chunk_id = c->chunk;
+}
+
+int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
+		     char **errmsg)
+{
+	struct dgvt t;
+	struct dgvt_cur *c;
+	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
+	size_t n = 0;
+	int rc = dgvt_init(&t, db, schema), marked = 0;
+
+	t.all_runs = 1;
+	if (rc == SQLITE_OK && !rows)
+		rc = SQLITE_NOMEM;
+	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
+		while (!c->eof && rc == SQLITE_OK) {
+			if (n == SCAN_BATCH) {
+				if (fn(arg, rows, n))
+					break;
+				n = 0;
+			}
+			if (!marked)            /* a run begins: its marker first */
+				scan_mark(c, &rows[n++]);
+			marked = 1;
+			scan_fill(&t, c, rows, &n, SCAN_BATCH);
+			if (c->k == c->n_sel) {
+				rc = dgvt_cur_run(&t, c);
+				marked = 0;
+			}
+		}
+		if (rc == SQLITE_OK && c->eof && n)
+			fn(arg, rows, n);
+		dgvt_cur_close(&c->base);
+	}
+	sqlite3_free(rows);
+	return solo_end(&t, rc, errmsg);
+}
+
 /* ------------------------------------------------------------ count */
 
 int dgvtab_term_taken(const struct dgvtab_term *t)

@@ -43,6 +43,15 @@ typedef int dgvtab_rows_fn(void *arg, const struct dgvtab_row *rows, size_t n);
 int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 		dgvtab_rows_fn *fn, void *arg, char **errmsg);
 
+/* The same rows, every access, with a marker row before each run's
+   accesses, every run, even one without an access: aseq -1, icount the
+   run's first instruction's, size its instructions executed (n_instrs),
+   context_id, thread and chunk_id; the other fields 0.  For what needs
+   the instruction stream (dgsql's .cache: instruction fetches; a run's
+   instructions are its context's bbdef's, `instrs`). */
+int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
+		     char **errmsg);
+
 /* A term of a WHERE clause the table takes in C: a column (dgvtab.h's
    order), an operator (SQLITE_INDEX_CONSTRAINT_EQ, _LT, _LE, _GT, _GE)
    and an integer. */

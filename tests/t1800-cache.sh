@@ -8,7 +8,9 @@
 # For each of its functions, D1 reads, writes, read misses and write
 # misses from .cache D1=1024:2:64 over its trace equal cachegrind's
 # Dr, Dw, D1mr, D1mw with the same D1, run with the IR datagrind sees
-# (no chasing, registers unwound at memory accesses).  Cachegrind names a
+# (no chasing, registers unwound at memory accesses); with I1 and a
+# unified LL too, its instruction fetches and their I1 and LL misses, and
+# its data's LL misses, equal Ir, I1mr, ILmr, DLmr and DLmw.  Cachegrind names a
 # gcc clone by its symbol (rmw_add.constprop.0), the trace by the
 # function (rmw_add): the suffix is dropped to compare.  The whole
 # program's totals cannot agree (datagrind replaces malloc and its
@@ -58,6 +60,34 @@ check_eq "a straddle that misses both lines is one miss: straddle_both_miss" \
 check_eq "the totals line: D1's reads, every read of the trace" \
 	"$(dq t.db "SELECT count(*) FROM accesses WHERE NOT is_write")" \
 	"$(awk -F'|' '$2 == "D1" { print $4 }' cache.out)"
+
+# The whole hierarchy, cachegrind's: I1's fetches (every instruction of
+# every run, before its data accesses) and D1's misses go to the unified
+# LL.  Per function: Ir, I1mr and ILmr (cache_code by address, a function
+# an address range of nm's) and DLmr, DLmw (cache_fn's LL) = cachegrind's.
+awk -v want="$FNS" '
+	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
+	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
+	/^fl=/ { fn = "" }
+	/^fn=/ { fn = substr($0, 4); sub(/\.(constprop|isra|part|cold)\.[0-9]+$/, "", fn) }
+	/^[0-9]/ && (fn in keep) { ir[fn] += $col["Ir"]; i1[fn] += $col["I1mr"]; il[fn] += $col["ILmr"]
+		dr[fn] += $col["DLmr"]; dw[fn] += $col["DLmw"]; seen[fn] = 1 }
+	END { for (f in seen) print f, ir[f], i1[f], il[f], dr[f], dw[f] }' cg.out | sort >cg.all
+nm -S --defined-only "$P" | while read -r a sz t n; do
+	case $t in t | T) echo "$((0x$a)) $((0x$a + 0x$sz)) $(echo "$n" | sed -E 's/\.(constprop|isra|part|cold)\.[0-9]+$//')" ;; esac
+done >syms
+G3="I1=1024:2:64 D1=1024:2:64 LL=8192:4:64"
+dq t.db ".cache $G3" "SELECT level, addr, fetches, misses FROM cache_code" | sed 1,3d | tr '|' ' ' >code.tab
+dq t.db ".cache $G3" "SELECT function, read_misses, write_misses FROM cache_fn WHERE level = 2
+	AND function IN ($in_list)" | sed 1,3d | tr '|' ' ' | sort >dl.tab
+awk 'NR == FNR { lo[NR] = $1; hi[NR] = $2; nm[NR] = $3; n = NR; next }
+	FILENAME == ARGV[2] { for (i = 1; i <= n; i++) if ($2 >= lo[i] && $2 < hi[i]) {
+		if ($1 == 0) { ir[nm[i]] += $3; i1[nm[i]] += $4 } else il[nm[i]] += $4 } ; next }
+	{ print $1, ir[$1] + 0, i1[$1] + 0, il[$1] + 0, $2, $3 }' syms code.tab dl.tab >dg.all
+check_cmp "$G3, per function: Ir, I1mr, ILmr, DLmr, DLmw = cachegrind's" cg.all dg.all
+check_gt "instruction fetches compared: sweep's" 10000 "$(awk '$1 == "sweep" { print $2 }' dg.all)"
+check_eq "I1 under a filter: an error" "1 1" \
+	"$("$DGSQL" t.db --events fn:main ".cache $G3" >/dev/null 2>i1.err; echo $?) $(grep -c 'I1: instruction fetches need the whole trace' i1.err)"
 
 # two levels: the second gets the first's misses
 dq t.db ".cache D1=1024:2:64 LL=8192:4:64" "SELECT
@@ -117,5 +147,5 @@ bad "L3=32k:8:64" "'L3=32k:8:64': expected D1=SIZE:WAYS:LINE"
 bad "D1=32k" "D1=32k: expected SIZE:WAYS:LINE"
 bad "LL=8M:16:64" "expected D1=SIZE:WAYS:LINE, then L2= and LL= in that order"
 check_eq ".cache without levels: a usage message" 1 \
-	"$("$DGSQL" t.db ".cache" 2>&1 | grep -c 'usage: .cache D1=SIZE:WAYS:LINE')"
+	"$("$DGSQL" t.db ".cache" 2>&1 | grep -c 'usage: .cache \[I1=SIZE:WAYS:LINE\] D1=SIZE:WAYS:LINE')"
 finish
