@@ -1,7 +1,8 @@
 /* cache.h: dgsql's .cache, a cache hierarchy simulated over the trace.
  *
  * Promise: cache_run simulates the levels it is given ("D1=32k:8:64",
- * then optionally "LL=8M:16:64": each a lib/dgcache.h geometry) over
+ * then optionally "L2=..." and "LL=8M:16:64": each a lib/dgcache.h
+ * geometry; and "I1=..." for the instruction fetches, below) over
  * filtered_accesses in the order they happened (the table's order:
  * chunks in execution order, every thread's, and a run's accesses in
  * instruction order), as cachegrind does: every access references the
@@ -16,8 +17,16 @@
  *   cache_block(level, block_id, ...)                    heap blocks
  *   cache_page(level, page, ...)                         4 KiB pages
  *
+ *   cache_code(level, addr, fetches, misses)             with I1 (level 0)
+ *
  * reads and writes count the references a level got, misses those that
- * missed it; level 1 is the first.  The TEMP VIEW cache_fn(level, name,
+ * missed it; level 1 is D1.  With I1, every instruction of every run
+ * (its context's bbdef's instrs, as many as the run executed) is fetched
+ * before the run's data accesses of that instruction: through I1, and on
+ * a miss through the levels below D1, as cachegrind's unified LL; it
+ * needs the whole trace (dgvtab_scan_runs), not a filter.  Without a
+ * filter the first level's references come from the summaries (sum_pc,
+ * blocks, sum_pages) less the merged writes, and only misses are tallied.  The TEMP VIEW cache_fn(level, name,
  * function, reads, writes, read_misses, write_misses) sums cache_pc by
  * function (the innermost, inlined or not, at the pc).  The canned
  * queries cache_misses and cache_by_block read them.  An empty filter
