@@ -156,8 +156,13 @@ asan:
 	$(Q)$(MAKE) --no-print-directory B=build-asan SANITIZE=address,undefined \
 		build-asan/bin/dg-dump build-asan/bin/dg-import tests-progs
 
+# The build one job a CPU (a fresh one compiles every program twice more
+# under the sanitizers for the fuzz replays); the scripts as tests/run.sh
+# schedules them.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)sh tests/run.sh
 
 demo: deps

@@ -72,7 +72,6 @@ struct sim {
 		const uint8_t *run_size;
 		uint32_t run_n, fetched;
 		int64_t run_icount;
-		uint64_t fetches;
 	} i;
 };
 
@@ -174,7 +173,6 @@ static void fetch_upto(struct sim *s, uint32_t upto)
 			return;
 		}
 		size = size ? size : 1;
-		s->i.fetches++;
 		miss = dgcache_ref(&s->i.c, a, size);
 		t->ref[0][0]++;
 		t->miss[0][0] += (uint64_t)miss;
