@@ -13,11 +13,15 @@
 #include <string.h>
 
 #include "dgcache.h"
+#include "dgreuse.h"
 #include "dghash.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 
 #define MAX_LEVELS 3
+#define RBUCKETS   34           /* reuse distances: first touch, 0, then
+				   [2^k, 2^(k+1)) for k < 32 */
+#define EXACT      (1u << 20)   /* distances counted one by one below */
 
 /* The references and misses of one code address, block or page, by level
    and direction (0 read, 1 write). */
@@ -73,6 +77,22 @@ struct sim {
 		uint32_t run_n, fetched;
 		int64_t run_icount;
 	} i;
+	/* .reuse: each access's reuse distance instead of a cache */
+	struct {
+		int on;
+		unsigned line_bits;
+		struct dgreuse r;
+		uint64_t *exact;        /* accesses at distance d < EXACT */
+		uint64_t hist[RBUCKETS][2];     /* by bucket and direction */
+		struct dghash idx;      /* (pc, module) -> index in t */
+		struct rtally {
+			int64_t pc, module;
+			uint64_t b[RBUCKETS];
+		} *t;
+		size_t n, cap;
+		uint64_t last_key;      /* the last access's (pc, module) + 1 */
+		uint32_t last_i;        /* and its index in t */
+	} ru;
 };
 
 static const char schema_sql[] =
@@ -86,6 +106,16 @@ static const char schema_sql[] =
 	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS cache_code(level INTEGER, addr INTEGER,"
 	" fetches INTEGER, misses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS reuse_hist(lo INTEGER, hi INTEGER, reads INTEGER,"
+	" writes INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS reuse_pc(pc INTEGER, module_id INTEGER, lo INTEGER,"
+	" hi INTEGER, accesses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS reuse_mrc(lines INTEGER, bytes INTEGER, misses INTEGER,"
+	" miss_ratio REAL);"
+	"CREATE TEMP VIEW IF NOT EXISTS reuse_fn AS SELECT coalesce(f.name, '?') AS function,"
+	" r.lo, r.hi, sum(r.accesses) AS accesses FROM temp.reuse_pc r"
+	" LEFT JOIN pcs p ON p.pc = r.pc AND p.module_id = r.module_id"
+	" LEFT JOIN functions f ON f.id = p.function_id GROUP BY f.id, r.lo;"
 	"CREATE TEMP VIEW IF NOT EXISTS cache_fn AS SELECT c.level, l.name,"
 	" coalesce(f.name, '?') AS function, sum(c.reads) AS reads, sum(c.writes) AS writes,"
 	" sum(c.read_misses) AS read_misses, sum(c.write_misses) AS write_misses"
@@ -201,6 +231,73 @@ static void run_begins(struct sim *s, int64_t icount, uint64_t context, uint32_t
 	s->i.run_n = n_instrs < s->i.bb_n[bb] ? n_instrs : s->i.bb_n[bb];
 }
 
+/* The bucket of distance d (DGREUSE_FIRST: 0). */
+static int bucket(uint64_t d)
+{
+	int b;
+
+	if (d == DGREUSE_FIRST)
+		return 0;
+	if (d == 0)
+		return 1;
+	b = 2 + (63 - __builtin_clzll(d));     /* 2^(b-2) <= d < 2^(b-1) */
+	return b < RBUCKETS ? b : RBUCKETS - 1;
+}
+
+/* An access's reuse distance: its lines touched in turn, the largest of
+   their distances (a fully associative LRU cache of C lines misses it iff
+   that is >= C, or a first touch: the straddle rule), counted by
+   direction, bucket and code address. */
+static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t pc,
+		      int64_t module)
+{
+	uint64_t l = addr >> s->ru.line_bits, last = (addr + size - 1) >> s->ru.line_bits, d = 0, key;
+	int b, added;
+	long slot;
+
+	for (;; l++) {
+		uint64_t dl = dgreuse_touch(&s->ru.r, l);
+
+		d = dl > d ? dl : d;
+		if (l == last)
+			break;
+	}
+	if (s->ru.r.oom)
+		goto oom;
+	b = bucket(d);
+	s->ru.hist[b][w]++;
+	if (d < EXACT)
+		s->ru.exact[d]++;
+	key = (uint64_t)pc | (uint64_t)module << 48;
+	if (s->ru.last_key == key + 1) {        /* the same instruction again */
+		s->ru.t[s->ru.last_i].b[b]++;
+		return;
+	}
+	slot = dghash_put(&s->ru.idx, key, (uint32_t)s->ru.n, &added);
+	if (slot < 0)
+		goto oom;
+	if (added) {
+		if (s->ru.n == s->ru.cap) {
+			size_t cap = s->ru.cap ? 2 * s->ru.cap : 1024;
+			struct rtally *t = realloc(s->ru.t, cap * sizeof *t);
+
+			if (!t)
+				goto oom;
+			s->ru.t = t;
+			s->ru.cap = cap;
+		}
+		memset(&s->ru.t[s->ru.n], 0, sizeof *s->ru.t);
+		s->ru.t[s->ru.n].pc = pc;
+		s->ru.t[s->ru.n++].module = module;
+	}
+	s->ru.last_key = key + 1;
+	s->ru.last_i = s->ru.idx.vals[slot];
+	s->ru.t[s->ru.last_i].b[b]++;
+	return;
+oom:
+	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
+}
+
 /* One access through the levels, counted where it went.  As cachegrind:
    an access wider than the smallest line counts as that wide (its dirty
    helpers: FXSAVE's 512 bytes), and the write of a read-modify-write (the
@@ -234,6 +331,10 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 	s->prev.addr = addr;
 	s->prev.size = size;
 	s->prev.read = !w;
+	if (s->ru.on) {
+		reuse_one(s, addr, size, w, pc, module);
+		return;
+	}
 
 	/* most accesses hit the first level: with the summaries, no tally */
 	miss = dgcache_ref(&s->c[0], addr, size);
@@ -759,6 +860,137 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 	rc = store(db, &s, err);
 	*accesses = s.accesses;
 out:
+	sim_free(&s);
+	return rc;
+}
+
+/* ------------------------------------------------------------ .reuse */
+
+/* A bucket's distances [lo, hi) as SQL values (the first touch: NULLs). */
+static void bind_bucket(sqlite3_stmt *st, int col, int b)
+{
+	if (b == 0) {
+		sqlite3_bind_null(st, col);
+		sqlite3_bind_null(st, col + 1);
+	} else if (b == 1) {
+		sqlite3_bind_int64(st, col, 0);
+		sqlite3_bind_int64(st, col + 1, 1);
+	} else {
+		sqlite3_bind_int64(st, col, (int64_t)1 << (b - 2));
+		sqlite3_bind_int64(st, col + 1, (int64_t)1 << (b - 1));
+	}
+}
+
+static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
+{
+	sqlite3_stmt *h = NULL, *p = NULL, *m = NULL;
+	uint64_t total = 0, beyond, d, misses;
+	int b, rc = SQLITE_OK;
+	size_t i;
+
+	for (b = 0; b < RBUCKETS; b++)
+		total += s->ru.hist[b][0] + s->ru.hist[b][1];
+	if (sqlite3_exec(db, "SAVEPOINT dgreuse; DELETE FROM temp.reuse_hist;"
+			 " DELETE FROM temp.reuse_pc; DELETE FROM temp.reuse_mrc;", NULL, NULL,
+			 NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_hist VALUES (?, ?, ?, ?)", -1, &h,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_pc VALUES (?, ?, ?, ?, ?)", -1, &p,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_mrc VALUES (?, ?, ?, ?)", -1, &m,
+			       NULL) != SQLITE_OK)
+		goto fail;
+	for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
+		if (!s->ru.hist[b][0] && !s->ru.hist[b][1])
+			continue;
+		bind_bucket(h, 1, b);
+		sqlite3_bind_int64(h, 3, (int64_t)s->ru.hist[b][0]);
+		sqlite3_bind_int64(h, 4, (int64_t)s->ru.hist[b][1]);
+		rc = sqlite3_step(h) == SQLITE_DONE ? sqlite3_reset(h) : SQLITE_ERROR;
+	}
+	for (i = 0; i < s->ru.n && rc == SQLITE_OK; i++)
+		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
+			if (!s->ru.t[i].b[b])
+				continue;
+			sqlite3_bind_int64(p, 1, s->ru.t[i].pc);
+			sqlite3_bind_int64(p, 2, s->ru.t[i].module);
+			bind_bucket(p, 3, b);
+			sqlite3_bind_int64(p, 5, (int64_t)s->ru.t[i].b[b]);
+			rc = sqlite3_step(p) == SQLITE_DONE ? sqlite3_reset(p) : SQLITE_ERROR;
+		}
+	/* the miss-ratio curve of a fully associative LRU cache of C lines:
+	   the accesses at distance >= C or first; a row at every C the curve
+	   drops at below EXACT, and at every power of two */
+	misses = total;
+	beyond = total;
+	for (d = 0; d < EXACT; d++)
+		beyond -= s->ru.exact[d];
+	for (d = 1; d <= EXACT && rc == SQLITE_OK; d++) {
+		misses -= s->ru.exact[d - 1];           /* a cache of d lines keeps those */
+		if (!s->ru.exact[d - 1] && (d & (d - 1)))
+			continue;
+		sqlite3_bind_int64(m, 1, (int64_t)d);
+		sqlite3_bind_int64(m, 2, (int64_t)d << s->ru.line_bits);
+		sqlite3_bind_int64(m, 3, (int64_t)misses);
+		sqlite3_bind_double(m, 4, total ? (double)misses / (double)total : 0.0);
+		rc = sqlite3_step(m) == SQLITE_DONE ? sqlite3_reset(m) : SQLITE_ERROR;
+	}
+	/* past EXACT lines, by the log2 buckets */
+	for (b = 2 + 21; b < RBUCKETS && rc == SQLITE_OK; b++) {
+		beyond -= s->ru.hist[b - 1][0] + s->ru.hist[b - 1][1];
+		sqlite3_bind_int64(m, 1, (int64_t)1 << (b - 2));
+		sqlite3_bind_int64(m, 2, (int64_t)1 << (b - 2 + (int)s->ru.line_bits));
+		sqlite3_bind_int64(m, 3, (int64_t)beyond);
+		sqlite3_bind_double(m, 4, total ? (double)beyond / (double)total : 0.0);
+		rc = sqlite3_step(m) == SQLITE_DONE ? sqlite3_reset(m) : SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK)
+		goto fail;
+	sqlite3_finalize(h);
+	sqlite3_finalize(p);
+	sqlite3_finalize(m);
+	sqlite3_exec(db, "RELEASE dgreuse;", NULL, NULL, NULL);
+	return 0;
+fail:
+	*err = sqlite3_mprintf("reuse tables: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(h);
+	sqlite3_finalize(p);
+	sqlite3_finalize(m);
+	sqlite3_exec(db, "ROLLBACK TO dgreuse; RELEASE dgreuse;", NULL, NULL, NULL);
+	return -1;
+}
+
+int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, char **err)
+{
+	struct sim s;
+	int rc = -1;
+
+	memset(&s, 0, sizeof s);
+	if (line < 4 || line > 4096 || (line & (line - 1))) {
+		*err = sqlite3_mprintf("the line, %u bytes, is not a power of two from 4 to 4096", line);
+		return -1;
+	}
+	s.ru.on = 1;
+	s.ru.line_bits = (unsigned)__builtin_ctz(line);
+	s.max_size = line;
+	if (dgreuse_init(&s.ru.r) < 0 || dghash_init(&s.ru.idx, 1 << 12) < 0 ||
+	    !(s.ru.exact = calloc(EXACT, sizeof *s.ru.exact))) {
+		*err = sqlite3_mprintf("out of memory");
+		goto out;
+	}
+	if (scan(db, &s, filtered, err) < 0)
+		goto out;
+	if (s.oom) {
+		*err = sqlite3_mprintf("out of memory");
+		goto out;
+	}
+	rc = reuse_store(db, &s, err);
+	*accesses = s.accesses;
+out:
+	dgreuse_free(&s.ru.r);
+	dghash_free(&s.ru.idx);
+	free(s.ru.exact);
+	free(s.ru.t);
 	sim_free(&s);
 	return rc;
 }

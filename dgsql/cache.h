@@ -53,4 +53,20 @@ int cache_install(sqlite3 *db, char **err);
 int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *accesses,
 	      char **err);
 
+/* .reuse [LINE]: every access's reuse distance (lib/dgreuse.h: the
+   distinct LINE-byte lines touched since its line's previous touch; an
+   access over two lines takes the larger; the same merge and clamp as
+   the simulation) over filtered_accesses, into TEMP tables:
+     reuse_hist(lo, hi, reads, writes)       by log2 bucket [lo, hi) of
+                                             distance; lo NULL: first touch
+     reuse_pc(pc, module_id, lo, hi, accesses), view reuse_fn(function,
+                                             lo, hi, accesses)
+     reuse_mrc(lines, bytes, misses, miss_ratio)  the miss-ratio curve of
+                                             a fully associative LRU cache:
+                                             exact at every size where it
+                                             drops up to 2^20 lines, and
+                                             at powers of two beyond
+   0, or -1 with *err. */
+int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, char **err);
+
 #endif

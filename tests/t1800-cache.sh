@@ -18,7 +18,9 @@
 # Then: a geometry that is no power of two, zero ways, a line larger than
 # the cache, an unknown level: an error naming it; a filter that matches
 # nothing gives empty tables; the canned queries read them; a level below
-# D1 gets D1's misses as its references.
+# D1 gets D1's misses as its references.  .reuse's exact reuse distances
+# give the misses of fully associative LRU caches of 1 to 1024 lines as
+# .cache simulates them.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 . "$DG_TESTS/lib-report.sh"      # demo_db
@@ -120,6 +122,28 @@ for db in t.db; do
 	check_cmp "$db: the summaries' first level = every access tallied" all.tab sum.tab
 	check_gt "$db: rows compared" 100 "$(wc -l <sum.tab)"
 done
+
+# .reuse: exact reuse distances.  The miss-ratio curve they give is the
+# misses of a fully associative LRU cache (one set, C ways) simulated by
+# .cache, at every size asked; the histogram holds every reference.
+for C in 1 2 4 16 64 256 1024; do
+	echo "$C $(dq t.db ".cache D1=$((C * 64)):$C:64" | awk -F'|' '{ print $6 + $7 }')"
+done >fa.cache
+dq t.db .reuse "SELECT lines, misses FROM reuse_mrc WHERE lines IN (1, 2, 4, 16, 64, 256, 1024)
+	ORDER BY lines" | sed '/|.*|/d' | tr '|' ' ' >fa.reuse
+check_cmp ".reuse's miss-ratio curve = fully associative LRU caches of 1 to 1024 lines" fa.cache fa.reuse
+check_eq ".reuse: every reference in the histogram, as D1 counts them" \
+	"$(dq t.db ".cache D1=1024:2:64" "SELECT sum(reads + writes) FROM cache_pc WHERE level = 1" | tail -n 1)" \
+	"$(dq t.db .reuse "SELECT sum(reads + writes) FROM reuse_hist" | tail -n 1)"
+check_eq ".reuse: by function, the same references" \
+	"$(dq t.db .reuse "SELECT sum(reads + writes) FROM reuse_hist" | tail -n 1)" \
+	"$(dq t.db .reuse "SELECT sum(accesses) FROM reuse_fn" | tail -n 1)"
+check_eq "sweep: its 64 KiB area's 1024 lines each touched first once" 1024 \
+	"$(dq t.db .reuse "SELECT accesses FROM reuse_fn WHERE function = 'sweep' AND lo IS NULL" | tail -n 1)"
+check_ge "sweep(1): 8 longs a line in turn: 7 of 8 at distance 0, 7168 at least" 7168 \
+	"$(dq t.db .reuse "SELECT accesses FROM reuse_fn WHERE function = 'sweep' AND lo = 0" | tail -n 1)"
+check_eq ".reuse 48: an error naming the line" 1 \
+	"$("$DGSQL" t.db ".reuse 48" 2>&1 | grep -c 'the line, 48 bytes, is not a power of two')"
 
 # a filter that matches nothing: empty tables, not an error
 "$DGSQL" t.db --icount-range 999999999999:1000000000000 ".cache D1=32k:8:64" \
