@@ -84,14 +84,16 @@ struct sim {
 		struct dgreuse r;
 		uint64_t *exact;        /* accesses at distance d < EXACT */
 		uint64_t hist[RBUCKETS][2];     /* by bucket and direction */
-		struct dghash idx;      /* (pc, module) -> index in t */
-		struct rtally {
-			int64_t pc, module;
-			uint64_t b[RBUCKETS];
-		} *t;
-		size_t n, cap;
-		uint64_t last_key;      /* the last access's (pc, module) + 1 */
-		uint32_t last_i;        /* and its index in t */
+		struct rtallies {       /* by code address, block, thread */
+			struct dghash idx;      /* key -> index in t */
+			struct rtally {
+				int64_t a, b;   /* (pc, module), (block, 0), ... */
+				uint64_t n[RBUCKETS];
+			} *t;
+			size_t n, cap;
+			uint64_t last_key;      /* the last key + 1 */
+			uint32_t last_i;        /* and its index in t */
+		} by[3];
 	} ru;
 };
 
@@ -110,6 +112,10 @@ static const char schema_sql[] =
 	" writes INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_pc(pc INTEGER, module_id INTEGER, lo INTEGER,"
 	" hi INTEGER, accesses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS reuse_block(block_id INTEGER, lo INTEGER, hi INTEGER,"
+	" accesses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS reuse_thread(thread INTEGER, lo INTEGER, hi INTEGER,"
+	" accesses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_mrc(lines INTEGER, bytes INTEGER, misses INTEGER,"
 	" miss_ratio REAL);"
 	"CREATE TEMP VIEW IF NOT EXISTS reuse_fn AS SELECT coalesce(f.name, '?') AS function,"
@@ -244,16 +250,45 @@ static int bucket(uint64_t d)
 	return b < RBUCKETS ? b : RBUCKETS - 1;
 }
 
+/* Bucket b of key (a, b2) counted once more; 0, or -1 out of memory. */
+static int rtally_add(struct rtallies *r, uint64_t key, int64_t a, int64_t b2, int b)
+{
+	int added;
+	long slot;
+
+	if (r->last_key != key + 1) {  /* the same key again: no lookup */
+		if ((slot = dghash_put(&r->idx, key, (uint32_t)r->n, &added)) < 0)
+			return -1;
+		if (added) {
+			if (r->n == r->cap) {
+				size_t cap = r->cap ? 2 * r->cap : 1024;
+				struct rtally *t = realloc(r->t, cap * sizeof *t);
+
+				if (!t)
+					return -1;
+				r->t = t;
+				r->cap = cap;
+			}
+			memset(&r->t[r->n], 0, sizeof *r->t);
+			r->t[r->n].a = a;
+			r->t[r->n++].b = b2;
+		}
+		r->last_key = key + 1;
+		r->last_i = r->idx.vals[slot];
+	}
+	r->t[r->last_i].n[b]++;
+	return 0;
+}
+
 /* An access's reuse distance: its lines touched in turn, the largest of
    their distances (a fully associative LRU cache of C lines misses it iff
    that is >= C, or a first touch: the straddle rule), counted by
-   direction, bucket and code address. */
+   direction, bucket, and code address, heap block and thread. */
 static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t pc,
-		      int64_t module)
+		      int64_t module, int has_block, int64_t block, int64_t thread)
 {
-	uint64_t l = addr >> s->ru.line_bits, last = (addr + size - 1) >> s->ru.line_bits, d = 0, key;
-	int b, added;
-	long slot;
+	uint64_t l = addr >> s->ru.line_bits, last = (addr + size - 1) >> s->ru.line_bits, d = 0;
+	int b;
 
 	for (;; l++) {
 		uint64_t dl = dgreuse_touch(&s->ru.r, l);
@@ -268,31 +303,10 @@ static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_
 	s->ru.hist[b][w]++;
 	if (d < EXACT)
 		s->ru.exact[d]++;
-	key = (uint64_t)pc | (uint64_t)module << 48;
-	if (s->ru.last_key == key + 1) {        /* the same instruction again */
-		s->ru.t[s->ru.last_i].b[b]++;
-		return;
-	}
-	slot = dghash_put(&s->ru.idx, key, (uint32_t)s->ru.n, &added);
-	if (slot < 0)
+	if (rtally_add(&s->ru.by[0], (uint64_t)pc | (uint64_t)module << 48, pc, module, b) < 0 ||
+	    (has_block && rtally_add(&s->ru.by[1], (uint64_t)block, block, 0, b) < 0) ||
+	    rtally_add(&s->ru.by[2], (uint64_t)thread, thread, 0, b) < 0)
 		goto oom;
-	if (added) {
-		if (s->ru.n == s->ru.cap) {
-			size_t cap = s->ru.cap ? 2 * s->ru.cap : 1024;
-			struct rtally *t = realloc(s->ru.t, cap * sizeof *t);
-
-			if (!t)
-				goto oom;
-			s->ru.t = t;
-			s->ru.cap = cap;
-		}
-		memset(&s->ru.t[s->ru.n], 0, sizeof *s->ru.t);
-		s->ru.t[s->ru.n].pc = pc;
-		s->ru.t[s->ru.n++].module = module;
-	}
-	s->ru.last_key = key + 1;
-	s->ru.last_i = s->ru.idx.vals[slot];
-	s->ru.t[s->ru.last_i].b[b]++;
 	return;
 oom:
 	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
@@ -305,7 +319,7 @@ oom:
    of its own: the read stands for both (its line is the most recent
    then, so the write could only hit). */
 static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icount, int64_t pc,
-		int64_t module, int has_block, int64_t block)
+		int64_t module, int has_block, int64_t block, int64_t thread)
 {
 	struct tally *t[3];
 	int n = 0, i, l, miss;
@@ -332,7 +346,7 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 	s->prev.size = size;
 	s->prev.read = !w;
 	if (s->ru.on) {
-		reuse_one(s, addr, size, w, pc, module);
+		reuse_one(s, addr, size, w, pc, module, has_block, block, thread);
 		return;
 	}
 
@@ -363,7 +377,7 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 
 struct acc {
 	uint64_t addr, size;
-	int64_t icount, pc, module, block;
+	int64_t icount, pc, module, block, thread;
 	int w, has_block;       /* has_block -1: a run marker (size: its
 				   instructions, block: its context) */
 };
@@ -402,7 +416,7 @@ static void *simulate(void *arg)
 				run_begins(p->s, a[i].icount, (uint64_t)a[i].block, (uint32_t)a[i].size);
 			else
 				one(p->s, a[i].addr, a[i].size, a[i].w, a[i].icount, a[i].pc,
-				    a[i].module, a[i].has_block, a[i].block);
+				    a[i].module, a[i].has_block, a[i].block, a[i].thread);
 		pthread_mutex_lock(&p->mu);
 		p->done++;
 		pthread_cond_broadcast(&p->cv);
@@ -437,9 +451,10 @@ static int scan_rows(void *arg, const struct dgvtab_row *r, size_t n)
 
 	for (i = 0; i < n; i++)
 		*next_acc(p) = r[i].aseq < 0    /* a run marker (dgvtab_scan_runs) */
-			? (struct acc){ 0, (uint64_t)r[i].size, r[i].icount, 0, 0, r[i].context_id, 0, -1 }
+			? (struct acc){ 0, (uint64_t)r[i].size, r[i].icount, 0, 0, r[i].context_id,
+					r[i].thread, 0, -1 }
 			: (struct acc){ (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].icount,
-					r[i].pc, r[i].module_id, r[i].block_id,
+					r[i].pc, r[i].module_id, r[i].block_id, r[i].thread,
 					r[i].is_write != 0, r[i].has_block };
 	return __atomic_load_n(&p->s->oom, __ATOMIC_RELAXED);
 }
@@ -450,8 +465,8 @@ static int scan_filtered(sqlite3 *db, struct pipe *p, char **err)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT addr, size, is_write, icount, pc, module_id, block_id"
-			       " FROM filtered_accesses", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT addr, size, is_write, icount, pc, module_id, block_id,"
+			       " thread FROM filtered_accesses", -1, &st, NULL) != SQLITE_OK) {
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -459,8 +474,8 @@ static int scan_filtered(sqlite3 *db, struct pipe *p, char **err)
 		*next_acc(p) = (struct acc){ (uint64_t)sqlite3_column_int64(st, 0),
 			(uint64_t)sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 3),
 			sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
-			sqlite3_column_int64(st, 6), sqlite3_column_int(st, 2) != 0,
-			sqlite3_column_type(st, 6) != SQLITE_NULL };
+			sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 7),
+			sqlite3_column_int(st, 2) != 0, sqlite3_column_type(st, 6) != SQLITE_NULL };
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
@@ -881,21 +896,46 @@ static void bind_bucket(sqlite3_stmt *st, int col, int b)
 	}
 }
 
+/* The tallies r into table (its key columns, one or two), bucket by
+   bucket; an SQLite result code. */
+static int rtally_put(sqlite3 *db, const char *table, int two_keys, const struct rtallies *r)
+{
+	char *sql = sqlite3_mprintf("INSERT INTO temp.%s VALUES (?, %s?, ?, ?)", table,
+				    two_keys ? "?, " : "");
+	sqlite3_stmt *st = NULL;
+	int b, k, rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	size_t i;
+
+	sqlite3_free(sql);
+	for (i = 0; i < r->n && rc == SQLITE_OK; i++)
+		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
+			if (!r->t[i].n[b])
+				continue;
+			k = 1;
+			sqlite3_bind_int64(st, k++, r->t[i].a);
+			if (two_keys)
+				sqlite3_bind_int64(st, k++, r->t[i].b);
+			bind_bucket(st, k, b);
+			sqlite3_bind_int64(st, k + 2, (int64_t)r->t[i].n[b]);
+			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : SQLITE_ERROR;
+		}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 {
-	sqlite3_stmt *h = NULL, *p = NULL, *m = NULL;
+	sqlite3_stmt *h = NULL, *m = NULL;
 	uint64_t total = 0, beyond, d, misses;
 	int b, rc = SQLITE_OK;
-	size_t i;
 
 	for (b = 0; b < RBUCKETS; b++)
 		total += s->ru.hist[b][0] + s->ru.hist[b][1];
 	if (sqlite3_exec(db, "SAVEPOINT dgreuse; DELETE FROM temp.reuse_hist;"
-			 " DELETE FROM temp.reuse_pc; DELETE FROM temp.reuse_mrc;", NULL, NULL,
+			 " DELETE FROM temp.reuse_pc; DELETE FROM temp.reuse_mrc;"
+			 " DELETE FROM temp.reuse_block; DELETE FROM temp.reuse_thread;", NULL, NULL,
 			 NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_hist VALUES (?, ?, ?, ?)", -1, &h,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_pc VALUES (?, ?, ?, ?, ?)", -1, &p,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_mrc VALUES (?, ?, ?, ?)", -1, &m,
 			       NULL) != SQLITE_OK)
@@ -908,16 +948,12 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 		sqlite3_bind_int64(h, 4, (int64_t)s->ru.hist[b][1]);
 		rc = sqlite3_step(h) == SQLITE_DONE ? sqlite3_reset(h) : SQLITE_ERROR;
 	}
-	for (i = 0; i < s->ru.n && rc == SQLITE_OK; i++)
-		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
-			if (!s->ru.t[i].b[b])
-				continue;
-			sqlite3_bind_int64(p, 1, s->ru.t[i].pc);
-			sqlite3_bind_int64(p, 2, s->ru.t[i].module);
-			bind_bucket(p, 3, b);
-			sqlite3_bind_int64(p, 5, (int64_t)s->ru.t[i].b[b]);
-			rc = sqlite3_step(p) == SQLITE_DONE ? sqlite3_reset(p) : SQLITE_ERROR;
-		}
+	if (rc == SQLITE_OK)
+		rc = rtally_put(db, "reuse_pc", 1, &s->ru.by[0]);
+	if (rc == SQLITE_OK)
+		rc = rtally_put(db, "reuse_block", 0, &s->ru.by[1]);
+	if (rc == SQLITE_OK)
+		rc = rtally_put(db, "reuse_thread", 0, &s->ru.by[2]);
 	/* the miss-ratio curve of a fully associative LRU cache of C lines:
 	   the accesses at distance >= C or first; a row at every C the curve
 	   drops at below EXACT, and at every power of two */
@@ -947,14 +983,12 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 	if (rc != SQLITE_OK)
 		goto fail;
 	sqlite3_finalize(h);
-	sqlite3_finalize(p);
 	sqlite3_finalize(m);
 	sqlite3_exec(db, "RELEASE dgreuse;", NULL, NULL, NULL);
 	return 0;
 fail:
 	*err = sqlite3_mprintf("reuse tables: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(h);
-	sqlite3_finalize(p);
 	sqlite3_finalize(m);
 	sqlite3_exec(db, "ROLLBACK TO dgreuse; RELEASE dgreuse;", NULL, NULL, NULL);
 	return -1;
@@ -963,7 +997,7 @@ fail:
 int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, char **err)
 {
 	struct sim s;
-	int rc = -1;
+	int rc = -1, i;
 
 	memset(&s, 0, sizeof s);
 	if (line < 4 || line > 4096 || (line & (line - 1))) {
@@ -973,7 +1007,8 @@ int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, cha
 	s.ru.on = 1;
 	s.ru.line_bits = (unsigned)__builtin_ctz(line);
 	s.max_size = line;
-	if (dgreuse_init(&s.ru.r) < 0 || dghash_init(&s.ru.idx, 1 << 12) < 0 ||
+	if (dgreuse_init(&s.ru.r) < 0 || dghash_init(&s.ru.by[0].idx, 1 << 12) < 0 ||
+	    dghash_init(&s.ru.by[1].idx, 1 << 12) < 0 || dghash_init(&s.ru.by[2].idx, 16) < 0 ||
 	    !(s.ru.exact = calloc(EXACT, sizeof *s.ru.exact))) {
 		*err = sqlite3_mprintf("out of memory");
 		goto out;
@@ -988,9 +1023,11 @@ int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, cha
 	*accesses = s.accesses;
 out:
 	dgreuse_free(&s.ru.r);
-	dghash_free(&s.ru.idx);
+	for (i = 0; i < 3; i++) {
+		dghash_free(&s.ru.by[i].idx);
+		free(s.ru.by[i].t);
+	}
 	free(s.ru.exact);
-	free(s.ru.t);
 	sim_free(&s);
 	return rc;
 }

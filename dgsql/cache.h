@@ -61,6 +61,9 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
                                              distance; lo NULL: first touch
      reuse_pc(pc, module_id, lo, hi, accesses), view reuse_fn(function,
                                              lo, hi, accesses)
+     reuse_block(block_id, lo, hi, accesses) heap blocks (join blocks for
+                                             their allocation sites)
+     reuse_thread(thread, lo, hi, accesses)
      reuse_mrc(lines, bytes, misses, miss_ratio)  the miss-ratio curve of
                                              a fully associative LRU cache:
                                              exact at every size where it

@@ -155,6 +155,14 @@ dq d.db ".cache D1=32k:8:64" ".q cache_by_block" | sed 1d >blk
 tables d.db "" >dsum.tab
 tables d.db "--icount-range 0:999999999999" >dall.tab
 check_cmp "the demo (heap blocks): the summaries' first level = every access tallied" dall.tab dsum.tab
+check_eq ".reuse by block: each block's references, as .cache's first level counts them" \
+	"$(dq d.db ".cache D1=32k:8:64" "SELECT block_id || ' ' || (reads + writes) FROM cache_block
+	  WHERE level = 1 ORDER BY block_id" | sed 1d)" \
+	"$(dq d.db .reuse "SELECT block_id || ' ' || sum(accesses) FROM reuse_block GROUP BY block_id
+	  ORDER BY block_id" | sed '/|/d')"
+check_eq ".reuse by thread: every reference" \
+	"$(dq d.db .reuse "SELECT sum(reads + writes) FROM reuse_hist" | tail -n 1)" \
+	"$(dq d.db .reuse "SELECT sum(accesses) FROM reuse_thread" | tail -n 1)"
 check_eq "cache_by_block: the demo's blocks, their reads = SQL's" \
 	"$(dq d.db "SELECT block_id || ' ' || sum(NOT is_write) FROM accesses WHERE block_id IS NOT NULL
 	  GROUP BY block_id ORDER BY block_id")" "$(awk -F'|' '{ print $1, $5 }' blk | sort -n)"
