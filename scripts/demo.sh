@@ -31,6 +31,10 @@ step "accesses per phase (the program's DATAGRIND_START/END_EVENT): SQL"
 "$B/bin/dgsql" --mode column --header "$D/transpose.db" \
 	"SELECT label, reads, writes, end_icount - start_icount AS instructions FROM events"
 
+step "the caches, after the fact: .cache D1=32k:8:64 LL=8M:16:64, then .q cache_misses"
+"$B/bin/dgsql" --mode column --header "$D/transpose.db" ".cache D1=32k:8:64 LL=8M:16:64" \
+	".q cache_misses 6"
+
 step "the picture: dgsql --ranges user:a,user:b --plot $D/transpose.png"
 "$B/bin/dgsql" "$D/transpose.db" --ranges user:a,user:b --plot "$D/transpose.png"
 echo "plot written: $D/transpose.png"
