@@ -81,6 +81,9 @@ struct sim {
 	struct {
 		int on;
 		unsigned line_bits;
+		uint64_t sample;        /* 0: every line; else lines whose hash's
+					   top 24 bits are below it */
+		double scale;           /* 1 / the rate */
 		struct dgreuse r;
 		uint64_t *exact;        /* accesses at distance d < EXACT */
 		uint64_t hist[RBUCKETS][2];     /* by bucket and direction */
@@ -288,17 +291,26 @@ static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_
 		      int64_t module, int has_block, int64_t block, int64_t thread)
 {
 	uint64_t l = addr >> s->ru.line_bits, last = (addr + size - 1) >> s->ru.line_bits, d = 0;
-	int b;
+	int b, any = 0;
 
 	for (;; l++) {
-		uint64_t dl = dgreuse_touch(&s->ru.r, l);
+		/* sampled (SHARDS): only the lines whose hash falls under the
+		   rate; a distance among them stands for 1/rate times as many */
+		if (!s->ru.sample || (dghash_mix(l) >> 40) < s->ru.sample) {
+			uint64_t dl = dgreuse_touch(&s->ru.r, l);
 
-		d = dl > d ? dl : d;
+			if (s->ru.sample && dl != DGREUSE_FIRST)
+				dl = (uint64_t)((double)dl * s->ru.scale);
+			d = dl > d ? dl : d;
+			any = 1;
+		}
 		if (l == last)
 			break;
 	}
 	if (s->ru.r.oom)
 		goto oom;
+	if (!any)               /* none of its lines sampled */
+		return;
 	b = bucket(d);
 	s->ru.hist[b][w]++;
 	if (d < EXACT)
@@ -994,7 +1006,8 @@ fail:
 	return -1;
 }
 
-int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, char **err)
+int cache_reuse(sqlite3 *db, unsigned line, double rate, int filtered, int64_t *accesses,
+		char **err)
 {
 	struct sim s;
 	int rc = -1, i;
@@ -1004,7 +1017,16 @@ int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, cha
 		*err = sqlite3_mprintf("the line, %u bytes, is not a power of two from 4 to 4096", line);
 		return -1;
 	}
+	if (!(rate > 0 && rate <= 1)) {
+		*err = sqlite3_mprintf("the sampling rate, %g, is not in (0, 1]", rate);
+		return -1;
+	}
 	s.ru.on = 1;
+	if (rate < 1) {
+		s.ru.sample = (uint64_t)(rate * (double)(1 << 24));
+		s.ru.sample += !s.ru.sample;
+		s.ru.scale = (double)(1 << 24) / (double)s.ru.sample;
+	}
 	s.ru.line_bits = (unsigned)__builtin_ctz(line);
 	s.max_size = line;
 	if (dgreuse_init(&s.ru.r) < 0 || dghash_init(&s.ru.by[0].idx, 1 << 12) < 0 ||

@@ -69,7 +69,12 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
                                              exact at every size where it
                                              drops up to 2^20 lines, and
                                              at powers of two beyond
-   0, or -1 with *err. */
-int cache_reuse(sqlite3 *db, unsigned line, int filtered, int64_t *accesses, char **err);
+   With rate < 1, SHARDS's hashed sampling (Waldspurger et al., FAST
+   '15): only the lines whose hash falls under the rate are tracked, their
+   distances scaled by 1 / rate; the tables then count the sampled
+   accesses (about rate of them), and the curve's ratio estimates the
+   exact one.  0, or -1 with *err. */
+int cache_reuse(sqlite3 *db, unsigned line, double rate, int filtered, int64_t *accesses,
+		char **err);
 
 #endif

@@ -328,22 +328,28 @@ static int c_cache(struct shell *sh, int argc, char **argv, char **err)
 			     " ORDER BY l.level", NULL, 0, err);
 }
 
-/* .reuse [LINE]: reuse distances over the filter's accesses (cache.h),
-   then their histogram. */
+/* .reuse [LINE [RATE]]: reuse distances over the filter's accesses
+   (cache.h; RATE < 1: sampled), then their histogram. */
 static int c_reuse(struct shell *sh, int argc, char **argv, char **err)
 {
 	int64_t n = 0;
 	long line = 64;
+	double rate = 1;
 	char *end = NULL;
 	int filtered = sh->events || sh->ranges || sh->zoom_queries;
 
-	if (want_args(argc, 0, 1, ".reuse", err) < 0)
+	if (want_args(argc, 0, 2, ".reuse", err) < 0)
 		return -1;
-	if (argc == 2 && ((line = strtol(argv[1], &end, 10)) <= 0 || *end || line > 4096)) {
+	if (argc >= 2 && ((line = strtol(argv[1], &end, 10)) <= 0 || *end || line > 4096)) {
 		*err = sqlite3_mprintf(".reuse LINE: a line size in bytes, not '%s'", argv[1]);
 		return -1;
 	}
-	if (cache_reuse(sh->db, (unsigned)line, filtered, &n, err) < 0)
+	if (argc == 3 && (!((rate = strtod(argv[2], &end)) > 0) || *end || rate > 1)) {
+		*err = sqlite3_mprintf(".reuse LINE RATE: a sampling rate in (0, 1], not '%s'",
+				       argv[2]);
+		return -1;
+	}
+	if (cache_reuse(sh->db, (unsigned)line, rate, filtered, &n, err) < 0)
 		return -1;
 	return sh->ops->exec(sh, "SELECT lo, hi, reads, writes, printf('%.2f%%', 100.0 * (reads + writes)"
 			     " / max(1, (SELECT sum(reads + writes) FROM temp.reuse_hist))) AS share"
@@ -484,7 +490,7 @@ static int c_help(struct shell *sh, int argc, char **argv, char **err);
 
 static const struct command table[] = {
 	{ "bail", "on|off", "stop at the first error", c_bail, ARGS_ONOFF },
-	{ "reuse", "[LINE]",
+	{ "reuse", "[LINE [RATE]]",
 	  "reuse distances of the filter's accesses (tables reuse_*)", c_reuse, ARGS_NONE },
 	{ "cache", "[I1=S:W:L] D1=S:W:L [L2=..] [LL=..]",
 	  "simulate caches over the filter's accesses (tables cache_*)", c_cache, ARGS_NONE },

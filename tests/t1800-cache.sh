@@ -142,6 +142,20 @@ check_eq "sweep: its 64 KiB area's 1024 lines each touched first once" 1024 \
 	"$(dq t.db .reuse "SELECT accesses FROM reuse_fn WHERE function = 'sweep' AND lo IS NULL" | tail -n 1)"
 check_ge "sweep(1): 8 longs a line in turn: 7 of 8 at distance 0, 7168 at least" 7168 \
 	"$(dq t.db .reuse "SELECT accesses FROM reuse_fn WHERE function = 'sweep' AND lo = 0" | tail -n 1)"
+# sampled (SHARDS, rate 1/2): the curve within 0.02 of the exact one from
+# 64 lines up (bench/README: sort's error at rates 0.1 and 0.01), on
+# about half the accesses; a rate out of (0, 1] is refused
+for r in 1 0.5; do
+	dq t.db ".reuse 64 $r" -m tsv "SELECT lines, miss_ratio FROM reuse_mrc WHERE lines IN (64, 256, 1024)
+		ORDER BY lines" | awk -F'\t' 'NF == 2 && $1 ~ /^[0-9]+$/' >mrc.$r
+done
+check_eq ".reuse 64 0.5: the curve within 0.02 of the exact one at 64, 256, 1024 lines" "3 0" \
+	"$(paste mrc.1 mrc.0.5 | awk '{ e = $2 - $4; if (e < 0) e = -e; n++; bad += e > 0.02 } END { print n, bad }')"
+check_eq ".reuse 64 0.5: about half the references" 1 \
+	"$(dq t.db ".reuse 64 0.5" "SELECT sum(reads + writes) * 1.0 / $(dq t.db .reuse "SELECT sum(reads + writes)
+	  FROM reuse_hist" | tail -n 1) BETWEEN 0.3 AND 0.7 FROM reuse_hist" | tail -n 1)"
+check_eq ".reuse 64 0: an error naming the rate" 1 \
+	"$("$DGSQL" t.db ".reuse 64 0" 2>&1 | grep -c 'a sampling rate in (0, 1\], not .0.')"
 check_eq ".reuse 48: an error naming the line" 1 \
 	"$("$DGSQL" t.db ".reuse 48" 2>&1 | grep -c 'the line, 48 bytes, is not a power of two')"
 
