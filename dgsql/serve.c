@@ -313,11 +313,21 @@ static enum MHD_Result grid(struct server *sv, struct MHD_Connection *c)
 
 /* ------------------------------------------------------------ /meta */
 
+/* "KEY": after a comma, unless it opens the object: the fields of an
+   answer are written one call each, in any order of kinds. */
+static void json_key(sqlite3_str *s, const char *key)
+{
+	int n = sqlite3_str_length(s);
+	const char *v = sqlite3_str_value(s);
+
+	sqlite3_str_appendf(s, "%s\"%s\":", n > 0 && v && v[n - 1] != '{' ? "," : "", key);
+}
+
 static void json_text(sqlite3_str *s, const char *key, const char *text)
 {
 	char *e = text ? dgesc_as(DGESC_JSON, text, strlen(text)) : NULL;
 
-	sqlite3_str_appendf(s, "\"%s\":", key);
+	json_key(s, key);
 	if (e)
 		sqlite3_str_appendf(s, "\"%s\"", e);
 	else
@@ -340,12 +350,9 @@ static void meta_json(struct server *sv, sqlite3_str *s)
 	else
 		json_text(s, "trace", NULL);
 	sqlite3_finalize(st);
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "filter", filter && *filter ? filter : NULL);
 	sqlite3_free(filter);
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "events", sv->events0);
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "ranges", sv->ranges0);
 	sqlite3_str_appendf(s, ",\"accesses\":%lld}",
 			    (long long)dgsqlfn_int(sh->db, "SELECT value FROM meta WHERE key = 'accesses'"));
@@ -417,10 +424,11 @@ static enum MHD_Result rows_reply(struct server *sv, struct MHD_Connection *c, c
 /* A column as a JSON number, or null. */
 static void json_int(sqlite3_str *s, const char *key, sqlite3_stmt *st, int col)
 {
+	json_key(s, key);
 	if (sqlite3_column_type(st, col) == SQLITE_INTEGER)
-		sqlite3_str_appendf(s, ",\"%s\":%lld", key, (long long)sqlite3_column_int64(st, col));
+		sqlite3_str_appendf(s, "%lld", (long long)sqlite3_column_int64(st, col));
 	else
-		sqlite3_str_appendf(s, ",\"%s\":null", key);
+		sqlite3_str_appendall(s, "null");
 }
 
 /* The allocating function of heap block b (blocks b), as SQL. */
@@ -475,7 +483,6 @@ static int range_of(struct MHD_Connection *c, const char *name, int64_t *lo, int
 static void at_row(sqlite3_str *s, sqlite3_stmt *st)
 {
 	json_text(s, "function", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "file", (const char *)sqlite3_column_text(st, 1));
 	json_int(s, "line", st, 2);
 	json_int(s, "reads", st, 3);
@@ -485,12 +492,9 @@ static void at_row(sqlite3_str *s, sqlite3_stmt *st)
 		json_int(s, "block", st, 5);
 		json_int(s, "block_size", st, 6);
 	}
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "site", (const char *)sqlite3_column_text(st, 7));
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "stack", (const char *)sqlite3_column_text(st, 8));
 	json_int(s, "scanned", st, 10);
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "field", (const char *)sqlite3_column_text(st, 11));
 }
 
@@ -550,10 +554,8 @@ static const char regions_sql[] =
 
 static void region_row(sqlite3_str *s, sqlite3_stmt *st)
 {
-	sqlite3_str_appendf(s, "\"kind\":\"%s\",",
-			    sqlite3_column_text(st, 0)[0] == 'r' ? "range" : "block");
+	json_text(s, "kind", sqlite3_column_text(st, 0)[0] == 'r' ? "range" : "block");
 	json_text(s, "name", (const char *)sqlite3_column_text(st, 1));
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "what", (const char *)sqlite3_column_text(st, 2));
 	json_int(s, "addr", st, 3);
 	json_int(s, "size", st, 4);
@@ -683,10 +685,9 @@ static void top_row(sqlite3_str *s, sqlite3_stmt *st)
 {
 	const char *kind = (const char *)sqlite3_column_text(st, 0);
 
-	sqlite3_str_appendf(s, "\"kind\":\"%s\",", kind[0] == 'f' ? "fn" : kind[0] == 'b' ? "block" : "scanned");
+	json_text(s, "kind", kind[0] == 'f' ? "fn" : kind[0] == 'b' ? "block" : "scanned");
 	json_text(s, "name", (const char *)sqlite3_column_text(st, 1));
 	json_int(s, "size", st, 2);
-	sqlite3_str_appendall(s, ",");
 	json_text(s, "site", (const char *)sqlite3_column_text(st, 3));
 	json_int(s, "reads", st, 4);
 	json_int(s, "writes", st, 5);
