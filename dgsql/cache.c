@@ -518,6 +518,10 @@ static int scan(sqlite3 *db, struct sim *s, int filtered, char **err)
 			   : dgvtab_scan(db, "main", -1, scan_rows, &p, &msg)) == SQLITE_OK ? 0 : -1;
 	if (rc < 0 && msg)
 		*err = msg;
+	else if (rc == 0 && s->oom) {   /* a tally could not grow: stopped */
+		*err = sqlite3_mprintf("out of memory");
+		rc = -1;
+	}
 	pthread_mutex_lock(&p.mu);
 	p.len[p.filled % BATCHES] = p.at;
 	p.filled++;
@@ -799,6 +803,12 @@ static void sim_free(struct sim *s)
 	free(s->i.bb_n);
 	free(s->i.addr);
 	free(s->i.size);
+	dgreuse_free(&s->ru.r);
+	for (l = 0; l < 3; l++) {
+		dghash_free(&s->ru.by[l].idx);
+		free(s->ru.by[l].t);
+	}
+	free(s->ru.exact);
 }
 
 /* "NAME=SIZE:WAYS:LINE", the next level: D1 first, then L2 and LL in
@@ -880,10 +890,6 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 	}
 	if (scan(db, &s, filtered, err) < 0)
 		goto out;
-	if (s.oom) {
-		*err = sqlite3_mprintf("out of memory");
-		goto out;
-	}
 	rc = store(db, &s, err);
 	*accesses = s.accesses;
 out:
@@ -1010,7 +1016,7 @@ int cache_reuse(sqlite3 *db, unsigned line, double rate, int filtered, int64_t *
 		char **err)
 {
 	struct sim s;
-	int rc = -1, i;
+	int rc = -1;
 
 	memset(&s, 0, sizeof s);
 	if (line < 4 || line > 4096 || (line & (line - 1))) {
@@ -1037,19 +1043,9 @@ int cache_reuse(sqlite3 *db, unsigned line, double rate, int filtered, int64_t *
 	}
 	if (scan(db, &s, filtered, err) < 0)
 		goto out;
-	if (s.oom) {
-		*err = sqlite3_mprintf("out of memory");
-		goto out;
-	}
 	rc = reuse_store(db, &s, err);
 	*accesses = s.accesses;
 out:
-	dgreuse_free(&s.ru.r);
-	for (i = 0; i < 3; i++) {
-		dghash_free(&s.ru.by[i].idx);
-		free(s.ru.by[i].t);
-	}
-	free(s.ru.exact);
 	sim_free(&s);
 	return rc;
 }
