@@ -379,10 +379,15 @@ function colOf(addr) {
   return lo;
 }
 
+/* Grid g's address and instruction-count ranges, as the server takes them. */
+function gridRanges(g) {
+  return 'addr=' + g.cols[0] + ':' + Math.max(g.cols[g.w], g.cols[0] + 1) +
+    '&icount=' + g.ylo + ':' + Math.max(g.yhi, g.ylo + 1);
+}
+
 async function loadRegions() {
   const g = grid;
-  const j = await fetchFor(g, '/regions?addr=' + g.cols[0] + ':' + Math.max(g.cols[g.w], g.cols[0] + 1) +
-                              '&icount=' + g.ylo + ':' + g.yhi);
+  const j = await fetchFor(g, '/regions?' + gridRanges(g));
   if (!j)
     return;
   regions = j.regions;
@@ -410,8 +415,7 @@ abands.addEventListener('mousemove', (ev) => {
    whole trace counted exactly, a zoomed one from its first accesses. */
 async function loadTop() {
   const g = grid;
-  const j = await fetchFor(g, '/top?' + (g.whole ? '' : 'addr=' + g.cols[0] + ':' +
-    Math.max(g.cols[g.w], g.cols[0] + 1) + '&icount=' + g.ylo + ':' + Math.max(g.yhi, g.ylo + 1)) + filterParams());
+  const j = await fetchFor(g, '/top?' + (g.whole ? '' : gridRanges(g)) + filterParams());
   if (!j)
     return;
   const fill = (id, rows, cells) => {
