@@ -22,6 +22,8 @@
 #define RBUCKETS   34           /* reuse distances: first touch, 0, then
 				   [2^k, 2^(k+1)) for k < 32 */
 #define EXACT      (1u << 20)   /* distances counted one by one below */
+#define MAP_ROWS   4096         /* the misses' map: icount buckets a run */
+#define MAP_CELL   8            /* and 256-byte address cells (chunk_cells') */
 
 /* The references and misses of one code address, block or page, by level
    and direction (0 read, 1 write). */
@@ -47,7 +49,8 @@ struct sim {
 	struct dgcache c[MAX_LEVELS];
 	const char *name[MAX_LEVELS];
 	int levels;
-	struct tallies pc, block, page;
+	struct tallies pc, block, page, line;
+	unsigned line_bits;             /* the first level's line: cache_line's */
 	uint64_t max_size;              /* the smallest line: larger is clamped */
 	int summed;                     /* the first level's references come from
 					   the summaries (sum_pc, blocks,
@@ -59,6 +62,21 @@ struct sim {
 	} prev;
 	int64_t accesses;
 	int oom;
+	/* each level's misses by icount bucket and 256-byte cell, for the
+	   plot of misses over the address x time picture */
+	struct {
+		struct dghash idx;      /* key -> index in t */
+		struct mcell {
+			int64_t addr, icount;   /* the cell's and bucket's starts */
+			uint64_t n[2];          /* read and write misses */
+			int level;
+		} *t;
+		size_t n, cap;
+		int64_t base;           /* the trace's first icount */
+		unsigned shift;         /* bucket = (icount - base) >> shift */
+		uint64_t last_key;      /* the last key + 1, and its index */
+		uint32_t last_i;
+	} map;
 	/* I1=: instruction fetches, before each instruction's data accesses;
 	   an I1 miss goes to the level below D1, as cachegrind's LL */
 	struct {
@@ -87,6 +105,20 @@ struct sim {
 		struct dgreuse r;
 		uint64_t *exact;        /* accesses at distance d < EXACT */
 		uint64_t hist[RBUCKETS][2];     /* by bucket and direction */
+		struct {                /* by event: what each got is the counts at
+					   its end less those at its start */
+			struct rbound {
+				int64_t t;      /* an icount where an event */
+				uint32_t ev;    /* starts or ends */
+				int end;
+			} *b;
+			size_t nb, at;          /* bounds, the next one */
+			struct revent {
+				int64_t id;
+				int64_t n[RBUCKETS];
+			} *e;
+			size_t ne;
+		} ev;
 		struct rtallies {       /* by code address, block, thread */
 			struct dghash idx;      /* key -> index in t */
 			struct rtally {
@@ -109,8 +141,12 @@ static const char schema_sql[] =
 	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS cache_page(level INTEGER, page INTEGER,"
 	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS cache_line(level INTEGER, addr INTEGER,"
+	" reads INTEGER, writes INTEGER, read_misses INTEGER, write_misses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS cache_code(level INTEGER, addr INTEGER,"
 	" fetches INTEGER, misses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS cache_map(level INTEGER, addr INTEGER, icount INTEGER,"
+	" read_misses INTEGER, write_misses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_hist(lo INTEGER, hi INTEGER, reads INTEGER,"
 	" writes INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_pc(pc INTEGER, module_id INTEGER, lo INTEGER,"
@@ -118,6 +154,8 @@ static const char schema_sql[] =
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_block(block_id INTEGER, lo INTEGER, hi INTEGER,"
 	" accesses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_thread(thread INTEGER, lo INTEGER, hi INTEGER,"
+	" accesses INTEGER);"
+	"CREATE TEMP TABLE IF NOT EXISTS reuse_event(event_id INTEGER, lo INTEGER, hi INTEGER,"
 	" accesses INTEGER);"
 	"CREATE TEMP TABLE IF NOT EXISTS reuse_mrc(lines INTEGER, bytes INTEGER, misses INTEGER,"
 	" miss_ratio REAL);"
@@ -176,8 +214,9 @@ static struct tally *tally_of(struct tallies *ts, uint64_t key, int64_t a, int64
 	return &ts->t[ts->n++];
 }
 
-/* The tallies of an access: its code address, its page, its block; how
-   many (0 when out of memory, which stops the scan). */
+/* The tallies of an access: its code address, its page, its line (where
+   it starts), its block; how many (0 when out of memory, which stops the
+   scan). */
 static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc, int64_t module,
 		      int has_block, int64_t block)
 {
@@ -188,13 +227,57 @@ static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc
 	n += t[n] != NULL;
 	t[n] = tally_of(&s->page, addr >> 12, (int64_t)(addr >> 12), 0);
 	n += t[n] != NULL;
+	t[n] = tally_of(&s->line, addr >> s->line_bits,
+			(int64_t)(addr >> s->line_bits << s->line_bits), 0);
+	n += t[n] != NULL;
 	if (has_block) {
 		t[n] = tally_of(&s->block, (uint64_t)block, block, 0);
 		n += t[n] != NULL;
 	}
-	if (n == 2 + has_block)
+	if (n == 3 + has_block)
 		return n;
 	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);   /* read by the decoding thread */
+	return 0;
+}
+
+/* A miss of level (0 I1, 1 D1, ...) at addr and icount into the map;
+   0, or -1 out of memory. */
+static int map_miss(struct sim *s, int level, uint64_t addr, int64_t icount, int w)
+{
+	uint64_t bucket = icount > s->map.base ? (uint64_t)(icount - s->map.base) >> s->map.shift : 0;
+	uint64_t cell = addr >> MAP_CELL;
+	/* cells of user space (< 2^48) and buckets < 2^13: a key each; a
+	   kernel address may share one, and is then counted at the first
+	   address of its key */
+	uint64_t key;
+	int added;
+	long slot;
+
+	bucket = bucket < 0x1fff ? bucket : 0x1fff;
+	key = (cell << 16 | bucket << 3 | (uint64_t)level) + 1;
+
+	if (s->map.last_key != key) {
+		if ((slot = dghash_put(&s->map.idx, key, (uint32_t)s->map.n, &added)) < 0)
+			return -1;
+		if (added) {
+			if (s->map.n == s->map.cap) {
+				size_t cap = s->map.cap ? 2 * s->map.cap : 1024;
+				struct mcell *t = realloc(s->map.t, cap * sizeof *t);
+
+				if (!t || s->map.n >= DGHASH_NONE - 1)
+					return -1;
+				s->map.t = t;
+				s->map.cap = cap;
+			}
+			s->map.t[s->map.n] = (struct mcell){
+				(int64_t)(cell << MAP_CELL),
+				s->map.base + (int64_t)(bucket << s->map.shift), { 0, 0 }, level };
+			s->map.n++;
+		}
+		s->map.last_key = key;
+		s->map.last_i = s->map.idx.vals[slot];
+	}
+	s->map.t[s->map.last_i].n[w]++;
 	return 0;
 }
 
@@ -204,23 +287,29 @@ static void fetch_upto(struct sim *s, uint32_t upto)
 {
 	for (; s->i.fetched < upto && s->i.fetched < s->i.run_n; s->i.fetched++) {
 		uint64_t a = s->i.run_addr[s->i.fetched], size = s->i.run_size[s->i.fetched];
+		int64_t icount = s->i.run_icount + s->i.fetched;
 		struct tally *t = tally_of(&s->i.code, a, (int64_t)a, 0);
 		int miss, l;
 
-		if (!t) {
-			__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
-			return;
-		}
+		if (!t)
+			goto oom;
 		size = size ? size : 1;
 		miss = dgcache_ref(&s->i.c, a, size);
 		t->ref[0][0]++;
 		t->miss[0][0] += (uint64_t)miss;
+		if (miss && map_miss(s, 0, a, icount, 0) < 0)
+			goto oom;
 		for (l = 1; miss && l < s->levels; l++) {
 			miss = dgcache_ref(&s->c[l], a, size);
 			t->ref[l][0]++;
 			t->miss[l][0] += (uint64_t)miss;
+			if (miss && map_miss(s, l + 1, a, icount, 0) < 0)
+				goto oom;
 		}
 	}
+	return;
+oom:
+	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
 }
 
 /* A run begins (dgvtab_scan_runs' marker): the last one's instructions
@@ -283,12 +372,30 @@ static int rtally_add(struct rtallies *r, uint64_t key, int64_t a, int64_t b2, i
 	return 0;
 }
 
+/* The events starting or ending at or before icount take the counts so
+   far (not the access at icount): an event's accesses are those of
+   [start, end), whatever their thread. */
+static void events_to(struct sim *s, int64_t icount)
+{
+	for (; s->ru.ev.at < s->ru.ev.nb && s->ru.ev.b[s->ru.ev.at].t <= icount; s->ru.ev.at++) {
+		const struct rbound *bd = &s->ru.ev.b[s->ru.ev.at];
+		int64_t *n = s->ru.ev.e[bd->ev].n;
+		int b;
+
+		for (b = 0; b < RBUCKETS; b++) {
+			int64_t sofar = (int64_t)(s->ru.hist[b][0] + s->ru.hist[b][1]);
+
+			n[b] += bd->end ? sofar : -sofar;
+		}
+	}
+}
+
 /* An access's reuse distance: its lines touched in turn, the largest of
    their distances (a fully associative LRU cache of C lines misses it iff
    that is >= C, or a first touch: the straddle rule), counted by
    direction, bucket, and code address, heap block and thread. */
-static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t pc,
-		      int64_t module, int has_block, int64_t block, int64_t thread)
+static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icount,
+		      int64_t pc, int64_t module, int has_block, int64_t block, int64_t thread)
 {
 	uint64_t l = addr >> s->ru.line_bits, last = (addr + size - 1) >> s->ru.line_bits, d = 0;
 	int b, any = 0;
@@ -311,6 +418,8 @@ static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_
 		goto oom;
 	if (!any)               /* none of its lines sampled */
 		return;
+	if (s->ru.ev.at < s->ru.ev.nb && s->ru.ev.b[s->ru.ev.at].t <= icount)
+		events_to(s, icount);
 	b = bucket(d);
 	s->ru.hist[b][w]++;
 	if (d < EXACT)
@@ -333,7 +442,7 @@ oom:
 static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icount, int64_t pc,
 		int64_t module, int has_block, int64_t block, int64_t thread)
 {
-	struct tally *t[3];
+	struct tally *t[4];
 	int n = 0, i, l, miss;
 
 	if (s->i.on)            /* its instruction fetched first */
@@ -358,7 +467,7 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 	s->prev.size = size;
 	s->prev.read = !w;
 	if (s->ru.on) {
-		reuse_one(s, addr, size, w, pc, module, has_block, block, thread);
+		reuse_one(s, addr, size, w, icount, pc, module, has_block, block, thread);
 		return;
 	}
 
@@ -370,7 +479,13 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 		t[i]->ref[0][w] += !s->summed;
 		t[i]->miss[0][w] += (uint64_t)miss;
 	}
-	for (l = 1; miss && l < s->levels; l++) {
+	for (l = 0; miss && l < s->levels; ) {
+		if (map_miss(s, l + 1, addr, icount, w) < 0) {
+			__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		if (++l == s->levels)
+			break;
 		miss = dgcache_ref(&s->c[l], addr, size);
 		for (i = 0; i < n; i++) {
 			t[i]->ref[l][w]++;
@@ -386,13 +501,26 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
    batches handed over through a ring of BATCHES. */
 #define BATCH   16384
 #define BATCHES 4
+#define PREFETCH 8
 
+/* 48 bytes: handing a batch to the other core costs as many bytes as it
+   holds (the decoder's stores must take each line back), so module,
+   thread and size are narrowed to what they can be (a module or thread
+   number past 2^32 is counted as another; a size is clamped below). */
 struct acc {
-	uint64_t addr, size;
-	int64_t icount, pc, module, block, thread;
-	int w, has_block;       /* has_block -1: a run marker (size: its
+	uint64_t addr;
+	int64_t icount, pc, block;
+	uint32_t module, thread;
+	uint16_t size;
+	int8_t w, has_block;    /* has_block -1: a run marker (size: its
 				   instructions, block: its context) */
 };
+
+/* Sizes beyond the smallest line are clamped anyway (one()): 4096 at most. */
+static uint16_t narrow_size(int64_t size)
+{
+	return (uint16_t)(size < 0 || size > 0x8000 ? 0x8000 : size);
+}
 
 struct pipe {
 	struct sim *s;
@@ -423,12 +551,17 @@ static void *simulate(void *arg)
 		a = p->b[p->done % BATCHES];
 		n = p->len[p->done % BATCHES];
 		pthread_mutex_unlock(&p->mu);
-		for (i = 0; i < n && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED); i++)
+		for (i = 0; i < n && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED); i++) {
+			/* reuse: the line PREFETCH accesses on, whose lookup
+			   misses the cache when it is not a recent one */
+			if (p->s->ru.on && i + PREFETCH < n)
+				dgreuse_prefetch(&p->s->ru.r, a[i + PREFETCH].addr >> p->s->ru.line_bits);
 			if (a[i].has_block < 0)
 				run_begins(p->s, a[i].icount, (uint64_t)a[i].block, (uint32_t)a[i].size);
 			else
 				one(p->s, a[i].addr, a[i].size, a[i].w, a[i].icount, a[i].pc,
 				    a[i].module, a[i].has_block, a[i].block, a[i].thread);
+		}
 		pthread_mutex_lock(&p->mu);
 		p->done++;
 		pthread_cond_broadcast(&p->cv);
@@ -463,11 +596,12 @@ static int scan_rows(void *arg, const struct dgvtab_row *r, size_t n)
 
 	for (i = 0; i < n; i++)
 		*next_acc(p) = r[i].aseq < 0    /* a run marker (dgvtab_scan_runs) */
-			? (struct acc){ 0, (uint64_t)r[i].size, r[i].icount, 0, 0, r[i].context_id,
-					r[i].thread, 0, -1 }
-			: (struct acc){ (uint64_t)r[i].addr, (uint64_t)r[i].size, r[i].icount,
-					r[i].pc, r[i].module_id, r[i].block_id, r[i].thread,
-					r[i].is_write != 0, r[i].has_block };
+			? (struct acc){ 0, r[i].icount, 0, r[i].context_id, 0,
+					(uint32_t)r[i].thread, narrow_size(r[i].size), 0, -1 }
+			: (struct acc){ (uint64_t)r[i].addr, r[i].icount, r[i].pc, r[i].block_id,
+					(uint32_t)r[i].module_id, (uint32_t)r[i].thread,
+					narrow_size(r[i].size), r[i].is_write != 0,
+					(int8_t)(r[i].has_block != 0) };
 	return __atomic_load_n(&p->s->oom, __ATOMIC_RELAXED);
 }
 
@@ -484,9 +618,9 @@ static int scan_filtered(sqlite3 *db, struct pipe *p, char **err)
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED))
 		*next_acc(p) = (struct acc){ (uint64_t)sqlite3_column_int64(st, 0),
-			(uint64_t)sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 3),
-			sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
-			sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 7),
+			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+			sqlite3_column_int64(st, 6), (uint32_t)sqlite3_column_int64(st, 5),
+			(uint32_t)sqlite3_column_int64(st, 7), narrow_size(sqlite3_column_int64(st, 1)),
 			sqlite3_column_int(st, 2) != 0, sqlite3_column_type(st, 6) != SQLITE_NULL };
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
@@ -680,9 +814,10 @@ static int put(sqlite3 *db, const char *table, const char *cols, int two_keys, i
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
-/* The first level from the summaries: each code address's, block's and
-   page's accesses (less the writes merged into a read), with the misses
-   tallied (temp.dgc_first: kind 0 pc, 1 block, 2 page). */
+/* The first level from the summaries: each code address's, block's,
+   page's and 64-byte line's accesses (less the writes merged into a
+   read), with the misses tallied (temp.dgc_first: kind 0 pc, 1 block,
+   2 page, 3 line). */
 static const char first_sql[] =
 	"INSERT INTO temp.cache_pc SELECT 1, s.pc, s.module_id, s.r, s.w - coalesce(t.merged, 0),"
 	"  coalesce(t.rm, 0), coalesce(t.wm, 0)"
@@ -696,11 +831,15 @@ static const char first_sql[] =
 	"INSERT INTO temp.cache_page SELECT 1, p.page, p.reads, p.writes - coalesce(t.merged, 0),"
 	"  coalesce(t.rm, 0), coalesce(t.wm, 0)"
 	" FROM sum_pages p LEFT JOIN temp.dgc_first t ON t.kind = 2 AND t.a = p.page AND t.b = 0;"
+	"INSERT INTO temp.cache_line SELECT 1, l.line * 64, l.reads, l.writes - coalesce(t.merged, 0),"
+	"  coalesce(t.rm, 0), coalesce(t.wm, 0)"
+	" FROM sum_lines l LEFT JOIN temp.dgc_first t ON t.kind = 3 AND t.a = l.line * 64"
+	"  AND t.b = 0;"
 	"DROP TABLE temp.dgc_first;";
 
 static int first_level(sqlite3 *db, const struct sim *s, char **err)
 {
-	const struct tallies *ts[3] = { &s->pc, &s->block, &s->page };
+	const struct tallies *ts[4] = { &s->pc, &s->block, &s->page, &s->line };
 	sqlite3_stmt *st = NULL;
 	int k, rc = SQLITE_OK;
 	size_t i;
@@ -714,7 +853,7 @@ static int first_level(sqlite3 *db, const struct sim *s, char **err)
 		sqlite3_finalize(st);
 		return -1;
 	}
-	for (k = 0; k < 3 && rc == SQLITE_OK; k++)
+	for (k = 0; k < 4 && rc == SQLITE_OK; k++)
 		for (i = 0; i < ts[k]->n && rc == SQLITE_OK; i++) {
 			const struct tally *t = &ts[k]->t[i];
 
@@ -734,6 +873,34 @@ static int first_level(sqlite3 *db, const struct sim *s, char **err)
 	return 0;
 }
 
+/* cache_map: the misses by level, icount bucket and cell. */
+static int put_map(sqlite3 *db, const struct sim *s, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = SQLITE_OK;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.cache_map VALUES (?, ?, ?, ?, ?)", -1, &st,
+			       NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("cache_map: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	for (i = 0; i < s->map.n && rc == SQLITE_OK; i++) {
+		const struct mcell *c = &s->map.t[i];
+
+		sqlite3_bind_int(st, 1, c->level);
+		sqlite3_bind_int64(st, 2, c->addr);
+		sqlite3_bind_int64(st, 3, c->icount);
+		sqlite3_bind_int64(st, 4, (int64_t)c->n[0]);
+		sqlite3_bind_int64(st, 5, (int64_t)c->n[1]);
+		rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : sqlite3_errcode(db);
+	}
+	if (rc != SQLITE_OK)
+		*err = sqlite3_mprintf("cache_map: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
 static int store(sqlite3 *db, const struct sim *s, char **err)
 {
 	sqlite3_stmt *st = NULL;
@@ -741,7 +908,8 @@ static int store(sqlite3 *db, const struct sim *s, char **err)
 
 	if (sqlite3_exec(db, "SAVEPOINT dgcache; DELETE FROM temp.cache_levels;"
 			 " DELETE FROM temp.cache_pc; DELETE FROM temp.cache_block;"
-			 " DELETE FROM temp.cache_page; DELETE FROM temp.cache_code;", NULL, NULL,
+			 " DELETE FROM temp.cache_page; DELETE FROM temp.cache_code;"
+			 " DELETE FROM temp.cache_line; DELETE FROM temp.cache_map;", NULL, NULL,
 			 NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO temp.cache_levels VALUES (?, ?, ?, ?, ?)", -1,
 			       &st, NULL) != SQLITE_OK) {
@@ -773,7 +941,8 @@ static int store(sqlite3 *db, const struct sim *s, char **err)
 	    put(db, "cache_pc", "pc, module_id", 1, s->summed, s, &s->pc, err) < 0 ||
 	    put(db, "cache_block", "block_id", 0, s->summed, s, &s->block, err) < 0 ||
 	    put(db, "cache_page", "page", 0, s->summed, s, &s->page, err) < 0 ||
-	    put_code(db, s, err) < 0) {
+	    put(db, "cache_line", "addr", 0, s->summed, s, &s->line, err) < 0 ||
+	    put_code(db, s, err) < 0 || put_map(db, s, err) < 0) {
 		sqlite3_exec(db, "ROLLBACK TO dgcache; RELEASE dgcache;", NULL, NULL, NULL);
 		return -1;
 	}
@@ -792,9 +961,13 @@ static void sim_free(struct sim *s)
 	dghash_free(&s->pc.idx);
 	dghash_free(&s->block.idx);
 	dghash_free(&s->page.idx);
+	dghash_free(&s->line.idx);
+	dghash_free(&s->map.idx);
 	free(s->pc.t);
 	free(s->block.t);
 	free(s->page.t);
+	free(s->line.t);
+	free(s->map.t);
 	dgcache_free(&s->i.c);
 	dghash_free(&s->i.code.idx);
 	free(s->i.code.t);
@@ -809,6 +982,20 @@ static void sim_free(struct sim *s)
 		free(s->ru.by[l].t);
 	}
 	free(s->ru.exact);
+	free(s->ru.ev.b);
+	free(s->ru.ev.e);
+}
+
+/* The map's buckets: at most MAP_ROWS over the trace's icounts. */
+static void map_span(sqlite3 *db, struct sim *s)
+{
+	int64_t lo = dgsqlfn_int(db, "SELECT coalesce(min(icount_lo), 0) FROM chunks");
+	int64_t hi = dgsqlfn_int(db, "SELECT coalesce(max(icount_hi), 0) FROM chunks");
+
+	s->map.base = lo > 0 ? lo : 0;
+	while (hi > s->map.base && s->map.shift < 62 &&
+	       (uint64_t)(hi - s->map.base) >> s->map.shift >= MAP_ROWS)
+		s->map.shift++;
 }
 
 /* "NAME=SIZE:WAYS:LINE", the next level: D1 first, then L2 and LL in
@@ -875,19 +1062,24 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 		*err = sqlite3_mprintf("I1: instruction fetches need the whole trace, not a filter");
 		goto out;
 	}
-	/* every access: the first level's references are the summaries' */
-	s.summed = !filtered && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-					    " AND name IN ('sum_pc', 'sum_pages')") == 2;
+	/* every access: the first level's references are the summaries'
+	   (sum_lines' are 64 bytes) */
+	s.line_bits = (unsigned)__builtin_ctz(s.c[0].g.line);
+	s.summed = !filtered && s.line_bits == 6 &&
+		   dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+			       " AND name IN ('sum_pc', 'sum_pages', 'sum_lines')") == 3;
 	s.max_size = s.c[0].g.line;
 	for (i = 1; i < s.levels; i++)
 		s.max_size = s.c[i].g.line < s.max_size ? s.c[i].g.line : s.max_size;
 	if (s.i.on && load_code(db, &s, err) < 0)
 		goto out;
 	if (dghash_init(&s.pc.idx, 1 << 12) < 0 || dghash_init(&s.block.idx, 1 << 12) < 0 ||
-	    dghash_init(&s.page.idx, 1 << 12) < 0 || dghash_init(&s.i.code.idx, 1 << 12) < 0) {
+	    dghash_init(&s.page.idx, 1 << 12) < 0 || dghash_init(&s.i.code.idx, 1 << 12) < 0 ||
+	    dghash_init(&s.line.idx, 1 << 12) < 0 || dghash_init(&s.map.idx, 1 << 12) < 0) {
 		*err = sqlite3_mprintf("out of memory");
 		goto out;
 	}
+	map_span(db, &s);
 	if (scan(db, &s, filtered, err) < 0)
 		goto out;
 	rc = store(db, &s, err);
@@ -941,6 +1133,73 @@ static int rtally_put(sqlite3 *db, const char *table, int two_keys, const struct
 	return rc;
 }
 
+/* reuse_event: each event's buckets; an SQLite result code. */
+static int events_put(sqlite3 *db, const struct sim *s)
+{
+	sqlite3_stmt *st = NULL;
+	int b, rc = sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_event VALUES (?, ?, ?, ?)", -1,
+				       &st, NULL);
+	size_t i;
+
+	for (i = 0; i < s->ru.ev.ne && rc == SQLITE_OK; i++)
+		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
+			if (!s->ru.ev.e[i].n[b])
+				continue;
+			sqlite3_bind_int64(st, 1, s->ru.ev.e[i].id);
+			bind_bucket(st, 2, b);
+			sqlite3_bind_int64(st, 4, s->ru.ev.e[i].n[b]);
+			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : SQLITE_ERROR;
+		}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int cmp_bound(const void *a, const void *b)
+{
+	const struct rbound *x = a, *y = b;
+
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* The events' starts and ends, in icount order (an event still open at
+   the end ends with the trace). */
+static int events_load(sqlite3 *db, struct sim *s, char **err)
+{
+	sqlite3_stmt *st;
+	int64_t n = dgsqlfn_int(db, "SELECT count(*) FROM events");
+	int rc;
+
+	if (n <= 0)
+		return 0;
+	if ((uint64_t)n > SIZE_MAX / (2 * sizeof *s->ru.ev.b) ||
+	    !(s->ru.ev.e = calloc((size_t)n, sizeof *s->ru.ev.e)) ||
+	    !(s->ru.ev.b = malloc((size_t)n * 2 * sizeof *s->ru.ev.b))) {
+		*err = sqlite3_mprintf("events: out of memory");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT id, start_icount, coalesce(end_icount, 9223372036854775807)"
+			       " FROM events", -1, &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("events: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && s->ru.ev.ne < (size_t)n) {
+		size_t i = s->ru.ev.ne++;
+
+		s->ru.ev.e[i].id = sqlite3_column_int64(st, 0);
+		s->ru.ev.b[s->ru.ev.nb++] = (struct rbound){ sqlite3_column_int64(st, 1),
+							     (uint32_t)i, 0 };
+		s->ru.ev.b[s->ru.ev.nb++] = (struct rbound){ sqlite3_column_int64(st, 2),
+							     (uint32_t)i, 1 };
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		*err = sqlite3_mprintf("events: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	qsort(s->ru.ev.b, s->ru.ev.nb, sizeof *s->ru.ev.b, cmp_bound);
+	return 0;
+}
+
 static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 {
 	sqlite3_stmt *h = NULL, *m = NULL;
@@ -951,7 +1210,8 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 		total += s->ru.hist[b][0] + s->ru.hist[b][1];
 	if (sqlite3_exec(db, "SAVEPOINT dgreuse; DELETE FROM temp.reuse_hist;"
 			 " DELETE FROM temp.reuse_pc; DELETE FROM temp.reuse_mrc;"
-			 " DELETE FROM temp.reuse_block; DELETE FROM temp.reuse_thread;", NULL, NULL,
+			 " DELETE FROM temp.reuse_block; DELETE FROM temp.reuse_thread;"
+			 " DELETE FROM temp.reuse_event;", NULL, NULL,
 			 NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_hist VALUES (?, ?, ?, ?)", -1, &h,
 			       NULL) != SQLITE_OK ||
@@ -972,6 +1232,8 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 		rc = rtally_put(db, "reuse_block", 0, &s->ru.by[1]);
 	if (rc == SQLITE_OK)
 		rc = rtally_put(db, "reuse_thread", 0, &s->ru.by[2]);
+	if (rc == SQLITE_OK)
+		rc = events_put(db, s);
 	/* the miss-ratio curve of a fully associative LRU cache of C lines:
 	   the accesses at distance >= C or first; a row at every C the curve
 	   drops at below EXACT, and at every power of two */
@@ -1041,8 +1303,9 @@ int cache_reuse(sqlite3 *db, unsigned line, double rate, int filtered, int64_t *
 		*err = sqlite3_mprintf("out of memory");
 		goto out;
 	}
-	if (scan(db, &s, filtered, err) < 0)
+	if (events_load(db, &s, err) < 0 || scan(db, &s, filtered, err) < 0)
 		goto out;
+	events_to(&s, INT64_MAX);      /* the rest end after the last access */
 	rc = reuse_store(db, &s, err);
 	*accesses = s.accesses;
 out:

@@ -16,8 +16,16 @@
  *   cache_pc(level, pc, module_id, reads, writes, read_misses, write_misses)
  *   cache_block(level, block_id, ...)                    heap blocks
  *   cache_page(level, page, ...)                         4 KiB pages
- *
+ *   cache_line(level, addr, ...)                         the first level's
+ *                                                        lines (an access
+ *                                                        counts where it
+ *                                                        starts)
  *   cache_code(level, addr, fetches, misses)             with I1 (level 0)
+ *   cache_map(level, addr, icount, read_misses, write_misses)
+ *                            every level's misses (I1's too) by 256-byte
+ *                            cell and icount bucket (a 4096th of the run),
+ *                            at the cell's and the bucket's start: what
+ *                            .plot --misses LEVEL draws
  *
  * reads and writes count the references a level got, misses those that
  * missed it; level 1 is D1.  With I1, every instruction of every run
@@ -26,7 +34,9 @@
  * a miss through the levels below D1, as cachegrind's unified LL; it
  * needs the whole trace (dgvtab_scan_runs), not a filter.  Without a
  * filter the first level's references come from the summaries (sum_pc,
- * blocks, sum_pages) less the merged writes, and only misses are tallied.  The TEMP VIEW cache_fn(level, name,
+ * blocks, sum_pages, and sum_lines when the first level's lines are 64
+ * bytes, else every access is tallied) less the merged writes, and only
+ * misses are tallied.  The TEMP VIEW cache_fn(level, name,
  * function, reads, writes, read_misses, write_misses) sums cache_pc by
  * function (the innermost, inlined or not, at the pc).  The canned
  * queries cache_misses and cache_by_block read them.  An empty filter
@@ -64,6 +74,9 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
      reuse_block(block_id, lo, hi, accesses) heap blocks (join blocks for
                                              their allocation sites)
      reuse_thread(thread, lo, hi, accesses)
+     reuse_event(event_id, lo, hi, accesses) the accesses of [start, end) of
+                                             each event, any thread's (one
+                                             never ended: to the end)
      reuse_mrc(lines, bytes, misses, miss_ratio)  the miss-ratio curve of
                                              a fully associative LRU cache:
                                              exact at every size where it

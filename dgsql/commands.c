@@ -450,15 +450,49 @@ static int c_q(struct shell *sh, int argc, char **argv, char **err)
 	return rc;
 }
 
+/* .plot --misses LEVEL: the last .cache's misses of that level (a name in
+   temp.cache_levels) as the relation drawn; the source SQL into *src. */
+static int misses_source(struct shell *sh, const char *name, char **src, char **err)
+{
+	sqlite3_stmt *st;
+	int level = -1;
+
+	if (sqlite3_prepare_v2(sh->db, "SELECT level FROM temp.cache_levels WHERE name = ?1", -1,
+			       &st, NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("--misses: %s", sqlite3_errmsg(sh->db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		level = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (level < 0) {
+		*err = sqlite3_mprintf("--misses: no level '%s' in the last .cache (run .cache "
+				       "first; its levels are named I1, D1, L2, LL)", name);
+		return -1;
+	}
+	*src = sqlite3_mprintf("(SELECT addr, icount, 0 AS is_write, read_misses AS n"
+			       " FROM temp.cache_map WHERE level = %d AND read_misses > 0"
+			       " UNION ALL SELECT addr, icount, 1, write_misses"
+			       " FROM temp.cache_map WHERE level = %d AND write_misses > 0)",
+			       level, level);
+	if (!*src) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static int c_plot(struct shell *sh, int argc, char **argv, char **err)
 {
 	struct dgplot_opts o = sh->plot;
-	char *title;
+	char *title, *src = NULL;
+	const char *misses = NULL;
 	int i, rc;
 
 	if (argc < 2) {
 		*err = sqlite3_mprintf("usage: .plot FILE [--size WxH] "
-			"[--addr-range LO:HI] [--icount-range LO:HI] ...");
+			"[--addr-range LO:HI] [--icount-range LO:HI] [--misses LEVEL] ...");
 		return -1;
 	}
 	o.out = argv[1];
@@ -472,17 +506,25 @@ static int c_plot(struct shell *sh, int argc, char **argv, char **err)
 		}
 		if (strcmp(name, "plot-data") == 0)
 			o.data_out = argv[++i];
+		else if (strcmp(name, "misses") == 0)
+			misses = argv[++i];
 		else if (dgplot_set(&o, name, argv[++i], err) < 0)
 			return -1;
 	}
-	title = sqlite3_mprintf("%s%s%s%s", sh->events ? "--events " : "",
+	if (misses && misses_source(sh, misses, &src, err) < 0)
+		return -1;
+	title = sqlite3_mprintf("%s%s%s%s%s%s", misses ? misses : "", misses ? " misses" : "",
+				sh->events ? (misses ? "  --events " : "--events ") : "",
 				sh->events ? sh->events : "",
 				sh->ranges ? " --ranges " : "",
 				sh->ranges ? sh->ranges : "");
 	o.title = title;
 	o.unfiltered = !sh->events && !sh->ranges;
+	o.source = src;
+	o.source_name = src ? "temp.cache_map (.cache's misses)" : NULL;
 	rc = dgplot_draw(sh->db, &o, err);
 	sqlite3_free(title);
+	sqlite3_free(src);
 	return rc;
 }
 
@@ -510,8 +552,8 @@ static const struct command table[] = {
 	{ "once", "FILE", "send the next result to FILE", c_once, ARGS_NONE },
 	{ "output", "[FILE]", "send results to FILE (none: stdout)",
 	  c_output, ARGS_NONE },
-	{ "plot", "FILE [--size WxH ...]",
-	  "draw filtered_accesses to FILE (.png .svg .pdf)",
+	{ "plot", "FILE [--size WxH ...] [--misses LEVEL]",
+	  "draw filtered_accesses (or .cache's misses) to FILE (.png .svg .pdf)",
 	  c_plot, ARGS_NONE },
 	{ "q", "NAME [ARGS...]", "run canned query NAME with ?1 ?2 ...",
 	  c_q, ARGS_QUERY },

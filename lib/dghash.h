@@ -43,4 +43,15 @@ static inline uint64_t dghash_mix(uint64_t k)
 	return k;
 }
 
+/* Brings key's first slot toward the cache ahead of a lookup that will
+   miss it there (a stream of lookups, a few keys ahead). */
+static inline void dghash_prefetch(const struct dghash *h, uint64_t key)
+{
+	size_t i = dghash_mix(key) & (h->cap - 1);
+
+	__builtin_prefetch(h->used + i);
+	__builtin_prefetch(h->keys + i);
+	__builtin_prefetch(h->vals + i);
+}
+
 #endif

@@ -197,6 +197,18 @@ static int prepare(struct plot *p, sqlite3_stmt **st, const char *fmt,
 	return rc == SQLITE_OK ? 0 : sql_fail(p);
 }
 
+/* The relation drawn, and each row's weight: filtered_accesses' rows are
+   one access each. */
+static const char *source(const struct plot *p)
+{
+	return p->o->source ? p->o->source : "filtered_accesses";
+}
+
+static const char *weight(const struct plot *p)
+{
+	return p->o->source ? "n" : "1";
+}
+
 static int64_t one_int(struct plot *p, const char *sql, int *ok)
 {
 	sqlite3_stmt *st;
@@ -283,7 +295,7 @@ static int cells_usable(struct plot *p)
 
 static int summary_usable(struct plot *p)
 {
-	return p->o->unfiltered && cells_usable(p);
+	return p->o->unfiltered && !p->o->source && cells_usable(p);
 }
 
 /* A filter of call-stack conditions alone (dg_ctx_summed(): fn:, file:,
@@ -297,7 +309,7 @@ static int mixed_usable(struct plot *p)
 	int64_t i, whole = 0, part = 0;
 	int ok, rc;
 
-	if (p->o->unfiltered || p->o->has_icount
+	if (p->o->unfiltered || p->o->source || p->o->has_icount
 	    || one_int(p, "SELECT dg_filtered() AND dg_ctx_summed()", &ok) != 1 || !ok
 	    || !cells_usable(p))
 		return 0;
@@ -578,7 +590,7 @@ static int find_pages(struct plot *p)
 			return -1;
 		goto window;
 	}
-	if (prepare(p, &st, "SELECT addr, icount FROM filtered_accesses WHERE 1%s%s", "") < 0)
+	if (prepare(p, &st, "SELECT addr, icount FROM %s WHERE 1%s", source(p)) < 0)
 		return -1;
 	if (dghash_init(&set, 4096) < 0) {
 		sqlite3_finalize(st);
@@ -713,13 +725,13 @@ static int bin_cell(struct plot *p, void *ysp, int64_t lo, int64_t hi,
 
 /* Pass 2: the accesses into the grid. */
 
-/* One access into cell k. */
-static void count_cell(struct plot *p, size_t k, int is_write)
+/* n accesses into cell k (a cell's count saturates). */
+static void count_cell(struct plot *p, size_t k, int is_write, int64_t n)
 {
-	if (is_write)
-		p->writes[k]++;
-	else
-		p->reads[k]++;
+	uint32_t *c = is_write ? &p->writes[k] : &p->reads[k];
+	uint64_t sum = (uint64_t)*c + (uint64_t)(n < 0 ? 0 : n > UINT32_MAX ? UINT32_MAX : n);
+
+	*c = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
 }
 /* One decoded access of a chunk the filter takes in part into the grid. */
 static int bin_access(struct plot *p, void *ysp, int64_t addr, int64_t icount, int is_write)
@@ -727,7 +739,7 @@ static int bin_access(struct plot *p, void *ysp, int64_t addr, int64_t icount, i
 	int row = row_of(p, icount, *(const double *)ysp);
 
 	if (row >= 0 && row < p->ph)
-		count_cell(p, (size_t)row * p->pw + col_of(p, addr), is_write);
+		count_cell(p, (size_t)row * p->pw + col_of(p, addr), is_write, 1);
 	return 0;
 }
 
@@ -735,6 +747,7 @@ static int bin(struct plot *p)
 {
 	sqlite3_stmt *st;
 	double ys = (double)p->ph / ((double)p->yhi - (double)p->ylo);
+	char *sql;
 	int rc;
 
 	p->reads = calloc((size_t)p->pw * p->ph, sizeof *p->reads);
@@ -750,8 +763,14 @@ static int bin(struct plot *p)
 	if (p->summary == 2)
 		return each_cell(p, bin_cell, &ys) < 0 ? -1
 		       : each_part_access(p, bin_access, &ys);
-	if (prepare(p, &st, "SELECT addr, icount, is_write FROM "
-		    "filtered_accesses WHERE 1%s%s", "") < 0)
+	sql = sqlite3_mprintf("SELECT addr, icount, is_write, %s FROM %%s WHERE 1%%s", weight(p));
+	if (!sql) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	rc = prepare(p, &st, sql, source(p));
+	sqlite3_free(sql);
+	if (rc < 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int row = row_of(p, sqlite3_column_int64(st, 1), ys);
@@ -760,7 +779,7 @@ static int bin(struct plot *p)
 		if (row < 0 || row >= p->ph)
 			continue;
 		k = (size_t)row * p->pw + col_of(p, sqlite3_column_int64(st, 0));
-		count_cell(p, k, sqlite3_column_int(st, 2));
+		count_cell(p, k, sqlite3_column_int(st, 2), sqlite3_column_int64(st, 3));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(p);
@@ -795,7 +814,7 @@ static int write_data(struct plot *p, const char *path)
 	fprintf(f, "# from: %s\n", p->summary == 1 ? "chunk_cells (summary)"
 	        : p->summary == 2 ? "chunk_cells where the filter takes whole chunks, "
 	                            "filtered_accesses elsewhere"
-	        : "filtered_accesses");
+	        : p->o->source_name ? p->o->source_name : source(p));
 	for (r = 0; r < p->ph; r++)
 		for (c = 0; c < p->pw; c++) {
 			size_t k = (size_t)r * p->pw + c;
@@ -1384,7 +1403,7 @@ static int field_bins(struct plot *p)
 			continue;
 		col = clamp_int(((double)ic - (double)p->ylo) * p->pw /
 				((double)p->yhi - (double)p->ylo), 0, p->pw - 1);
-		count_cell(p, (size_t)row * p->pw + col, sqlite3_column_int(st, 1));
+		count_cell(p, (size_t)row * p->pw + col, sqlite3_column_int(st, 1), 1);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(p);

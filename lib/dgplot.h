@@ -1,7 +1,8 @@
 /* dgplot.h: the dg_view picture of a trace, drawn by gnuplot.
  *
- * Promise: dgplot_draw reads the view `filtered_accesses` (any relation
- * with the columns addr, icount, is_write will do) once to find the pages
+ * Promise: dgplot_draw reads the view `filtered_accesses` (or the
+ * relation given as `source`: any with the columns addr, icount, is_write,
+ * and n, the accesses a row stands for) once to find the pages
  * used and once to bin the accesses to the plot's pixel grid, so gnuplot
  * receives at most one cell per pixel however many accesses there are.
  * X is the address with unused pages squeezed out (each discontinuity a
@@ -43,6 +44,11 @@ struct dgplot_opts {
 	int unfiltered;         /* filtered_accesses holds every access: the
 				   whole-trace picture may come from the
 				   chunk_cells summary */
+	const char *source;     /* NULL: filtered_accesses.  Else SQL of a
+				   relation (addr, icount, is_write, n),
+				   our own text, never the trace's: dgsql's
+				   .plot --misses draws temp.cache_map so */
+	const char *source_name;        /* what --plot-data says it drew */
 	const char *script_dir; /* NULL: run gnuplot.  Else an existing
 				   directory: write the script plot.gp and
 				   its image.rgb there and run nothing

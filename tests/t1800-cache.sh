@@ -107,6 +107,45 @@ check_eq "cache_by_block: a row per heap block accessed (libc's stdout buffer)" 
 dq t.db ".cache D1=1024:2:64" "SELECT sum(reads + writes) FROM cache_page WHERE level = 1" | sed 1d >pg
 check_eq "cache_page: every reference on a page" "$(awk -F'|' '$2 == "D1" { print $4 + $5 }' cache.out)" "$(cat pg)"
 
+# cache_line: sweep_area's 1024 lines (nm) are read by three passes of
+# sweep and nothing else, far more lines than D1's 16 or LL's 128: each
+# line misses both once a pass, 3 read misses and no write, and its reads
+# are its 8 longs of sweep(1), 1 of sweep(8) and its 2 or 3 of sweep(3).
+SW=$(nm "$P" | awk '$3 == "sweep_area" { print $1 }')
+SWLO=$((0x$SW)); SWHI=$((0x$SW + 65536))
+dq t.db ".cache D1=1024:2:64 LL=8192:4:64" "SELECT level, count(*), sum(reads), min(read_misses),
+	max(read_misses), sum(writes + write_misses) FROM cache_line
+	WHERE addr >= $SWLO AND addr < $SWHI GROUP BY level" | sed 1,2d >sw.lines
+check_eq "cache_line: sweep_area's 1024 lines, 3 read misses each in D1 and LL" \
+	"1|1024|11947|3|3|0
+2|1024|3072|3|3|0" "$(cat sw.lines)"
+check_eq "cache_line: every reference on a line" "$(awk -F'|' '$2 == "D1" { print $4 + $5 }' cache.out)" \
+	"$(dq t.db ".cache D1=1024:2:64" "SELECT sum(reads + writes) FROM cache_line WHERE level = 1" | sed 1d)"
+# cache_map: every miss in the map of misses over time and address, and
+# sweep's where and when sweep ran (the map's icounts are its buckets'
+# starts, a 4096th of the run); .plot --misses draws it
+dq t.db ".cache $G3" "SELECT (SELECT group_concat(m, ' ') FROM (SELECT level,
+	sum(read_misses) || ' ' || sum(write_misses) AS m FROM cache_map GROUP BY level ORDER BY level)),
+	(SELECT group_concat(m, ' ') FROM (SELECT c.level, (sum(c.read_misses) + coalesce((SELECT
+	 sum(misses) FROM cache_code k WHERE k.level = c.level), 0)) || ' ' || sum(c.write_misses) AS m
+	 FROM (SELECT level, read_misses, write_misses FROM cache_pc UNION ALL SELECT 0, 0, 0)
+	 c GROUP BY c.level ORDER BY c.level))" | sed 1,3d >map.sum
+check_eq "cache_map: I1's, D1's and LL's misses (data and fetches), every one" "$(cut -d'|' -f2 map.sum)" \
+	"$(cut -d'|' -f1 map.sum)"
+dq t.db ".cache D1=1024:2:64" "SELECT count(*), sum(m.icount + (SELECT (max(icount_hi) - min(icount_lo)) / 4096 + 1
+	FROM chunks) > a.lo AND m.icount <= a.hi) FROM cache_map m, (SELECT min(icount) AS lo, max(icount) AS hi
+	FROM accesses WHERE addr >= $SWLO AND addr < $SWHI) a WHERE m.addr >= $SWLO AND m.addr < $SWHI" |
+	sed 1d >map.sw
+check_eq "cache_map: sweep_area's misses all in sweep's time" 1 "$(awk -F'|' '$1 > 10 && $1 == $2 { print 1 }' map.sw)"
+dq t.db ".cache D1=1024:2:64" ".plot m.png --size 320x240 --misses D1 --plot-data m.dat" >/dev/null
+check_eq ".plot --misses D1: the picture holds D1's read and write misses" \
+	"$(awk -F'|' '$2 == "D1" { print $6, $7 }' cache.out)" \
+	"$(awk '!/^#/ { r += $3; w += $4 } END { print r, w }' m.dat)"
+check_eq ".plot --misses D1: a PNG with green (read misses) in it" "320 240 1" \
+	"$(png_info m.png | awk '{ print $1, $2, ($3 > 0) }')"
+check_eq ".plot --misses LL without an LL: an error naming it" 1 \
+	"$("$DGSQL" t.db ".cache D1=1024:2:64" ".plot m2.png --misses LL" 2>&1 | grep -c "no level 'LL' in the last .cache")"
+
 # Every access (the first level's references from the summaries, only
 # the misses tallied) and a filter that keeps every access (all tallied
 # access by access): the same tables.
@@ -114,7 +153,8 @@ tables() {
 	# shellcheck disable=SC2086
 	"$DGSQL" "$1" $2 ".cache D1=1024:2:64 LL=8192:4:64" \
 		"SELECT 'pc', * FROM cache_pc UNION ALL SELECT 'block', *, NULL FROM cache_block
-		 UNION ALL SELECT 'page', *, NULL FROM cache_page ORDER BY 1, 2, 3, 4" | sed 1,2d
+		 UNION ALL SELECT 'page', *, NULL FROM cache_page
+		 UNION ALL SELECT 'line', *, NULL FROM cache_line ORDER BY 1, 2, 3, 4" | sed 1,2d
 }
 for db in t.db; do
 	tables $db "" >sum.tab
@@ -158,6 +198,29 @@ check_eq ".reuse 64 0: an error naming the rate" 1 \
 	"$("$DGSQL" t.db ".reuse 64 0" 2>&1 | grep -c 'a sampling rate in (0, 1\], not .0.')"
 check_eq ".reuse 48: an error naming the line" 1 \
 	"$("$DGSQL" t.db ".reuse 48" 2>&1 | grep -c 'the line, 48 bytes, is not a power of two')"
+
+# .reuse by event: reuse_events.c's distances are known (its header).
+_trace_db e.db reuse_events || finish
+dq e.db .reuse "SELECT e.label, coalesce(r.lo, -1), r.accesses FROM reuse_event r JOIN events e
+	ON e.id = r.event_id WHERE r.lo IS NULL OR r.lo >= 128 ORDER BY e.id, r.lo" | sed '/^[0-9]*|/d' >ev.tab
+# (each event's end also writes the client request's arguments on a stack
+# line last written at its start: 1 to 3 more at [128, 256))
+check_eq "reuse_event: first's 200 first touches, and again's 200 reads in [128, 256)" \
+	"first|-1|200 again|128|1" \
+	"$(awk -F'|' '$1 == "first" && $2 == -1 { a = $0 } $1 == "again" && $2 == 128 {
+	   b = $1 "|" $2 "|" ($3 >= 200 && $3 <= 203) } END { print a, b }' ev.tab)"
+check_eq "reuse_event: both holds first and again, bucket by bucket" "0 1" \
+	"$(dq e.db .reuse "SELECT sum(b.accesses < coalesce(f.accesses, 0) + coalesce(a.accesses, 0)),
+	   sum(b.accesses) > (SELECT sum(accesses) FROM reuse_event WHERE event_id IN (SELECT id FROM events
+	   WHERE label IN ('first', 'again'))) FROM (SELECT * FROM reuse_event WHERE event_id = (SELECT id
+	   FROM events WHERE label = 'both')) b LEFT JOIN (SELECT * FROM reuse_event WHERE event_id = (SELECT
+	   id FROM events WHERE label = 'first')) f ON f.lo IS b.lo LEFT JOIN (SELECT * FROM reuse_event
+	   WHERE event_id = (SELECT id FROM events WHERE label = 'again')) a ON a.lo IS b.lo" | tail -n 1 | tr '|' ' ')"
+S=$(dq e.db "SELECT start_icount FROM events WHERE label = 'open'")
+check_eq "reuse_event: an event never ended lasts to the end (as .reuse from its start)" \
+	"$(dq e.db --icount-range "$S:999999999999" .reuse "SELECT sum(reads + writes) FROM reuse_hist" | tail -n 1)" \
+	"$(dq e.db .reuse "SELECT sum(accesses) FROM reuse_event r JOIN events e ON e.id = r.event_id
+	   WHERE e.label = 'open'" | tail -n 1)"
 
 # a filter that matches nothing: empty tables, not an error
 "$DGSQL" t.db --icount-range 999999999999:1000000000000 ".cache D1=32k:8:64" \

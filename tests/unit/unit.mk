@@ -89,3 +89,11 @@ $(UNIT_B)/test_dgpctype: tests/unit/test_dgpctype.c $(DGPCTYPE_SRCS) $(UNIT_HDRS
 	$(if $(Q),@echo "  CC    $@")
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ tests/unit/test_dgpctype.c $(DGPCTYPE_SRCS) \
 		-lcapstone $(DGSYM_LIBS)
+
+# test_dgreuse: reuse distances against an LRU stack, sanitized (t0108).
+unit-tests: $(UNIT_B)/test_dgreuse
+
+$(UNIT_B)/test_dgreuse: tests/unit/test_dgreuse.c lib/dgreuse.c lib/dghash.c $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC    $@")
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_ASAN) -o $@ $(filter %.c,$^)
