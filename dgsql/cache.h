@@ -38,8 +38,9 @@
  * bytes, else every access is tallied) less the merged writes, and only
  * misses are tallied.  The TEMP VIEW cache_fn(level, name,
  * function, reads, writes, read_misses, write_misses) sums cache_pc by
- * function (the innermost, inlined or not, at the pc).  The canned
- * queries cache_misses and cache_by_block read them.  An empty filter
+ * function (the innermost, inlined or not, at the pc), and cache_site
+ * sums cache_block by allocation site (blocks.alloc_stack_id).  The canned
+ * queries cache_misses, cache_by_block and cache_by_site read them.  An empty filter
  * gives empty tables.
  *
  * Ownership: the connection is the caller's; nothing is kept between
@@ -71,8 +72,9 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
                                              distance; lo NULL: first touch
      reuse_pc(pc, module_id, lo, hi, accesses), view reuse_fn(function,
                                              lo, hi, accesses)
-     reuse_block(block_id, lo, hi, accesses) heap blocks (join blocks for
-                                             their allocation sites)
+     reuse_block(block_id, lo, hi, accesses) heap blocks, and the view
+                                             reuse_site(site, lo, hi,
+                                             accesses) by allocation site
      reuse_thread(thread, lo, hi, accesses)
      reuse_event(event_id, lo, hi, accesses) the accesses of [start, end) of
                                              each event, any thread's (one

@@ -237,6 +237,15 @@ check_eq ".reuse by block: each block's references, as .cache's first level coun
 	  WHERE level = 1 ORDER BY block_id" | sed 1d)" \
 	"$(dq d.db .reuse "SELECT block_id || ' ' || sum(accesses) FROM reuse_block GROUP BY block_id
 	  ORDER BY block_id" | sed '/|/d')"
+check_eq "cache_by_site: the demo's blocks' references and misses, by allocation site" \
+	"$(dq d.db ".cache D1=32k:8:64" "SELECT b.alloc_stack_id || ' ' || sum(c.reads) || ' ' || sum(c.read_misses)
+	  FROM cache_block c JOIN blocks b ON b.id = c.block_id WHERE c.level = 1 GROUP BY b.alloc_stack_id
+	  ORDER BY b.alloc_stack_id" | sed 1d)" \
+	"$(dq d.db ".cache D1=32k:8:64" ".q cache_by_site 1000" | sed 1d | awk -F'|' '{ print $1, $5, $7 }' | sort)"
+check_gt "cache_by_site: sites compared" 1 "$(dq d.db ".cache D1=32k:8:64" ".q cache_by_site" | sed 1d | wc -l)"
+check_eq "reuse_site: each site's references, as reuse_block's" \
+	"$(dq d.db .reuse "SELECT sum(accesses) FROM reuse_block" | tail -n 1)" \
+	"$(dq d.db .reuse "SELECT sum(accesses) FROM reuse_site" | tail -n 1)"
 check_eq ".reuse by thread: every reference" \
 	"$(dq d.db .reuse "SELECT sum(reads + writes) FROM reuse_hist" | tail -n 1)" \
 	"$(dq d.db .reuse "SELECT sum(accesses) FROM reuse_thread" | tail -n 1)"
