@@ -22,8 +22,11 @@
 #define RBUCKETS   34           /* reuse distances: first touch, 0, then
 				   [2^k, 2^(k+1)) for k < 32 */
 #define EXACT      (1u << 20)   /* distances counted one by one below */
-#define MAP_ROWS   4096         /* the misses' map: icount buckets a run */
-#define MAP_CELL   8            /* and 256-byte address cells (chunk_cells') */
+#define MAP_ROWS   8192         /* the misses' map at first: icount buckets
+				   a run, */
+#define MAP_CELL   8            /* 256-byte address cells (chunk_cells'), */
+#define MAP_MAX    (1u << 20)   /* and at most this many cells (the tests
+				   set fewer: $DGSQL_MAP_CELLS) */
 
 /* The references and misses of one code address, block or page, by level
    and direction (0 read, 1 write). */
@@ -34,6 +37,7 @@ struct tally {
 };
 
 #define MEMO 1024
+#define RMEMO 256
 
 struct tallies {
 	struct dghash idx;              /* key -> index in t */
@@ -62,18 +66,21 @@ struct sim {
 	} prev;
 	int64_t accesses;
 	int oom;
-	/* each level's misses by icount bucket and 256-byte cell, for the
-	   plot of misses over the address x time picture */
+	/* each level's misses by icount bucket and address cell, for the
+	   plot of misses over the address x time picture: as fine as
+	   MAP_MAX cells allow (map_coarsen) */
 	struct {
 		struct dghash idx;      /* key -> index in t */
 		struct mcell {
-			int64_t addr, icount;   /* the cell's and bucket's starts */
-			uint64_t n[2];          /* read and write misses */
-			int level;
+			uint64_t key;   /* cell << 16 | bucket << 2 | level */
+			uint64_t n[2];  /* read and write misses */
 		} *t;
 		size_t n, cap;
 		int64_t base;           /* the trace's first icount */
 		unsigned shift;         /* bucket = (icount - base) >> shift */
+		unsigned cell_bits;     /* cell = addr >> cell_bits */
+		int wider_next;         /* map_coarsen's next step */
+		size_t max;             /* MAP_MAX */
 		uint64_t last_key;      /* the last key + 1, and its index */
 		uint32_t last_i;
 	} map;
@@ -126,8 +133,10 @@ struct sim {
 				uint64_t n[RBUCKETS];
 			} *t;
 			size_t n, cap;
-			uint64_t last_key;      /* the last key + 1 */
-			uint32_t last_i;        /* and its index in t */
+			struct {                /* keys met lately, direct-mapped */
+				uint64_t key1;  /* key + 1 (0: none) */
+				uint32_t i;     /* its index in t */
+			} memo[RMEMO];
 		} by[3];
 	} ru;
 };
@@ -248,23 +257,72 @@ static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc
 	return 0;
 }
 
+/* The map's key of a miss: cell << 16 | bucket << 2 | level.  Cells of
+   user space (addresses < 2^48) have a key each; a kernel address may
+   share one. */
+static uint64_t map_key(const struct sim *s, int level, uint64_t addr, int64_t icount)
+{
+	uint64_t bucket = icount > s->map.base ? (uint64_t)(icount - s->map.base) >> s->map.shift : 0;
+
+	return (addr >> s->map.cell_bits) << 16 | (bucket < 0x3fff ? bucket : 0x3fff) << 2 |
+	       (uint64_t)level;
+}
+
+/* The map full: its cells twice as long in time, or (every other time)
+   twice as wide, their counts merged; 0, or -1 out of memory.  So a long
+   run or a wide one keeps a map of at most MAP_MAX cells, at the finest
+   resolution that fits. */
+static int map_coarsen(struct sim *s)
+{
+	int wider = s->map.wider_next;
+	size_t i, k = 0;
+	struct dghash idx;
+
+	if (dghash_init(&idx, s->map.max / 2) < 0)
+		return -1;
+	s->map.cell_bits += wider;
+	s->map.shift += !wider;
+	s->map.wider_next = !wider;
+	for (i = 0; i < s->map.n; i++) {
+		uint64_t key = s->map.t[i].key, cell = key >> 16, rest = key & 0xffff;
+		int added;
+		long slot;
+
+		/* the bucket (bits 2-15) or the cell halved */
+		key = wider ? (cell >> 1) << 16 | rest : cell << 16 | (rest >> 3) << 2 | (rest & 3);
+		if ((slot = dghash_put(&idx, key, (uint32_t)k, &added)) < 0) {
+			dghash_free(&idx);
+			return -1;
+		}
+		if (added) {
+			s->map.t[k] = (struct mcell){ key, { s->map.t[i].n[0], s->map.t[i].n[1] } };
+			k++;
+		} else {
+			s->map.t[idx.vals[slot]].n[0] += s->map.t[i].n[0];
+			s->map.t[idx.vals[slot]].n[1] += s->map.t[i].n[1];
+		}
+	}
+	dghash_free(&s->map.idx);
+	s->map.idx = idx;
+	s->map.n = k;
+	s->map.last_key = 0;
+	return 0;
+}
+
 /* A miss of level (0 I1, 1 D1, ...) at addr and icount into the map;
    0, or -1 out of memory. */
 static int map_miss(struct sim *s, int level, uint64_t addr, int64_t icount, int w)
 {
-	uint64_t bucket = icount > s->map.base ? (uint64_t)(icount - s->map.base) >> s->map.shift : 0;
-	uint64_t cell = addr >> MAP_CELL;
-	/* cells of user space (< 2^48) and buckets < 2^13: a key each; a
-	   kernel address may share one, and is then counted at the first
-	   address of its key */
-	uint64_t key;
+	uint64_t key = map_key(s, level, addr, icount);
 	int added;
 	long slot;
 
-	bucket = bucket < 0x1fff ? bucket : 0x1fff;
-	key = (cell << 16 | bucket << 3 | (uint64_t)level) + 1;
-
-	if (s->map.last_key != key) {
+	if (s->map.last_key != key + 1) {
+		if (s->map.n >= s->map.max) {
+			if (map_coarsen(s) < 0)
+				return -1;
+			key = map_key(s, level, addr, icount);
+		}
 		if ((slot = dghash_put(&s->map.idx, key, (uint32_t)s->map.n, &added)) < 0)
 			return -1;
 		if (added) {
@@ -272,17 +330,14 @@ static int map_miss(struct sim *s, int level, uint64_t addr, int64_t icount, int
 				size_t cap = s->map.cap ? 2 * s->map.cap : 1024;
 				struct mcell *t = realloc(s->map.t, cap * sizeof *t);
 
-				if (!t || s->map.n >= DGHASH_NONE - 1)
+				if (!t)
 					return -1;
 				s->map.t = t;
 				s->map.cap = cap;
 			}
-			s->map.t[s->map.n] = (struct mcell){
-				(int64_t)(cell << MAP_CELL),
-				s->map.base + (int64_t)(bucket << s->map.shift), { 0, 0 }, level };
-			s->map.n++;
+			s->map.t[s->map.n++] = (struct mcell){ key, { 0, 0 } };
 		}
-		s->map.last_key = key;
+		s->map.last_key = key + 1;
 		s->map.last_i = s->map.idx.vals[slot];
 	}
 	s->map.t[s->map.last_i].n[w]++;
@@ -353,10 +408,11 @@ static int bucket(uint64_t d)
 /* Bucket b of key (a, b2) counted once more; 0, or -1 out of memory. */
 static int rtally_add(struct rtallies *r, uint64_t key, int64_t a, int64_t b2, int b)
 {
+	unsigned m = (unsigned)(key ^ key >> 8 ^ key >> 16) & (RMEMO - 1);
 	int added;
 	long slot;
 
-	if (r->last_key != key + 1) {  /* the same key again: no lookup */
+	if (r->memo[m].key1 != key + 1) {       /* met lately: no lookup */
 		if ((slot = dghash_put(&r->idx, key, (uint32_t)r->n, &added)) < 0)
 			return -1;
 		if (added) {
@@ -373,10 +429,10 @@ static int rtally_add(struct rtallies *r, uint64_t key, int64_t a, int64_t b2, i
 			r->t[r->n].a = a;
 			r->t[r->n++].b = b2;
 		}
-		r->last_key = key + 1;
-		r->last_i = r->idx.vals[slot];
+		r->memo[m].key1 = key + 1;
+		r->memo[m].i = r->idx.vals[slot];
 	}
-	r->t[r->last_i].n[b]++;
+	r->t[r->memo[m].i].n[b]++;
 	return 0;
 }
 
@@ -896,9 +952,9 @@ static int put_map(sqlite3 *db, const struct sim *s, char **err)
 	for (i = 0; i < s->map.n && rc == SQLITE_OK; i++) {
 		const struct mcell *c = &s->map.t[i];
 
-		sqlite3_bind_int(st, 1, c->level);
-		sqlite3_bind_int64(st, 2, c->addr);
-		sqlite3_bind_int64(st, 3, c->icount);
+		sqlite3_bind_int(st, 1, (int)(c->key & 3));
+		sqlite3_bind_int64(st, 2, (int64_t)(c->key >> 16 << s->map.cell_bits));
+		sqlite3_bind_int64(st, 3, s->map.base + (int64_t)((c->key >> 2 & 0x3fff) << s->map.shift));
 		sqlite3_bind_int64(st, 4, (int64_t)c->n[0]);
 		sqlite3_bind_int64(st, 5, (int64_t)c->n[1]);
 		rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : sqlite3_errcode(db);
@@ -1001,6 +1057,9 @@ static void map_span(sqlite3 *db, struct sim *s)
 	int64_t hi = dgsqlfn_int(db, "SELECT coalesce(max(icount_hi), 0) FROM chunks");
 
 	s->map.base = lo > 0 ? lo : 0;
+	s->map.cell_bits = MAP_CELL;
+	s->map.max = getenv("DGSQL_MAP_CELLS") ? strtoul(getenv("DGSQL_MAP_CELLS"), NULL, 10) : 0;
+	s->map.max = s->map.max >= 4 && s->map.max < MAP_MAX ? s->map.max : MAP_MAX;
 	while (hi > s->map.base && s->map.shift < 62 &&
 	       (uint64_t)(hi - s->map.base) >> s->map.shift >= MAP_ROWS)
 		s->map.shift++;

@@ -22,10 +22,14 @@
  *                                                        starts)
  *   cache_code(level, addr, fetches, misses)             with I1 (level 0)
  *   cache_map(level, addr, icount, read_misses, write_misses)
- *                            every level's misses (I1's too) by 256-byte
- *                            cell and icount bucket (a 4096th of the run),
- *                            at the cell's and the bucket's start: what
- *                            .plot --misses LEVEL draws
+ *                            every level's misses (I1's too) by address
+ *                            cell and icount bucket, at the cell's and the
+ *                            bucket's start: what .plot --misses LEVEL
+ *                            draws.  As fine as 2^20 cells allow: 256
+ *                            bytes by an 8192th of the run at first, and
+ *                            when full, twice as long, then twice as wide,
+ *                            in turn ($DGSQL_MAP_CELLS sets fewer, for the
+ *                            tests)
  *
  * reads and writes count the references a level got, misses those that
  * missed it; level 1 is D1.  With I1, every instruction of every run

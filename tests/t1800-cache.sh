@@ -137,6 +137,12 @@ dq t.db ".cache D1=1024:2:64" "SELECT count(*), sum(m.icount + (SELECT (max(icou
 	FROM accesses WHERE addr >= $SWLO AND addr < $SWHI) a WHERE m.addr >= $SWLO AND m.addr < $SWHI" |
 	sed 1d >map.sw
 check_eq "cache_map: sweep_area's misses all in sweep's time" 1 "$(awk -F'|' '$1 > 10 && $1 == $2 { print 1 }' map.sw)"
+# a map kept to 40 cells (coarsened in time and address, in turn): every
+# miss still in it
+DGSQL_MAP_CELLS=40 "$DGSQL" t.db ".cache $G3" "SELECT count(*) <= 40, (SELECT group_concat(m, ' ') FROM
+	(SELECT level, sum(read_misses) || ' ' || sum(write_misses) AS m FROM cache_map GROUP BY level
+	ORDER BY level)) FROM cache_map" 2>map40.err | sed 1,3d >map40
+check_eq "cache_map of at most 40 cells: every miss, as the full map" "1|$(cut -d'|' -f1 map.sum)" "$(cat map40)"
 dq t.db ".cache D1=1024:2:64" ".plot m.png --size 320x240 --misses D1 --plot-data m.dat" >/dev/null
 check_eq ".plot --misses D1: the picture holds D1's read and write misses" \
 	"$(awk -F'|' '$2 == "D1" { print $6, $7 }' cache.out)" \
