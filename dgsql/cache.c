@@ -1,8 +1,9 @@
 /* cache.c: see cache.h.
  *
  * One pass over the accesses; each is counted against its code address,
- * its heap block and its page (a hash each, lib/dghash.h, to an array of
- * tallies), at every level it reaches.
+ * its heap block and its cache line (a hash each, lib/dghash.h, to an
+ * array of tallies; pages are their lines' sums), at every level it
+ * reaches, and each miss in the map of misses over time and address.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -231,19 +232,22 @@ static struct tally *tally_of(struct tallies *ts, uint64_t key, int64_t a, int64
 	return &ts->t[ts->n++];
 }
 
-/* The tallies of an access: its code address, its page, its line (where
-   it starts), its block; how many (0 when out of memory, which stops the
-   scan). */
+/* The tallies of an access: its code address, its line (where it
+   starts), its block, and its page when a line can cross pages (else
+   pages_of_lines sums the lines after the scan, one lookup fewer an
+   access); how many (0 when out of memory, which stops the scan). */
 static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc, int64_t module,
 		      int has_block, int64_t block)
 {
-	int n = 0;
+	int n = 0, page = s->line_bits > 12;
 
 	/* code addresses are user-space (< 2^48), module ids small: one key */
 	t[n] = tally_of(&s->pc, (uint64_t)pc | (uint64_t)module << 48, pc, module);
 	n += t[n] != NULL;
-	t[n] = tally_of(&s->page, addr >> 12, (int64_t)(addr >> 12), 0);
-	n += t[n] != NULL;
+	if (page) {
+		t[n] = tally_of(&s->page, addr >> 12, (int64_t)(addr >> 12), 0);
+		n += t[n] != NULL;
+	}
 	t[n] = tally_of(&s->line, addr >> s->line_bits,
 			(int64_t)(addr >> s->line_bits << s->line_bits), 0);
 	n += t[n] != NULL;
@@ -251,9 +255,34 @@ static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc
 		t[n] = tally_of(&s->block, (uint64_t)block, block, 0);
 		n += t[n] != NULL;
 	}
-	if (n == 3 + has_block)
+	if (n == 2 + page + has_block)
 		return n;
 	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);   /* read by the decoding thread */
+	return 0;
+}
+
+/* The pages' tallies as the sums of their lines'; 0, or -1 out of memory. */
+static int pages_of_lines(struct sim *s)
+{
+	size_t i;
+	int l, w;
+
+	if (s->line_bits > 12)          /* tallied access by access */
+		return 0;
+	for (i = 0; i < s->line.n; i++) {
+		const struct tally *ln = &s->line.t[i];
+		uint64_t page = (uint64_t)ln->a >> 12;
+		struct tally *pg = tally_of(&s->page, page, (int64_t)page, 0);
+
+		if (!pg)
+			return -1;
+		for (l = 0; l < MAX_LEVELS; l++)
+			for (w = 0; w < 2; w++) {
+				pg->ref[l][w] += ln->ref[l][w];
+				pg->miss[l][w] += ln->miss[l][w];
+			}
+		pg->merged += ln->merged;
+	}
 	return 0;
 }
 
@@ -1149,6 +1178,10 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
 	map_span(db, &s);
 	if (scan(db, &s, filtered, err) < 0)
 		goto out;
+	if (pages_of_lines(&s) < 0) {
+		*err = sqlite3_mprintf("out of memory");
+		goto out;
+	}
 	rc = store(db, &s, err);
 	*accesses = s.accesses;
 out:

@@ -244,16 +244,6 @@ static void test_round_trips(void)
 
 /* ------------------------------------------------------------ prediction */
 
-static uint64_t rng_state = 88172645463325252ull;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 #define PRED_CTX   5
 #define PRED_ACC   7
 #define PRED_RUNS  4000
@@ -264,7 +254,7 @@ static uint64_t pred_addr(int ctx, int i, int k, uint64_t mask)
 	switch ((ctx + i) % 4) {
 	case 0: return (0x7ff000000000ull + 8 * (uint64_t)k * (i + 1)) & mask;
 	case 1: return (0x601040 + ctx) & mask;
-	case 2: return rnd() & mask;
+	case 2: return tu_rand() & mask;
 	default: return k % 3 ? 0 : (0x10000 - 16 * (uint64_t)k) & mask;
 	}
 }
@@ -296,8 +286,8 @@ static size_t test_prediction(int endian, int word, int chains)
 	for (int c = 0; c < PRED_CTX; c++)
 		dgwrite_context(&w, 0, 1, &(uint64_t){ 0x1000 });
 	for (k = 0; k < PRED_RUNS; k++) {
-		ctxs[k] = rnd() % 4 && k ? (ctxs[k - 1] + 1) % PRED_CTX : (int)(rnd() % PRED_CTX);
-		nadd[k] = rnd() % 5 ? PRED_ACC : (int)(rnd() % PRED_ACC);
+		ctxs[k] = tu_rand() % 4 && k ? (ctxs[k - 1] + 1) % PRED_CTX : (int)(tu_rand() % PRED_CTX);
+		nadd[k] = tu_rand() % 5 ? PRED_ACC : (int)(tu_rand() % PRED_ACC);
 		for (int i = 0; i < nadd[k]; i++)
 			want[k][i] = pred_addr(ctxs[k], i, k, mask);
 		if (nadd[k] == PRED_ACC)
@@ -333,11 +323,11 @@ static size_t test_prediction(int endian, int word, int chains)
  * successors (the random runs above: 3 in 4 follow a cycle). */
 static void test_chains_smaller(void)
 {
-	uint64_t seed = rng_state;
+	uint64_t seed = tu_rng;
 	size_t plain, chained;
 
 	plain = test_prediction(0, 8, 0);
-	rng_state = seed;
+	tu_rng = seed;
 	chained = test_prediction(0, 8, 1);
 	tu_check(chained < plain, "bbchains %zu bytes, bbruns %zu bytes", chained, plain);
 }
@@ -420,7 +410,7 @@ static void test_fd_and_big(void)
 	dgwrite_bbdef(&w, 1, &in, 1, &ac, 0);
 	dgwrite_context(&w, 0, 1, &(uint64_t){ 0x1000 });
 	for (uint64_t k = 0; k < 3000000; k++) {
-		uint64_t a = rnd() & 0xffffffffff;
+		uint64_t a = tu_rand() & 0xffffffffff;
 		want_sum += a;
 		dgwrite_run(&w, 0, 0, 1, 1, &a);
 		if (k == 2000000)
@@ -803,9 +793,9 @@ static void test_mutations(void)
 			uint8_t *copy = malloc(w.len);
 			for (int t = 0; t < 5000; t++, tries++) {
 				memcpy(copy, w.buf, w.len);
-				int flips = 1 + (int)(rnd() % 4);
+				int flips = 1 + (int)(tu_rand() % 4);
 				for (int f = 0; f < flips; f++)
-					copy[rnd() % w.len] = (uint8_t)rnd();
+					copy[tu_rand() % w.len] = (uint8_t)tu_rand();
 				errors += read_all(copy, w.len, err, sizeof err, &trunc) < 0;
 			}
 			free(copy);

@@ -13,16 +13,6 @@
 #include "dgreuse.h"
 #include "tu.h"
 
-static uint64_t rng = 88172645463325252ULL;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* The LRU stack, most recent first. */
 static uint64_t *stack;
 static size_t depth;
@@ -57,16 +47,16 @@ static long run(int kind, long n, uint64_t lines)
 
 		switch (kind) {
 		case 0:         /* uniform over `lines` */
-			l = next() % lines;
+			l = tu_rand() % lines;
 			break;
 		case 1:         /* mostly a few recent ones, now and then far */
-			l = next() % 8 ? next() % 20 : next() % lines;
+			l = tu_rand() % 8 ? tu_rand() % 20 : tu_rand() % lines;
 			break;
 		case 2:         /* sweeps that grow, with repeats */
 			l = (uint64_t)(i / 3) % (1 + (uint64_t)i / 50);
 			break;
 		default:        /* lines above 2^32 */
-			l = (next() % lines) << 33 | 5;
+			l = (tu_rand() % lines) << 33 | 5;
 			break;
 		}
 		a = dgreuse_touch(&r, l);

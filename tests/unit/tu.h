@@ -9,6 +9,7 @@
 #define TU_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -69,6 +70,19 @@ static int tu_put(const char *dir, const char *name, const char *text)
 		return -1;
 	fputs(text, f);
 	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* A fixed pseudo-random sequence (xorshift64), the same every run, so a
+   failure can be replayed; tu_rng may be saved and restored. */
+static uint64_t tu_rng = 88172645463325252ULL;
+
+static uint64_t tu_rand(void) __attribute__((unused));
+static uint64_t tu_rand(void)
+{
+	tu_rng ^= tu_rng << 13;
+	tu_rng ^= tu_rng >> 7;
+	tu_rng ^= tu_rng << 17;
+	return tu_rng;
 }
 
 #endif /* TU_H */
