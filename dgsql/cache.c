@@ -26,7 +26,7 @@
 #define MAP_ROWS   8192         /* the misses' map at first: icount buckets
 				   a run, */
 #define MAP_CELL   8            /* 256-byte address cells (chunk_cells'), */
-#define MAP_MAX    (1u << 20)   /* and at most this many cells (the tests
+#define MAP_MAX    (1u << 18)   /* and at most this many cells (the tests
 				   set fewer: $DGSQL_MAP_CELLS) */
 
 /* The references and misses of one code address, block or page, by level
@@ -176,6 +176,12 @@ static const char schema_sql[] =
 	"CREATE TEMP VIEW IF NOT EXISTS reuse_site AS SELECT b.alloc_stack_id AS site, r.lo, r.hi,"
 	" sum(r.accesses) AS accesses FROM temp.reuse_block r JOIN blocks b ON b.id = r.block_id"
 	" GROUP BY b.alloc_stack_id, r.lo;"
+	"CREATE TEMP VIEW IF NOT EXISTS cache_src AS SELECT c.level, l.name, p.file, p.line,"
+	" sum(c.reads) AS reads, sum(c.writes) AS writes, sum(c.read_misses) AS read_misses,"
+	" sum(c.write_misses) AS write_misses FROM temp.cache_pc c"
+	" JOIN temp.cache_levels l ON l.level = c.level"
+	" LEFT JOIN pcs p ON p.pc = c.pc AND p.module_id = c.module_id"
+	" GROUP BY c.level, p.file, p.line;"
 	"CREATE TEMP VIEW IF NOT EXISTS cache_site AS SELECT c.level, b.alloc_stack_id AS site,"
 	" count(*) AS blocks, sum(c.reads) AS reads, sum(c.writes) AS writes,"
 	" sum(c.read_misses) AS read_misses, sum(c.write_misses) AS write_misses"

@@ -25,7 +25,7 @@
  *                            every level's misses (I1's too) by address
  *                            cell and icount bucket, at the cell's and the
  *                            bucket's start: what .plot --misses LEVEL
- *                            draws.  As fine as 2^20 cells allow: 256
+ *                            draws.  As fine as 2^18 cells allow: 256
  *                            bytes by an 8192th of the run at first, and
  *                            when full, twice as long, then twice as wide,
  *                            in turn ($DGSQL_MAP_CELLS sets fewer, for the
@@ -42,7 +42,9 @@
  * bytes, else every access is tallied) less the merged writes, and only
  * misses are tallied.  The TEMP VIEW cache_fn(level, name,
  * function, reads, writes, read_misses, write_misses) sums cache_pc by
- * function (the innermost, inlined or not, at the pc), and cache_site
+ * function (the innermost, inlined or not, at the pc), cache_src(level,
+ * name, file, line, ...) by line of code (pcs.file, pcs.line: the pc's
+ * own line, as cachegrind's), and cache_site
  * sums cache_block by allocation site (blocks.alloc_stack_id).  The canned
  * queries cache_misses, cache_by_block and cache_by_site read them.  An empty filter
  * gives empty tables.

@@ -91,6 +91,23 @@ check_gt "instruction fetches compared: sweep's" 10000 "$(awk '$1 == "sweep" { p
 check_eq "I1 under a filter: an error" "1 1" \
 	"$("$DGSQL" t.db --events fn:main ".cache $G3" >/dev/null 2>i1.err; echo $?) $(grep -c 'I1: instruction fetches need the whole trace' i1.err)"
 
+# by line of code: cachesim.c's lines in the compared functions, Dr, Dw,
+# D1mr and D1mw = cachegrind's per line (both read the line table)
+awk -v want="$FNS" '
+	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
+	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
+	/^fl=/ { mine = $0 ~ /\/cachesim\.c$/ }
+	/^fn=/ { fn = substr($0, 4); sub(/\.(constprop|isra|part|cold)\.[0-9]+$/, "", fn) }
+	/^[0-9]/ && mine && (fn in keep) { r[$1] += $col["Dr"]; w2[$1] += $col["Dw"]
+		rm[$1] += $col["D1mr"]; wm[$1] += $col["D1mw"]; seen[$1] = 1 }
+	END { for (l in seen) if (r[l] + w2[l] > 0) print l, r[l], w2[l], rm[l], wm[l] }' cg.out |
+	sort -n >cg.lines
+dq t.db ".cache D1=1024:2:64" "SELECT line, reads, writes, read_misses, write_misses FROM cache_src
+	WHERE level = 1 AND file LIKE '%cachesim.c' AND line IN ($(cut -d' ' -f1 cg.lines | paste -sd,))" |
+	sed 1d | tr '|' ' ' | sort -n >dg.lines
+check_cmp "per line of code (cache_src): D1 reads, writes, read and write misses = cachegrind's" cg.lines dg.lines
+check_gt "lines compared" 10 "$(wc -l <cg.lines)"
+
 # two levels: the second gets the first's misses
 dq t.db ".cache D1=1024:2:64 LL=8192:4:64" "SELECT
 	(SELECT sum(read_misses) || ' ' || sum(write_misses) FROM cache_pc WHERE level = 1),
