@@ -602,23 +602,50 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 #define BATCHES 4
 #define PREFETCH 8
 
-/* 48 bytes: handing a batch to the other core costs as many bytes as it
-   holds (the decoder's stores must take each line back), so module,
-   thread and size are narrowed to what they can be (a module or thread
-   number past 2^32 is counted as another; a size is clamped below). */
+/* 32 bytes: handing a batch to the other core costs as many bytes as it
+   holds (96-byte rows made sort's .cache 1.4 times as slow as 48-byte
+   ones), so each field is narrowed to what it can be:
+   - the code address and its module in one word, as the tallies key
+     them (code above 2^48 is counted at its low 48 bits);
+   - the block id + 1 (0: none; an id from 2^32 - 1 on shares the last);
+   - the size (clamped below anyway), and the flags above it;
+   - the thread modulo 2^16.
+   A run marker holds its context in block and its instructions in size. */
 struct acc {
 	uint64_t addr;
-	int64_t icount, pc, block;
-	uint32_t module, thread;
-	uint16_t size;
-	int8_t w, has_block;    /* has_block -1: a run marker (size: its
-				   instructions, block: its context) */
+	int64_t icount;
+	uint64_t pcm;           /* pc | module << 48 */
+	uint32_t block1;
+	uint16_t size_f;        /* size | ACC_WRITE | ACC_RUN */
+	uint16_t thread;
 };
+
+_Static_assert(sizeof(struct acc) == 32, "struct acc: 32 bytes");
+
+#define ACC_SIZE  0x3fff
+#define ACC_WRITE 0x4000
+#define ACC_RUN   0x8000
+#define PC_BITS   48
 
 /* Sizes beyond the smallest line are clamped anyway (one()): 4096 at most. */
 static uint16_t narrow_size(int64_t size)
 {
-	return (uint16_t)(size < 0 || size > 0x8000 ? 0x8000 : size);
+	return (uint16_t)(size < 0 || size > ACC_SIZE ? ACC_SIZE : size);
+}
+
+static uint32_t narrow_block(int has_block, int64_t block)
+{
+	return !has_block ? 0 : block < 0 || block >= (int64_t)UINT32_MAX - 1 ? UINT32_MAX
+		: (uint32_t)block + 1;
+}
+
+static struct acc make_acc(int64_t addr, int64_t size, int w, int64_t icount, int64_t pc,
+			   int64_t module, int has_block, int64_t block, int64_t thread)
+{
+	return (struct acc){ (uint64_t)addr, icount,
+			     ((uint64_t)pc & ((1ULL << PC_BITS) - 1)) | (uint64_t)module << PC_BITS,
+			     narrow_block(has_block, block),
+			     (uint16_t)(narrow_size(size) | (w ? ACC_WRITE : 0)), (uint16_t)thread };
 }
 
 struct pipe {
@@ -655,11 +682,13 @@ static void *simulate(void *arg)
 			   misses the cache when it is not a recent one */
 			if (p->s->ru.on && i + PREFETCH < n)
 				dgreuse_prefetch(&p->s->ru.r, a[i + PREFETCH].addr >> p->s->ru.line_bits);
-			if (a[i].has_block < 0)
-				run_begins(p->s, a[i].icount, (uint64_t)a[i].block, (uint32_t)a[i].size);
+			if (a[i].size_f & ACC_RUN)
+				run_begins(p->s, a[i].icount, a[i].block1, a[i].size_f & ACC_SIZE);
 			else
-				one(p->s, a[i].addr, a[i].size, a[i].w, a[i].icount, a[i].pc,
-				    a[i].module, a[i].has_block, a[i].block, a[i].thread);
+				one(p->s, a[i].addr, a[i].size_f & ACC_SIZE, !!(a[i].size_f & ACC_WRITE),
+				    a[i].icount, (int64_t)(a[i].pcm & ((1ULL << PC_BITS) - 1)),
+				    (int64_t)(a[i].pcm >> PC_BITS), a[i].block1 != 0,
+				    (int64_t)a[i].block1 - 1, a[i].thread);
 		}
 		pthread_mutex_lock(&p->mu);
 		p->done++;
@@ -695,12 +724,10 @@ static int scan_rows(void *arg, const struct dgvtab_row *r, size_t n)
 
 	for (i = 0; i < n; i++)
 		*next_acc(p) = r[i].aseq < 0    /* a run marker (dgvtab_scan_runs) */
-			? (struct acc){ 0, r[i].icount, 0, r[i].context_id, 0,
-					(uint32_t)r[i].thread, narrow_size(r[i].size), 0, -1 }
-			: (struct acc){ (uint64_t)r[i].addr, r[i].icount, r[i].pc, r[i].block_id,
-					(uint32_t)r[i].module_id, (uint32_t)r[i].thread,
-					narrow_size(r[i].size), r[i].is_write != 0,
-					(int8_t)(r[i].has_block != 0) };
+			? (struct acc){ 0, r[i].icount, 0, (uint32_t)r[i].context_id,
+					(uint16_t)(narrow_size(r[i].size) | ACC_RUN), 0 }
+			: make_acc(r[i].addr, r[i].size, r[i].is_write != 0, r[i].icount, r[i].pc,
+				   r[i].module_id, r[i].has_block, r[i].block_id, r[i].thread);
 	return __atomic_load_n(&p->s->oom, __ATOMIC_RELAXED);
 }
 
@@ -716,11 +743,11 @@ static int scan_filtered(sqlite3 *db, struct pipe *p, char **err)
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !__atomic_load_n(&p->s->oom, __ATOMIC_RELAXED))
-		*next_acc(p) = (struct acc){ (uint64_t)sqlite3_column_int64(st, 0),
-			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
-			sqlite3_column_int64(st, 6), (uint32_t)sqlite3_column_int64(st, 5),
-			(uint32_t)sqlite3_column_int64(st, 7), narrow_size(sqlite3_column_int64(st, 1)),
-			sqlite3_column_int(st, 2) != 0, sqlite3_column_type(st, 6) != SQLITE_NULL };
+		*next_acc(p) = make_acc(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+					sqlite3_column_int(st, 2) != 0, sqlite3_column_int64(st, 3),
+					sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
+					sqlite3_column_type(st, 6) != SQLITE_NULL,
+					sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 7));
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
