@@ -1276,7 +1276,7 @@ static int events_put(sqlite3 *db, const struct sim *s)
 
 	for (i = 0; i < s->ru.ev.ne && rc == SQLITE_OK; i++)
 		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
-			if (!s->ru.ev.e[i].n[b])
+			if (s->ru.ev.e[i].n[b] <= 0)    /* (an end before its start: none) */
 				continue;
 			sqlite3_bind_int64(st, 1, s->ru.ev.e[i].id);
 			bind_bucket(st, 2, b);
