@@ -440,6 +440,13 @@ static const char *const canned[] = {
 	".q field_layout int", ".q false_sharing",
 };
 
+/* The caches over tampered runs, instrs, events and blocks: every access
+   (with I1: the runs and their instructions) for the recipes without a
+   filter, the filtered path and the events for some of the others (each
+   costs the replay about as much as everything else together). */
+static const char cache_whole[] = ".cache I1=1k:2:64 D1=1k:2:64 LL=4k:4:64";
+static const char cache_filtered[] = ".reuse 64 0.5";
+
 static const char *const aggregates[] = {
 	"SELECT count(*), sum(size), min(icount), max(icount), min(addr), "
 	"max(addr), sum(is_write), count(DISTINCT context_id) FROM accesses",
@@ -524,8 +531,11 @@ static void read_all(struct shell *sh)
 	export(sh, "SELECT * FROM accesses LIMIT 3000");
 	export(sh, "SELECT * FROM filtered_accesses LIMIT 300");
 	plot(sh, 1);
-	if (filter_choice == 0)
+	if (filter_choice == 0) {
+		commands_run(sh, cache_whole, &err);
+		drain(&err);
 		return;
+	}
 	if (shell_set_filter(sh, filters[filter_choice][0],
 			     filters[filter_choice][1], &err) == 0) {
 		shell_exec(sh, aggregates[2], NULL, 0, &err);
@@ -533,6 +543,10 @@ static void read_all(struct shell *sh)
 		export(sh, "SELECT * FROM filtered_accesses LIMIT 300");
 		commands_run(sh, ".q by_function", &err);
 		drain(&err);
+		if (filter_choice == 1) {
+			commands_run(sh, cache_filtered, &err);
+			drain(&err);
+		}
 		plot(sh, 0);
 		fields_plot(sh);
 	}
