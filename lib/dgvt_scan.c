@@ -79,48 +79,6 @@ static void scan_fill(struct dgvt *t, struct dgvt_cur *c, struct dgvtab_row *row
 	}
 }
 
-/* Runs through the cursor's rows, batch by batch. */
-static int scan_loop(struct dgvt *t, struct dgvt_cur *c, int64_t limit,
-		     dgvtab_rows_fn *fn, void *arg, struct dgvtab_row *rows)
-{
-	size_t n = 0, max;
-	int rc = SQLITE_OK;
-
-	while (!c->eof && limit != 0) {
-		max = limit > 0 && limit < SCAN_BATCH ? (size_t)limit : SCAN_BATCH;
-		scan_fill(t, c, rows, &n, max);
-		if (n == max) {
-			if (fn(arg, rows, n))
-				return SQLITE_OK;
-			limit -= limit > 0 ? (int64_t)n : 0;
-			n = 0;
-		}
-		if (c->k == c->n_sel && (rc = dgvt_cur_run(t, c)) != SQLITE_OK)
-			return rc;
-	}
-	if (n && limit != 0)
-		fn(arg, rows, n);
-	return SQLITE_OK;
-}
-
-int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
-		dgvtab_rows_fn *fn, void *arg, char **errmsg)
-{
-	struct dgvt t;
-	struct dgvt_cur *c;
-	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
-	int rc = dgvt_init(&t, db, schema);
-
-	if (rc == SQLITE_OK && !rows)
-		rc = SQLITE_NOMEM;
-	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
-		rc = scan_loop(&t, c, limit, fn, arg, rows);
-		dgvt_cur_close(&c->base);
-	}
-	sqlite3_free(rows);
-	return solo_end(&t, rc, errmsg);
-}
-
 /* The run marker of the cursor's current run (dgvtab_scan_runs). */
 static void scan_mark(struct dgvt_cur *c, struct dgvtab_row *r)
 {
@@ -133,40 +91,68 @@ static void scan_mark(struct dgvt_cur *c, struct dgvtab_row *r)
 	r->chunk_id = c->chunk;
 }
 
-int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
-		     char **errmsg)
+/* Runs through the cursor's rows, batch by batch; with runs, each run's
+   marker before its rows. */
+static int scan_loop(struct dgvt *t, struct dgvt_cur *c, int64_t limit, int runs,
+		     dgvtab_rows_fn *fn, void *arg, struct dgvtab_row *rows)
+{
+	size_t n = 0, max;
+	int rc = SQLITE_OK, marked = 0;
+
+	while (!c->eof && limit != 0) {
+		max = limit > 0 && limit < SCAN_BATCH ? (size_t)limit : SCAN_BATCH;
+		if (runs && !marked) {  /* a run begins: its marker first */
+			scan_mark(c, &rows[n++]);
+			marked = 1;
+		}
+		scan_fill(t, c, rows, &n, max);
+		if (n == max) {
+			if (fn(arg, rows, n))
+				return SQLITE_OK;
+			limit -= limit > 0 ? (int64_t)n : 0;
+			n = 0;
+		}
+		if (c->k == c->n_sel) {
+			if ((rc = dgvt_cur_run(t, c)) != SQLITE_OK)
+				return rc;
+			marked = 0;
+		}
+	}
+	if (n && limit != 0)
+		fn(arg, rows, n);
+	return SQLITE_OK;
+}
+
+/* A table of the call's own, a cursor over every chunk, and scan_loop. */
+static int scan_all(sqlite3 *db, const char *schema, int64_t limit, int runs,
+		    dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
 	struct dgvt t;
 	struct dgvt_cur *c;
 	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
-	size_t n = 0;
-	int rc = dgvt_init(&t, db, schema), marked = 0;
+	int rc = dgvt_init(&t, db, schema);
 
-	t.all_runs = 1;
+	t.all_runs = runs;
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
 	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
-		while (!c->eof && rc == SQLITE_OK) {
-			if (n == SCAN_BATCH) {
-				if (fn(arg, rows, n))
-					break;
-				n = 0;
-			}
-			if (!marked)            /* a run begins: its marker first */
-				scan_mark(c, &rows[n++]);
-			marked = 1;
-			scan_fill(&t, c, rows, &n, SCAN_BATCH);
-			if (c->k == c->n_sel) {
-				rc = dgvt_cur_run(&t, c);
-				marked = 0;
-			}
-		}
-		if (rc == SQLITE_OK && c->eof && n)
-			fn(arg, rows, n);
+		rc = scan_loop(&t, c, limit, runs, fn, arg, rows);
 		dgvt_cur_close(&c->base);
 	}
 	sqlite3_free(rows);
 	return solo_end(&t, rc, errmsg);
+}
+
+int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
+		dgvtab_rows_fn *fn, void *arg, char **errmsg)
+{
+	return scan_all(db, schema, limit, 0, fn, arg, errmsg);
+}
+
+int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
+		     char **errmsg)
+{
+	return scan_all(db, schema, -1, 1, fn, arg, errmsg);
 }
 
 /* ------------------------------------------------------------ count */
