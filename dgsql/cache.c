@@ -16,6 +16,7 @@
 #include "dgcache.h"
 #include "dgreuse.h"
 #include "dghash.h"
+#include "dgmem.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 
@@ -29,8 +30,8 @@
 #define MAP_MAX    (1u << 18)   /* and at most this many cells (the tests
 				   set fewer: $DGSQL_MAP_CELLS) */
 
-/* The references and misses of one code address, block or page, by level
-   and direction (0 read, 1 write). */
+/* The references and misses of one code address, block, page or line, by
+   level and direction (0 read, 1 write). */
 struct tally {
 	int64_t a, b;                   /* what it counts (pc and module_id, ...) */
 	uint64_t ref[MAX_LEVELS][2], miss[MAX_LEVELS][2];
@@ -59,7 +60,8 @@ struct sim {
 	uint64_t max_size;              /* the smallest line: larger is clamped */
 	int summed;                     /* the first level's references come from
 					   the summaries (sum_pc, blocks,
-					   sum_pages): only misses are tallied */
+					   sum_pages, sum_lines): only misses
+					   are tallied */
 	struct {                        /* the access before, for the merge */
 		int64_t icount, pc;
 		uint64_t addr, size;
@@ -121,10 +123,7 @@ struct sim {
 				int end;
 			} *b;
 			size_t nb, at;          /* bounds, the next one */
-			struct revent {
-				int64_t id;
-				int64_t n[RBUCKETS];
-			} *e;
+			struct rtally *e;       /* (event id, 0) */
 			size_t ne;
 		} ev;
 		struct rtallies {       /* by code address, block, thread */
@@ -207,35 +206,52 @@ int cache_install(sqlite3 *db, char **err)
 
 /* ------------------------------------------------------------ counting */
 
+/* A code address and its module as one key: code addresses are
+   user-space (< 2^48), module ids small (the hand-over, struct acc,
+   carries them so too). */
+#define PC_BITS 48
+
+static uint64_t pc_key(int64_t pc, int64_t module)
+{
+	return ((uint64_t)pc & ((1ULL << PC_BITS) - 1)) | (uint64_t)module << PC_BITS;
+}
+
+/* The index of key in an array of elem-byte elements (*t, *n of them, room
+   for *cap) that idx keys, the element made, zeroed, on first sight
+   (*added); -1 when out of memory. */
+static long keyed_slot(struct dghash *idx, void *t, size_t *n, size_t *cap, size_t elem,
+		       uint64_t key, int *added)
+{
+	long slot = dghash_put(idx, key, (uint32_t)*n, added);
+
+	if (slot < 0)
+		return -1;
+	if (!*added)
+		return (long)idx->vals[slot];
+	if (*n >= DGHASH_NONE - 1 || dg_grow(t, cap, *n + 1, elem) < 0)
+		return -1;
+	memset((char *)*(void **)t + *n * elem, 0, elem);
+	return (long)(*n)++;
+}
+
 /* The tally of key (a, b), made on first sight; NULL when out of memory. */
 static struct tally *tally_of(struct tallies *ts, uint64_t key, int64_t a, int64_t b)
 {
 	unsigned m = (unsigned)(dghash_mix(key) & (MEMO - 1));
 	int added;
-	long slot;
+	long i;
 
 	if (ts->memo[m].key1 == key + 1)
 		return &ts->t[ts->memo[m].i];
-	slot = dghash_put(&ts->idx, key, (uint32_t)ts->n, &added);
-	if (slot < 0)
+	if ((i = keyed_slot(&ts->idx, &ts->t, &ts->n, &ts->cap, sizeof *ts->t, key, &added)) < 0)
 		return NULL;
-	ts->memo[m].key1 = key + 1;
-	ts->memo[m].i = added ? (uint32_t)ts->n : ts->idx.vals[slot];
-	if (!added)
-		return &ts->t[ts->idx.vals[slot]];
-	if (ts->n == ts->cap) {
-		size_t cap = ts->cap ? 2 * ts->cap : 1024;
-		struct tally *t = realloc(ts->t, cap * sizeof *t);
-
-		if (!t || ts->n >= DGHASH_NONE - 1)
-			return NULL;
-		ts->t = t;
-		ts->cap = cap;
+	if (added) {
+		ts->t[i].a = a;
+		ts->t[i].b = b;
 	}
-	memset(&ts->t[ts->n], 0, sizeof *ts->t);
-	ts->t[ts->n].a = a;
-	ts->t[ts->n].b = b;
-	return &ts->t[ts->n++];
+	ts->memo[m].key1 = key + 1;
+	ts->memo[m].i = (uint32_t)i;
+	return &ts->t[i];
 }
 
 /* The tallies of an access: its code address, its line (where it
@@ -247,8 +263,7 @@ static int tallies_of(struct sim *s, struct tally **t, uint64_t addr, int64_t pc
 {
 	int n = 0, page = s->line_bits > 12;
 
-	/* code addresses are user-space (< 2^48), module ids small: one key */
-	t[n] = tally_of(&s->pc, (uint64_t)pc | (uint64_t)module << 48, pc, module);
+	t[n] = tally_of(&s->pc, pc_key(pc, module), pc, module);
 	n += t[n] != NULL;
 	if (page) {
 		t[n] = tally_of(&s->page, addr >> 12, (int64_t)(addr >> 12), 0);
@@ -350,7 +365,7 @@ static int map_miss(struct sim *s, int level, uint64_t addr, int64_t icount, int
 {
 	uint64_t key = map_key(s, level, addr, icount);
 	int added;
-	long slot;
+	long i;
 
 	if (s->map.last_key != key + 1) {
 		if (s->map.n >= s->map.max) {
@@ -358,22 +373,12 @@ static int map_miss(struct sim *s, int level, uint64_t addr, int64_t icount, int
 				return -1;
 			key = map_key(s, level, addr, icount);
 		}
-		if ((slot = dghash_put(&s->map.idx, key, (uint32_t)s->map.n, &added)) < 0)
+		if ((i = keyed_slot(&s->map.idx, &s->map.t, &s->map.n, &s->map.cap,
+				    sizeof *s->map.t, key, &added)) < 0)
 			return -1;
-		if (added) {
-			if (s->map.n == s->map.cap) {
-				size_t cap = s->map.cap ? 2 * s->map.cap : 1024;
-				struct mcell *t = realloc(s->map.t, cap * sizeof *t);
-
-				if (!t)
-					return -1;
-				s->map.t = t;
-				s->map.cap = cap;
-			}
-			s->map.t[s->map.n++] = (struct mcell){ key, { 0, 0 } };
-		}
+		s->map.t[i].key = key;
 		s->map.last_key = key + 1;
-		s->map.last_i = s->map.idx.vals[slot];
+		s->map.last_i = (uint32_t)i;
 	}
 	s->map.t[s->map.last_i].n[w]++;
 	return 0;
@@ -445,27 +450,17 @@ static int rtally_add(struct rtallies *r, uint64_t key, int64_t a, int64_t b2, i
 {
 	unsigned m = (unsigned)(key ^ key >> 8 ^ key >> 16) & (RMEMO - 1);
 	int added;
-	long slot;
+	long i;
 
 	if (r->memo[m].key1 != key + 1) {       /* met lately: no lookup */
-		if ((slot = dghash_put(&r->idx, key, (uint32_t)r->n, &added)) < 0)
+		if ((i = keyed_slot(&r->idx, &r->t, &r->n, &r->cap, sizeof *r->t, key, &added)) < 0)
 			return -1;
 		if (added) {
-			if (r->n == r->cap) {
-				size_t cap = r->cap ? 2 * r->cap : 1024;
-				struct rtally *t = realloc(r->t, cap * sizeof *t);
-
-				if (!t)
-					return -1;
-				r->t = t;
-				r->cap = cap;
-			}
-			memset(&r->t[r->n], 0, sizeof *r->t);
-			r->t[r->n].a = a;
-			r->t[r->n++].b = b2;
+			r->t[i].a = a;
+			r->t[i].b = b2;
 		}
 		r->memo[m].key1 = key + 1;
-		r->memo[m].i = r->idx.vals[slot];
+		r->memo[m].i = (uint32_t)i;
 	}
 	r->t[r->memo[m].i].n[b]++;
 	return 0;
@@ -478,11 +473,13 @@ static void events_to(struct sim *s, int64_t icount)
 {
 	for (; s->ru.ev.at < s->ru.ev.nb && s->ru.ev.b[s->ru.ev.at].t <= icount; s->ru.ev.at++) {
 		const struct rbound *bd = &s->ru.ev.b[s->ru.ev.at];
-		int64_t *n = s->ru.ev.e[bd->ev].n;
+		uint64_t *n = s->ru.ev.e[bd->ev].n;
 		int b;
 
+		/* modulo 2^64: exact once the end is added (events_load keeps
+		   no event that ends before it starts) */
 		for (b = 0; b < RBUCKETS; b++) {
-			int64_t sofar = (int64_t)(s->ru.hist[b][0] + s->ru.hist[b][1]);
+			uint64_t sofar = s->ru.hist[b][0] + s->ru.hist[b][1];
 
 			n[b] += bd->end ? sofar : -sofar;
 		}
@@ -523,7 +520,7 @@ static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_
 	s->ru.hist[b][w]++;
 	if (d < EXACT)
 		s->ru.exact[d]++;
-	if (rtally_add(&s->ru.by[0], (uint64_t)pc | (uint64_t)module << 48, pc, module, b) < 0 ||
+	if (rtally_add(&s->ru.by[0], pc_key(pc, module), pc, module, b) < 0 ||
 	    (has_block && rtally_add(&s->ru.by[1], (uint64_t)block, block, 0, b) < 0) ||
 	    rtally_add(&s->ru.by[2], (uint64_t)thread, thread, 0, b) < 0)
 		goto oom;
@@ -578,19 +575,20 @@ static void one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_t icou
 		t[i]->ref[0][w] += !s->summed;
 		t[i]->miss[0][w] += (uint64_t)miss;
 	}
-	for (l = 0; miss && l < s->levels; ) {
-		if (map_miss(s, l + 1, addr, icount, w) < 0) {
-			__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
-			return;
-		}
-		if (++l == s->levels)
-			break;
+	if (miss && map_miss(s, 1, addr, icount, w) < 0)
+		goto oom;
+	for (l = 1; miss && l < s->levels; l++) {
 		miss = dgcache_ref(&s->c[l], addr, size);
 		for (i = 0; i < n; i++) {
 			t[i]->ref[l][w]++;
 			t[i]->miss[l][w] += (uint64_t)miss;
 		}
+		if (miss && map_miss(s, l + 1, addr, icount, w) < 0)
+			goto oom;
 	}
+	return;
+oom:
+	__atomic_store_n(&s->oom, 1, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------ the pipeline */
@@ -625,7 +623,6 @@ _Static_assert(sizeof(struct acc) == 32, "struct acc: 32 bytes");
 #define ACC_SIZE  0x3fff
 #define ACC_WRITE 0x4000
 #define ACC_RUN   0x8000
-#define PC_BITS   48
 
 /* Sizes beyond the smallest line are clamped anyway (one()): 4096 at most. */
 static uint16_t narrow_size(int64_t size)
@@ -642,8 +639,7 @@ static uint32_t narrow_block(int has_block, int64_t block)
 static struct acc make_acc(int64_t addr, int64_t size, int w, int64_t icount, int64_t pc,
 			   int64_t module, int has_block, int64_t block, int64_t thread)
 {
-	return (struct acc){ (uint64_t)addr, icount,
-			     ((uint64_t)pc & ((1ULL << PC_BITS) - 1)) | (uint64_t)module << PC_BITS,
+	return (struct acc){ (uint64_t)addr, icount, pc_key(pc, module),
 			     narrow_block(has_block, block),
 			     (uint16_t)(narrow_size(size) | (w ? ACC_WRITE : 0)), (uint16_t)thread };
 }
@@ -1078,25 +1074,26 @@ static int store(sqlite3 *db, const struct sim *s, char **err)
 
 /* ------------------------------------------------------------ the command */
 
+static void tallies_free(struct tallies *ts)
+{
+	dghash_free(&ts->idx);
+	free(ts->t);
+}
+
 static void sim_free(struct sim *s)
 {
 	int l;
 
 	for (l = 0; l < s->levels; l++)
 		dgcache_free(&s->c[l]);
-	dghash_free(&s->pc.idx);
-	dghash_free(&s->block.idx);
-	dghash_free(&s->page.idx);
-	dghash_free(&s->line.idx);
+	tallies_free(&s->pc);
+	tallies_free(&s->block);
+	tallies_free(&s->page);
+	tallies_free(&s->line);
 	dghash_free(&s->map.idx);
-	free(s->pc.t);
-	free(s->block.t);
-	free(s->page.t);
-	free(s->line.t);
 	free(s->map.t);
 	dgcache_free(&s->i.c);
-	dghash_free(&s->i.code.idx);
-	free(s->i.code.t);
+	tallies_free(&s->i.code);
 	free(s->i.ctx_bb);
 	free(s->i.bb_first);
 	free(s->i.bb_n);
@@ -1239,9 +1236,10 @@ static void bind_bucket(sqlite3_stmt *st, int col, int b)
 	}
 }
 
-/* The tallies r into table (its key columns, one or two), bucket by
+/* The n tallies t into table (its key columns, one or two), bucket by
    bucket; an SQLite result code. */
-static int rtally_put(sqlite3 *db, const char *table, int two_keys, const struct rtallies *r)
+static int rtally_put(sqlite3 *db, const char *table, int two_keys, const struct rtally *t,
+		      size_t n)
 {
 	char *sql = sqlite3_mprintf("INSERT INTO temp.%s VALUES (?, %s?, ?, ?)", table,
 				    two_keys ? "?, " : "");
@@ -1250,37 +1248,16 @@ static int rtally_put(sqlite3 *db, const char *table, int two_keys, const struct
 	size_t i;
 
 	sqlite3_free(sql);
-	for (i = 0; i < r->n && rc == SQLITE_OK; i++)
+	for (i = 0; i < n && rc == SQLITE_OK; i++)
 		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
-			if (!r->t[i].n[b])
+			if (!t[i].n[b])
 				continue;
 			k = 1;
-			sqlite3_bind_int64(st, k++, r->t[i].a);
+			sqlite3_bind_int64(st, k++, t[i].a);
 			if (two_keys)
-				sqlite3_bind_int64(st, k++, r->t[i].b);
+				sqlite3_bind_int64(st, k++, t[i].b);
 			bind_bucket(st, k, b);
-			sqlite3_bind_int64(st, k + 2, (int64_t)r->t[i].n[b]);
-			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : SQLITE_ERROR;
-		}
-	sqlite3_finalize(st);
-	return rc;
-}
-
-/* reuse_event: each event's buckets; an SQLite result code. */
-static int events_put(sqlite3 *db, const struct sim *s)
-{
-	sqlite3_stmt *st = NULL;
-	int b, rc = sqlite3_prepare_v2(db, "INSERT INTO temp.reuse_event VALUES (?, ?, ?, ?)", -1,
-				       &st, NULL);
-	size_t i;
-
-	for (i = 0; i < s->ru.ev.ne && rc == SQLITE_OK; i++)
-		for (b = 0; b < RBUCKETS && rc == SQLITE_OK; b++) {
-			if (s->ru.ev.e[i].n[b] <= 0)    /* (an end before its start: none) */
-				continue;
-			sqlite3_bind_int64(st, 1, s->ru.ev.e[i].id);
-			bind_bucket(st, 2, b);
-			sqlite3_bind_int64(st, 4, s->ru.ev.e[i].n[b]);
+			sqlite3_bind_int64(st, k + 2, (int64_t)t[i].n[b]);
 			rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : SQLITE_ERROR;
 		}
 	sqlite3_finalize(st);
@@ -1295,7 +1272,8 @@ static int cmp_bound(const void *a, const void *b)
 }
 
 /* The events' starts and ends, in icount order (an event still open at
-   the end ends with the trace). */
+   the end ends with the trace; one that ends before it starts holds no
+   access, and no bound). */
 static int events_load(sqlite3 *db, struct sim *s, char **err)
 {
 	sqlite3_stmt *st;
@@ -1317,12 +1295,13 @@ static int events_load(sqlite3 *db, struct sim *s, char **err)
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && s->ru.ev.ne < (size_t)n) {
 		size_t i = s->ru.ev.ne++;
+		int64_t start = sqlite3_column_int64(st, 1), end = sqlite3_column_int64(st, 2);
 
-		s->ru.ev.e[i].id = sqlite3_column_int64(st, 0);
-		s->ru.ev.b[s->ru.ev.nb++] = (struct rbound){ sqlite3_column_int64(st, 1),
-							     (uint32_t)i, 0 };
-		s->ru.ev.b[s->ru.ev.nb++] = (struct rbound){ sqlite3_column_int64(st, 2),
-							     (uint32_t)i, 1 };
+		s->ru.ev.e[i].a = sqlite3_column_int64(st, 0);
+		if (end < start)
+			continue;
+		s->ru.ev.b[s->ru.ev.nb++] = (struct rbound){ start, (uint32_t)i, 0 };
+		s->ru.ev.b[s->ru.ev.nb++] = (struct rbound){ end, (uint32_t)i, 1 };
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -1360,13 +1339,13 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 		rc = sqlite3_step(h) == SQLITE_DONE ? sqlite3_reset(h) : SQLITE_ERROR;
 	}
 	if (rc == SQLITE_OK)
-		rc = rtally_put(db, "reuse_pc", 1, &s->ru.by[0]);
+		rc = rtally_put(db, "reuse_pc", 1, s->ru.by[0].t, s->ru.by[0].n);
 	if (rc == SQLITE_OK)
-		rc = rtally_put(db, "reuse_block", 0, &s->ru.by[1]);
+		rc = rtally_put(db, "reuse_block", 0, s->ru.by[1].t, s->ru.by[1].n);
 	if (rc == SQLITE_OK)
-		rc = rtally_put(db, "reuse_thread", 0, &s->ru.by[2]);
+		rc = rtally_put(db, "reuse_thread", 0, s->ru.by[2].t, s->ru.by[2].n);
 	if (rc == SQLITE_OK)
-		rc = events_put(db, s);
+		rc = rtally_put(db, "reuse_event", 0, s->ru.ev.e, s->ru.ev.ne);
 	/* the miss-ratio curve of a fully associative LRU cache of C lines:
 	   the accesses at distance >= C or first; a row at every C the curve
 	   drops at below EXACT, and at every power of two */

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
 #include "dgreuse.h"
+#include "dgmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,15 +156,9 @@ uint64_t dgreuse_touch(struct dgreuse *r, uint64_t line)
 	if (slot < 0)
 		goto oom;
 	if (added) {
-		if (r->n == r->lcap) {          /* the lines' array, doubled */
-			size_t want = r->lcap ? (size_t)r->lcap * 2 : 1024;
-			uint32_t *la;
-
-			if (want >= IN_RECENT || !(la = realloc(r->last, want * sizeof *la)))
-				goto oom;
-			r->last = la;
-			r->lcap = (uint32_t)want;
-		}
+		if (r->n >= IN_RECENT - 1 ||
+		    dg_grow(&r->last, &r->lcap, (size_t)r->n + 1, sizeof *r->last) < 0)
+			goto oom;
 		idx = r->n++;
 	} else {
 		uint32_t t;

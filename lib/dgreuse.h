@@ -35,7 +35,8 @@ struct dgreuse {
 	uint64_t *bits;         /* a bit per time slot: a line's mark */
 	uint32_t *tree;         /* Fenwick tree over bits' words: marks */
 	uint32_t cap, now;      /* time slots (a multiple of 64), the next free */
-	uint32_t n, lcap;       /* distinct lines; room in last */
+	uint32_t n;             /* distinct lines */
+	size_t lcap;            /* room in last */
 	uint32_t nrecent;       /* lines in recent[] */
 	uint64_t recent[DGREUSE_RECENT];        /* most recent first */
 	uint32_t recent_idx[DGREUSE_RECENT];    /* and their indexes */
