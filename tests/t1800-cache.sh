@@ -36,15 +36,23 @@ valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=cg.out \
 	--px-default=unwindregs-at-mem-access --px-file-backed=unwindregs-at-mem-access \
 	"$P" >cg.stdout 2>cg.err
 check_eq "cachegrind: exit status 0" 0 "$?" || diag_file cg.err 10
-# per function: Dr D1mr Dw D1mw, summed over its lines and files
-awk -v want="$FNS" '
-	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
+# cg_sum BY EVENTS: cg.out's counts of the compared functions (FNS), summed
+# by function (BY fn: over its lines and files; the name without GCC's
+# .constprop.N and the like) or by line of cachesim.c (BY line), a column
+# per event of EVENTS in that order.
+cg_sum() {
+	awk -v want="$FNS" -v by="$1" -v evs="$2" '
+	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1
+		ne = split(evs, ev, " ") }
 	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
-	/^fl=/ { fn = "" }
+	/^fl=/ { fn = ""; mine = $0 ~ /\/cachesim\.c$/ }
 	/^fn=/ { fn = substr($0, 4); sub(/\.(constprop|isra|part|cold)\.[0-9]+$/, "", fn) }
-	/^[0-9]/ && (fn in keep) { r[fn] += $col["Dr"]; rm[fn] += $col["D1mr"]
-		w2[fn] += $col["Dw"]; wm[fn] += $col["D1mw"]; seen[fn] = 1 }
-	END { for (f in seen) print f, r[f], w2[f], rm[f], wm[f] }' cg.out | sort >cg.fns
+	/^[0-9]/ && (fn in keep) && (by == "fn" || mine) { k = by == "fn" ? fn : $1; seen[k] = 1
+		for (i = 1; i <= ne; i++) sum[k, i] += $col[ev[i]] }
+	END { for (k in seen) { out = k; for (i = 1; i <= ne; i++) out = out " " sum[k, i]; print out } }' cg.out
+}
+# per function: Dr Dw D1mr D1mw
+cg_sum fn "Dr Dw D1mr D1mw" | sort >cg.fns
 check_eq "cachegrind: every function of the program counted" "$(echo $FNS | wc -w)" "$(wc -l <cg.fns)"
 
 _trace_db t.db cachesim || finish
@@ -67,14 +75,7 @@ check_eq "the totals line: D1's reads, every read of the trace" \
 # every run, before its data accesses) and D1's misses go to the unified
 # LL.  Per function: Ir, I1mr and ILmr (cache_code by address, a function
 # an address range of nm's) and DLmr, DLmw (cache_fn's LL) = cachegrind's.
-awk -v want="$FNS" '
-	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
-	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
-	/^fl=/ { fn = "" }
-	/^fn=/ { fn = substr($0, 4); sub(/\.(constprop|isra|part|cold)\.[0-9]+$/, "", fn) }
-	/^[0-9]/ && (fn in keep) { ir[fn] += $col["Ir"]; i1[fn] += $col["I1mr"]; il[fn] += $col["ILmr"]
-		dr[fn] += $col["DLmr"]; dw[fn] += $col["DLmw"]; seen[fn] = 1 }
-	END { for (f in seen) print f, ir[f], i1[f], il[f], dr[f], dw[f] }' cg.out | sort >cg.all
+cg_sum fn "Ir I1mr ILmr DLmr DLmw" | sort >cg.all
 nm -S --defined-only "$P" | while read -r a sz t n; do
 	case $t in t | T) echo "$((0x$a)) $((0x$a + 0x$sz)) $(echo "$n" | sed -E 's/\.(constprop|isra|part|cold)\.[0-9]+$//')" ;; esac
 done >syms
@@ -93,15 +94,7 @@ check_eq "I1 under a filter: an error" "1 1" \
 
 # by line of code: cachesim.c's lines in the compared functions, Dr, Dw,
 # D1mr and D1mw = cachegrind's per line (both read the line table)
-awk -v want="$FNS" '
-	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
-	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
-	/^fl=/ { mine = $0 ~ /\/cachesim\.c$/ }
-	/^fn=/ { fn = substr($0, 4); sub(/\.(constprop|isra|part|cold)\.[0-9]+$/, "", fn) }
-	/^[0-9]/ && mine && (fn in keep) { r[$1] += $col["Dr"]; w2[$1] += $col["Dw"]
-		rm[$1] += $col["D1mr"]; wm[$1] += $col["D1mw"]; seen[$1] = 1 }
-	END { for (l in seen) if (r[l] + w2[l] > 0) print l, r[l], w2[l], rm[l], wm[l] }' cg.out |
-	sort -n >cg.lines
+cg_sum line "Dr Dw D1mr D1mw" | awk '$2 + $3 > 0' | sort -n >cg.lines
 dq t.db ".cache D1=1024:2:64" "SELECT line, reads, writes, read_misses, write_misses FROM cache_src
 	WHERE level = 1 AND file LIKE '%cachesim.c' AND line IN ($(cut -d' ' -f1 cg.lines | paste -sd,))" |
 	sed 1d | tr '|' ' ' | sort -n >dg.lines
