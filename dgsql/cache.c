@@ -112,6 +112,7 @@ struct sim {
 		uint64_t sample;        /* 0: every line; else lines whose hash's
 					   top 24 bits are below it */
 		double scale;           /* 1 / the rate */
+		uint64_t refs;          /* references met, sampled or not */
 		struct dgreuse r;
 		uint64_t *exact;        /* accesses at distance d < EXACT */
 		uint64_t hist[RBUCKETS][2];     /* by bucket and direction */
@@ -496,6 +497,7 @@ static void reuse_one(struct sim *s, uint64_t addr, uint64_t size, int w, int64_
 	uint64_t l = addr >> s->ru.line_bits, last = (addr + size - 1) >> s->ru.line_bits, d = 0;
 	int b, any = 0;
 
+	s->ru.refs++;
 	for (;; l++) {
 		/* sampled (SHARDS): only the lines whose hash falls under the
 		   rate; a distance among them stands for 1/rate times as many */
@@ -1315,7 +1317,8 @@ static int events_load(sqlite3 *db, struct sim *s, char **err)
 static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 {
 	sqlite3_stmt *h = NULL, *m = NULL;
-	uint64_t total = 0, beyond, d, misses;
+	uint64_t total = 0, beyond, d, misses, curve, cut;
+	int64_t adj;
 	int b, rc = SQLITE_OK;
 
 	for (b = 0; b < RBUCKETS; b++)
@@ -1348,19 +1351,32 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 		rc = rtally_put(db, "reuse_event", 0, s->ru.ev.e, s->ru.ev.ne);
 	/* the miss-ratio curve of a fully associative LRU cache of C lines:
 	   the accesses at distance >= C or first; a row at every C the curve
-	   drops at below EXACT, and at every power of two */
-	misses = total;
+	   drops at below EXACT, and at every power of two.  Sampled, the
+	   curve is SHARDS_adj's (Waldspurger et al., FAST '15, 4.2): the
+	   references the rate leads one to expect less those sampled are
+	   counted as hits at the smallest distances, added or taken off, so
+	   that a few hot lines in or out of the sample (a -O0 program's stack
+	   line) do not tilt the whole curve */
+	adj = s->ru.sample ? (int64_t)((double)s->ru.refs / s->ru.scale + 0.5) - (int64_t)total : 0;
+	cut = adj < 0 ? (uint64_t)-adj : 0;
+	curve = adj < 0 && cut > total ? 0 : (uint64_t)((int64_t)total + adj);
+	misses = curve;
 	beyond = total;
 	for (d = 0; d < EXACT; d++)
 		beyond -= s->ru.exact[d];
 	for (d = 1; d <= EXACT && rc == SQLITE_OK; d++) {
-		misses -= s->ru.exact[d - 1];           /* a cache of d lines keeps those */
-		if (!s->ru.exact[d - 1] && (d & (d - 1)))
+		uint64_t kept = s->ru.exact[d - 1] + (d == 1 && adj > 0 ? (uint64_t)adj : 0);
+		uint64_t off = kept < cut ? kept : cut;
+
+		kept -= off;
+		cut -= off;
+		misses -= kept < misses ? kept : misses;        /* a cache of d lines keeps those */
+		if (!kept && (d & (d - 1)))
 			continue;
 		sqlite3_bind_int64(m, 1, (int64_t)d);
 		sqlite3_bind_int64(m, 2, (int64_t)d << s->ru.line_bits);
 		sqlite3_bind_int64(m, 3, (int64_t)misses);
-		sqlite3_bind_double(m, 4, total ? (double)misses / (double)total : 0.0);
+		sqlite3_bind_double(m, 4, curve ? (double)misses / (double)curve : 0.0);
 		rc = sqlite3_step(m) == SQLITE_DONE ? sqlite3_reset(m) : SQLITE_ERROR;
 	}
 	/* past EXACT lines, by the log2 buckets */
@@ -1369,7 +1385,7 @@ static int reuse_store(sqlite3 *db, const struct sim *s, char **err)
 		sqlite3_bind_int64(m, 1, (int64_t)1 << (b - 2));
 		sqlite3_bind_int64(m, 2, (int64_t)1 << (b - 2 + (int)s->ru.line_bits));
 		sqlite3_bind_int64(m, 3, (int64_t)beyond);
-		sqlite3_bind_double(m, 4, total ? (double)beyond / (double)total : 0.0);
+		sqlite3_bind_double(m, 4, curve ? (double)beyond / (double)curve : 0.0);
 		rc = sqlite3_step(m) == SQLITE_DONE ? sqlite3_reset(m) : SQLITE_ERROR;
 	}
 	if (rc != SQLITE_OK)

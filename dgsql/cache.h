@@ -94,7 +94,10 @@ int cache_run(sqlite3 *db, char *const *specs, int n, int filtered, int64_t *acc
    '15): only the lines whose hash falls under the rate are tracked, their
    distances scaled by 1 / rate; the tables then count the sampled
    accesses (about rate of them), and the curve's ratio estimates the
-   exact one.  0, or -1 with *err. */
+   exact one, SHARDS_adj's way: the references the rate leads one to
+   expect less those sampled count as hits at the smallest distances, so
+   that a few hot lines in or out of the sample do not tilt the curve.
+   Sizes below 1 / rate lines are not resolved.  0, or -1 with *err. */
 int cache_reuse(sqlite3 *db, unsigned line, double rate, int filtered, int64_t *accesses,
 		char **err);
 
