@@ -19,6 +19,7 @@
 #include "dgmem.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"
+#include "terms.h"
 
 #define MAX_LEVELS 3
 #define RBUCKETS   34           /* reuse distances: first touch, 0, then
@@ -752,13 +753,15 @@ static int scan_filtered(sqlite3 *db, struct pipe *p, char **err)
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Every access of the table (or of filtered_accesses) through s. */
+/* Every access of the table (or of filtered_accesses: in C when its
+   condition is terms the table takes, terms.h) through s. */
 static int scan(sqlite3 *db, struct sim *s, int filtered, char **err)
 {
+	struct dgvtab_term terms[DGVTAB_COUNT_TERMS];
 	struct pipe p = { .s = s };
 	pthread_t t;
 	char *msg = NULL;
-	int i, rc = -1;
+	int i, n = 0, rc = -1;
 
 	for (i = 0; i < BATCHES; i++)
 		if (!(p.b[i] = malloc(BATCH * sizeof *p.b[i]))) {
@@ -771,9 +774,13 @@ static int scan(sqlite3 *db, struct sim *s, int filtered, char **err)
 		*err = sqlite3_mprintf("cannot start the simulation's thread");
 		goto destroy;
 	}
-	rc = filtered ? scan_filtered(db, &p, err)
-		: (s->i.on ? dgvtab_scan_runs(db, "main", scan_rows, &p, &msg)
-			   : dgvtab_scan(db, "main", -1, scan_rows, &p, &msg)) == SQLITE_OK ? 0 : -1;
+	if (s->i.on)            /* never filtered (cache_run) */
+		rc = dgvtab_scan_runs(db, "main", scan_rows, &p, &msg) == SQLITE_OK ? 0 : -1;
+	else if (!filtered || terms_of_filter(db, terms, &n) == TERMS_ALL)
+		rc = dgvtab_scan(db, "main", terms, n, -1, scan_rows, &p, &msg) == SQLITE_OK
+		     ? 0 : -1;
+	else                    /* SQL the table does not take */
+		rc = scan_filtered(db, &p, err);
 	if (rc < 0 && msg)
 		*err = msg;
 	else if (rc == 0 && s->oom) {   /* a tally could not grow: stopped */

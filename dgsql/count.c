@@ -13,119 +13,7 @@
 #include "dgsqlfn.h"
 #include "dgvtab.h"
 #include "shape.h"
-
-/* The operators, longest first so that <= is not read as <; mirror is
-   the operator with its operands swapped (5 < addr is addr > 5). */
-static const struct {
-	const char *text;
-	unsigned char op, mirror;
-} ops[] = {
-	{ "==", SQLITE_INDEX_CONSTRAINT_EQ, SQLITE_INDEX_CONSTRAINT_EQ },
-	{ "<=", SQLITE_INDEX_CONSTRAINT_LE, SQLITE_INDEX_CONSTRAINT_GE },
-	{ ">=", SQLITE_INDEX_CONSTRAINT_GE, SQLITE_INDEX_CONSTRAINT_LE },
-	{ "=", SQLITE_INDEX_CONSTRAINT_EQ, SQLITE_INDEX_CONSTRAINT_EQ },
-	{ "<", SQLITE_INDEX_CONSTRAINT_LT, SQLITE_INDEX_CONSTRAINT_GT },
-	{ ">", SQLITE_INDEX_CONSTRAINT_GT, SQLITE_INDEX_CONSTRAINT_LT },
-};
-#define N_OPS (int)(sizeof ops / sizeof *ops)
-
-/* The SQL of operator op (as read_op reads it back), or NULL. */
-static const char *op_text(unsigned char op)
-{
-	int k;
-
-	for (k = 0; k < N_OPS; k++)
-		if (ops[k].op == op)
-			return ops[k].text;
-	return NULL;
-}
-
-static const char *read_column(const char *s, int *col)
-{
-	const char *t;
-
-	for (*col = 0; *col < SHAPE_NCOL; (*col)++)
-		if ((t = shape_word(s, shape_columns[*col])))
-			return t;
-	return NULL;
-}
-
-static const char *read_op(const char *s, int *k)
-{
-	const char *t;
-
-	for (*k = 0; *k < N_OPS; (*k)++)
-		if ((t = shape_word(s, ops[*k].text)))
-			return t;
-	return NULL;
-}
-
-/* An integer literal as SQLite reads it: decimal (with a sign) or 0x hex,
-   within int64_t, not followed by a digit, letter or '.' (a real, or
-   something else). */
-static const char *read_int(const char *s, int64_t *v)
-{
-	const char *p;
-	char *end;
-	int neg = 0;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == '-' || *s == '+')
-		neg = *s++ == '-';
-	p = s;
-	errno = 0;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
-		unsigned long long u = strtoull(p + 2, &end, 16);
-		if (errno || u > INT64_MAX)
-			return NULL;
-		*v = (int64_t)u;
-	} else if (isdigit((unsigned char)*p)) {
-		long long x = strtoll(p, &end, 10);
-		if (errno)
-			return NULL;
-		*v = x;
-	} else {
-		return NULL;
-	}
-	if (isalnum((unsigned char)*end) || *end == '_' || *end == '.')
-		return NULL;
-	if (neg)
-		*v = -*v;
-	return end;
-}
-
-/* COLUMN OP INTEGER or INTEGER OP COLUMN. */
-static const char *read_term(const char *s, struct dgvtab_term *t)
-{
-	const char *a;
-	int k;
-
-	if ((a = read_column(s, &t->column)) && (a = read_op(a, &k)) && (a = read_int(a, &t->value))) {
-		t->op = ops[k].op;
-		return a;
-	}
-	if ((a = read_int(s, &t->value)) && (a = read_op(a, &k)) && (a = read_column(a, &t->column))) {
-		t->op = ops[k].mirror;
-		return a;
-	}
-	return NULL;
-}
-
-/* TERM [AND TERM]... appended to terms[*n..]: the text after them, or
-   NULL when one is not a term the table takes (or there are too many). */
-static const char *read_terms(const char *t, struct dgvtab_term *terms, int *n)
-{
-	const char *s;
-
-	do {
-		if (*n == DGVTAB_COUNT_TERMS || !(s = read_term(t, &terms[*n]))
-		    || !dgvtab_term_taken(&terms[*n]))
-			return NULL;
-		++*n;
-	} while ((t = shape_word(s, "and")));
-	return s;
-}
+#include "terms.h"
 
 int count_parse(const char *sql, struct dgvtab_term *terms, int *n, int *view)
 {
@@ -135,7 +23,7 @@ int count_parse(const char *sql, struct dgvtab_term *terms, int *n, int *view)
 	if (!s || !(s = shape_word(s, "count")) || !(s = shape_word(s, "(")) || !(s = shape_word(s, "*"))
 	    || !(s = shape_word(s, ")")) || !(s = shape_word(s, "from")) || !(s = shape_table(s, view)))
 		return 0;
-	if ((t = shape_word(s, "where")) && !(s = read_terms(t, terms, n)))
+	if ((t = shape_word(s, "where")) && !(s = terms_read(t, terms, n)))
 		return 0;
 	return shape_end(s);
 }
@@ -160,30 +48,6 @@ static int answer_stmt(sqlite3 *db, const char *name, int64_t count, sqlite3_stm
 	return 1;
 }
 
-/* The text of dgfilter's view filtered_accesses, when it is the one
-   SQLite finds (nothing in main named so, the accesses table ours), with
-   its condition after "WHERE "; else NULL.  The caller frees it. */
-static char *filter_view(sqlite3 *db, const char **cond)
-{
-	static const char head[] = "CREATE VIEW filtered_accesses AS SELECT * FROM accesses WHERE ";
-	sqlite3_stmt *q = NULL;
-	char *sql = NULL;
-
-	if (!shape_table_is_ours(db, 0)
-	    || sqlite3_prepare_v2(db, "SELECT sql FROM temp.sqlite_master WHERE type = 'view' "
-	                          "AND name = 'filtered_accesses' AND NOT EXISTS (SELECT 1 FROM "
-	                          "main.sqlite_master WHERE name = 'filtered_accesses' "
-	                          "COLLATE NOCASE)", -1, &q, NULL) != SQLITE_OK)
-		return NULL;
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)
-	    && strncmp((const char *)sqlite3_column_text(q, 0), head, sizeof head - 1) == 0)
-		sql = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(q, 0));
-	sqlite3_finalize(q);
-	if (sql)
-		*cond = sql + sizeof head - 1;
-	return sql;
-}
-
 /* filtered_accesses counted from the summaries the filter made: the sum
    of filtered_sum_rows (dgfilter.h) when dg_summed() says it holds the
    view's counts, with the user's terms, which must all be on thread and
@@ -201,7 +65,7 @@ static int summed_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int
 	sqlite3_str_appendall(q, "SELECT coalesce(sum(accesses), 0) FROM temp.filtered_sum_rows WHERE 1");
 	for (i = 0; i < n; i++) {
 		const char *col = shape_columns[terms[i].column];
-		const char *op = op_text(terms[i].op);
+		const char *op = terms_op_text(terms[i].op);
 
 		if ((strcmp(col, "thread") != 0 && strcmp(col, "is_write") != 0) || !op)
 			break;
@@ -216,42 +80,6 @@ static int summed_count(sqlite3 *db, const struct dgvtab_term *terms, int n, int
 	sqlite3_finalize(st);
 	sqlite3_free(sql);
 	return ok;
-}
-
-/* With a filter installed: 1 when the view's condition is terms the table
-   takes (--icount-range, --addr-range), added to terms[*n..]; 3 when it is
-   --events user: and such terms (interval_count); 2 when it is neither but
-   the summaries may count it (summed_count); 0 none of these. */
-static int filter_terms(sqlite3 *db, struct dgvtab_term *terms, int *n)
-{
-	const char *cond, *s, *t;
-	char *view = filter_view(db, &cond);
-	int k = *n, r = 2, user = 0;
-
-	if (!view)
-		return 0;
-	if ((s = shape_word(cond, "1")) && (t = shape_word(s, "and"))) {
-		const char *u = shape_word(t, "("), *v;
-		size_t len = strlen(DGFILTER_USER_COND);
-
-		/* --events' conditions come as (0 OR A OR B ...) */
-		if (u && (u = shape_word(u, "0")) && (u = shape_word(u, "or"))) {
-			while (isspace((unsigned char)*u))
-				u++;
-			if (strncmp(u, DGFILTER_USER_COND, len) == 0
-			    && (v = shape_word(u + len, ")"))) {
-				user = 1;
-				s = v;
-				t = shape_word(s, "and");
-			}
-		}
-		if (!t ? shape_end(s) : (s = read_terms(t, terms, &k)) && shape_end(s)) {
-			*n = k;
-			r = user ? 3 : 1;
-		}
-	}
-	sqlite3_free(view);
-	return r;
 }
 
 /* --events user: counted over the intervals of temp.dgf_ev_iv, each with
@@ -298,21 +126,28 @@ int count_try(sqlite3_stmt *st, sqlite3_stmt **answer, char **err)
 	sqlite3 *db = sqlite3_db_handle(st);
 	char *msg = NULL;
 	int64_t count;
-	int n, view = 0, rc;
+	int n, n_user, view = 0, rc;
 
 	*answer = NULL;
 	if (!sql || sqlite3_column_count(st) != 1 || !(name = sqlite3_column_name(st, 0))
 	    || !count_parse(sql, terms, &n, &view))
 		return 0;
 	if (!shape_table_is_ours(db, view)) {
-		switch (view ? filter_terms(db, terms, &n) : 0) {
-		case 0:
+		n_user = n;
+		switch (view ? terms_of_filter(db, terms, &n) : TERMS_NOT_OURS) {
+		case TERMS_NOT_OURS:
 			return 0;
-		case 2:
-			if (!summed_count(db, terms, n, &count))
+		case TERMS_ALL:
+			/* a call-stack set: the summaries first, else decoding
+			   (the table evaluates the set in C) */
+			if (terms_have_stack(terms, n) && summed_count(db, terms, n_user, &count))
+				return answer_stmt(db, name, count, answer, err);
+			break;
+		case TERMS_OTHER:
+			if (!summed_count(db, terms, n_user, &count))
 				return 0;
 			return answer_stmt(db, name, count, answer, err);
-		case 3:
+		case TERMS_USER:
 			if ((rc = interval_count(db, terms, n, &count, err)) <= 0)
 				return rc;
 			return answer_stmt(db, name, count, answer, err);

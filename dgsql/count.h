@@ -9,7 +9,9 @@
  * --addr-range, with them added; under --events user: alone (and such
  * terms), interval by interval of temp.dgf_ev_iv; under one the
  * summaries count, fn:, file:, dso: and malloc, from the filter's
- * filtered_sum_rows when the terms are on thread and is_write alone),
+ * filtered_sum_rows when the terms are on thread and is_write alone;
+ * under fn:, file:, dso: otherwise, with the call-stack set as a term
+ * that the table evaluates in C, terms.h),
  * each TERM
  * `COLUMN OP INTEGER` or `INTEGER OP COLUMN` with OP one of = == < <= > >=
  * and a column the table evaluates in C (icount, addr, is_write, thread,

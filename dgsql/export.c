@@ -10,6 +10,7 @@
 #include "dgvtab.h"
 #include "export.h"
 #include "shape.h"
+#include "terms.h"
 
 #define NCOL SHAPE_NCOL
 #define columns shape_columns
@@ -83,18 +84,21 @@ int export_try(sqlite3_stmt *st, enum render_mode m, int headers, FILE *out,
 	struct render_ints *r;
 	long long limit;
 	char *msg = NULL;
-	int rc, view = 0;
+	struct dgvtab_term terms[DGVTAB_COUNT_TERMS];
+	int rc, n = 0, view = 0;
 
 	*nrows = 0;
-	if (!render_ints_mode(m) || !sql || !is_export(sql, &limit, &view)
-	    || !names_match(st) || !shape_table_is_ours(db, view))
+	if (!render_ints_mode(m) || !sql || !is_export(sql, &limit, &view) || !names_match(st))
+		return 0;
+	/* the view of a filter whose condition the table takes: its terms */
+	if (!shape_table_is_ours(db, view) && (!view || terms_of_filter(db, terms, &n) != TERMS_ALL))
 		return 0;
 	r = render_ints_begin(m, headers, out, columns, NCOL);
 	if (!r) {
 		*err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	rc = dgvtab_scan(db, "main", limit, put_rows, r, &msg);
+	rc = dgvtab_scan(db, "main", terms, n, limit, put_rows, r, &msg);
 	if (render_ints_end(r, nrows) < 0 && rc == SQLITE_OK) {
 		*err = sqlite3_mprintf("out of memory");
 		return -1;

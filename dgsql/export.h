@@ -7,13 +7,15 @@
  *
  * (keywords in any case, any blanks between words, n a decimal integer),
  * or the same FROM filtered_accesses while no filter is installed (the
- * view is then every access: dgfilter.c's text with no condition), in
+ * view is then every access: dgfilter.c's text with no condition) or
+ * while its condition is terms the table takes (terms.h: fn:, file:,
+ * dso: in --events, --icount-range, --addr-range), in
  * the modes list, csv, tsv and json, byte for byte as render_stmt would,
  * but decoded straight into the output buffer (dgvtab_scan and
  * render_ints) instead of row by row through SQLite's engine: about 3.5
  * times as fast (1 400 instructions a CSV row against 3 900).  Any other
  * text -- a WHERE clause, a column list, a comment, filtered_accesses
- * under a filter -- and the other modes go through SQLite as usual, and
+ * under another filter -- and the other modes go through SQLite as usual, and
  * so does `accesses` when a table or view of that name in main or temp
  * hides the virtual table.  The statement stays the caller's and is not
  * stepped.

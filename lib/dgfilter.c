@@ -517,7 +517,7 @@ static int build_events(sqlite3 *db, const struct dgfilter *f,
 		/* only stack conditions: the virtual table evaluates them in
 		   C from dgf_ev_ctx and dgf_ev_pcs (dgvtab.h) */
 		sqlite3_free(sqlite3_str_finish(stack));
-		sqlite3_str_appendall(w->expr, "stack_filter = 'dgf_ev'");
+		sqlite3_str_appendall(w->expr, "stack_filter = '" DGFILTER_STACK_SET "'");
 		return 0;
 	}
 	if (ns)

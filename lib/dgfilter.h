@@ -94,6 +94,10 @@ void dgfilter_free(struct dgfilter *f);
    which decodes only the chunks in them. */
 void dgfilter_zoom(struct dgfilter *f, int is_addr, int64_t lo, int64_t hi);
 
+/* The name of --events' call-stack set: the view's condition
+   stack_filter = 'dgf_ev' (dgsql's terms.h reads it back). */
+#define DGFILTER_STACK_SET "dgf_ev"
+
 /* The condition filtered_accesses puts on an access for --events user:
    (its icount inside one of the merged intervals of temp.dgf_ev_iv(lo,
    hi), [lo, hi)): dgsql's count path recognizes it by this text. */

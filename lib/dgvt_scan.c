@@ -20,6 +20,8 @@ SQLITE_EXTENSION_INIT3
 
 #define SCAN_BATCH 4096
 
+_Static_assert(DGVTAB_STACK_COLUMN == DGVT_COL_STACK, "dgvt_scan.h's stack_filter column");
+
 /* ------------------------------------------------------------ the call's table */
 
 /* The end of a table of the caller's own (dgvtab_scan, dgvtab_count: no
@@ -123,45 +125,15 @@ static int scan_loop(struct dgvt *t, struct dgvt_cur *c, int64_t limit, int runs
 	return SQLITE_OK;
 }
 
-/* A table of the call's own, a cursor over every chunk, and scan_loop. */
-static int scan_all(sqlite3 *db, const char *schema, int64_t limit, int runs,
-		    dgvtab_rows_fn *fn, void *arg, char **errmsg)
-{
-	struct dgvt t;
-	struct dgvt_cur *c;
-	struct dgvtab_row *rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
-	int rc = dgvt_init(&t, db, schema);
-
-	t.all_runs = runs;
-	if (rc == SQLITE_OK && !rows)
-		rc = SQLITE_NOMEM;
-	if (rc == SQLITE_OK && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, "", 0, NULL, &c)) == SQLITE_OK) {
-		rc = scan_loop(&t, c, limit, runs, fn, arg, rows);
-		dgvt_cur_close(&c->base);
-	}
-	sqlite3_free(rows);
-	return solo_end(&t, rc, errmsg);
-}
-
-int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
-		dgvtab_rows_fn *fn, void *arg, char **errmsg)
-{
-	return scan_all(db, schema, limit, 0, fn, arg, errmsg);
-}
-
-int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
-		     char **errmsg)
-{
-	return scan_all(db, schema, -1, 1, fn, arg, errmsg);
-}
-
 /* ------------------------------------------------------------ count */
 
 int dgvtab_term_taken(const struct dgvtab_term *t)
 {
 	struct sqlite3_index_constraint c = { .iColumn = t->column, .op = t->op, .usable = 1 };
 
-	return dgvt_usable(&c) && c.iColumn != DGVT_COL_STACK;
+	if (t->column == DGVT_COL_STACK)        /* a set's name, nothing else */
+		return t->op == SQLITE_INDEX_CONSTRAINT_EQ && t->text != NULL;
+	return t->text == NULL && dgvt_usable(&c);
 }
 
 /* The terms (all taken: dgvtab_term_taken) as dgvt_best_index would plan
@@ -185,7 +157,10 @@ static int count_values(sqlite3 *db, const struct dgvtab_term *terms, int n,
 	q = sqlite3_str_new(db);
 	sqlite3_str_appendall(q, "SELECT ");
 	for (i = 0; i < n; i++)
-		sqlite3_str_appendf(q, "%s%lld", i ? ", " : "", (long long)terms[i].value);
+		if (terms[i].text)
+			sqlite3_str_appendf(q, "%s%Q", i ? ", " : "", terms[i].text);
+		else
+			sqlite3_str_appendf(q, "%s%lld", i ? ", " : "", (long long)terms[i].value);
 	sql = sqlite3_str_finish(q);
 	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
 	sqlite3_free(sql);
@@ -333,9 +308,7 @@ static int straddle_count(void *arg, int64_t id)
 	int64_t k = 0;
 	int rc;
 
-	x->terms[x->n].column = DGVT_COL_CHUNK;
-	x->terms[x->n].op = SQLITE_INDEX_CONSTRAINT_EQ;
-	x->terms[x->n].value = id;
+	x->terms[x->n] = (struct dgvtab_term){ DGVT_COL_CHUNK, SQLITE_INDEX_CONSTRAINT_EQ, id, NULL };
 	rc = count_decoding(x->t, x->terms, x->n + 1, &k);
 	x->count += k;
 	return rc;
@@ -421,9 +394,8 @@ int dgvtab_count_in(sqlite3 *db, const char *schema, const struct dgvtab_term *t
 	if (rc != SQLITE_OK || n + 2 > DGVTAB_COUNT_TERMS)
 		return SQLITE_MISUSE;
 	memcpy(all, terms, (size_t)n * sizeof *terms);
-	all[n].column = all[n + 1].column = DGVT_COL_ICOUNT;
-	all[n].op = SQLITE_INDEX_CONSTRAINT_GE;
-	all[n + 1].op = SQLITE_INDEX_CONSTRAINT_LT;
+	all[n] = (struct dgvtab_term){ DGVT_COL_ICOUNT, SQLITE_INDEX_CONSTRAINT_GE, 0, NULL };
+	all[n + 1] = (struct dgvtab_term){ DGVT_COL_ICOUNT, SQLITE_INDEX_CONSTRAINT_LT, 0, NULL };
 	*count = 0;
 	rc = dgvt_init(&t, db, schema);
 	for (i = 0; i < n_iv && rc == SQLITE_OK; i++) {
@@ -433,4 +405,49 @@ int dgvtab_count_in(sqlite3 *db, const char *schema, const struct dgvtab_term *t
 			*count += k;
 	}
 	return solo_end(&t, rc, errmsg);
+}
+
+/* ------------------------------------------------------------ scan with terms */
+
+/* A table of the call's own, a cursor as xFilter would run it for the
+   terms, and scan_loop; with runs, every run (dgvtab_scan_runs). */
+static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		     int64_t limit, int runs, dgvtab_rows_fn *fn, void *arg, char **errmsg)
+{
+	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
+	char plan[2 * DGVTAB_COUNT_TERMS + 1];
+	struct dgvtab_row *rows;
+	struct dgvt_cur *c;
+	struct dgvt t;
+	int i, rc = terms_taken(terms, n);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
+	rc = dgvt_init(&t, db, schema);
+	t.all_runs = runs;
+	if (rc == SQLITE_OK && !rows)
+		rc = SQLITE_NOMEM;
+	/* every column is read: the blocks are looked up (DGVT_PLAN_BLOCKS) */
+	if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
+	    && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, plan, n, argv, &c)) == SQLITE_OK) {
+		rc = scan_loop(&t, c, limit, runs, fn, arg, rows);
+		dgvt_cur_close(&c->base);
+	}
+	for (i = 0; i < n; i++)
+		sqlite3_value_free(argv[i]);
+	sqlite3_free(rows);
+	return solo_end(&t, rc, errmsg);
+}
+
+int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		int64_t limit, dgvtab_rows_fn *fn, void *arg, char **errmsg)
+{
+	return scan_with(db, schema, terms, n, limit, 0, fn, arg, errmsg);
+}
+
+int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
+		     char **errmsg)
+{
+	return scan_with(db, schema, NULL, 0, -1, 1, fn, arg, errmsg);
 }

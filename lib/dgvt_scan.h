@@ -33,15 +33,19 @@ struct dgvtab_row {
    a non-zero return stops the scan. */
 typedef int dgvtab_rows_fn(void *arg, const struct dgvtab_row *rows, size_t n);
 
-/* The rows of SELECT * FROM SCHEMA.accesses, in the table's order, at most
-   limit of them (limit < 0: all), given to fn in batches without going
-   through SQLite's row engine: the same decoder, model and block lookup
-   as the table's cursors, with no constraint (dgsql's export fast path).
-   Returns SQLITE_OK (also when fn stopped the scan), or an SQLite error
-   code with *errmsg (sqlite3_free) naming the chunk as the table's
-   errors do. */
-int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
-		dgvtab_rows_fn *fn, void *arg, char **errmsg);
+/* The rows of SELECT * FROM SCHEMA.accesses WHERE the n terms, ANDed
+   (none: every row), in the table's order, at most limit of them (limit
+   < 0: all), given to fn in batches without going through SQLite's row
+   engine: the cursor xFilter would run for that WHERE clause (the same
+   plan, chunk choice, decoder, block lookup and C evaluation of every
+   term, stack_filter's too).  dgsql's export and .cache.  Returns
+   SQLITE_OK (also when fn stopped the scan); SQLITE_MISUSE, with nothing
+   done, when a term is not one the table evaluates itself
+   (dgvtab_term_taken) or n > DGVTAB_COUNT_TERMS; else an SQLite error code
+   with *errmsg (sqlite3_free) naming the chunk as the table's errors do. */
+struct dgvtab_term;
+int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		int64_t limit, dgvtab_rows_fn *fn, void *arg, char **errmsg);
 
 /* The same rows, every access, with a marker row before each run's
    accesses, every run, even one without an access: aseq -1, icount the
@@ -52,15 +56,21 @@ int dgvtab_scan(sqlite3 *db, const char *schema, int64_t limit,
 int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
 		     char **errmsg);
 
+
 /* A term of a WHERE clause the table takes in C: a column (dgvtab.h's
    order), an operator (SQLITE_INDEX_CONSTRAINT_EQ, _LT, _LE, _GT, _GE)
-   and an integer. */
+   and an integer; or stack_filter = text (column DGVTAB_STACK_COLUMN, op EQ,
+   text the name P of dgvtab.h's temp.P_ctx and temp.P_pcs, the caller's
+   for as long as the term is used). */
 struct dgvtab_term {
 	int column;
 	unsigned char op;
 	int64_t value;
+	const char *text;
 };
 #define DGVTAB_COUNT_TERMS 16
+/* stack_filter's column number in a term: after the 11 of SELECT *. */
+#define DGVTAB_STACK_COLUMN 11
 
 /* Whether the table evaluates the term itself (SQLite would leave it no
    row to check). */

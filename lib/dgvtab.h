@@ -64,8 +64,9 @@
  * tables, inconsistent definitions, and malformed chunk blobs (naming the
  * chunk id and run), never a crash.
  *
- * The rows without SQLite's row engine (dgvtab_scan, dgvtab_count) are
- * declared in dgvt_scan.h, which this header includes.  lib/dgvtab.c
+ * The rows without SQLite's row engine (dgvtab_scan, dgvtab_count, under
+ * the same constraints, stack_filter's too) are declared in dgvt_scan.h,
+ * which this header includes.  lib/dgvtab.c
  * says which lib/dgvt_*.c does what.
  *
  * Two builds of these files (lib/ext.mk's DGVTAB_SRCS).  Linked into

@@ -91,7 +91,8 @@ for q in "SELECT count(*) FROM accesses WHERE size = 8" \
 	same t.db list "$q"
 done
 # Under a filter: counted from the filter's summaries (fn:, malloc) or as
-# terms (--icount-range, --addr-range), or decoded; always SQLite's count.
+# terms (--icount-range, --addr-range; fn: with them, its set decoded in
+# C), or decoded; always SQLite's count.
 for db in t.db h.db; do
 	IC0=$(dq $db "SELECT min(icount_lo) + 7 FROM chunks")
 	IC1=$(dq $db "SELECT (min(icount_lo) + 3 * max(icount_hi)) / 4 FROM chunks")
@@ -99,7 +100,8 @@ for db in t.db h.db; do
 	T=$(dq $db "SELECT max(thread) FROM chunks")
 	Q="SELECT count(*) FROM filtered_accesses"
 	for f in "--events fn:main" "--events fn:worker" "--ranges malloc" \
-		 "--icount-range $IC0:$IC1" "--addr-range $A:$((A + 4096))"; do
+		 "--icount-range $IC0:$IC1" "--addr-range $A:$((A + 4096))" \
+		 "--events fn:worker --icount-range $IC0:$IC1"; do
 		# shellcheck disable=SC2086
 		fast=$("$DGSQL" $db $f -c "$Q" -c "$Q WHERE is_write = 1" -c "$Q WHERE thread = $T" \
 			-c "$Q WHERE thread = $T AND is_write = 0" 2>&1)

@@ -54,16 +54,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = snprintf(canon, sizeof canon, "SELECT count(*) FROM %s",
 		       view ? "filtered_accesses" : "accesses");
 	for (i = 0; i < n; i++) {
-		CHECK(t[i].column >= 0 && t[i].column < SHAPE_NCOL);
+		CHECK(t[i].column >= 0 && t[i].column <= DGVTAB_STACK_COLUMN);
+		CHECK((t[i].column == DGVTAB_STACK_COLUMN) == (t[i].text != NULL));
 		CHECK(dgvtab_term_taken(&t[i]));
-		len += snprintf(canon + len, sizeof canon - (size_t)len, "%s %s %s %lld",
-				i ? " AND" : " WHERE", shape_columns[t[i].column],
-				op_text(t[i].op), (long long)t[i].value);
+		if (t[i].text)          /* the stack set: its one name */
+			len += snprintf(canon + len, sizeof canon - (size_t)len,
+					"%s stack_filter = '%s'", i ? " AND" : " WHERE", t[i].text);
+		else
+			len += snprintf(canon + len, sizeof canon - (size_t)len, "%s %s %s %lld",
+					i ? " AND" : " WHERE", shape_columns[t[i].column],
+					op_text(t[i].op), (long long)t[i].value);
 	}
 	CHECK(count_parse(canon, u, &m, &view2));
 	CHECK(m == n && view2 == view);
 	for (i = 0; i < n; i++)
-		CHECK(u[i].column == t[i].column && u[i].op == t[i].op && u[i].value == t[i].value);
+		CHECK(u[i].column == t[i].column && u[i].op == t[i].op && u[i].value == t[i].value
+		      && !u[i].text == !t[i].text);
 	free(text);
 	return 0;
 }
