@@ -11,6 +11,8 @@
 #include "dgplot.h"
 #include "dgcells.h"
 #include "dgctxset.h"
+#include "dgfilter.h"
+#include "dgvt_scan.h"
 #include "dgesc.h"
 #include "dghash.h"
 #include "dgmem.h"
@@ -340,34 +342,56 @@ static int chunk_whole(const struct plot *p, int64_t id)
    (addr, icount, is_write). */
 typedef int access_fn(struct plot *p, void *arg, int64_t addr, int64_t icount, int is_write);
 
+struct part_scan {
+	struct plot *p;
+	access_fn *fn;
+	void *arg;
+	int failed;
+};
+
+static int part_rows(void *arg, const struct dgvtab_row *r, size_t n)
+{
+	struct part_scan *x = arg;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x->fn(x->p, x->arg, r[i].addr, r[i].icount, (int)r[i].is_write) < 0)
+			return x->failed = 1;
+	return 0;
+}
+
+/* The filter is the call-stack set alone (mixed_usable: dg_ctx_summed()),
+   which the table evaluates in C: the chunks in part are scanned in C,
+   one table for them all, the others' data never read. */
 static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 {
-	sqlite3_stmt *st;
-	int64_t id, end;
-	int rc = SQLITE_DONE, part;
+	static const struct dgvtab_term set = {
+		DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0, DGFILTER_STACK_SET
+	};
+	struct part_scan x = { p, fn, arg, 0 };
+	uint8_t *pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1);
+	char *msg = NULL;
+	int64_t i;
+	int rc;
 
-	/* a statement a stretch of chunks between two taken whole (each
-	   xFilter builds the filter's context set again) */
-	if (prepare(p, &st, "SELECT addr, icount, is_write FROM filtered_accesses "
-	            "WHERE chunk_id >= ?1 AND chunk_id < ?2%s%s", "") < 0)
+	if (!pick) {
+		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
-	for (id = 0; id < p->n_kinds && rc == SQLITE_DONE; id = end + 1) {
-		for (end = id, part = 0; end < p->n_kinds && p->kinds[end] != DGCTXSET_WHOLE; end++)
-			part |= p->kinds[end] == DGCTXSET_PART;
-		if (!part)
-			continue;
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, end);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			if (fn(p, arg, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-			       sqlite3_column_int(st, 2)) < 0) {
-				sqlite3_finalize(st);
-				return -1;
-			}
-		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : sql_fail(p);
+	for (i = 0; i < p->n_kinds; i++)
+		pick[i] = p->kinds[i] == DGCTXSET_PART;
+	rc = dgvtab_scan_picked(p->db, "main", &set, 1, pick, p->n_kinds, part_rows, &x, &msg);
+	free(pick);
+	if (x.failed) {         /* fn said why */
+		sqlite3_free(msg);
+		return -1;
+	}
+	if (rc != SQLITE_OK) {
+		*p->err = msg ? msg : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+		return -1;
+	}
+	sqlite3_free(msg);
+	return 0;
 }
 
 /* What each_cell calls, per cell of a chunk spanning icounts [lo, hi):

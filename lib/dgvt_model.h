@@ -76,6 +76,13 @@ struct dgvt {
 	struct dgvtab_probe *probe;     /* dgvtab.h; NULL: none */
 	int all_runs;           /* cursors stop at every run, even one with no
 				   selected access (dgvtab_scan_runs) */
+	const uint8_t *pick;    /* non-NULL: cursors read only the chunks
+				   whose pick[id] is non-zero, id < n_pick
+				   (dgvtab_scan_picked; the caller's array;
+				   dgvt_source lists them) */
+	int64_t n_pick;
+	int no_blocks;          /* scans leave block_id NULL, the blocks not
+				   loaded nor looked up (dgvtab_scan_picked) */
 };
 
 /* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */

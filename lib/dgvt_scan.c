@@ -74,7 +74,10 @@ static void scan_fill(struct dgvt *t, struct dgvt_cur *c, struct dgvtab_row *row
 		r->pc = d->pc;
 		r->thread = c->thread;
 		r->context_id = (int64_t)c->run.context;
-		r->block_id = dgvt_block_at(&t->m, r->addr, r->icount, &r->has_block);
+		if (t->no_blocks)
+			r->block_id = 0, r->has_block = 0;
+		else
+			r->block_id = dgvt_block_at(&t->m, r->addr, r->icount, &r->has_block);
 		r->aseq = i;
 		r->chunk_id = c->chunk;
 		r->module_id = d->module;
@@ -412,7 +415,8 @@ int dgvtab_count_in(sqlite3 *db, const char *schema, const struct dgvtab_term *t
 /* A table of the call's own, a cursor as xFilter would run it for the
    terms, and scan_loop; with runs, every run (dgvtab_scan_runs). */
 static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
-		     int64_t limit, int runs, dgvtab_rows_fn *fn, void *arg, char **errmsg)
+		     const uint8_t *pick, int64_t n_pick, int64_t limit, int runs,
+		     dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
 	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
 	char plan[2 * DGVTAB_COUNT_TERMS + 1];
@@ -426,11 +430,15 @@ static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *
 	rows = sqlite3_malloc64(SCAN_BATCH * sizeof *rows);
 	rc = dgvt_init(&t, db, schema);
 	t.all_runs = runs;
+	t.pick = pick;
+	t.n_pick = n_pick;
+	t.no_blocks = pick != NULL;     /* dgvtab_scan_picked: no block_id */
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
 	/* every column is read: the blocks are looked up (DGVT_PLAN_BLOCKS) */
 	if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
-	    && (rc = solo_cursor(&t, DGVT_PLAN_BLOCKS, plan, n, argv, &c)) == SQLITE_OK) {
+	    && (rc = solo_cursor(&t, t.no_blocks ? 0 : DGVT_PLAN_BLOCKS, plan, n, argv, &c))
+	       == SQLITE_OK) {
 		rc = scan_loop(&t, c, limit, runs, fn, arg, rows);
 		dgvt_cur_close(&c->base);
 	}
@@ -443,11 +451,18 @@ static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *
 int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		int64_t limit, dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
-	return scan_with(db, schema, terms, n, limit, 0, fn, arg, errmsg);
+	return scan_with(db, schema, terms, n, NULL, 0, limit, 0, fn, arg, errmsg);
+}
+
+int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		       const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn, void *arg,
+		       char **errmsg)
+{
+	return scan_with(db, schema, terms, n, pick, n_pick, -1, 0, fn, arg, errmsg);
 }
 
 int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
 		     char **errmsg)
 {
-	return scan_with(db, schema, NULL, 0, -1, 1, fn, arg, errmsg);
+	return scan_with(db, schema, NULL, 0, NULL, 0, -1, 1, fn, arg, errmsg);
 }

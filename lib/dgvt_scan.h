@@ -47,6 +47,16 @@ struct dgvtab_term;
 int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		int64_t limit, dgvtab_rows_fn *fn, void *arg, char **errmsg);
 
+/* The same rows (every one, no limit, block_id NULL: no block looked up)
+   from the chunks whose pick[id] is non-zero alone (id < n_pick; the
+   others' data is never read): a
+   question that has the other chunks' answer from their summaries
+   (dgplot: the chunks a call-stack filter takes whole, from their
+   cells). */
+int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		       const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn, void *arg,
+		       char **errmsg);
+
 /* The same rows, every access, with a marker row before each run's
    accesses, every run, even one without an access: aseq -1, icount the
    run's first instruction's, size its instructions executed (n_instrs),

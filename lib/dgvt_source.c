@@ -239,8 +239,25 @@ static int regions_usable(const struct dgvt_filter *f)
 	       && (f->a_hi >> 16) - (f->a_lo >> 16) < MAX_REGIONS;
 }
 
+/* The chunks the scan's caller picked (struct dgvt's pick), within the
+   chunk_id range, in id order: the candidates in place of the contexts'
+   (the runs are checked against the set as they are decoded anyway). */
+static int ids_picked(struct dgvt *t, struct dgvt_source *s, const struct dgvt_filter *f)
+{
+	int64_t id = f->ch_lo > 0 ? f->ch_lo : 0, end = f->ch_hi < t->n_pick ? f->ch_hi + 1 : t->n_pick;
+
+	for (; id < end; id++)
+		if (t->pick[id]) {
+			if (dgvt_grow(&s->ids, &s->cap_ids, s->n_ids + 1, sizeof *s->ids) != SQLITE_OK)
+				return SQLITE_NOMEM;
+			s->ids[s->n_ids++] = id;
+		}
+	return SQLITE_OK;
+}
+
 /* Build the list of candidate chunks from contexts and regions, each
-   sorted; with both, their intersection.  Sets list_mode when a list
+   sorted; with both, their intersection; the caller's picked chunks
+   instead of the contexts' when it picked.  Sets list_mode when a list
    applies. */
 int dgvt_source_list(struct dgvt *t, struct dgvt_source *s, const struct dgvt_filter *f)
 {
@@ -253,8 +270,12 @@ int dgvt_source_list(struct dgvt *t, struct dgvt_source *s, const struct dgvt_fi
 	   part, a stretch at a time): scanning them costs less than reading
 	   the chunk lists of every context of the set, and the runs are
 	   checked against the set as they are decoded anyway */
-	if (f->has_ctx && !(f->ch_lo != INT64_MIN && f->ch_hi >= f->ch_lo
-	                    && (uint64_t)f->ch_hi - (uint64_t)f->ch_lo < 64)) {
+	if (t->pick) {
+		if ((rc = ids_picked(t, s, f)) != SQLITE_OK)
+			return rc;
+		s->list_mode = 1;
+	} else if (f->has_ctx && !(f->ch_lo != INT64_MIN && f->ch_hi >= f->ch_lo
+	                           && (uint64_t)f->ch_hi - (uint64_t)f->ch_lo < 64)) {
 		if ((rc = ids_from_contexts(t, s, f)) != SQLITE_OK)
 			return rc;
 		ids_sort_unique(s);

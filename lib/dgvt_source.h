@@ -12,7 +12,9 @@
  * keeping the list as the ids allowed; with no list, it scans by icount
  * or by id.  dgvt_source_next then gives the chunk rows (id, thread, icount_lo,
  * icount_hi, addr_lo, addr_hi, data) in chunk id = icount order, leaving
- * out those that cannot hold a row the filter lets through.  Uses dgvt_db
+ * out those that cannot hold a row the filter lets through.  A scan's
+ * caller that picked its chunks (struct dgvt's pick) has them listed in
+ * place of the contexts' chunks.  Uses dgvt_db
  * (the statements, the errors) and the model's context count.
  *
  * Ownership: the source owns its statements and arrays, kept across
