@@ -302,7 +302,8 @@ static int summary_usable(struct plot *p)
 
 /* A filter of call-stack conditions alone (dg_ctx_summed(): fn:, file:,
    dso: in --events) takes many chunks whole: with the cells usable as
-   for the whole trace, those chunks come from chunk_cells and only the
+   without a filter (the whole trace or a zoom), those chunks come from
+   chunk_cells and only the
    chunks it takes in part are decoded (p->kinds).  A broad filter that
    leaves out a few contexts leaves few chunks to decode; one that takes
    a few contexts, few chunks of either kind.  0 not so, -1 an error. */
@@ -311,7 +312,7 @@ static int mixed_usable(struct plot *p)
 	int64_t i, whole = 0, part = 0;
 	int ok, rc;
 
-	if (p->o->unfiltered || p->o->source || p->o->has_icount
+	if (p->o->unfiltered || p->o->source
 	    || one_int(p, "SELECT dg_filtered() AND dg_ctx_summed()", &ok) != 1 || !ok
 	    || !cells_usable(p))
 		return 0;
@@ -360,27 +361,60 @@ static int part_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	return 0;
 }
 
-/* The filter is the call-stack set alone (mixed_usable: dg_ctx_summed()),
-   which the table evaluates in C: the chunks in part are scanned in C,
-   one table for them all, the others' data never read. */
-static int each_part_access(struct plot *p, access_fn *fn, void *arg)
+/* column >= lo AND column < hi as terms[n], terms[n + 1]; n + 2. */
+static int zoom_terms(struct dgvtab_term *terms, int n, int column, int64_t lo, int64_t hi)
 {
-	static const struct dgvtab_term set = {
-		DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0, DGFILTER_STACK_SET
-	};
+	terms[n++] = (struct dgvtab_term){ column, SQLITE_INDEX_CONSTRAINT_GE, lo, NULL };
+	terms[n++] = (struct dgvtab_term){ column, SQLITE_INDEX_CONSTRAINT_LT, hi, NULL };
+	return n;
+}
+
+/* The accesses of filtered_accesses in the zoom as terms of the table
+   (dgvtab_scan): none (no filter: dg_filtered() 0) or the call-stack set
+   alone (dg_ctx_summed()), which the table evaluates in C; then the zoom,
+   as p->zoom says it in SQL.  *n terms; 0 when the filter or the source
+   is SQL the table does not take. */
+static int access_terms(struct plot *p, struct dgvtab_term *terms, int *n)
+{
+	int ok, filtered;
+
+	*n = 0;
+	if (p->o->source || (filtered = (int)one_int(p, "SELECT dg_filtered()", &ok), !ok))
+		return 0;
+	if (filtered) {
+		if (one_int(p, "SELECT dg_ctx_summed()", &ok) != 1 || !ok)
+			return 0;
+		terms[(*n)++] = (struct dgvtab_term){ DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ,
+						      0, DGFILTER_STACK_SET };
+	}
+	if (p->o->has_addr)
+		*n = zoom_terms(terms, *n, DGVTAB_ADDR_COLUMN, p->o->addr_lo, p->o->addr_hi);
+	if (p->o->has_icount)
+		*n = zoom_terms(terms, *n, DGVTAB_ICOUNT_COLUMN, p->o->icount_lo, p->o->icount_hi);
+	return 1;
+}
+
+/* The accesses access_terms gives, scanned in C into fn: all of them, or
+   with p->kinds (mixed_usable) those of the chunks the filter takes in
+   part alone, one table for them all, the others' data never read. */
+static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
+			 access_fn *fn, void *arg)
+{
 	struct part_scan x = { p, fn, arg, 0 };
-	uint8_t *pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1);
+	uint8_t *pick = NULL;
 	char *msg = NULL;
 	int64_t i;
 	int rc;
 
-	if (!pick) {
-		*p->err = sqlite3_mprintf("out of memory");
-		return -1;
+	if (p->kinds) {
+		if (!(pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1))) {
+			*p->err = sqlite3_mprintf("out of memory");
+			return -1;
+		}
+		for (i = 0; i < p->n_kinds; i++)
+			pick[i] = p->kinds[i] == DGCTXSET_PART;
 	}
-	for (i = 0; i < p->n_kinds; i++)
-		pick[i] = p->kinds[i] == DGCTXSET_PART;
-	rc = dgvtab_scan_picked(p->db, "main", &set, 1, pick, p->n_kinds, part_rows, &x, &msg);
+	rc = dgvtab_scan_picked(p->db, "main", terms, n, pick, p->n_kinds, part_rows, &x, &msg);
 	free(pick);
 	if (x.failed) {         /* fn said why */
 		sqlite3_free(msg);
@@ -392,6 +426,20 @@ static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 	}
 	sqlite3_free(msg);
 	return 0;
+}
+
+/* The accesses of the chunks a call-stack filter takes in part
+   (mixed_usable: the filter is the set alone), in the zoom. */
+static int each_part_access(struct plot *p, access_fn *fn, void *arg)
+{
+	struct dgvtab_term terms[5];
+	int n;
+
+	if (!access_terms(p, terms, &n) || !n || terms[0].column != DGVTAB_STACK_COLUMN) {
+		*p->err = sqlite3_mprintf("plot: the filter is not a call-stack set");
+		return -1;      /* mixed_usable checked it: our bug */
+	}
+	return each_access_c(p, terms, n, fn, arg);
 }
 
 /* What each_cell calls, per cell of a chunk spanning icounts [lo, hi):
@@ -597,12 +645,32 @@ static int find_pages_cells(struct plot *p)
 
 /* Pass 1: the pages used, and the icount span when not given: one scan,
    the page set kept in a hash (a GROUP BY would sort every access). */
+/* Pass 1 decoding every access in the view in C (access_terms). */
+static int find_pages_c(struct plot *p, const struct dgvtab_term *terms, int n)
+{
+	struct span sp = { .lo = INT64_MAX, .hi = INT64_MIN };
+	int rc;
+
+	if (dghash_init(&sp.set, 4096) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	rc = each_access_c(p, terms, n, span_access, &sp);
+	if (rc == 0)
+		rc = pages_from_set(p, &sp.set);
+	dghash_free(&sp.set);
+	p->ylo = sp.lo;
+	p->yhi = sp.hi;
+	return rc;
+}
+
 static int find_pages(struct plot *p)
 {
+	struct dgvtab_term terms[5];
 	sqlite3_stmt *st;
 	struct dghash set;
 	int64_t ps = p->o->page_size;
-	int rc, added;
+	int rc, added, n;
 
 	if (summary_usable(p)) {
 		if (find_pages_summary(p) < 0)
@@ -611,6 +679,11 @@ static int find_pages(struct plot *p)
 	}
 	if ((rc = mixed_usable(p)) != 0) {
 		if (rc < 0 || find_pages_cells(p) < 0)
+			return -1;
+		goto window;
+	}
+	if (access_terms(p, terms, &n)) {       /* decoded in C */
+		if (find_pages_c(p, terms, n) < 0)
 			return -1;
 		goto window;
 	}
@@ -769,10 +842,11 @@ static int bin_access(struct plot *p, void *ysp, int64_t addr, int64_t icount, i
 
 static int bin(struct plot *p)
 {
+	struct dgvtab_term terms[5];
 	sqlite3_stmt *st;
 	double ys = (double)p->ph / ((double)p->yhi - (double)p->ylo);
 	char *sql;
-	int rc;
+	int rc, n;
 
 	p->reads = calloc((size_t)p->pw * p->ph, sizeof *p->reads);
 	p->writes = calloc((size_t)p->pw * p->ph, sizeof *p->writes);
@@ -787,6 +861,8 @@ static int bin(struct plot *p)
 	if (p->summary == 2)
 		return each_cell(p, bin_cell, &ys) < 0 ? -1
 		       : each_part_access(p, bin_access, &ys);
+	if (access_terms(p, terms, &n))         /* decoded in C */
+		return each_access_c(p, terms, n, bin_access, &ys);
 	sql = sqlite3_mprintf("SELECT addr, icount, is_write, %s FROM %%s WHERE 1%%s", weight(p));
 	if (!sql) {
 		*p->err = sqlite3_mprintf("out of memory");

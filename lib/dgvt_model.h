@@ -81,8 +81,8 @@ struct dgvt {
 				   (dgvtab_scan_picked; the caller's array;
 				   dgvt_source lists them) */
 	int64_t n_pick;
-	int no_blocks;          /* scans leave block_id NULL, the blocks not
-				   loaded nor looked up (dgvtab_scan_picked) */
+	int no_blocks;          /* scans leave block_id NULL, no block looked
+				   up (dgvtab_scan_picked) */
 };
 
 /* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */

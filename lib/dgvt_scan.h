@@ -49,7 +49,7 @@ int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms
 
 /* The same rows (every one, no limit, block_id NULL: no block looked up)
    from the chunks whose pick[id] is non-zero alone (id < n_pick; the
-   others' data is never read): a
+   others' data is never read; pick NULL: every chunk): a
    question that has the other chunks' answer from their summaries
    (dgplot: the chunks a call-stack filter takes whole, from their
    cells). */
@@ -79,7 +79,10 @@ struct dgvtab_term {
 	const char *text;
 };
 #define DGVTAB_COUNT_TERMS 16
-/* stack_filter's column number in a term: after the 11 of SELECT *. */
+/* Column numbers of terms: icount and addr lead SELECT *; stack_filter
+   comes after its 11 columns. */
+#define DGVTAB_ICOUNT_COLUMN 0
+#define DGVTAB_ADDR_COLUMN 1
 #define DGVTAB_STACK_COLUMN 11
 
 /* Whether the table evaluates the term itself (SQLite would leave it no

@@ -5,9 +5,9 @@
 # accounts for every one of them, as the decoding path does.  The summary
 # path is taken when a 256-byte cell is at most a pixel wide and a chunk a
 # few rows high; an address zoom (here one that keeps everything) makes the
-# plot decode the accesses.  Under a call-stack filter (fn:main) the chunks
-# it takes whole come from their cells and the others are decoded: every
-# passing access counted, in the decoding path's columns.
+# plot decode the accesses.  Under a call-stack filter (fn:main), zoomed or
+# not, the chunks it takes whole come from their cells and the others are
+# decoded: every passing access counted, in the decoding path's columns.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -84,6 +84,27 @@ check_eq "fn:main: the plot counts every access that passes, reads and writes" \
 dq s.db --size 200x200 --events fn:main --addr-range 0:0x7fffffffffff --plot-data main-dec.dat
 check_eq "fn:main: the columns (pages) of the decoding path" \
 	"$(awk '!/^#/ { print $1 }' main-dec.dat | sort -u)" "$(awk '!/^#/ { print $1 }' main.dat | sort -u)"
+# Zoomed (the viewer's views), the same way: in an address zoom of whole
+# pages, every access that passes in it, once; in an icount zoom, the
+# chunks that straddle its ends count whole, as without a filter.
+M=$(dq s.db "SELECT page FROM sum_pages ORDER BY page LIMIT 1 OFFSET (SELECT count(*) / 2 FROM sum_pages)")
+Z="--addr-range $(($(dq s.db 'SELECT min(page) FROM sum_pages') * 4096)):$(((M + 1) * 4096))"
+IC=$(dq s.db "SELECT (min(icount_lo) + max(icount_hi)) / 2 FROM chunks")
+for z in "$Z" "--icount-range 0:$IC"; do
+	# shellcheck disable=SC2086
+	dq s.db --size 200x200 --events fn:main $z --plot-data zoom.dat
+	check_eq "fn:main $z: whole chunks from chunk_cells, the rest decoded" \
+		"# from: chunk_cells where the filter takes whole chunks, filtered_accesses elsewhere" \
+		"$(grep '^# from:' zoom.dat)" || diag_file dq.err
+	# shellcheck disable=SC2086
+	dq s.db --events fn:main $z 'SELECT count(*) - sum(is_write), sum(is_write) FROM filtered_accesses' |
+		tr '|' ' ' >zoom.sql
+	[ "$z" = "$Z" ] && check_eq "fn:main $z: every access that passes, reads and writes" \
+		"$(cat zoom.sql)" "$(awk '!/^#/ { r += $3; w += $4 } END { print r, w }' zoom.dat)"
+	[ "$z" = "$Z" ] || check_eq "fn:main $z: reads and writes within 2 % of those that pass" "1 1" \
+		"$(awk 'NR == FNR { r = $1; w = $2; next } !/^#/ { pr += $3; pw += $4 }
+		   END { print (pr >= r && pr <= r * 1.02), (pw >= w && pw <= w * 1.02) }' zoom.sql zoom.dat)"
+done
 
 # A bad blob is an error naming the table, the chunk and the byte (exit 1),
 # in the plot and in chunk_cells_v: chunk 2's blob is cell 5, 1 read, then
