@@ -303,10 +303,10 @@ static int summary_usable(struct plot *p)
 /* A filter of call-stack conditions alone (dg_ctx_summed(): fn:, file:,
    dso: in --events) takes many chunks whole: with the cells usable as
    without a filter (the whole trace or a zoom), those chunks come from
-   chunk_cells and only the
-   chunks it takes in part are decoded (p->kinds).  A broad filter that
-   leaves out a few contexts leaves few chunks to decode; one that takes
-   a few contexts, few chunks of either kind.  0 not so, -1 an error. */
+   chunk_cells and only the chunks it takes in part are decoded
+   (p->kinds).  A broad filter that leaves out a few contexts leaves few
+   chunks to decode; one that takes a few contexts, few chunks of either
+   kind.  0 not so, -1 an error. */
 static int mixed_usable(struct plot *p)
 {
 	int64_t i, whole = 0, part = 0;
@@ -643,8 +643,6 @@ static int find_pages_cells(struct plot *p)
 	return rc;
 }
 
-/* Pass 1: the pages used, and the icount span when not given: one scan,
-   the page set kept in a hash (a GROUP BY would sort every access). */
 /* Pass 1 decoding every access in the view in C (access_terms). */
 static int find_pages_c(struct plot *p, const struct dgvtab_term *terms, int n)
 {
@@ -664,6 +662,8 @@ static int find_pages_c(struct plot *p, const struct dgvtab_term *terms, int n)
 	return rc;
 }
 
+/* Pass 1: the pages used, and the icount span when not given: one scan,
+   the page set kept in a hash (a GROUP BY would sort every access). */
 static int find_pages(struct plot *p)
 {
 	struct dgvtab_term terms[5];
