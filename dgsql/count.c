@@ -2,13 +2,10 @@
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "count.h"
-#include "dgfilter.h"
 #include "dgmem.h"
 #include "dgsqlfn.h"
 #include "dgvtab.h"

@@ -436,7 +436,7 @@ static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *
 	t.no_blocks = no_blocks;
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
-	/* every column is read: the blocks are looked up (DGVT_PLAN_BLOCKS) */
+	/* every column is read, block_id too unless no_blocks (DGVT_PLAN_BLOCKS) */
 	if (rc == SQLITE_OK && (rc = count_values(db, terms, n, plan, argv)) == SQLITE_OK
 	    && (rc = solo_cursor(&t, t.no_blocks ? 0 : DGVT_PLAN_BLOCKS, plan, n, argv, &c))
 	       == SQLITE_OK) {
