@@ -19,6 +19,7 @@
 #include "count.h"
 #include "dgesc.h"
 #include "dgfilter.h"
+#include "dgfsum.h"
 #include "dgsqlfn.h"
 #include "dgstacks.h"
 #include "dgvtab.h"
@@ -99,7 +100,8 @@ int shell_attach(struct shell *sh, sqlite3 *db, const char *name, char **err)
 	if (check_trace_db(sh->db, name, err) < 0 ||
 	    dgvtab_register_probe(sh->db, &sh->probe, err) != SQLITE_OK ||
 	    dgsqlfn_register(sh->db, err) < 0 ||
-	    dgstacks_register(sh->db, err) < 0 || cache_install(sh->db, err) < 0)
+	    dgstacks_register(sh->db, err) < 0 || dgfsum_register(sh->db, err) != SQLITE_OK
+	    || cache_install(sh->db, err) < 0)
 		return -1;
 	return shell_set_filter(sh, NULL, NULL, err);
 }

@@ -940,7 +940,9 @@ enum cls_src {
 	CLS_ALL,        /* no filter: sum_lines, sum_pages, and sum_windows
 	                   when windowed_all() */
 	CLS_DSO,        /* only dso: in --events: classes in temp.dgf_cls */
-	CLS_HEAP        /* only malloc in --ranges: classes with the heap bit */
+	CLS_HEAP,       /* only malloc in --ranges: classes with the heap bit */
+	CLS_STACK       /* call-stack conditions alone: lib/dgfsum.c's tables
+			   (the chunks taken whole from the summaries) */
 };
 
 static int has_classes(sqlite3 *db)
@@ -962,12 +964,17 @@ static enum cls_src classed(sqlite3 *db, const struct dgfilter *f)
 		return CLS_NONE;
 	if (!f || (!f->ev.n && !f->rg.n))
 		return CLS_ALL;
-	if (!has_classes(db))
-		return CLS_NONE;
-	if (!f->rg.n && only_kind(&f->ev, K_DSO))
-		return dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM pcs WHERE "
-				   "module_id = 0)") == 0 ? CLS_DSO : CLS_NONE;
-	return !f->ev.n && only_kind(&f->rg, K_MALLOC) ? CLS_HEAP : CLS_NONE;
+	if (has_classes(db)) {
+		if (!f->rg.n && only_kind(&f->ev, K_DSO)
+		    && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM pcs WHERE "
+				   "module_id = 0)") == 0)
+			return CLS_DSO;
+		if (!f->ev.n && only_kind(&f->rg, K_MALLOC))
+			return CLS_HEAP;
+	}
+	/* fn:, file:, dso: (sum_ctx's filters): per chunk, from the
+	   summaries or decoded (dgfsum.h) */
+	return f->ev.n && summed(db, f) == SUM_CTX ? CLS_STACK : CLS_NONE;
 }
 
 /* temp.dgf_cls: the classes whose set holds a module that a dso:
@@ -1018,6 +1025,14 @@ static int build_classes(sqlite3 *db, const struct dgfilter *f, enum cls_src src
 			       "filtered_windows AS SELECT window_start, accesses, "
 			       "lines, pages FROM sum_windows" : NO_WINDOWS, NULL, err) < 0
 		       ? -1 : 0;
+	if (src == CLS_STACK)
+		return exec(db, "CREATE TEMP VIEW filtered_lines AS SELECT line, reads, "
+			    "writes FROM main.dgf_stack_lines; "
+			    "CREATE TEMP VIEW filtered_pages AS SELECT line >> 6 AS page, "
+			    "sum(reads) AS reads, sum(writes) AS writes, count(*) AS lines "
+			    "FROM temp.filtered_lines GROUP BY line >> 6; "
+			    "CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
+			    "accesses, lines, pages FROM main.dgf_stack_windows", NULL, err);
 	if (src == CLS_DSO && fill_classes(db, f, err) < 0)
 		return -1;
 	/* lines first, in key order (no sorter); pages from them, as a line
@@ -1079,7 +1094,8 @@ static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 	                            (void *)(intptr_t)(sum == SUM_CTX), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-	                            (void *)(intptr_t)(cls == CLS_ALL ? windowed_all(db)
+	                            (void *)(intptr_t)(cls == CLS_ALL || cls == CLS_STACK
+						       ? windowed_all(db)
 						       : cls != CLS_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_paged", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,

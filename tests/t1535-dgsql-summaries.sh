@@ -10,9 +10,12 @@
 # decoding.  With only dso: conditions in --events, or only malloc in
 # --ranges, hot_pages, hot_lines and working_set answer from the class
 # summaries (sum_line_class, sum_window_class: dg_paged(), dg_windowed()
-# are 1); with other filters they decode.  Every such answer must equal
-# the same aggregate computed by decoding every access of `accesses` /
-# filtered_accesses, on a single- and two multi-threaded traces.  t1536
+# are 1); with other call-stack filters from lib/dgfsum.c's tables (the
+# chunks the filter takes whole from sum_lines and sum_windows, the
+# others decoded); with user: or other ranges they decode.  Every such
+# answer must equal the same aggregate computed by decoding every access
+# of `accesses` / filtered_accesses, on a single- and two multi-threaded
+# traces.  t1536
 # checks the class summaries on programs of many modules and hand-made logs.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
@@ -128,15 +131,25 @@ for db in w.db t.db; do
 		    count(DISTINCT addr / 4096) FROM accesses GROUP BY icount / 100000 ORDER BY 1")" \
 		"$(dq $db ".q working_set")"
 done
-check_eq "dg_windowed() without a filter, and with one" "1 0" \
-	"$(dq w.db 'SELECT dg_windowed()') $(dq w.db --events fn:main 'SELECT dg_windowed()')"
+check_eq "dg_windowed() without a filter, with fn:, and with user:" "1 1 0" \
+	"$(dq w.db 'SELECT dg_windowed()') $(dq w.db --events fn:main 'SELECT dg_windowed()'
+	   ) $(dq w.db --events fn:main,user:x 'SELECT dg_windowed()')"
 for db in w.db t.db h.db; do
 	classed $db --events 'dso:libc.so*'
 	classed $db --ranges malloc
 done
 classed w.db --events 'dso:libc.so*,dso:ld-linux*'
 classed t.db --events 'dso:*libc*,dso:*threads*'
-classed w.db --events fn:main 0
+# call-stack filters (dgf_stack_lines, dgf_stack_windows): broad ones
+# from the complement of sum_lines and mixed windows decoded, narrow ones
+# decoded; an inlined function's blocks are taken in part
+classed w.db --events fn:main
+classed w.db --events fn:elf_dynamic_do_Rela
+classed w.db --events 'dso:libc.so*,file:mixed.c'
+classed t.db --events fn:worker
+classed t.db --events fn:main
+classed h.db --events 'fn:*'
+classed w.db --events fn:main,user:x 0
 classed t.db --ranges malloc,range 0
 check_eq "dg_paged() with dso: and malloc together" 0 \
 	"$(dq h.db --events 'dso:*libc*' --ranges malloc 'SELECT dg_paged()')"

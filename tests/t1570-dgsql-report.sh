@@ -117,15 +117,16 @@ check_run "--ranges user:b --report" "$DGSQL" t.db --ranges user:b --report rg
 check_eq "--ranges user:b: only block 2 is accessed" "2 $((2 * NN))" \
 	"$(jat rg blocks all block) $(jat rg blocks all accesses)"
 # A call-stack filter takes the functions and the flame graph's contexts
-# from the filter's summaries (filtered_sum, filtered_ctx) and, dso:
-# alone, the pages, lines and windows from the class summaries: the same
+# from the filter's summaries (filtered_sum, filtered_ctx) and the pages,
+# lines and windows from the class summaries (dso: alone) or from the
+# chunks it takes whole (lib/dgfsum.c, the rest decoded): the same
 # report.json and folded stacks as from the accesses decoded, on a copy
 # without those summaries (compared without charts: report.json does not
 # hold them).
 cp t.db nosum.db
 sqlite3 -batch nosum.db "DROP TABLE sum_ctx; DROP TABLE sum_ctx_miss;
 	DROP TABLE sum_line_class; DROP TABLE sum_window_class; DROP TABLE sum_class_modules"
-for fl in "fn:transpose_naive 1|1|0|0" "dso:*transpose* 1|1|1|1" "fn:main 1|1|0|0"; do
+for fl in "fn:transpose_naive 1|1|1|1" "dso:*transpose* 1|1|1|1" "fn:main 1|1|1|1"; do
 	set -- $fl
 	check_eq "--events $1: summed, by context, paged, windowed" "$2" \
 		"$(dq t.db --events "$1" 'SELECT dg_summed(), dg_ctx_summed(), dg_paged(), dg_windowed()')"

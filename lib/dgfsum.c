@@ -1,0 +1,740 @@
+/* dgfsum.c: a call-stack filter's cache lines and working set.  See
+ * dgfsum.h.
+ *
+ * One table object type for both tables (which says which).  A scan
+ * first reads every chunk's icount span and size and dgctxset's kinds,
+ * then decodes the chunks it needs with dgvtab_scan_picked, then hands
+ * out rows: the complement's lines stream from sum_lines with the
+ * decoded counts taken off; every other answer is made whole first
+ * (rows of four integers) and read back.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgfsum.h"
+#include "dgctxset.h"
+#include "dgfilter.h"
+#include "dghash.h"
+#include "dgmem.h"
+#include "dgsqlfn.h"
+#include "dgvt_scan.h"
+
+#define WINDOW   100000          /* sum_windows' */
+#define BIT(k)   (1u << (k))     /* a dgctxset kind in a window's mask */
+
+enum { T_LINES, T_WINDOWS };
+static const char *const names[] = { "dgf_stack_lines", "dgf_stack_windows" };
+static const char *const decls[] = {
+	"CREATE TABLE x(line INTEGER, reads INTEGER, writes INTEGER)",
+	"CREATE TABLE x(window_start INTEGER, accesses INTEGER, lines INTEGER, "
+	"pages INTEGER)",
+};
+
+struct fsvt {
+	sqlite3_vtab base;
+	sqlite3 *db;
+	int which;
+};
+
+/* ------------------------------------------------------------ counts */
+
+/* Reads and writes by key (a line), signed: the complement's are taken
+   off.  The last key's index is kept: accesses come in runs on a line. */
+struct counts {
+	struct dghash h;            /* key -> index */
+	int64_t *rw;                /* 2 per index: reads, writes */
+	size_t n, cap;
+	uint64_t last_key;
+	uint32_t last;
+	int have_last;
+};
+
+static int counts_add(struct counts *c, uint64_t key, int is_write, int64_t d)
+{
+	uint32_t i;
+
+	if (c->have_last && c->last_key == key) {
+		i = c->last;
+	} else {
+		int added;
+		long s = dghash_put(&c->h, key, (uint32_t)c->n, &added);
+
+		if (s < 0)
+			return -1;
+		if (added) {
+			if (c->n >= DGHASH_NONE - 1
+			    || dg_grow(&c->rw, &c->cap, 2 * (c->n + 1), sizeof *c->rw) < 0)
+				return -1;
+			c->rw[2 * c->n] = c->rw[2 * c->n + 1] = 0;
+			c->n++;
+		}
+		i = c->h.vals[s];
+		c->last_key = key;
+		c->last = i;
+		c->have_last = 1;
+	}
+	c->rw[2 * (size_t)i + (is_write != 0)] += d;
+	return 0;
+}
+
+static void counts_free(struct counts *c)
+{
+	dghash_free(&c->h);
+	free(c->rw);
+	memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------------ chunks */
+
+/* Every chunk by id: its icount span [lo, hi), accesses and kind. */
+struct chunks {
+	int64_t n;                  /* max id + 1 */
+	int64_t *lo, *hi, *acc;
+	uint8_t *kind;              /* DGCTXSET_* */
+};
+
+static void chunks_free(struct chunks *k)
+{
+	free(k->lo);
+	free(k->hi);
+	free(k->acc);
+	free(k->kind);
+	memset(k, 0, sizeof *k);
+}
+
+static int sql_fail(sqlite3 *db, const char *who, char **err)
+{
+	*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
+	return -1;
+}
+
+static int chunks_load(sqlite3 *db, const char *who, struct chunks *k, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	uint8_t *kinds = NULL;
+	int64_t n_kinds = 0, i;
+	char *msg = NULL;
+	int rc;
+
+	memset(k, 0, sizeof *k);
+	k->n = dgsqlfn_int(db, "SELECT coalesce(max(id) + 1, 0) FROM chunks");
+	if (k->n < 0 || k->n > INT32_MAX) {
+		*err = sqlite3_mprintf("%s: chunks: ids out of range", who);
+		return -1;
+	}
+	if (!(k->lo = calloc((size_t)k->n + 1, sizeof *k->lo))
+	    || !(k->hi = calloc((size_t)k->n + 1, sizeof *k->hi))
+	    || !(k->acc = calloc((size_t)k->n + 1, sizeof *k->acc))
+	    || !(k->kind = malloc((size_t)k->n + 1))) {
+		*err = sqlite3_mprintf("%s: out of memory", who);
+		return -1;
+	}
+	if ((rc = dgctxset_classify(db, &kinds, &n_kinds, &msg)) < 0) {
+		*err = sqlite3_mprintf("%s: %s", who, msg ? msg : "out of memory");
+		sqlite3_free(msg);
+		return -1;
+	}
+	/* where the kinds are not known, every chunk is decoded */
+	for (i = 0; i < k->n; i++)
+		k->kind[i] = rc > 0 && i < n_kinds ? kinds[i] : DGCTXSET_PART;
+	free(kinds);
+	if (sqlite3_prepare_v2(db, "SELECT id, icount_lo, icount_hi, n_accesses FROM chunks",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(db, who, err);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id < 0 || id >= k->n)
+			continue;
+		k->lo[id] = sqlite3_column_int64(st, 1);
+		k->hi[id] = sqlite3_column_int64(st, 2);
+		k->acc[id] = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(db, who, err);
+}
+
+/* The accesses of the chunks pick[id] names (the filter's own or all of
+   them), into fn. */
+static int scan(sqlite3 *db, const char *who, int filtered, const uint8_t *pick,
+		int64_t n_pick, dgvtab_rows_fn *fn, void *arg, const int *failed,
+		char **err)
+{
+	const struct dgvtab_term set = { DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0,
+					 DGFILTER_STACK_SET };
+	char *msg = NULL;
+	int rc = dgvtab_scan_picked(db, "main", &set, filtered, pick, n_pick, fn, arg, &msg);
+
+	if (*failed) {
+		sqlite3_free(msg);
+		*err = sqlite3_mprintf("%s: out of memory", who);
+		return -1;
+	}
+	if (rc != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: %s", who, msg ? msg : sqlite3_errstr(rc));
+		sqlite3_free(msg);
+		return -1;
+	}
+	sqlite3_free(msg);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the cursor */
+
+struct fscur {
+	sqlite3_vtab_cursor base;
+	sqlite3_stmt *st;           /* lines, complement: sum_lines */
+	struct counts delta;        /* what the complement takes off */
+	int64_t *rows;              /* else: the rows, 4 integers each */
+	size_t n_rows, cap_rows, at;
+	int64_t row[4];
+	int eof;
+};
+
+static int add_row(struct fscur *c, int64_t a, int64_t b, int64_t x, int64_t y)
+{
+	if (dg_grow(&c->rows, &c->cap_rows, 4 * (c->n_rows + 1), sizeof *c->rows) < 0)
+		return -1;
+	c->rows[4 * c->n_rows] = a;
+	c->rows[4 * c->n_rows + 1] = b;
+	c->rows[4 * c->n_rows + 2] = x;
+	c->rows[4 * c->n_rows + 3] = y;
+	c->n_rows++;
+	return 0;
+}
+
+static void cursor_reset(struct fscur *c)
+{
+	sqlite3_finalize(c->st);
+	c->st = NULL;
+	counts_free(&c->delta);
+	free(c->rows);
+	c->rows = NULL;
+	c->n_rows = c->cap_rows = c->at = 0;
+	c->eof = 1;
+}
+
+/* ------------------------------------------------------------ lines */
+
+struct line_scan {
+	struct counts *c;
+	int64_t sign;
+	int failed;
+};
+
+static int line_rows(void *arg, const struct dgvtab_row *r, size_t n)
+{
+	struct line_scan *x = arg;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (counts_add(x->c, (uint64_t)r[i].addr >> 6, (int)r[i].is_write, x->sign) < 0)
+			return x->failed = 1;
+	return 0;
+}
+
+static int by_line(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Decode what the lines need: the complement of a broad filter (every
+   access of the chunks not taken whole, to take off sum_lines, and the
+   passing ones of those in part, to put back), else the passing accesses
+   themselves.  *complement says which. */
+static int lines_decode(sqlite3 *db, const struct chunks *k, struct counts *c,
+			int *complement, char **err)
+{
+	const char *who = names[T_LINES];
+	struct line_scan x = { c, 1, 0 };
+	int64_t whole = 0, none = 0, i;
+	uint8_t *pick = malloc((size_t)k->n + 1);
+	int rc = -1;
+
+	if (!pick) {
+		*err = sqlite3_mprintf("%s: out of memory", who);
+		return -1;
+	}
+	for (i = 0; i < k->n; i++) {
+		whole += k->kind[i] == DGCTXSET_WHOLE ? k->acc[i] : 0;
+		none += k->kind[i] == DGCTXSET_NONE ? k->acc[i] : 0;
+	}
+	*complement = whole > none && dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema "
+						  "WHERE name = 'sum_lines'") == 1;
+	if (dghash_init(&c->h, 1024) < 0) {
+		*err = sqlite3_mprintf("%s: out of memory", who);
+		goto out;
+	}
+	if (*complement) {
+		for (i = 0; i < k->n; i++)
+			pick[i] = k->kind[i] != DGCTXSET_WHOLE;
+		x.sign = -1;
+		if (scan(db, who, 0, pick, k->n, line_rows, &x, &x.failed, err) < 0)
+			goto out;
+		x.sign = 1;
+	}
+	for (i = 0; i < k->n; i++)
+		pick[i] = *complement ? k->kind[i] == DGCTXSET_PART : k->kind[i] != DGCTXSET_NONE;
+	rc = scan(db, who, 1, pick, k->n, line_rows, &x, &x.failed, err);
+out:
+	free(pick);
+	return rc;
+}
+
+/* The next line of sum_lines less the complement's counts, skipping
+   lines left with no access. */
+static int lines_step(struct fscur *c, char **err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(c->st)) == SQLITE_ROW) {
+		int64_t line = sqlite3_column_int64(c->st, 0);
+		int64_t r = sqlite3_column_int64(c->st, 1), w = sqlite3_column_int64(c->st, 2);
+		uint32_t i = dghash_get(&c->delta.h, (uint64_t)line);
+
+		if (i != DGHASH_NONE) {
+			r += c->delta.rw[2 * (size_t)i];
+			w += c->delta.rw[2 * (size_t)i + 1];
+		}
+		if (r < 0 || w < 0) {
+			*err = sqlite3_mprintf("%s: line %lld: the chunks hold more accesses "
+					       "than sum_lines", names[T_LINES], (long long)line);
+			return -1;
+		}
+		if (r || w) {
+			c->row[0] = line;
+			c->row[1] = r;
+			c->row[2] = w;
+			return 0;
+		}
+	}
+	sqlite3_finalize(c->st);
+	c->st = NULL;
+	c->eof = 1;
+	if (rc != SQLITE_DONE) {
+		*err = sqlite3_mprintf("%s: sum_lines: %s", names[T_LINES], sqlite3_errstr(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int lines_filter(struct fscur *c, sqlite3 *db, char **err)
+{
+	struct chunks k;
+	int complement = 0, rc = -1;
+	size_t i;
+
+	if (chunks_load(db, names[T_LINES], &k, err) < 0
+	    || lines_decode(db, &k, &c->delta, &complement, err) < 0)
+		goto out;
+	if (complement) {
+		if (sqlite3_prepare_v2(db, "SELECT line, reads, writes FROM main.sum_lines "
+				       "ORDER BY line", -1, &c->st, NULL) != SQLITE_OK) {
+			sql_fail(db, names[T_LINES], err);
+			goto out;
+		}
+		c->eof = 0;
+		rc = lines_step(c, err);
+		goto out;
+	}
+	/* the passing accesses' own lines, sorted */
+	for (i = 0; i < c->delta.h.cap; i++) {
+		const int64_t *rw;
+
+		if (!c->delta.h.used[i])
+			continue;
+		rw = c->delta.rw + 2 * (size_t)c->delta.h.vals[i];
+		if (add_row(c, (int64_t)c->delta.h.keys[i], rw[0], rw[1], 0) < 0) {
+			*err = sqlite3_mprintf("%s: out of memory", names[T_LINES]);
+			goto out;
+		}
+	}
+	dg_sort(c->rows, c->n_rows, 4 * sizeof *c->rows, by_line);
+	counts_free(&c->delta);
+	c->eof = 0;
+	rc = 0;
+out:
+	chunks_free(&k);
+	return rc;
+}
+
+/* ------------------------------------------------------------ windows */
+
+/* The mixed windows' accesses, distinct lines and distinct pages.  A
+   line (page) is counted once a window: the pair (window, its id) is
+   a key of seen; ids number the lines and pages as they come. */
+struct win_scan {
+	const uint8_t *mixed;
+	int64_t n_win;
+	int64_t *acc;
+	uint32_t *lines, *pages;
+	struct dghash line_id, page_id, seen_line, seen_page;
+	struct recent { uint64_t line; int64_t w; } *recent;
+	int failed;
+};
+
+/* (window, line) pairs met lately, direct-mapped by line: most accesses
+   go to a line the window has just touched, and so skip both lookups
+   (they were a third of xz's working set under fn:lzma_code) */
+#define RECENT_BITS 12
+
+/* key's id in h, numbered as they come; DGHASH_NONE out of memory */
+static uint32_t intern(struct dghash *h, uint64_t key)
+{
+	int added;
+	long s;
+
+	if (h->n >= DGHASH_NONE - 1 || (s = dghash_put(h, key, (uint32_t)h->n, &added)) < 0)
+		return DGHASH_NONE;
+	return h->vals[s];
+}
+
+/* 1 when (w, id) is new in seen, 0 when not, -1 out of memory. */
+static int first_seen(struct dghash *seen, int64_t w, uint32_t id)
+{
+	int added;
+
+	if (dghash_put(seen, (uint64_t)w << 32 | id, 0, &added) < 0)
+		return -1;
+	return added;
+}
+
+static int win_access(struct win_scan *x, int64_t icount, uint64_t line)
+{
+	int64_t w = icount / WINDOW;
+	struct recent *r;
+	uint32_t lid, pid;
+	int fresh;
+
+	if (w < 0 || w >= x->n_win || !x->mixed[w])
+		return 0;
+	x->acc[w]++;
+	r = &x->recent[(line * 0x9E3779B97F4A7C15ull) >> (64 - RECENT_BITS)];
+	if (r->line == line && r->w == w)
+		return 0;
+	r->line = line;
+	r->w = w;
+	if ((lid = intern(&x->line_id, line)) == DGHASH_NONE
+	    || (fresh = first_seen(&x->seen_line, w, lid)) < 0)
+		return -1;
+	if (!fresh)
+		return 0;
+	x->lines[w]++;
+	if ((pid = intern(&x->page_id, line >> 6)) == DGHASH_NONE
+	    || (fresh = first_seen(&x->seen_page, w, pid)) < 0)
+		return -1;
+	x->pages[w] += fresh;
+	return 0;
+}
+
+static int win_rows(void *arg, const struct dgvtab_row *r, size_t n)
+{
+	struct win_scan *x = arg;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (win_access(x, r[i].icount, (uint64_t)r[i].addr >> 6) < 0)
+			return x->failed = 1;
+	return 0;
+}
+
+static void win_scan_free(struct win_scan *x)
+{
+	free(x->acc);
+	free(x->lines);
+	free(x->pages);
+	free(x->recent);
+	dghash_free(&x->line_id);
+	dghash_free(&x->page_id);
+	dghash_free(&x->seen_line);
+	dghash_free(&x->seen_page);
+}
+
+/* Each window's mask of the kinds of the chunks overlapping it; *n_win
+   windows (0 .. the last access's; fewer than 2^31, so that a window and
+   an id make one key of win_scan's). */
+static uint8_t *window_masks(const struct chunks *k, int64_t *n_win)
+{
+	int64_t i, w, n = 0;
+	uint8_t *mask;
+
+	for (i = 0; i < k->n; i++)
+		if (k->acc[i] > 0 && k->hi[i] > k->lo[i] && k->lo[i] >= 0)
+			n = (k->hi[i] - 1) / WINDOW + 1 > n ? (k->hi[i] - 1) / WINDOW + 1 : n;
+	if (n > INT32_MAX || !(mask = calloc((size_t)n + 1, 1)))
+		return NULL;
+	for (i = 0; i < k->n; i++)
+		if (k->acc[i] > 0 && k->hi[i] > k->lo[i] && k->lo[i] >= 0)
+			for (w = k->lo[i] / WINDOW; w <= (k->hi[i] - 1) / WINDOW; w++)
+				mask[w] |= (uint8_t)BIT(k->kind[i]);
+	*n_win = n;
+	return mask;
+}
+
+/* A window is mixed (decoded) when a chunk taken in part overlaps it, or
+   chunks of two kinds do; without sum_windows, whenever a chunk of the
+   filter's does. */
+static int is_mixed(uint8_t m, int summed)
+{
+	if (!summed)
+		return (m & (BIT(DGCTXSET_WHOLE) | BIT(DGCTXSET_PART))) != 0;
+	return (m & BIT(DGCTXSET_PART)) || (m & (m - 1));
+}
+
+/* The rows in window order: sum_windows' for the windows taken whole,
+   the decoded ones for the mixed. */
+static int windows_merge(struct fscur *c, sqlite3 *db, const uint8_t *mask,
+			 const struct win_scan *x, int summed, char **err)
+{
+	const char *who = names[T_WINDOWS];
+	sqlite3_stmt *st = NULL;
+	int64_t w = 0, ws;
+	int rc = SQLITE_DONE;
+
+	if (summed && sqlite3_prepare_v2(db, "SELECT window_start, accesses, lines, pages "
+					 "FROM main.sum_windows ORDER BY window_start",
+					 -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(db, who, err);
+	for (;;) {
+		ws = x->n_win;
+		if (st && (rc = sqlite3_step(st)) == SQLITE_ROW)
+			ws = sqlite3_column_int64(st, 0) / WINDOW;
+		for (; w < ws && w < x->n_win; w++)
+			if (x->mixed[w] && x->acc[w]
+			    && add_row(c, w * WINDOW, x->acc[w], x->lines[w], x->pages[w]) < 0)
+				goto oom;
+		if (ws >= x->n_win)
+			break;
+		if (ws < w)             /* (window_start is the key: never) */
+			continue;
+		if (!x->mixed[ws] && mask[ws] == BIT(DGCTXSET_WHOLE)
+		    && add_row(c, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+			       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)) < 0)
+			goto oom;
+		if (x->mixed[ws] && x->acc[ws]
+		    && add_row(c, ws * WINDOW, x->acc[ws], x->lines[ws], x->pages[ws]) < 0)
+			goto oom;
+		w = ws + 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		*err = sqlite3_mprintf("%s: sum_windows: %s", who, sqlite3_errstr(rc));
+		return -1;
+	}
+	return 0;
+oom:
+	sqlite3_finalize(st);
+	*err = sqlite3_mprintf("%s: out of memory", who);
+	return -1;
+}
+
+static int windows_filter(struct fscur *c, sqlite3 *db, char **err)
+{
+	const char *who = names[T_WINDOWS];
+	struct win_scan x;
+	struct chunks k;
+	uint8_t *mask = NULL, *mixed = NULL, *pick = NULL;
+	int64_t i, w;
+	int summed, rc = -1;
+
+	memset(&x, 0, sizeof x);
+	if (chunks_load(db, who, &k, err) < 0)
+		goto out;
+	summed = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'sum_windows'") == 1
+		 && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_windows)") == 1;
+	if (!(mask = window_masks(&k, &x.n_win))
+	    || !(mixed = calloc((size_t)x.n_win + 1, 1))
+	    || !(pick = calloc((size_t)k.n + 1, 1))
+	    || !(x.acc = calloc((size_t)x.n_win + 1, sizeof *x.acc))
+	    || !(x.lines = calloc((size_t)x.n_win + 1, sizeof *x.lines))
+	    || !(x.pages = calloc((size_t)x.n_win + 1, sizeof *x.pages))
+	    || !(x.recent = malloc(sizeof *x.recent << RECENT_BITS))
+	    || dghash_init(&x.line_id, 1024) < 0 || dghash_init(&x.page_id, 1024) < 0
+	    || dghash_init(&x.seen_line, 1024) < 0 || dghash_init(&x.seen_page, 1024) < 0)
+		goto oom;
+	for (i = 0; i < (int64_t)1 << RECENT_BITS; i++)
+		x.recent[i].w = -1;
+	for (w = 0; w < x.n_win; w++)
+		mixed[w] = (uint8_t)is_mixed(mask[w], summed);
+	x.mixed = mixed;
+	/* the filter's chunks that overlap a mixed window */
+	for (i = 0; i < k.n; i++)
+		if (k.kind[i] != DGCTXSET_NONE && k.acc[i] > 0 && k.hi[i] > k.lo[i] && k.lo[i] >= 0)
+			for (w = k.lo[i] / WINDOW; w <= (k.hi[i] - 1) / WINDOW && !pick[i]; w++)
+				pick[i] = mixed[w];
+	if (scan(db, who, 1, pick, k.n, win_rows, &x, &x.failed, err) < 0
+	    || windows_merge(c, db, mask, &x, summed, err) < 0)
+		goto out;
+	c->eof = 0;
+	rc = 0;
+	goto out;
+oom:
+	*err = sqlite3_mprintf("%s: out of memory", who);
+out:
+	chunks_free(&k);
+	win_scan_free(&x);
+	free(mask);
+	free(mixed);
+	free(pick);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the module */
+
+static int fs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+		      sqlite3_vtab **out, char **err)
+{
+	int which = (int)(intptr_t)aux;
+	struct fsvt *t;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	if ((rc = sqlite3_declare_vtab(db, decls[which])) != SQLITE_OK)
+		return rc;
+	if (!(t = sqlite3_malloc(sizeof *t))) {
+		*err = sqlite3_mprintf("%s: out of memory", names[which]);
+		return SQLITE_NOMEM;
+	}
+	memset(t, 0, sizeof *t);
+	t->db = db;
+	t->which = which;
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+static int fs_disconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return SQLITE_OK;
+}
+
+/* No constraint is taken: every scan makes the whole answer, in the
+   first column's order. */
+static int fs_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
+{
+	(void)vt;
+	info->estimatedCost = 1e6;
+	info->orderByConsumed = info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 0
+				&& !info->aOrderBy[0].desc;
+	return SQLITE_OK;
+}
+
+static int fs_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct fscur *c = sqlite3_malloc(sizeof *c);
+
+	(void)vt;
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof *c);
+	c->eof = 1;
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int fs_close(sqlite3_vtab_cursor *cur)
+{
+	cursor_reset((struct fscur *)cur);
+	sqlite3_free(cur);
+	return SQLITE_OK;
+}
+
+static int fs_fail(struct fscur *c, char *msg)
+{
+	sqlite3_vtab *vt = c->base.pVtab;
+
+	sqlite3_free(vt->zErrMsg);
+	vt->zErrMsg = msg;
+	return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+/* The next row: from sum_lines (a complement) or the rows made. */
+static int fs_next(sqlite3_vtab_cursor *cur)
+{
+	struct fscur *c = (struct fscur *)cur;
+	char *err = NULL;
+
+	if (c->st)
+		return lines_step(c, &err) < 0 ? fs_fail(c, err) : SQLITE_OK;
+	if (c->at >= c->n_rows) {
+		c->eof = 1;
+		return SQLITE_OK;
+	}
+	memcpy(c->row, c->rows + 4 * c->at++, sizeof c->row);
+	return SQLITE_OK;
+}
+
+static int fs_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
+		     int argc, sqlite3_value **argv)
+{
+	struct fscur *c = (struct fscur *)cur;
+	struct fsvt *t = (struct fsvt *)cur->pVtab;
+	char *err = NULL;
+	int rc;
+
+	(void)idx_num;
+	(void)idx_str;
+	(void)argc;
+	(void)argv;
+	cursor_reset(c);
+	rc = t->which == T_LINES ? lines_filter(c, t->db, &err) : windows_filter(c, t->db, &err);
+	if (rc < 0) {
+		cursor_reset(c);
+		return fs_fail(c, err);
+	}
+	return c->st ? SQLITE_OK : fs_next(cur);
+}
+
+static int fs_eof(sqlite3_vtab_cursor *cur)
+{
+	return ((struct fscur *)cur)->eof;
+}
+
+static int fs_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	struct fscur *c = (struct fscur *)cur;
+
+	if (col >= 0 && col < 4)
+		sqlite3_result_int64(ctx, c->row[col]);
+	return SQLITE_OK;
+}
+
+static int fs_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct fscur *)cur)->row[0];
+	return SQLITE_OK;
+}
+
+static const sqlite3_module fs_module = {
+	.iVersion = 0,
+	.xCreate = NULL,                /* eponymous only */
+	.xConnect = fs_connect,
+	.xBestIndex = fs_best_index,
+	.xDisconnect = fs_disconnect,
+	.xOpen = fs_open,
+	.xClose = fs_close,
+	.xFilter = fs_filter,
+	.xNext = fs_next,
+	.xEof = fs_eof,
+	.xColumn = fs_column,
+	.xRowid = fs_rowid,
+};
+
+int dgfsum_register(sqlite3 *db, char **errmsg)
+{
+	int i, rc;
+
+	for (i = T_LINES; i <= T_WINDOWS; i++)
+		if ((rc = sqlite3_create_module(db, names[i], &fs_module,
+						(void *)(intptr_t)i)) != SQLITE_OK) {
+			if (errmsg)
+				*errmsg = sqlite3_mprintf("%s: %s", names[i], sqlite3_errmsg(db));
+			return rc;
+		}
+	return SQLITE_OK;
+}
