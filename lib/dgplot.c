@@ -51,6 +51,10 @@ struct plot {
 	int64_t n_kinds;
 	int64_t memo_page;      /* page_rank's last answer (memo_rank < 0: none) */
 	int64_t memo_rank;
+	/* page_rank's answers by page, direct-mapped (rank + 1; 0 empty):
+	   a decoded access's page is seldom the last one's (stack and heap
+	   take turns), and the search was a sixth of a filtered plot */
+	struct { int64_t page, rank1; } ranks[256];
 	const char *type;       /* dgplot_fields: the type, and its */
 	char **labels;          /* fields' paths, one per row (ph of them) */
 	/* what write_files writes: the address plot's or the fields' */
@@ -586,7 +590,26 @@ static int find_pages_summary(struct plot *p)
 struct span {
 	struct dghash set;
 	int64_t lo, hi;
+	uint64_t last;          /* the page put last, if have_last */
+	int have_last;
 };
+
+/* page into the span's set, unless it was the last one put (cells come
+   in address order, and accesses stay on a page for a while). */
+static int span_page(struct plot *p, struct span *sp, uint64_t page)
+{
+	int added;
+
+	if (sp->have_last && page == sp->last)
+		return 0;
+	sp->last = page;
+	sp->have_last = 1;
+	if (dghash_put(&sp->set, page, 0, &added) < 0) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	return 0;
+}
 
 static int span_cell(struct plot *p, void *arg, int64_t lo, int64_t hi,
                      const struct dgcells_cell *c)
@@ -597,24 +620,19 @@ static int span_cell(struct plot *p, void *arg, int64_t lo, int64_t hi,
 		sp->lo = lo;
 	if (hi > sp->hi)
 		sp->hi = hi;
-	return page_of_cell(p, &sp->set, lo, hi, c);
+	return span_page(p, sp, c->cell >> 4);
 }
 
 static int span_access(struct plot *p, void *arg, int64_t addr, int64_t icount, int is_write)
 {
 	struct span *sp = arg;
-	int added;
 
 	(void)is_write;
 	if (icount < sp->lo)
 		sp->lo = icount;
 	if (icount >= sp->hi)
 		sp->hi = icount == INT64_MAX ? icount : icount + 1;
-	if (dghash_put(&sp->set, (uint64_t)(addr / p->o->page_size), 0, &added) < 0) {
-		*p->err = sqlite3_mprintf("out of memory");
-		return -1;
-	}
-	return 0;
+	return span_page(p, sp, (uint64_t)(addr / p->o->page_size));
 }
 
 /* Pass 1 from chunk_cells: the pages and the span of the chunks with
@@ -741,9 +759,12 @@ window:
 static int64_t page_rank(struct plot *p, int64_t page)
 {
 	size_t lo = 0, hi = p->npages, step = 1;
+	size_t h = (size_t)((uint64_t)page * 0x9E3779B97F4A7C15ull >> 56);
 
 	if (p->memo_rank >= 0 && p->memo_page == page)
 		return p->memo_rank;
+	if (p->ranks[h].rank1 && p->ranks[h].page == page)
+		return p->memo_rank = p->ranks[h].rank1 - 1, p->memo_page = page, p->memo_rank;
 	if (p->memo_rank >= 0 && page > p->memo_page && p->pages[p->memo_rank] <= page) {
 		lo = (size_t)p->memo_rank;
 		while (lo + step < p->npages && p->pages[lo + step] <= page) {
@@ -761,6 +782,8 @@ static int64_t page_rank(struct plot *p, int64_t page)
 			hi = mid;
 	}
 	p->memo_page = page;
+	p->ranks[h].page = page;
+	p->ranks[h].rank1 = (int64_t)lo + 1;
 	return p->memo_rank = (int64_t)lo;
 }
 
