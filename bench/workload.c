@@ -21,10 +21,26 @@
  * the output is identical on every run.
  *
  * Usage: workload [ROUNDS]      (default 13, about 300 M instructions)
+ *
+ * Built with -DDG_EVENTS (and -I tool/), each phase of a round is a user
+ * event of Datagrind's (labels matmul, stencil, hash, chase, tree) and the
+ * stencil's two grids are tracked ranges while it runs (label grid): a
+ * large trace for --events user: and --ranges filters (bench/scale.sh).
  */
 
 #include <stdint.h>
 #include <stdio.h>
+#ifdef DG_EVENTS
+#include "datagrind.h"
+#define EVENT(label, call) \
+    do { DATAGRIND_START_EVENT(label); v = (call); DATAGRIND_END_EVENT(label); } while (0)
+#define TRACK(p, n)   DATAGRIND_TRACK_RANGE(p, n, "double", "grid")
+#define UNTRACK(p, n) DATAGRIND_UNTRACK_RANGE(p, n)
+#else
+#define EVENT(label, call) (v = (call))
+#define TRACK(p, n)   ((void)0)
+#define UNTRACK(p, n) ((void)0)
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +160,8 @@ static __attribute__((noinline)) uint64_t phase_stencil(void)
     double *g0 = xmalloc(sizeof(double) * cells);
     double *g1 = xmalloc(sizeof(double) * cells);
 
+    TRACK(g0, sizeof(double) * cells);
+    TRACK(g1, sizeof(double) * cells);
     for (size_t i = 0; i < cells; i++)
         g0[i] = g1[i] = (double)(rng_next() % 4096);
     for (int s = 0; s < ST_STEPS; s++) {
@@ -155,6 +173,8 @@ static __attribute__((noinline)) uint64_t phase_stencil(void)
     uint64_t h = 0;
     for (size_t i = 0; i < cells; i += 7)
         h = fold_double(h, g0[i]);
+    UNTRACK(g0 < g1 ? g0 : g1, sizeof(double) * cells);
+    UNTRACK(g0 < g1 ? g1 : g0, sizeof(double) * cells);
     free(g1);
     free(g0);
     return h;
@@ -374,14 +394,19 @@ int main(int argc, char **argv)
         }
     }
 
-    uint64_t sum[5] = {0, 0, 0, 0, 0};
+    uint64_t sum[5] = {0, 0, 0, 0, 0}, v;
     for (long r = 0; r < rounds; r++) {
         rng_seed((uint64_t)r);
-        sum[0] ^= phase_matmul() + (uint64_t)r;
-        sum[1] ^= phase_stencil() + (uint64_t)r;
-        sum[2] ^= phase_hash() + (uint64_t)r;
-        sum[3] ^= phase_chase() + (uint64_t)r;
-        sum[4] ^= phase_tree() + (uint64_t)r;
+        EVENT("matmul", phase_matmul());
+        sum[0] ^= v + (uint64_t)r;
+        EVENT("stencil", phase_stencil());
+        sum[1] ^= v + (uint64_t)r;
+        EVENT("hash", phase_hash());
+        sum[2] ^= v + (uint64_t)r;
+        EVENT("chase", phase_chase());
+        sum[3] ^= v + (uint64_t)r;
+        EVENT("tree", phase_tree());
+        sum[4] ^= v + (uint64_t)r;
     }
     uint64_t total = 0;
     for (int i = 0; i < 5; i++)
