@@ -4,7 +4,8 @@
 # figures: the 400-byte block read 100 and written 100 times by sum and
 # fill, 100 one-int histogram buckets; arr's 96 R / 128 W while tracked;
 # the loop event's 64 R / 64 W of arr; 4 worker threads writing 200 ints
-# each; the never-read stdio buffer among the useless allocations.
+# each; the never-read stdio buffer among the useless allocations;
+# by_event and by_range from the events and ranges tables as joined.
 # .queries lists each file with its first comment line.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
@@ -52,6 +53,18 @@ check_eq "by_range under --ranges range: the same" "arr|96|128" \
 	"$(dq r.db --ranges range '.q by_range' | awk -F'|' '{ print $2 "|" $8 "|" $9 }')"
 check_eq "by_event with --ranges user:arr: loop's accesses to arr" "loop|64|64" \
 	"$(dq r.db --ranges user:arr '.q by_event' | awk -F'|' '{ print $2 "|" $5 "|" $6 }')"
+# without a filter by_event and by_range read the importer's counts (the
+# events and ranges tables); joined with the accesses (a filter that
+# takes every one) they must be the same
+trace_db e.db reuse_events || finish
+ALL="--icount-range 0:9223372036854775807"
+for db in r.db e.db; do
+	for q in by_event by_range; do
+		check_eq "$db: $q from the table = joined with every access" \
+			"$(dq $db $ALL ".q $q")" "$(dq $db ".q $q")"
+	done
+done
+check_eq "e.db: by_event has its 4 events" 4 "$(dq e.db '.q by_event' | wc -l | tr -d ' ')"
 check_eq "by_thread: 5 threads" 5 "$(dq t.db '.q by_thread' | wc -l | tr -d ' ')"
 check_eq "by_thread on the heap: 4 workers x 200 writes" "4 800" \
 	"$(dq t.db --ranges malloc --events fn:worker '.q by_thread' | awk -F'|' '$3 == 200 { n++; w += $3 } END { print n, w }')"
