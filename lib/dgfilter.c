@@ -917,7 +917,7 @@ static char *span_sql(sqlite3 *db, const struct dgfilter *f, enum sum_src src)
 	       "EXISTS (SELECT 1 FROM temp.dgf_ev_ctx x WHERE %s) "
 	       "ORDER BY ch.id DESC LIMIT 1)), "
 	       "(SELECT max(icount) FROM filtered_accesses WHERE thread = t.id)) "
-	       "AS last_icount FROM threads t", c->min, c->max, c->has, c->has);
+	       "AS last_icount FROM threads t", c->max, c->min, c->has, c->has);
 }
 
 /* 1 when sum_windows answers the working set of filtered_accesses: no
