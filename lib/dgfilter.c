@@ -941,8 +941,9 @@ enum cls_src {
 	                   when windowed_all() */
 	CLS_DSO,        /* only dso: in --events: classes in temp.dgf_cls */
 	CLS_HEAP,       /* only malloc in --ranges: classes with the heap bit */
-	CLS_STACK       /* call-stack conditions alone: lib/dgfsum.c's tables
+	CLS_STACK,      /* call-stack conditions alone: lib/dgfsum.c's tables
 			   (the chunks taken whole from the summaries) */
+	CLS_USER        /* user: alone in --events: the same by interval */
 };
 
 static int has_classes(sqlite3 *db)
@@ -974,7 +975,9 @@ static enum cls_src classed(sqlite3 *db, const struct dgfilter *f)
 	}
 	/* fn:, file:, dso: (sum_ctx's filters): per chunk, from the
 	   summaries or decoded (dgfsum.h) */
-	return f->ev.n && summed(db, f) == SUM_CTX ? CLS_STACK : CLS_NONE;
+	if (f->ev.n && summed(db, f) == SUM_CTX)
+		return CLS_STACK;
+	return !f->rg.n && only_kind(&f->ev, K_USER) ? CLS_USER : CLS_NONE;
 }
 
 /* temp.dgf_cls: the classes whose set holds a module that a dso:
@@ -1025,14 +1028,20 @@ static int build_classes(sqlite3 *db, const struct dgfilter *f, enum cls_src src
 			       "filtered_windows AS SELECT window_start, accesses, "
 			       "lines, pages FROM sum_windows" : NO_WINDOWS, NULL, err) < 0
 		       ? -1 : 0;
-	if (src == CLS_STACK)
-		return exec(db, "CREATE TEMP VIEW filtered_lines AS SELECT line, reads, "
-			    "writes FROM main.dgf_stack_lines; "
-			    "CREATE TEMP VIEW filtered_pages AS SELECT line >> 6 AS page, "
-			    "sum(reads) AS reads, sum(writes) AS writes, count(*) AS lines "
-			    "FROM temp.filtered_lines GROUP BY line >> 6; "
-			    "CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
-			    "accesses, lines, pages FROM main.dgf_stack_windows", NULL, err);
+	if (src == CLS_STACK || src == CLS_USER) {
+		const char *m = src == CLS_STACK ? "stack" : "user";
+
+		sql = sqlite3_mprintf("CREATE TEMP VIEW filtered_lines AS SELECT line, reads, "
+			"writes FROM main.dgf_%s_lines; "
+			"CREATE TEMP VIEW filtered_pages AS SELECT line >> 6 AS page, "
+			"sum(reads) AS reads, sum(writes) AS writes, count(*) AS lines "
+			"FROM temp.filtered_lines GROUP BY line >> 6; "
+			"CREATE TEMP VIEW filtered_windows AS SELECT window_start, "
+			"accesses, lines, pages FROM main.dgf_%s_windows", m, m);
+		rc = exec(db, sql, NULL, err);
+		sqlite3_free(sql);
+		return rc;
+	}
 	if (src == CLS_DSO && fill_classes(db, f, err) < 0)
 		return -1;
 	/* lines first, in key order (no sorter); pages from them, as a line
@@ -1095,7 +1104,7 @@ static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_windowed", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)(cls == CLS_ALL || cls == CLS_STACK
-						       ? windowed_all(db)
+						       || cls == CLS_USER ? windowed_all(db)
 						       : cls != CLS_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_paged", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,

@@ -59,14 +59,15 @@
  * (sum_windows, on a database that has it), or only dso: conditions in
  * --events, or only malloc in --ranges (sum_window_class, schema 8: the
  * rows whose access class matches), or other call-stack conditions
- * alone (fn:, file:, dso: in --events, on a database with sum_windows:
- * lib/dgfsum.h's dgf_stack_windows, which the connection must have
- * registered); else the view is empty.  dg_paged(): 1 when the TEMP
+ * alone (fn:, file:, dso: in --events), or user: alone in --events, on
+ * a database with sum_windows (lib/dgfsum.h's dgf_stack_windows,
+ * dgf_user_windows, which the connection must have registered); else
+ * the view is empty.  dg_paged(): 1 when the TEMP
  * VIEWs filtered_lines(line, reads, writes) and filtered_pages(page,
  * reads, writes, lines) hold filtered_accesses by 64-byte line and 4 KiB
  * page (lines: how many distinct lines of the page it touched): no
  * filter (sum_lines, sum_pages), or the same filters (sum_line_class;
- * dgf_stack_lines); else they are empty.  A dso: filter is not answered
+ * dgf_stack_lines, dgf_user_lines); else they are empty.  A dso: filter is not answered
  * by class on a trace with code of no module (pcs.module_id 0), which
  * dso: matches by address: dgfsum answers it.
  *

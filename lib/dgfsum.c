@@ -24,8 +24,14 @@
 #define WINDOW   100000          /* sum_windows' */
 #define BIT(k)   (1u << (k))     /* a dgctxset kind in a window's mask */
 
+/* The tables: what they answer (lines, windows) for which filter (the
+   call-stack set, the user: intervals); names[mode][which]. */
 enum { T_LINES, T_WINDOWS };
-static const char *const names[] = { "dgf_stack_lines", "dgf_stack_windows" };
+enum { M_STACK, M_USER };
+static const char *const names[2][2] = {
+	{ "dgf_stack_lines", "dgf_stack_windows" },
+	{ "dgf_user_lines", "dgf_user_windows" },
+};
 static const char *const decls[] = {
 	"CREATE TABLE x(line INTEGER, reads INTEGER, writes INTEGER)",
 	"CREATE TABLE x(window_start INTEGER, accesses INTEGER, lines INTEGER, "
@@ -35,8 +41,99 @@ static const char *const decls[] = {
 struct fsvt {
 	sqlite3_vtab base;
 	sqlite3 *db;
-	int which;
+	int mode, which;
 };
+
+/* ------------------------------------------------------------ user: */
+
+/* --events user:'s merged intervals [lo, hi), ascending and disjoint
+   (temp.dgf_ev_iv). */
+struct ivs {
+	int64_t *lo, *hi;
+	size_t n, cap_lo, cap_hi;
+	size_t last;                /* where the last lookup ended */
+};
+
+static void ivs_free(struct ivs *v)
+{
+	free(v->lo);
+	free(v->hi);
+	memset(v, 0, sizeof *v);
+}
+
+static int ivs_load(sqlite3 *db, const char *who, struct ivs *v, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM temp.dgf_ev_iv ORDER BY lo", -1, &st,
+			       NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (dg_grow(&v->lo, &v->cap_lo, v->n + 1, sizeof *v->lo) < 0
+		    || dg_grow(&v->hi, &v->cap_hi, v->n + 1, sizeof *v->hi) < 0) {
+			sqlite3_finalize(st);
+			*err = sqlite3_mprintf("%s: out of memory", who);
+			return -1;
+		}
+		v->lo[v->n] = sqlite3_column_int64(st, 0);
+		v->hi[v->n++] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* The index of the last interval starting at or before t, or -1. */
+static long ivs_at(struct ivs *v, int64_t t)
+{
+	size_t lo = 0, hi = v->n;
+
+	if (v->last < v->n && v->lo[v->last] <= t
+	    && (v->last + 1 == v->n || v->lo[v->last + 1] > t))
+		return (long)v->last;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->lo[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	v->last = lo - 1;
+	return (long)(lo - 1);
+}
+
+/* Whether an access at icount t passes: DGFILTER_USER_COND. */
+static int ivs_has(struct ivs *v, int64_t t)
+{
+	long i = ivs_at(v, t);
+
+	return i >= 0 && t < v->hi[i];
+}
+
+/* A chunk's kind under the intervals: its accesses' icounts are in
+   [lo, hi). */
+static uint8_t ivs_kind(struct ivs *v, int64_t lo, int64_t hi)
+{
+	long i = ivs_at(v, lo);
+
+	if (hi <= lo)
+		return DGCTXSET_NONE;
+	if (i >= 0 && hi <= v->hi[i])
+		return DGCTXSET_WHOLE;
+	if (i >= 0 && lo < v->hi[i])
+		return DGCTXSET_PART;
+	/* none holds lo: one may start inside */
+	return (size_t)(i + 1) < v->n && v->lo[i + 1] < hi ? DGCTXSET_PART : DGCTXSET_NONE;
+}
 
 /* ------------------------------------------------------------ counts */
 
@@ -110,13 +207,16 @@ static int sql_fail(sqlite3 *db, const char *who, char **err)
 	return -1;
 }
 
-static int chunks_load(sqlite3 *db, const char *who, struct chunks *k, char **err)
+/* The chunks, their kinds from the call-stack set (dgctxset) or from the
+   intervals iv. */
+static int chunks_load(sqlite3 *db, const char *who, struct ivs *iv, struct chunks *k,
+		       char **err)
 {
 	sqlite3_stmt *st = NULL;
 	uint8_t *kinds = NULL;
 	int64_t n_kinds = 0, i;
 	char *msg = NULL;
-	int rc;
+	int rc = 0;
 
 	memset(k, 0, sizeof *k);
 	k->n = dgsqlfn_int(db, "SELECT coalesce(max(id) + 1, 0) FROM chunks");
@@ -131,7 +231,7 @@ static int chunks_load(sqlite3 *db, const char *who, struct chunks *k, char **er
 		*err = sqlite3_mprintf("%s: out of memory", who);
 		return -1;
 	}
-	if ((rc = dgctxset_classify(db, &kinds, &n_kinds, &msg)) < 0) {
+	if (!iv && (rc = dgctxset_classify(db, &kinds, &n_kinds, &msg)) < 0) {
 		*err = sqlite3_mprintf("%s: %s", who, msg ? msg : "out of memory");
 		sqlite3_free(msg);
 		return -1;
@@ -151,6 +251,8 @@ static int chunks_load(sqlite3 *db, const char *who, struct chunks *k, char **er
 		k->lo[id] = sqlite3_column_int64(st, 1);
 		k->hi[id] = sqlite3_column_int64(st, 2);
 		k->acc[id] = sqlite3_column_int64(st, 3);
+		if (iv)
+			k->kind[id] = ivs_kind(iv, k->lo[id], k->hi[id]);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(db, who, err);
@@ -162,10 +264,12 @@ static int scan(sqlite3 *db, const char *who, int filtered, const uint8_t *pick,
 		int64_t n_pick, dgvtab_rows_fn *fn, void *arg, const int *failed,
 		char **err)
 {
+	/* filtered: the stack set's term, or -1: the caller's callback
+	   tests each row (user:) */
 	const struct dgvtab_term set = { DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0,
 					 DGFILTER_STACK_SET };
 	char *msg = NULL;
-	int rc = dgvtab_scan_picked(db, "main", &set, filtered, pick, n_pick, fn, arg, &msg);
+	int rc = dgvtab_scan_picked(db, "main", &set, filtered > 0, pick, n_pick, fn, arg, &msg);
 
 	if (*failed) {
 		sqlite3_free(msg);
@@ -185,6 +289,7 @@ static int scan(sqlite3 *db, const char *who, int filtered, const uint8_t *pick,
 
 struct fscur {
 	sqlite3_vtab_cursor base;
+	const char *who;            /* the table's name, for errors */
 	sqlite3_stmt *st;           /* lines, complement: sum_lines */
 	struct counts delta;        /* what the complement takes off */
 	int64_t *rows;              /* else: the rows, 4 integers each */
@@ -221,6 +326,7 @@ static void cursor_reset(struct fscur *c)
 struct line_scan {
 	struct counts *c;
 	int64_t sign;
+	struct ivs *iv;             /* rows to test (user:), or NULL */
 	int failed;
 };
 
@@ -230,7 +336,8 @@ static int line_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (counts_add(x->c, (uint64_t)r[i].addr >> 6, (int)r[i].is_write, x->sign) < 0)
+		if ((!x->iv || ivs_has(x->iv, r[i].icount))
+		    && counts_add(x->c, (uint64_t)r[i].addr >> 6, (int)r[i].is_write, x->sign) < 0)
 			return x->failed = 1;
 	return 0;
 }
@@ -246,11 +353,10 @@ static int by_line(const void *a, const void *b)
    access of the chunks not taken whole, to take off sum_lines, and the
    passing ones of those in part, to put back), else the passing accesses
    themselves.  *complement says which. */
-static int lines_decode(sqlite3 *db, const struct chunks *k, struct counts *c,
-			int *complement, char **err)
+static int lines_decode(sqlite3 *db, const char *who, struct ivs *iv, const struct chunks *k,
+			struct counts *c, int *complement, char **err)
 {
-	const char *who = names[T_LINES];
-	struct line_scan x = { c, 1, 0 };
+	struct line_scan x = { c, 1, NULL, 0 };
 	int64_t whole = 0, none = 0, i;
 	uint8_t *pick = malloc((size_t)k->n + 1);
 	int rc = -1;
@@ -279,7 +385,8 @@ static int lines_decode(sqlite3 *db, const struct chunks *k, struct counts *c,
 	}
 	for (i = 0; i < k->n; i++)
 		pick[i] = *complement ? k->kind[i] == DGCTXSET_PART : k->kind[i] != DGCTXSET_NONE;
-	rc = scan(db, who, 1, pick, k->n, line_rows, &x, &x.failed, err);
+	x.iv = iv;
+	rc = scan(db, who, iv ? -1 : 1, pick, k->n, line_rows, &x, &x.failed, err);
 out:
 	free(pick);
 	return rc;
@@ -302,7 +409,7 @@ static int lines_step(struct fscur *c, char **err)
 		}
 		if (r < 0 || w < 0) {
 			*err = sqlite3_mprintf("%s: line %lld: the chunks hold more accesses "
-					       "than sum_lines", names[T_LINES], (long long)line);
+					       "than sum_lines", c->who, (long long)line);
 			return -1;
 		}
 		if (r || w) {
@@ -316,25 +423,25 @@ static int lines_step(struct fscur *c, char **err)
 	c->st = NULL;
 	c->eof = 1;
 	if (rc != SQLITE_DONE) {
-		*err = sqlite3_mprintf("%s: sum_lines: %s", names[T_LINES], sqlite3_errstr(rc));
+		*err = sqlite3_mprintf("%s: sum_lines: %s", c->who, sqlite3_errstr(rc));
 		return -1;
 	}
 	return 0;
 }
 
-static int lines_filter(struct fscur *c, sqlite3 *db, char **err)
+static int lines_filter(struct fscur *c, sqlite3 *db, struct ivs *iv, char **err)
 {
 	struct chunks k;
 	int complement = 0, rc = -1;
 	size_t i;
 
-	if (chunks_load(db, names[T_LINES], &k, err) < 0
-	    || lines_decode(db, &k, &c->delta, &complement, err) < 0)
+	if (chunks_load(db, c->who, iv, &k, err) < 0
+	    || lines_decode(db, c->who, iv, &k, &c->delta, &complement, err) < 0)
 		goto out;
 	if (complement) {
 		if (sqlite3_prepare_v2(db, "SELECT line, reads, writes FROM main.sum_lines "
 				       "ORDER BY line", -1, &c->st, NULL) != SQLITE_OK) {
-			sql_fail(db, names[T_LINES], err);
+			sql_fail(db, c->who, err);
 			goto out;
 		}
 		c->eof = 0;
@@ -349,7 +456,7 @@ static int lines_filter(struct fscur *c, sqlite3 *db, char **err)
 			continue;
 		rw = c->delta.rw + 2 * (size_t)c->delta.h.vals[i];
 		if (add_row(c, (int64_t)c->delta.h.keys[i], rw[0], rw[1], 0) < 0) {
-			*err = sqlite3_mprintf("%s: out of memory", names[T_LINES]);
+			*err = sqlite3_mprintf("%s: out of memory", c->who);
 			goto out;
 		}
 	}
@@ -364,16 +471,27 @@ out:
 
 /* ------------------------------------------------------------ windows */
 
-/* The mixed windows' accesses, distinct lines and distinct pages.  A
-   line (page) is counted once a window: the pair (window, its id) is
-   a key of seen; ids number the lines and pages as they come. */
+/* The mixed windows' accesses, distinct lines and distinct pages.  The
+   scan goes in chunk order, so a window is done once the last chunk
+   overlapping it has been read (last_chunk): only the windows still
+   open keep a set of their lines and one of their pages, a few at a
+   time, and small enough to stay in the cache. */
+struct win_open {
+	int64_t w;
+	struct dghash lines, pages;
+};
+
 struct win_scan {
 	const uint8_t *mixed;
 	int64_t n_win;
 	int64_t *acc;
 	uint32_t *lines, *pages;
-	struct dghash line_id, page_id, seen_line, seen_page;
+	int64_t *last_chunk;        /* per window: the last chunk read for it */
+	struct win_open *open;
+	size_t n_open, cap_open, at;        /* at: the one used last */
+	int64_t chunk;              /* the chunk being read */
 	struct recent { uint64_t line; int64_t w; } *recent;
+	struct ivs *iv;             /* rows to test (user:), or NULL */
 	int failed;
 };
 
@@ -382,34 +500,58 @@ struct win_scan {
    (they were a third of xz's working set under fn:lzma_code) */
 #define RECENT_BITS 12
 
-/* key's id in h, numbered as they come; DGHASH_NONE out of memory */
-static uint32_t intern(struct dghash *h, uint64_t key)
+/* A new chunk: close the windows no chunk from here on overlaps. */
+static void win_retire(struct win_scan *x, int64_t chunk)
 {
-	int added;
-	long s;
+	size_t i = 0;
 
-	if (h->n >= DGHASH_NONE - 1 || (s = dghash_put(h, key, (uint32_t)h->n, &added)) < 0)
-		return DGHASH_NONE;
-	return h->vals[s];
+	x->chunk = chunk;
+	while (i < x->n_open) {
+		struct win_open *o = &x->open[i];
+
+		if (x->last_chunk[o->w] >= chunk) {
+			i++;
+			continue;
+		}
+		dghash_free(&o->lines);
+		dghash_free(&o->pages);
+		*o = x->open[--x->n_open];
+	}
+	x->at = 0;
 }
 
-/* 1 when (w, id) is new in seen, 0 when not, -1 out of memory. */
-static int first_seen(struct dghash *seen, int64_t w, uint32_t id)
+/* Window w's open sets, opened if need be; NULL out of memory. */
+static struct win_open *win_find(struct win_scan *x, int64_t w)
 {
-	int added;
+	struct win_open *o;
+	size_t i;
 
-	if (dghash_put(seen, (uint64_t)w << 32 | id, 0, &added) < 0)
-		return -1;
-	return added;
+	if (x->at < x->n_open && x->open[x->at].w == w)
+		return &x->open[x->at];
+	for (i = 0; i < x->n_open; i++)
+		if (x->open[i].w == w)
+			return &x->open[x->at = i];
+	if (dg_grow(&x->open, &x->cap_open, x->n_open + 1, sizeof *x->open) < 0)
+		return NULL;
+	o = &x->open[x->n_open];
+	memset(o, 0, sizeof *o);
+	o->w = w;
+	if (dghash_init(&o->lines, 1024) < 0 || dghash_init(&o->pages, 64) < 0) {
+		dghash_free(&o->lines);
+		return NULL;
+	}
+	return &x->open[x->at = x->n_open++];
 }
 
-static int win_access(struct win_scan *x, int64_t icount, uint64_t line)
+static int win_access(struct win_scan *x, int64_t chunk, int64_t icount, uint64_t line)
 {
 	int64_t w = icount / WINDOW;
+	struct win_open *o;
 	struct recent *r;
-	uint32_t lid, pid;
-	int fresh;
+	int added;
 
+	if (chunk != x->chunk)
+		win_retire(x, chunk);
 	if (w < 0 || w >= x->n_win || !x->mixed[w])
 		return 0;
 	x->acc[w]++;
@@ -418,16 +560,14 @@ static int win_access(struct win_scan *x, int64_t icount, uint64_t line)
 		return 0;
 	r->line = line;
 	r->w = w;
-	if ((lid = intern(&x->line_id, line)) == DGHASH_NONE
-	    || (fresh = first_seen(&x->seen_line, w, lid)) < 0)
+	if (!(o = win_find(x, w)) || dghash_put(&o->lines, line, 0, &added) < 0)
 		return -1;
-	if (!fresh)
+	if (!added)
 		return 0;
 	x->lines[w]++;
-	if ((pid = intern(&x->page_id, line >> 6)) == DGHASH_NONE
-	    || (fresh = first_seen(&x->seen_page, w, pid)) < 0)
+	if (dghash_put(&o->pages, line >> 6, 0, &added) < 0)
 		return -1;
-	x->pages[w] += fresh;
+	x->pages[w] += added;
 	return 0;
 }
 
@@ -437,26 +577,30 @@ static int win_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (win_access(x, r[i].icount, (uint64_t)r[i].addr >> 6) < 0)
+		if ((!x->iv || ivs_has(x->iv, r[i].icount))
+		    && win_access(x, r[i].chunk_id, r[i].icount, (uint64_t)r[i].addr >> 6) < 0)
 			return x->failed = 1;
 	return 0;
 }
 
 static void win_scan_free(struct win_scan *x)
 {
+	size_t i;
+
+	for (i = 0; i < x->n_open; i++) {
+		dghash_free(&x->open[i].lines);
+		dghash_free(&x->open[i].pages);
+	}
+	free(x->open);
 	free(x->acc);
 	free(x->lines);
 	free(x->pages);
+	free(x->last_chunk);
 	free(x->recent);
-	dghash_free(&x->line_id);
-	dghash_free(&x->page_id);
-	dghash_free(&x->seen_line);
-	dghash_free(&x->seen_page);
 }
 
 /* Each window's mask of the kinds of the chunks overlapping it; *n_win
-   windows (0 .. the last access's; fewer than 2^31, so that a window and
-   an id make one key of win_scan's). */
+   windows (0 .. the last access's; fewer than 2^31). */
 static uint8_t *window_masks(const struct chunks *k, int64_t *n_win)
 {
 	int64_t i, w, n = 0;
@@ -490,7 +634,7 @@ static int is_mixed(uint8_t m, int summed)
 static int windows_merge(struct fscur *c, sqlite3 *db, const uint8_t *mask,
 			 const struct win_scan *x, int summed, char **err)
 {
-	const char *who = names[T_WINDOWS];
+	const char *who = c->who;
 	sqlite3_stmt *st = NULL;
 	int64_t w = 0, ws;
 	int rc = SQLITE_DONE;
@@ -532,9 +676,9 @@ oom:
 	return -1;
 }
 
-static int windows_filter(struct fscur *c, sqlite3 *db, char **err)
+static int windows_filter(struct fscur *c, sqlite3 *db, struct ivs *iv, char **err)
 {
-	const char *who = names[T_WINDOWS];
+	const char *who = c->who;
 	struct win_scan x;
 	struct chunks k;
 	uint8_t *mask = NULL, *mixed = NULL, *pick = NULL;
@@ -542,7 +686,8 @@ static int windows_filter(struct fscur *c, sqlite3 *db, char **err)
 	int summed, rc = -1;
 
 	memset(&x, 0, sizeof x);
-	if (chunks_load(db, who, &k, err) < 0)
+	x.iv = iv;
+	if (chunks_load(db, who, iv, &k, err) < 0)
 		goto out;
 	summed = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'sum_windows'") == 1
 		 && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_windows)") == 1;
@@ -552,21 +697,26 @@ static int windows_filter(struct fscur *c, sqlite3 *db, char **err)
 	    || !(x.acc = calloc((size_t)x.n_win + 1, sizeof *x.acc))
 	    || !(x.lines = calloc((size_t)x.n_win + 1, sizeof *x.lines))
 	    || !(x.pages = calloc((size_t)x.n_win + 1, sizeof *x.pages))
-	    || !(x.recent = malloc(sizeof *x.recent << RECENT_BITS))
-	    || dghash_init(&x.line_id, 1024) < 0 || dghash_init(&x.page_id, 1024) < 0
-	    || dghash_init(&x.seen_line, 1024) < 0 || dghash_init(&x.seen_page, 1024) < 0)
+	    || !(x.last_chunk = calloc((size_t)x.n_win + 1, sizeof *x.last_chunk))
+	    || !(x.recent = malloc(sizeof *x.recent << RECENT_BITS)))
 		goto oom;
 	for (i = 0; i < (int64_t)1 << RECENT_BITS; i++)
 		x.recent[i].w = -1;
 	for (w = 0; w < x.n_win; w++)
 		mixed[w] = (uint8_t)is_mixed(mask[w], summed);
 	x.mixed = mixed;
-	/* the filter's chunks that overlap a mixed window */
+	/* the filter's chunks that overlap a mixed window, and each
+	   window's last one */
 	for (i = 0; i < k.n; i++)
 		if (k.kind[i] != DGCTXSET_NONE && k.acc[i] > 0 && k.hi[i] > k.lo[i] && k.lo[i] >= 0)
 			for (w = k.lo[i] / WINDOW; w <= (k.hi[i] - 1) / WINDOW && !pick[i]; w++)
 				pick[i] = mixed[w];
-	if (scan(db, who, 1, pick, k.n, win_rows, &x, &x.failed, err) < 0
+	for (i = 0; i < k.n; i++)
+		if (pick[i])
+			for (w = k.lo[i] / WINDOW; w <= (k.hi[i] - 1) / WINDOW; w++)
+				x.last_chunk[w] = i;
+	x.chunk = -1;
+	if (scan(db, who, iv ? -1 : 1, pick, k.n, win_rows, &x, &x.failed, err) < 0
 	    || windows_merge(c, db, mask, &x, summed, err) < 0)
 		goto out;
 	c->eof = 0;
@@ -588,7 +738,7 @@ out:
 static int fs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **err)
 {
-	int which = (int)(intptr_t)aux;
+	int mode = (int)(intptr_t)aux >> 1, which = (int)(intptr_t)aux & 1;
 	struct fsvt *t;
 	int rc;
 
@@ -597,11 +747,12 @@ static int fs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	if ((rc = sqlite3_declare_vtab(db, decls[which])) != SQLITE_OK)
 		return rc;
 	if (!(t = sqlite3_malloc(sizeof *t))) {
-		*err = sqlite3_mprintf("%s: out of memory", names[which]);
+		*err = sqlite3_mprintf("%s: out of memory", names[mode][which]);
 		return SQLITE_NOMEM;
 	}
 	memset(t, 0, sizeof *t);
 	t->db = db;
+	t->mode = mode;
 	t->which = which;
 	*out = &t->base;
 	return SQLITE_OK;
@@ -674,6 +825,7 @@ static int fs_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 {
 	struct fscur *c = (struct fscur *)cur;
 	struct fsvt *t = (struct fsvt *)cur->pVtab;
+	struct ivs iv = { 0 };
 	char *err = NULL;
 	int rc;
 
@@ -682,7 +834,14 @@ static int fs_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 	(void)argc;
 	(void)argv;
 	cursor_reset(c);
-	rc = t->which == T_LINES ? lines_filter(c, t->db, &err) : windows_filter(c, t->db, &err);
+	c->who = names[t->mode][t->which];
+	if (t->mode == M_USER && ivs_load(t->db, c->who, &iv, &err) < 0)
+		rc = -1;
+	else if (t->which == T_LINES)
+		rc = lines_filter(c, t->db, t->mode == M_USER ? &iv : NULL, &err);
+	else
+		rc = windows_filter(c, t->db, t->mode == M_USER ? &iv : NULL, &err);
+	ivs_free(&iv);
 	if (rc < 0) {
 		cursor_reset(c);
 		return fs_fail(c, err);
@@ -729,11 +888,12 @@ int dgfsum_register(sqlite3 *db, char **errmsg)
 {
 	int i, rc;
 
-	for (i = T_LINES; i <= T_WINDOWS; i++)
-		if ((rc = sqlite3_create_module(db, names[i], &fs_module,
+	for (i = 0; i < 4; i++)
+		if ((rc = sqlite3_create_module(db, names[i >> 1][i & 1], &fs_module,
 						(void *)(intptr_t)i)) != SQLITE_OK) {
 			if (errmsg)
-				*errmsg = sqlite3_mprintf("%s: %s", names[i], sqlite3_errmsg(db));
+				*errmsg = sqlite3_mprintf("%s: %s", names[i >> 1][i & 1],
+							  sqlite3_errmsg(db));
 			return rc;
 		}
 	return SQLITE_OK;
