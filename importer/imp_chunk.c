@@ -199,29 +199,11 @@ static int cw_db_fail(struct imp_chunkw *cw, const char *what)
 
 /* ------------------------------------------------------------ lines */
 
-/* LSD radix sort by key, a byte a pass; a pass where every key has the same
-   byte is skipped (most passes: a chunk's lines share their high bytes). */
+/* The lines by key (dgmem.h's radix sort: a chunk's lines share their
+   high bytes, so most passes are skipped). */
 static void lines_sort(struct imp_chunk_line *a, struct imp_chunk_line *tmp, size_t n)
 {
-	size_t count[256], i;
-	int shift;
-
-	for (shift = 0; shift < 64; shift += 8) {
-		size_t sum = 0;
-		memset(count, 0, sizeof count);
-		for (i = 0; i < n; i++)
-			count[(a[i].key >> shift) & 0xFF]++;
-		if (n == 0 || count[(a[0].key >> shift) & 0xFF] == n)
-			continue;
-		for (i = 0; i < 256; i++) {
-			size_t c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			tmp[count[(a[i].key >> shift) & 0xFF]++] = a[i];
-		memcpy(a, tmp, n * sizeof *a);
-	}
+	dg_radix_sort(a, tmp, n, sizeof *a);
 }
 
 static int cell_push(struct imp_chunkw *cw, const struct imp_chunk_line *c)

@@ -368,6 +368,29 @@ static void blk_from_row(struct dgvt_blk *k, sqlite3_stmt *st)
 	          : sqlite3_column_int64(st, 4);
 }
 
+/* The blocks in blk_cmp's order.  They come in id order, which is their
+   allocation order: sorted by address alone, stably (linear, where
+   qsort's comparisons and moves were half of loading 5.6 M blocks), they
+   are in that order but where a tampered database or ids out of
+   allocation order say otherwise; then by blk_cmp. */
+static int blocks_sort(struct dgvt_model *m)
+{
+	struct dgvt_blk *tmp;
+	size_t i;
+
+	if (m->n_blk < 2)
+		return SQLITE_OK;
+	if (!(tmp = sqlite3_malloc64(m->n_blk * sizeof *tmp)))
+		return SQLITE_NOMEM;
+	dg_radix_sort(m->blk, tmp, m->n_blk, sizeof *m->blk);
+	sqlite3_free(tmp);
+	for (i = 1; i < m->n_blk && blk_cmp(&m->blk[i - 1], &m->blk[i]) <= 0; i++)
+		;
+	if (i < m->n_blk)
+		dg_sort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
+	return SQLITE_OK;
+}
+
 /* The prefix maxima that let a lookup stop walking backwards. */
 static int blocks_index(struct dgvt_model *m)
 {
@@ -408,8 +431,9 @@ int dgvt_blocks_load(struct dgvt *t)
 		blk_from_row(&m->blk[m->n_blk++], st);
 	}
 	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE) {
-		dg_sort(m->blk, m->n_blk, sizeof *m->blk, blk_cmp);
+	if (rc == SQLITE_DONE)
+		rc = blocks_sort(m);
+	if (rc == SQLITE_OK) {
 		rc = blocks_index(m);
 	} else if (rc != SQLITE_NOMEM) {
 		rc = dgvt_sql_error(&t->d, "loading blocks");
