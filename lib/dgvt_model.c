@@ -45,6 +45,7 @@ static void model_free(struct dgvt_model *m)
 	sqlite3_free(m->ctx_shape);
 	sqlite3_free(m->descs);
 	memset(m, 0, sizeof *m);
+	m->chunk_span = -1;
 }
 
 /* The bbdefs while loading: shape and first descriptor, by id. */
@@ -506,6 +507,7 @@ int64_t dgvt_block_at(const struct dgvt_model *m, int64_t a, int64_t t, int *fou
 int dgvt_init(struct dgvt *t, sqlite3 *db, const char *schema)
 {
 	memset(t, 0, sizeof *t);
+	t->m.chunk_span = -1;
 	return dgvt_db_init(&t->d, db, schema, "accesses");
 }
 

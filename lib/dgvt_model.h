@@ -61,6 +61,8 @@ struct dgvt_model {
 	int64_t *maxend;        /* max end of blk[0..i] */
 	size_t *gstart;         /* first index with blk[i].addr */
 	int64_t *gmaxfree;      /* max free of blk[gstart[i]..i] */
+	int64_t chunk_span;     /* max(icount_hi - icount_lo) of chunks, or
+				   -1 until dgvt_scan.c's counts need it */
 };
 
 /* dgvtab.h's probe: while on, cursors add the chunks they would read. */

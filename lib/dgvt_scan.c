@@ -252,6 +252,7 @@ static int chunks_select(struct dgvt *t, const struct dgvtab_term *terms, int n,
 			sqlite3_bind_int64(st, i + 1, terms[i].value);
 	sqlite3_bind_int64(st, 101, lo);
 	sqlite3_bind_int64(st, 102, hi);
+	sqlite3_bind_int64(st, 103, t->m.chunk_span);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!ids) {
 			*count = sqlite3_column_int64(st, 0);
@@ -318,6 +319,24 @@ static int straddle_count(void *arg, int64_t id)
 	return rc;
 }
 
+/* t->m.chunk_span, read once a table object. */
+static int chunk_span(struct dgvt *t)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (t->m.chunk_span >= 0)
+		return SQLITE_OK;
+	if ((rc = dgvt_prepare(&t->d, &st, "SELECT coalesce(max(icount_hi - icount_lo), 0) "
+			       "FROM \"%w\".chunks")) != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		t->m.chunk_span = sqlite3_column_int64(st, 0) > 0 ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? SQLITE_OK : dgvt_sql_error(&t->d, "reading the chunks' spans");
+}
+
 /* Terms on icount, thread and chunk_id: the chunks inside the icount range
    count whole (chunks of a thread follow each other in icount, and
    icount_hi is one past a chunk's last instruction), the few that
@@ -339,10 +358,17 @@ static int count_by_icount(struct dgvt *t, const struct dgvtab_term *terms, int 
 	x.t = t;
 	x.n = n;
 	x.count = 0;
-	rc = chunks_select(t, terms, n, "icount_lo >= ?101 AND icount_hi - 1 <= ?102",
-	                   lo, hi, 0, NULL, NULL, &whole);
+	if ((rc = chunk_span(t)) != SQLITE_OK)
+		return rc;
+	/* both ranges bound icount_lo on both sides, so that the index
+	   chunks_icount reads only the chunks near [lo, hi]: --events user:
+	   counts an interval an event, and an open end read every chunk
+	   from there on (1 024 intervals: 16 s) */
+	rc = chunks_select(t, terms, n, "icount_lo >= ?101 AND icount_lo <= ?102 "
+	                   "AND icount_hi - 1 <= ?102", lo, hi, 0, NULL, NULL, &whole);
 	if (rc == SQLITE_OK)
-		rc = chunks_select(t, terms, n, "icount_lo <= ?102 AND icount_hi - 1 >= ?101 "
+		rc = chunks_select(t, terms, n, "icount_lo <= ?102 AND icount_lo >= ?101 - ?103 "
+		                   "AND icount_hi - 1 >= ?101 "
 		                   "AND NOT (icount_lo >= ?101 AND icount_hi - 1 <= ?102)",
 		                   lo, hi, 1, straddle_count, &x, NULL);
 	*count = whole + x.count;
