@@ -25,7 +25,8 @@
  * Built with -DDG_EVENTS (and -I tool/), each phase of a round is a user
  * event of Datagrind's (labels matmul, stencil, hash, chase, tree) and the
  * stencil's two grids are tracked ranges while it runs (label grid): a
- * large trace for --events user: and --ranges filters (bench/scale.sh).
+ * large trace for --events user: and --ranges filters.  The sizes below
+ * may be set with -D (tests/progs/phases.c makes a small round).
  */
 
 #include <stdint.h>
@@ -87,7 +88,9 @@ static uint64_t fold_double(uint64_t h, double d)
 
 /* ------------------------------------------------------- 1. matmul */
 
+#ifndef MM_N
 #define MM_N  80
+#endif
 #define MM_BS 16
 
 /* C[bi.., bj..] += A[bi.., bk..] * B[bk.., bj..] for one block triple. */
@@ -137,9 +140,15 @@ static __attribute__((noinline)) uint64_t phase_matmul(void)
 
 /* ------------------------------------------------------- 2. stencil */
 
+#ifndef ST_W
 #define ST_W     160
+#endif
+#ifndef ST_H
 #define ST_H     160
+#endif
+#ifndef ST_STEPS
 #define ST_STEPS 12
+#endif
 
 static __attribute__((noinline)) void
 stencil_step(const double *src, double *dst, int w, int h)
@@ -183,7 +192,9 @@ static __attribute__((noinline)) uint64_t phase_stencil(void)
 /* ------------------------------------------------------- 3. hash table */
 
 #define HT_BUCKETS 4096
+#ifndef HT_KEYS
 #define HT_KEYS    6000
+#endif
 
 struct ht_node {
     struct ht_node *next;
@@ -280,8 +291,12 @@ static __attribute__((noinline)) uint64_t phase_hash(void)
 
 /* ------------------------------------------------------- 4. pointer chase */
 
+#ifndef LL_NODES
 #define LL_NODES 8192
+#endif
+#ifndef LL_LAPS
 #define LL_LAPS  12
+#endif
 
 struct ll_node {
     struct ll_node *next;
@@ -327,7 +342,9 @@ static __attribute__((noinline)) uint64_t phase_chase(void)
 
 /* ------------------------------------------------------- 5. recursive tree */
 
+#ifndef BT_KEYS
 #define BT_KEYS 6000
+#endif
 
 struct bt_node {
     struct bt_node *left, *right;

@@ -47,6 +47,9 @@
  * The TEMP VIEW filtered_sum_rows(thread, is_write, accesses) holds the
  * rows filtered_sum adds up, before grouping: its sum is filtered_accesses'
  * count at the cost of the join alone (dgsql's count path).
+ * dg_user_filtered(): 1 when the filter is user: conditions alone in
+ * --events, so that filtered_accesses is the accesses inside the merged
+ * intervals of temp.dgf_ev_iv (lib/dgiv.h reads them in C).
  * dg_ctx_summed(): 1 when the TEMP VIEW filtered_ctx(context_id,
  * accesses, bytes) holds the same counts by context: from sum_ctx, as
  * above (not from sum_heap, which has no contexts); else it is empty.

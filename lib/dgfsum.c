@@ -17,6 +17,7 @@
 #include "dgctxset.h"
 #include "dgfilter.h"
 #include "dghash.h"
+#include "dgiv.h"
 #include "dgmem.h"
 #include "dgsqlfn.h"
 #include "dgvt_scan.h"
@@ -43,97 +44,6 @@ struct fsvt {
 	sqlite3 *db;
 	int mode, which;
 };
-
-/* ------------------------------------------------------------ user: */
-
-/* --events user:'s merged intervals [lo, hi), ascending and disjoint
-   (temp.dgf_ev_iv). */
-struct ivs {
-	int64_t *lo, *hi;
-	size_t n, cap_lo, cap_hi;
-	size_t last;                /* where the last lookup ended */
-};
-
-static void ivs_free(struct ivs *v)
-{
-	free(v->lo);
-	free(v->hi);
-	memset(v, 0, sizeof *v);
-}
-
-static int ivs_load(sqlite3 *db, const char *who, struct ivs *v, char **err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM temp.dgf_ev_iv ORDER BY lo", -1, &st,
-			       NULL) != SQLITE_OK) {
-		*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dg_grow(&v->lo, &v->cap_lo, v->n + 1, sizeof *v->lo) < 0
-		    || dg_grow(&v->hi, &v->cap_hi, v->n + 1, sizeof *v->hi) < 0) {
-			sqlite3_finalize(st);
-			*err = sqlite3_mprintf("%s: out of memory", who);
-			return -1;
-		}
-		v->lo[v->n] = sqlite3_column_int64(st, 0);
-		v->hi[v->n++] = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
-}
-
-/* The index of the last interval starting at or before t, or -1. */
-static long ivs_at(struct ivs *v, int64_t t)
-{
-	size_t lo = 0, hi = v->n;
-
-	if (v->last < v->n && v->lo[v->last] <= t
-	    && (v->last + 1 == v->n || v->lo[v->last + 1] > t))
-		return (long)v->last;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v->lo[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return -1;
-	v->last = lo - 1;
-	return (long)(lo - 1);
-}
-
-/* Whether an access at icount t passes: DGFILTER_USER_COND. */
-static int ivs_has(struct ivs *v, int64_t t)
-{
-	long i = ivs_at(v, t);
-
-	return i >= 0 && t < v->hi[i];
-}
-
-/* A chunk's kind under the intervals: its accesses' icounts are in
-   [lo, hi). */
-static uint8_t ivs_kind(struct ivs *v, int64_t lo, int64_t hi)
-{
-	long i = ivs_at(v, lo);
-
-	if (hi <= lo)
-		return DGCTXSET_NONE;
-	if (i >= 0 && hi <= v->hi[i])
-		return DGCTXSET_WHOLE;
-	if (i >= 0 && lo < v->hi[i])
-		return DGCTXSET_PART;
-	/* none holds lo: one may start inside */
-	return (size_t)(i + 1) < v->n && v->lo[i + 1] < hi ? DGCTXSET_PART : DGCTXSET_NONE;
-}
 
 /* ------------------------------------------------------------ counts */
 
@@ -209,7 +119,7 @@ static int sql_fail(sqlite3 *db, const char *who, char **err)
 
 /* The chunks, their kinds from the call-stack set (dgctxset) or from the
    intervals iv. */
-static int chunks_load(sqlite3 *db, const char *who, struct ivs *iv, struct chunks *k,
+static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chunks *k,
 		       char **err)
 {
 	sqlite3_stmt *st = NULL;
@@ -252,7 +162,7 @@ static int chunks_load(sqlite3 *db, const char *who, struct ivs *iv, struct chun
 		k->hi[id] = sqlite3_column_int64(st, 2);
 		k->acc[id] = sqlite3_column_int64(st, 3);
 		if (iv)
-			k->kind[id] = ivs_kind(iv, k->lo[id], k->hi[id]);
+			k->kind[id] = dgiv_kind(iv, k->lo[id], k->hi[id]);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(db, who, err);
@@ -326,7 +236,7 @@ static void cursor_reset(struct fscur *c)
 struct line_scan {
 	struct counts *c;
 	int64_t sign;
-	struct ivs *iv;             /* rows to test (user:), or NULL */
+	struct dgiv *iv;             /* rows to test (user:), or NULL */
 	int failed;
 };
 
@@ -336,7 +246,7 @@ static int line_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((!x->iv || ivs_has(x->iv, r[i].icount))
+		if ((!x->iv || dgiv_has(x->iv, r[i].icount))
 		    && counts_add(x->c, (uint64_t)r[i].addr >> 6, (int)r[i].is_write, x->sign) < 0)
 			return x->failed = 1;
 	return 0;
@@ -353,7 +263,7 @@ static int by_line(const void *a, const void *b)
    access of the chunks not taken whole, to take off sum_lines, and the
    passing ones of those in part, to put back), else the passing accesses
    themselves.  *complement says which. */
-static int lines_decode(sqlite3 *db, const char *who, struct ivs *iv, const struct chunks *k,
+static int lines_decode(sqlite3 *db, const char *who, struct dgiv *iv, const struct chunks *k,
 			struct counts *c, int *complement, char **err)
 {
 	struct line_scan x = { c, 1, NULL, 0 };
@@ -429,7 +339,7 @@ static int lines_step(struct fscur *c, char **err)
 	return 0;
 }
 
-static int lines_filter(struct fscur *c, sqlite3 *db, struct ivs *iv, char **err)
+static int lines_filter(struct fscur *c, sqlite3 *db, struct dgiv *iv, char **err)
 {
 	struct chunks k;
 	int complement = 0, rc = -1;
@@ -491,7 +401,7 @@ struct win_scan {
 	size_t n_open, cap_open, at;        /* at: the one used last */
 	int64_t chunk;              /* the chunk being read */
 	struct recent { uint64_t line; int64_t w; } *recent;
-	struct ivs *iv;             /* rows to test (user:), or NULL */
+	struct dgiv *iv;             /* rows to test (user:), or NULL */
 	int failed;
 };
 
@@ -577,7 +487,7 @@ static int win_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((!x->iv || ivs_has(x->iv, r[i].icount))
+		if ((!x->iv || dgiv_has(x->iv, r[i].icount))
 		    && win_access(x, r[i].chunk_id, r[i].icount, (uint64_t)r[i].addr >> 6) < 0)
 			return x->failed = 1;
 	return 0;
@@ -676,7 +586,7 @@ oom:
 	return -1;
 }
 
-static int windows_filter(struct fscur *c, sqlite3 *db, struct ivs *iv, char **err)
+static int windows_filter(struct fscur *c, sqlite3 *db, struct dgiv *iv, char **err)
 {
 	const char *who = c->who;
 	struct win_scan x;
@@ -825,7 +735,7 @@ static int fs_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 {
 	struct fscur *c = (struct fscur *)cur;
 	struct fsvt *t = (struct fsvt *)cur->pVtab;
-	struct ivs iv = { 0 };
+	struct dgiv iv = { 0 };
 	char *err = NULL;
 	int rc;
 
@@ -835,13 +745,13 @@ static int fs_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
 	(void)argv;
 	cursor_reset(c);
 	c->who = names[t->mode][t->which];
-	if (t->mode == M_USER && ivs_load(t->db, c->who, &iv, &err) < 0)
+	if (t->mode == M_USER && dgiv_load(t->db, c->who, &iv, &err) < 0)
 		rc = -1;
 	else if (t->which == T_LINES)
 		rc = lines_filter(c, t->db, t->mode == M_USER ? &iv : NULL, &err);
 	else
 		rc = windows_filter(c, t->db, t->mode == M_USER ? &iv : NULL, &err);
-	ivs_free(&iv);
+	dgiv_free(&iv);
 	if (rc < 0) {
 		cursor_reset(c);
 		return fs_fail(c, err);

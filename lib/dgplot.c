@@ -12,6 +12,7 @@
 #include "dgcells.h"
 #include "dgctxset.h"
 #include "dgfilter.h"
+#include "dgiv.h"
 #include "dgvt_scan.h"
 #include "dgesc.h"
 #include "dghash.h"
@@ -55,6 +56,10 @@ struct plot {
 	   a decoded access's page is seldom the last one's (stack and heap
 	   take turns), and the search was a sixth of a filtered plot */
 	struct { int64_t page, rank1; } ranks[256];
+	/* --events user: alone (dg_user_filtered()): its intervals, which
+	   every decoded access is tested against (user_set) */
+	struct dgiv iv;
+	int has_iv;             /* 1 loaded, 0 not yet, -1 not such a filter */
 	const char *type;       /* dgplot_fields: the type, and its */
 	char **labels;          /* fields' paths, one per row (ph of them) */
 	/* what write_files writes: the address plot's or the fields' */
@@ -304,11 +309,58 @@ static int summary_usable(struct plot *p)
 	return p->o->unfiltered && !p->o->source && cells_usable(p);
 }
 
+/* 1 when the filter is user: alone (its intervals loaded into p->iv),
+   0 when not, -1 an error. */
+static int user_set(struct plot *p)
+{
+	int ok;
+
+	if (p->has_iv)
+		return p->has_iv > 0;
+	if (p->o->source || one_int(p, "SELECT dg_filtered() AND dg_user_filtered()", &ok) != 1
+	    || !ok) {
+		p->has_iv = -1;
+		return 0;
+	}
+	if (dgiv_load(p->db, "plot", &p->iv, p->err) < 0)
+		return -1;
+	p->has_iv = 1;
+	return 1;
+}
+
+/* The kinds of the chunks under user: intervals (dgiv_kind), by id. */
+static int user_kinds(struct plot *p)
+{
+	sqlite3_stmt *st;
+	int64_t n;
+	int ok, rc;
+
+	n = one_int(p, "SELECT coalesce(max(id) + 1, 0) FROM chunks", &ok);
+	if (!ok || n <= 0 || n > INT32_MAX)
+		return 0;
+	if (!(p->kinds = calloc((size_t)n, 1))) {
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	p->n_kinds = n;
+	if (prepare(p, &st, "SELECT id, icount_lo, icount_hi FROM chunks%s", "") < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id >= 0 && id < n)
+			p->kinds[id] = dgiv_kind(&p->iv, sqlite3_column_int64(st, 1),
+						 sqlite3_column_int64(st, 2));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 1 : sql_fail(p);
+}
+
 /* A filter of call-stack conditions alone (dg_ctx_summed(): fn:, file:,
-   dso: in --events) takes many chunks whole: with the cells usable as
-   without a filter (the whole trace or a zoom), those chunks come from
-   chunk_cells and only the chunks it takes in part are decoded
-   (p->kinds).  A broad filter that leaves out a few contexts leaves few
+   dso: in --events), or of user: alone (an event's chunks), takes many
+   chunks whole: with the cells usable as without a filter (the whole
+   trace or a zoom), those chunks come from chunk_cells and only the
+   chunks it takes in part are decoded (p->kinds).  A broad filter that leaves out a few contexts leaves few
    chunks to decode; one that takes a few contexts, few chunks of either
    kind.  0 not so, -1 an error. */
 static int mixed_usable(struct plot *p)
@@ -316,11 +368,13 @@ static int mixed_usable(struct plot *p)
 	int64_t i, whole = 0, part = 0;
 	int ok, rc;
 
-	if (p->o->unfiltered || p->o->source
-	    || one_int(p, "SELECT dg_filtered() AND dg_ctx_summed()", &ok) != 1 || !ok
-	    || !cells_usable(p))
+	if (p->o->unfiltered || p->o->source || !cells_usable(p))
 		return 0;
-	if ((rc = dgctxset_classify(p->db, &p->kinds, &p->n_kinds, p->err)) <= 0)
+	if (one_int(p, "SELECT dg_filtered() AND dg_ctx_summed()", &ok) == 1 && ok)
+		rc = dgctxset_classify(p->db, &p->kinds, &p->n_kinds, p->err);
+	else if ((rc = user_set(p)) > 0)
+		rc = user_kinds(p);
+	if (rc <= 0)
 		return rc;
 	for (i = 0; i < p->n_kinds; i++) {
 		whole += p->kinds[i] == DGCTXSET_WHOLE;
@@ -360,7 +414,8 @@ static int part_rows(void *arg, const struct dgvtab_row *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (x->fn(x->p, x->arg, r[i].addr, r[i].icount, (int)r[i].is_write) < 0)
+		if ((x->p->has_iv <= 0 || dgiv_has(&x->p->iv, r[i].icount))
+		    && x->fn(x->p, x->arg, r[i].addr, r[i].icount, (int)r[i].is_write) < 0)
 			return x->failed = 1;
 	return 0;
 }
@@ -385,12 +440,11 @@ static int access_terms(struct plot *p, struct dgvtab_term *terms, int *n)
 	*n = 0;
 	if (p->o->source || (filtered = (int)one_int(p, "SELECT dg_filtered()", &ok), !ok))
 		return 0;
-	if (filtered) {
-		if (one_int(p, "SELECT dg_ctx_summed()", &ok) != 1 || !ok)
-			return 0;
+	if (filtered && one_int(p, "SELECT dg_ctx_summed()", &ok) == 1 && ok)
 		terms[(*n)++] = (struct dgvtab_term){ DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ,
 						      0, DGFILTER_STACK_SET };
-	}
+	else if (filtered && user_set(p) != 1)     /* user: alone: part_rows tests */
+		return 0;
 	if (p->o->has_addr)
 		*n = zoom_terms(terms, *n, DGVTAB_ADDR_COLUMN, p->o->addr_lo, p->o->addr_hi);
 	if (p->o->has_icount)
@@ -439,7 +493,8 @@ static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 	struct dgvtab_term terms[5];
 	int n;
 
-	if (!access_terms(p, terms, &n) || !n || terms[0].column != DGVTAB_STACK_COLUMN) {
+	if (!access_terms(p, terms, &n)
+	    || (p->has_iv <= 0 && (!n || terms[0].column != DGVTAB_STACK_COLUMN))) {
 		*p->err = sqlite3_mprintf("plot: the filter is not a call-stack set");
 		return -1;      /* mixed_usable checked it: our bug */
 	}
@@ -1361,6 +1416,7 @@ static int plot_bin(struct plot *p)
 
 static void plot_free(struct plot *p)
 {
+	dgiv_free(&p->iv);
 	sqlite3_free(p->zoom);
 	free(p->pages);
 	free(p->reads);

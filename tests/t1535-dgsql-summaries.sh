@@ -152,18 +152,13 @@ classed h.db --events 'fn:*'
 classed w.db --events fn:main,user:x 0
 # user: alone (dgf_user_lines, dgf_user_windows): chunks inside an event
 # from the summaries, the others decoded; an event never ended; a trace
-# of 80 chunks (bench/workload.c's phases as events), a phase (decoded)
-# and four of five (sum_lines less the rest)
+# of 80 chunks (tests/progs/phases.c: bench/workload.c's phases as
+# events), a phase (decoded) and four of five (sum_lines less the rest)
 trace_db e.db reuse_events || finish
 classed e.db --events 'user:*'
-if cc -O2 -g -DDG_EVENTS -I"$DG_TOP/tool" -o wlev "$DG_TOP/bench/workload.c" 2>cc.err &&
-	run_dg wl.db.log -- ./wlev 1 && "$DG_IMPORT" -q wl.db.log wl.db 2>import.err; then
-	classed wl.db --events user:matmul
-	classed wl.db --events user:matmul,user:stencil,user:hash,user:chase
-else
-	not_ok "bench/workload.c -DDG_EVENTS traced and imported"
-	diag_file cc.err 5
-fi
+trace_db wl.db phases 2 || finish
+classed wl.db --events user:matmul
+classed wl.db --events user:matmul,user:stencil,user:hash,user:chase
 classed t.db --ranges malloc,range 0
 check_eq "dg_paged() with dso: and malloc together" 0 \
 	"$(dq h.db --events 'dso:*libc*' --ranges malloc 'SELECT dg_paged()')"

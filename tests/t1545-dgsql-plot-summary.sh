@@ -6,8 +6,9 @@
 # path is taken when a 256-byte cell is at most a pixel wide and a chunk a
 # few rows high; an address zoom (here one that keeps everything) makes the
 # plot decode the accesses.  Under a call-stack filter (fn:main), zoomed or
-# not, the chunks it takes whole come from their cells and the others are
-# decoded: every passing access counted, in the decoding path's columns.
+# not, and under user: events, the chunks it takes whole come from their
+# cells and the others are decoded: every passing access counted, in the
+# decoding path's columns.
 . "$DG_TESTS/lib.sh"
 . "$DG_TESTS/lib-dgsql.sh"
 need_tool
@@ -104,6 +105,23 @@ for z in "$Z" "--icount-range 0:$IC"; do
 	[ "$z" = "$Z" ] || check_eq "fn:main $z: reads and writes within 2 % of those that pass" "1 1" \
 		"$(awk 'NR == FNR { r = $1; w = $2; next } !/^#/ { pr += $3; pw += $4 }
 		   END { print (pr >= r && pr <= r * 1.02), (pw >= w && pw <= w * 1.02) }' zoom.sql zoom.dat)"
+done
+
+# Under user: alone the same: the chunks inside an event from their
+# cells, those an event's end falls in decoded (tests/progs/phases.c,
+# each phase of bench/workload.c an event).
+trace_db ph.db phases 2 || finish
+for u in user:matmul user:matmul,user:hash,user:tree; do
+	dq ph.db --size 200x200 --events $u --plot-data user.dat
+	check_eq "$u: whole chunks from chunk_cells, the rest decoded" \
+		"# from: chunk_cells where the filter takes whole chunks, filtered_accesses elsewhere" \
+		"$(grep '^# from:' user.dat)" || diag_file dq.err
+	check_eq "$u: the plot counts every access that passes, reads and writes" \
+		"$(dq ph.db --events $u 'SELECT count(*) - sum(is_write), sum(is_write) FROM filtered_accesses' | tr '|' ' ')" \
+		"$(awk '!/^#/ { r += $3; w += $4 } END { print r, w }' user.dat)"
+	dq ph.db --size 200x200 --events $u --addr-range 0:0x7fffffffffff --plot-data user-dec.dat
+	check_eq "$u: the columns (pages) of the decoding path" \
+		"$(awk '!/^#/ { print $1 }' user-dec.dat | sort -u)" "$(awk '!/^#/ { print $1 }' user.dat | sort -u)"
 done
 
 # A bad blob is an error naming the table, the chunk and the byte (exit 1),

@@ -8,7 +8,7 @@ DGDB_SEEDS_DIR   := $(FUZZ_B)/dgdb-seeds
 DGDB_SEED_DBS    := $(patsubst %,$(DGDB_SEEDS_DIR)/%.db,writes-fill ranges-main threads-worker)
 FUZZ_dgdb_SRCS   := tests/fuzz/dgdb_fuzz.c $(filter-out dgsql/main.c dgsql/serve.c,$(wildcard dgsql/*.c)) \
                     $(DGVTAB_SRCS) lib/dgsqlfn.c lib/dgfilter.c lib/dgstacks.c \
-                    lib/dgplot.c lib/dgctxset.c lib/dgfsum.c lib/dghash.c lib/dgesc.c lib/dghist.c lib/dgcache.c lib/dgreuse.c
+                    lib/dgplot.c lib/dgctxset.c lib/dgfsum.c lib/dgiv.c lib/dghash.c lib/dgesc.c lib/dghist.c lib/dgcache.c lib/dgreuse.c
 FUZZ_dgdb_CFLAGS := -Idgsql -DDG_SCHEMA_VERSION=$(DG_SCHEMA_VERSION) -DDGDB_SEED_DIR='"$(abspath $(DGDB_SEEDS_DIR))"' \
                     -DDGDB_QUERIES='"$(abspath queries)"'
 FUZZ_dgdb_LIBS   := -lsqlite3 -lreadline -lm

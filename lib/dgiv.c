@@ -1,0 +1,92 @@
+/* dgiv.c: the icount intervals of --events user:.  See dgiv.h.
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgiv.h"
+#include "dgctxset.h"
+#include "dgmem.h"
+
+void dgiv_free(struct dgiv *v)
+{
+	free(v->lo);
+	free(v->hi);
+	memset(v, 0, sizeof *v);
+}
+
+int dgiv_load(sqlite3 *db, const char *who, struct dgiv *v, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT lo, hi FROM temp.dgf_ev_iv ORDER BY lo", -1, &st,
+			       NULL) != SQLITE_OK) {
+		*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (dg_grow(&v->lo, &v->cap_lo, v->n + 1, sizeof *v->lo) < 0
+		    || dg_grow(&v->hi, &v->cap_hi, v->n + 1, sizeof *v->hi) < 0) {
+			sqlite3_finalize(st);
+			*err = sqlite3_mprintf("%s: out of memory", who);
+			return -1;
+		}
+		v->lo[v->n] = sqlite3_column_int64(st, 0);
+		v->hi[v->n++] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		*err = sqlite3_mprintf("%s: %s", who, sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* The index of the last interval starting at or before t, or -1. */
+static long at(struct dgiv *v, int64_t t)
+{
+	size_t lo = 0, hi = v->n;
+
+	if (v->last < v->n && v->lo[v->last] <= t
+	    && (v->last + 1 == v->n || v->lo[v->last + 1] > t))
+		return (long)v->last;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->lo[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	v->last = lo - 1;
+	return (long)(lo - 1);
+}
+
+/* Whether an access at icount t passes: DGFILTER_USER_COND. */
+int dgiv_has(struct dgiv *v, int64_t t)
+{
+	long i = at(v, t);
+
+	return i >= 0 && t < v->hi[i];
+}
+
+/* A chunk's kind under the intervals: its accesses' icounts are in
+   [lo, hi). */
+uint8_t dgiv_kind(struct dgiv *v, int64_t lo, int64_t hi)
+{
+	long i = at(v, lo);
+
+	if (hi <= lo)
+		return DGCTXSET_NONE;
+	if (i >= 0 && hi <= v->hi[i])
+		return DGCTXSET_WHOLE;
+	if (i >= 0 && lo < v->hi[i])
+		return DGCTXSET_PART;
+	/* none holds lo: one may start inside */
+	return (size_t)(i + 1) < v->n && v->lo[i + 1] < hi ? DGCTXSET_PART : DGCTXSET_NONE;
+}
+
