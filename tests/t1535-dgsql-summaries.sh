@@ -151,13 +151,13 @@ classed t.db --events fn:main
 classed h.db --events 'fn:*'
 classed w.db --events fn:main,user:x 0
 # user: alone (dgf_user_lines, dgf_user_windows): chunks inside an event
-# from the summaries, the others decoded; an event never ended; a trace
-# of 80 chunks (tests/progs/phases.c: bench/workload.c's phases as
-# events), a phase (decoded) and four of five (sum_lines less the rest)
+# from the summaries, the others decoded: events of one chunk, one never
+# ended (decoded); a trace of 80 chunks (tests/progs/phases.c:
+# bench/workload.c's phases as events), four phases of five (sum_lines
+# less the rest, windows inside an event from sum_windows)
 trace_db e.db reuse_events || finish
 classed e.db --events 'user:*'
 trace_db wl.db phases 2 || finish
-classed wl.db --events user:matmul
 classed wl.db --events user:matmul,user:stencil,user:hash,user:chase
 classed t.db --ranges malloc,range 0
 check_eq "dg_paged() with dso: and malloc together" 0 \
