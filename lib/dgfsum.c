@@ -1,8 +1,8 @@
-/* dgfsum.c: a call-stack filter's cache lines and working set.  See
- * dgfsum.h.
+/* dgfsum.c: a filter's cache lines and working set.  See dgfsum.h.
  *
- * One table object type for both tables (which says which).  A scan
- * first reads every chunk's icount span and size and dgctxset's kinds,
+ * One table object type for the four tables (mode and which say which).
+ * A scan first reads every chunk's icount span and size and its kind
+ * (dgctxset's, or dgiv's from the intervals),
  * then decodes the chunks it needs with dgvtab_scan_picked, then hands
  * out rows: the complement's lines stream from sum_lines with the
  * decoded counts taken off; every other answer is made whole first

@@ -360,9 +360,9 @@ static int user_kinds(struct plot *p)
    dso: in --events), or of user: alone (an event's chunks), takes many
    chunks whole: with the cells usable as without a filter (the whole
    trace or a zoom), those chunks come from chunk_cells and only the
-   chunks it takes in part are decoded (p->kinds).  A broad filter that leaves out a few contexts leaves few
-   chunks to decode; one that takes a few contexts, few chunks of either
-   kind.  0 not so, -1 an error. */
+   chunks it takes in part are decoded (p->kinds).  A broad filter that
+   leaves out a few contexts leaves few chunks to decode; one that takes a
+   few contexts, few chunks of either kind.  0 not so, -1 an error. */
 static int mixed_usable(struct plot *p)
 {
 	int64_t i, whole = 0, part = 0;
@@ -818,8 +818,10 @@ static int64_t page_rank(struct plot *p, int64_t page)
 
 	if (p->memo_rank >= 0 && p->memo_page == page)
 		return p->memo_rank;
-	if (p->ranks[h].rank1 && p->ranks[h].page == page)
-		return p->memo_rank = p->ranks[h].rank1 - 1, p->memo_page = page, p->memo_rank;
+	if (p->ranks[h].rank1 && p->ranks[h].page == page) {
+		p->memo_page = page;
+		return p->memo_rank = p->ranks[h].rank1 - 1;
+	}
 	if (p->memo_rank >= 0 && page > p->memo_page && p->pages[p->memo_rank] <= page) {
 		lo = (size_t)p->memo_rank;
 		while (lo + step < p->npages && p->pages[lo + step] <= page) {
