@@ -818,9 +818,16 @@ static int load_code(sqlite3 *db, struct sim *s, char **err)
 	int64_t k = 0;
 	int rc;
 
-	if (n_ctx < 0 || n_bb < 0 || n_ins < 0 || n_bb > UINT32_MAX || n_ins > UINT32_MAX) {
+	if (n_ctx < 0 || n_bb < 0 || n_ins < 0) {
 		*err = sqlite3_mprintf("I1: cannot read contexts, bbdefs and instrs: %s",
 				       sqlite3_errmsg(db));
+		return -1;
+	}
+	/* (a tampered id would make the arrays' sizes wrap) */
+	if (n_ctx > UINT32_MAX || n_bb > UINT32_MAX || n_ins > UINT32_MAX) {
+		*err = sqlite3_mprintf("I1: contexts, bbdefs or instrs: ids past 2^32 "
+				       "(contexts to %lld, bbdefs to %lld)", (long long)n_ctx - 1,
+				       (long long)n_bb - 1);
 		return -1;
 	}
 	s->i.n_ctx = (uint64_t)n_ctx;

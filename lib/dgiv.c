@@ -47,19 +47,13 @@ int dgiv_load(sqlite3 *db, const char *who, struct dgiv *v, char **err)
 /* The index of the last interval starting at or before t, or -1. */
 static long at(struct dgiv *v, int64_t t)
 {
-	size_t lo = 0, hi = v->n;
+	size_t lo;
 
 	if (v->last < v->n && v->lo[v->last] <= t
 	    && (v->last + 1 == v->n || v->lo[v->last + 1] > t))
 		return (long)v->last;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v->lo[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first interval starting after t */
+	lo = t == INT64_MAX ? v->n : dg_lower_bound(v->lo, v->n, t + 1);
 	if (lo == 0)
 		return -1;
 	v->last = lo - 1;
