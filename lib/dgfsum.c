@@ -510,19 +510,42 @@ static void win_scan_free(struct win_scan *x)
 }
 
 /* Each window's mask of the kinds of the chunks overlapping it; *n_win
-   windows (0 .. the last access's; fewer than 2^31). */
-static uint8_t *window_masks(const struct chunks *k, int64_t *n_win)
+   windows (0 .. the last access's).  NULL with *err when the chunks'
+   spans would need more than MAX_WINDOWS windows or MAX_SPANS steps
+   (a trace of 2.7 x 10^13 instructions, or a tampered chunks table),
+   or out of memory. */
+#define MAX_WINDOWS ((int64_t)1 << 28)
+#define MAX_SPANS   ((int64_t)1 << 30)
+
+static int spans(const struct chunks *k, int64_t i)
 {
-	int64_t i, w, n = 0;
+	return k->acc[i] > 0 && k->hi[i] > k->lo[i] && k->lo[i] >= 0;
+}
+
+static uint8_t *window_masks(const struct chunks *k, const char *who, int64_t *n_win,
+			     char **err)
+{
+	int64_t i, w, n = 0, steps = 0;
 	uint8_t *mask;
 
 	for (i = 0; i < k->n; i++)
-		if (k->acc[i] > 0 && k->hi[i] > k->lo[i] && k->lo[i] >= 0)
+		if (spans(k, i)) {
 			n = (k->hi[i] - 1) / WINDOW + 1 > n ? (k->hi[i] - 1) / WINDOW + 1 : n;
-	if (n > INT32_MAX || !(mask = calloc((size_t)n + 1, 1)))
+			steps += (k->hi[i] - 1) / WINDOW - k->lo[i] / WINDOW + 1;
+			if (n > MAX_WINDOWS || steps > MAX_SPANS) {
+				*err = sqlite3_mprintf("%s: chunk %lld: the chunks span more "
+						       "windows than %lld", who, (long long)i,
+						       (long long)(n > MAX_WINDOWS ? MAX_WINDOWS
+								   : MAX_SPANS));
+				return NULL;
+			}
+		}
+	if (!(mask = calloc((size_t)n + 1, 1))) {
+		*err = sqlite3_mprintf("%s: out of memory", who);
 		return NULL;
+	}
 	for (i = 0; i < k->n; i++)
-		if (k->acc[i] > 0 && k->hi[i] > k->lo[i] && k->lo[i] >= 0)
+		if (spans(k, i))
 			for (w = k->lo[i] / WINDOW; w <= (k->hi[i] - 1) / WINDOW; w++)
 				mask[w] |= (uint8_t)BIT(k->kind[i]);
 	*n_win = n;
@@ -601,8 +624,9 @@ static int windows_filter(struct fscur *c, sqlite3 *db, struct dgiv *iv, char **
 		goto out;
 	summed = dgsqlfn_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'sum_windows'") == 1
 		 && dgsqlfn_int(db, "SELECT EXISTS (SELECT 1 FROM sum_windows)") == 1;
-	if (!(mask = window_masks(&k, &x.n_win))
-	    || !(mixed = calloc((size_t)x.n_win + 1, 1))
+	if (!(mask = window_masks(&k, who, &x.n_win, err)))
+		goto out;
+	if (!(mixed = calloc((size_t)x.n_win + 1, 1))
 	    || !(pick = calloc((size_t)k.n + 1, 1))
 	    || !(x.acc = calloc((size_t)x.n_win + 1, sizeof *x.acc))
 	    || !(x.lines = calloc((size_t)x.n_win + 1, sizeof *x.lines))
@@ -618,7 +642,7 @@ static int windows_filter(struct fscur *c, sqlite3 *db, struct dgiv *iv, char **
 	/* the filter's chunks that overlap a mixed window, and each
 	   window's last one */
 	for (i = 0; i < k.n; i++)
-		if (k.kind[i] != DGCTXSET_NONE && k.acc[i] > 0 && k.hi[i] > k.lo[i] && k.lo[i] >= 0)
+		if (k.kind[i] != DGCTXSET_NONE && spans(&k, i))
 			for (w = k.lo[i] / WINDOW; w <= (k.hi[i] - 1) / WINDOW && !pick[i]; w++)
 				pick[i] = mixed[w];
 	for (i = 0; i < k.n; i++)
