@@ -17,8 +17,9 @@
 #                    and with one filter of each kind: --events fn:, file:,
 #                    dso:, user:, --ranges range, malloc; and zoomed to the
 #                    middle 1/1000 of the trace with --icount-range
-#   plot [FILTER]    dgsql --plot of the whole trace, with --events fn:,
-#                    and zoomed with --icount-range (the middle 1/1000)
+#   plot [FILTER]    dgsql --plot of the whole trace, with --events fn:
+#                    and user:, and zoomed with --icount-range (the
+#                    middle 1/1000)
 #   block            SELECT count(*) FROM accesses WHERE block_id = X, X
 #                    the block with the most accesses (note: its accesses)
 #   scan, ceiling    SELECT count(*), sum(size) FROM accesses WHERE
@@ -113,6 +114,7 @@ for q in $QUERIES; do
 done
 t "plot" 0 -- "$DGSQL" --plot "$OUT/p.png" "$DB"
 t "plot fn:" 0 -- "$DGSQL" --events "fn:$FN" --plot "$OUT/p.png" "$DB"
+t "plot user:" 0 -- "$DGSQL" --events "user:$LABEL" --plot "$OUT/p.png" "$DB"
 t "plot --icount-range (1/1000)" 0 -- "$DGSQL" --icount-range \
 	"$((IC / 2)):$((IC / 2 + IC / 1000))" --plot "$OUT/p.png" "$DB"
 t "block_id = $BLOCK" "$BLOCK_N" -- "$DGSQL" "$DB" \
