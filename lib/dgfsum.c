@@ -141,7 +141,9 @@ static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chu
 		*err = sqlite3_mprintf("%s: out of memory", who);
 		return -1;
 	}
-	if (!iv && (rc = dgctxset_classify(db, &kinds, &n_kinds, &msg)) < 0) {
+	rc = iv ? dgiv_classify(db, iv, &kinds, &n_kinds, &msg)
+		: dgctxset_classify(db, &kinds, &n_kinds, &msg);
+	if (rc < 0) {
 		*err = sqlite3_mprintf("%s: %s", who, msg ? msg : "out of memory");
 		sqlite3_free(msg);
 		return -1;
@@ -161,8 +163,6 @@ static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chu
 		k->lo[id] = sqlite3_column_int64(st, 1);
 		k->hi[id] = sqlite3_column_int64(st, 2);
 		k->acc[id] = sqlite3_column_int64(st, 3);
-		if (iv)
-			k->kind[id] = dgiv_kind(iv, k->lo[id], k->hi[id]);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(db, who, err);
@@ -170,16 +170,16 @@ static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chu
 
 /* The accesses of the chunks pick[id] names (the filter's own or all of
    them), into fn. */
-static int scan(sqlite3 *db, const char *who, int filtered, const uint8_t *pick,
+static int scan(sqlite3 *db, const char *who, int stack_set, const uint8_t *pick,
 		int64_t n_pick, dgvtab_rows_fn *fn, void *arg, const int *failed,
 		char **err)
 {
-	/* filtered: the stack set's term, or -1: the caller's callback
-	   tests each row (user:) */
+	/* stack_set: the set's term; else every row of the chunks (the
+	   complement's, or user:'s, which the callback tests) */
 	const struct dgvtab_term set = { DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0,
 					 DGFILTER_STACK_SET };
 	char *msg = NULL;
-	int rc = dgvtab_scan_picked(db, "main", &set, filtered > 0, pick, n_pick, fn, arg, &msg);
+	int rc = dgvtab_scan_picked(db, "main", &set, stack_set, pick, n_pick, fn, arg, &msg);
 
 	if (*failed) {
 		sqlite3_free(msg);
@@ -296,7 +296,7 @@ static int lines_decode(sqlite3 *db, const char *who, struct dgiv *iv, const str
 	for (i = 0; i < k->n; i++)
 		pick[i] = *complement ? k->kind[i] == DGCTXSET_PART : k->kind[i] != DGCTXSET_NONE;
 	x.iv = iv;
-	rc = scan(db, who, iv ? -1 : 1, pick, k->n, line_rows, &x, &x.failed, err);
+	rc = scan(db, who, !iv, pick, k->n, line_rows, &x, &x.failed, err);
 out:
 	free(pick);
 	return rc;
@@ -650,7 +650,7 @@ static int windows_filter(struct fscur *c, sqlite3 *db, struct dgiv *iv, char **
 			for (w = k.lo[i] / WINDOW; w <= (k.hi[i] - 1) / WINDOW; w++)
 				x.last_chunk[w] = i;
 	x.chunk = -1;
-	if (scan(db, who, iv ? -1 : 1, pick, k.n, win_rows, &x, &x.failed, err) < 0
+	if (scan(db, who, !iv, pick, k.n, win_rows, &x, &x.failed, err) < 0
 	    || windows_merge(c, db, mask, &x, summed, err) < 0)
 		goto out;
 	c->eof = 0;

@@ -8,6 +8,7 @@
 #include "dgiv.h"
 #include "dgctxset.h"
 #include "dgmem.h"
+#include "dgsqlfn.h"
 
 void dgiv_free(struct dgiv *v)
 {
@@ -70,7 +71,7 @@ int dgiv_has(struct dgiv *v, int64_t t)
 
 /* A chunk's kind under the intervals: its accesses' icounts are in
    [lo, hi). */
-uint8_t dgiv_kind(struct dgiv *v, int64_t lo, int64_t hi)
+static uint8_t kind(struct dgiv *v, int64_t lo, int64_t hi)
 {
 	long i = at(v, lo);
 
@@ -84,3 +85,41 @@ uint8_t dgiv_kind(struct dgiv *v, int64_t lo, int64_t hi)
 	return (size_t)(i + 1) < v->n && v->lo[i + 1] < hi ? DGCTXSET_PART : DGCTXSET_NONE;
 }
 
+
+int dgiv_classify(sqlite3 *db, struct dgiv *v, uint8_t **kinds, int64_t *n_ids, char **err)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n = dgsqlfn_int(db, "SELECT coalesce(max(id) + 1, 0) FROM chunks");
+	uint8_t *k;
+	int rc;
+
+	*kinds = NULL;
+	*err = NULL;
+	if (n <= 0 || n > INT32_MAX)
+		return 0;
+	if (!(k = calloc((size_t)n, 1))) {
+		*err = sqlite3_mprintf("out of memory");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT id, icount_lo, icount_hi FROM chunks", -1, &st,
+			       NULL) != SQLITE_OK) {
+		rc = SQLITE_ERROR;
+		goto fail;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id >= 0 && id < n)
+			k[id] = kind(v, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		*kinds = k;
+		*n_ids = n;
+		return 1;
+	}
+fail:
+	*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+	free(k);
+	return -1;
+}

@@ -328,34 +328,6 @@ static int user_set(struct plot *p)
 	return 1;
 }
 
-/* The kinds of the chunks under user: intervals (dgiv_kind), by id. */
-static int user_kinds(struct plot *p)
-{
-	sqlite3_stmt *st;
-	int64_t n;
-	int ok, rc;
-
-	n = one_int(p, "SELECT coalesce(max(id) + 1, 0) FROM chunks", &ok);
-	if (!ok || n <= 0 || n > INT32_MAX)
-		return 0;
-	if (!(p->kinds = calloc((size_t)n, 1))) {
-		*p->err = sqlite3_mprintf("out of memory");
-		return -1;
-	}
-	p->n_kinds = n;
-	if (prepare(p, &st, "SELECT id, icount_lo, icount_hi FROM chunks%s", "") < 0)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-
-		if (id >= 0 && id < n)
-			p->kinds[id] = dgiv_kind(&p->iv, sqlite3_column_int64(st, 1),
-						 sqlite3_column_int64(st, 2));
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 1 : sql_fail(p);
-}
-
 /* A filter of call-stack conditions alone (dg_ctx_summed(): fn:, file:,
    dso: in --events), or of user: alone (an event's chunks), takes many
    chunks whole: with the cells usable as without a filter (the whole
@@ -373,7 +345,7 @@ static int mixed_usable(struct plot *p)
 	if (one_int(p, "SELECT dg_filtered() AND dg_ctx_summed()", &ok) == 1 && ok)
 		rc = dgctxset_classify(p->db, &p->kinds, &p->n_kinds, p->err);
 	else if ((rc = user_set(p)) > 0)
-		rc = user_kinds(p);
+		rc = dgiv_classify(p->db, &p->iv, &p->kinds, &p->n_kinds, p->err);
 	if (rc <= 0)
 		return rc;
 	for (i = 0; i < p->n_kinds; i++) {

@@ -66,7 +66,6 @@ int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term
 int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
 		     char **errmsg);
 
-
 /* A term of a WHERE clause the table takes in C: a column (dgvtab.h's
    order), an operator (SQLITE_INDEX_CONSTRAINT_EQ, _LT, _LE, _GT, _GE)
    and an integer; or stack_filter = text (column DGVTAB_STACK_COLUMN, op EQ,
