@@ -1091,7 +1091,6 @@ static void fn_flag(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 {
 	int on = f && (f->ev.n || f->rg.n || zoomed(f));
-	int user = f && !f->rg.n && !zoomed(f) && only_kind(&f->ev, K_USER);
 	enum cls_src cls = classed(db, f);
 	enum sum_src sum = summed(db, f);
 
@@ -1109,7 +1108,8 @@ static int register_filtered(sqlite3 *db, const struct dgfilter *f, char **err)
 						       : cls != CLS_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_user_filtered", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-	                            (void *)(intptr_t)user, fn_flag, NULL, NULL) != SQLITE_OK
+	                            (void *)(intptr_t)(cls == CLS_USER), fn_flag, NULL,
+				    NULL) != SQLITE_OK
 	    || sqlite3_create_function(db, "dg_paged", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 	                            (void *)(intptr_t)(cls != CLS_NONE), fn_flag, NULL,
 				    NULL) != SQLITE_OK) {

@@ -401,8 +401,9 @@ static int zoom_terms(struct dgvtab_term *terms, int n, int column, int64_t lo, 
 }
 
 /* The accesses of filtered_accesses in the zoom as terms of the table
-   (dgvtab_scan): none (no filter: dg_filtered() 0) or the call-stack set
-   alone (dg_ctx_summed()), which the table evaluates in C; then the zoom,
+   (dgvtab_scan): none (no filter: dg_filtered() 0), or the call-stack set
+   alone (dg_ctx_summed()), which the table evaluates in C, or none for
+   user: alone (dg_user_filtered(): part_rows tests each row); then the zoom,
    as p->zoom says it in SQL.  *n terms; 0 when the filter or the source
    is SQL the table does not take. */
 static int access_terms(struct plot *p, struct dgvtab_term *terms, int *n)
@@ -458,8 +459,8 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 	return 0;
 }
 
-/* The accesses of the chunks a call-stack filter takes in part
-   (mixed_usable: the filter is the set alone), in the zoom. */
+/* The accesses of the chunks a filter takes in part (mixed_usable: the
+   call-stack set alone, or user: alone), in the zoom. */
 static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 {
 	struct dgvtab_term terms[5];
@@ -467,7 +468,8 @@ static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 
 	if (!access_terms(p, terms, &n)
 	    || (p->has_iv <= 0 && (!n || terms[0].column != DGVTAB_STACK_COLUMN))) {
-		*p->err = sqlite3_mprintf("plot: the filter is not a call-stack set");
+		*p->err = sqlite3_mprintf("plot: the filter is neither a call-stack set nor "
+					  "user: alone");
 		return -1;      /* mixed_usable checked it: our bug */
 	}
 	return each_access_c(p, terms, n, fn, arg);
