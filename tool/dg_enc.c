@@ -36,6 +36,8 @@ static struct {
 	ULong icount;         /* guest instructions executed, exact */
 	ULong reader_icount;  /* what a reader of the log has counted */
 	ULong runs, accesses, dropped;
+	ULong map_lookups;    /* contexts looked up past both caches */
+	Bool  ahead;          /* raw_fast: the look-ahead loop */
 	Bool  use_window;     /* --trace-icount given */
 	struct dg_enc_options o;
 	Bool  client_on;      /* DATAGRIND_START/STOP_TRACING */
@@ -259,6 +261,7 @@ static inline UInt context_of(UInt id, struct dg_bbdef *bb, UInt node)
 	if (s->bbdef == id && s->node == node) {
 		c = s->ctx;
 	} else {
+		E.map_lookups++;
 		c = dg_pairmap_get(&ctx_map, id, node);
 		if (c == DG_PAIRMAP_NONE)
 			c = context_new(id, node);
@@ -410,26 +413,58 @@ static const UChar *run_process(const UChar *p)
    tests of the rare cases are left out (bb->fn_entry is never set without
    --trace-fn).  Each entry has the same effect as through run_process
    (t0845 compares the two).
-   It goes LOOKAHEAD runs at a time, in two passes: the first replays
-   their calls and returns, which give each run its call stack (node),
-   and starts loading the context each will look up; the second emits
-   them.  A program with millions of contexts (cc1: 4.09 M) goes to the
-   context map on a fifth of its runs, and one at a time those misses
-   were half the encoder's time (bench/real.sh's cc1: its CPU 55-74 s,
-   51-58 s with the prefetch).  The first pass writes no record, so the
-   log is the same. */
-#define LOOKAHEAD 32
 
-static const UChar *raw_fast(const UChar *p, const UChar *end)
+   Two loops do it, each at most `runs` entries at a time.  raw_one takes
+   one run after another.  raw_ahead goes LOOKAHEAD runs at a time, in
+   two passes: the first replays their calls and returns, which give each
+   run its call stack (node), and starts loading the context each will
+   look up; the second emits them.  A program with millions of contexts
+   (cc1: 4.09 M) goes past both context caches on a sixth of its runs, and
+   one at a time those misses were half the encoder's time; there the
+   look-ahead saves a tenth of it (real.sh's cc1: 49.0 against 54.0 s).
+   Where contexts are few it only costs: each run's head read twice and
+   queued (sort -n: 1.92 against 1.38 s).  raw_fast picks the loop by how
+   many runs went to the context map in the last RAW_CHOOSE.  The first
+   pass writes no record, so the log is the same either way. */
+#define LOOKAHEAD   32
+#define RAW_CHOOSE  4096     /* runs between choices of the loop */
+#define RAW_AHEAD_MAP_SHARE 32   /* ahead when over 1/32 went to the map */
+
+static const UChar *raw_one(const UChar *p, const UChar *end, UInt runs)
 {
 	Addr sp = E.sp;     /* in a register: the calls below may write E */
+	struct dg_wr_cur k;
+	UInt id, info, n_instrs, n_addrs;
+
+	dg_wr_cur_get(&k);
+	for (; p < end && runs > 0; runs--) {
+		struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
+		if (__builtin_expect(info != DG_RAW_UNFINISHED, 1)) {
+			const ULong *a = (const ULong *)(p + bb->addr_off);
+			dg_stack_entry(sp);
+			run_emit(&k, id, bb, dg_stack_cur_node, info, n_instrs, a, n_addrs);
+			E.icount += n_instrs;
+			run_after(bb, info, a, n_addrs);
+			if (bb->writes_sp)
+				sp = *(const ULong *)(p + 8);
+		}
+		p = raw_next(p, bb);
+	}
+	dg_wr_cur_put(&k);
+	E.sp = sp;
+	return p;
+}
+
+static const UChar *raw_ahead(const UChar *p, const UChar *end, UInt runs)
+{
+	Addr sp = E.sp;
 	struct dg_wr_cur k;
 	struct { const UChar *p; UInt node; } q[LOOKAHEAD];
 	UInt n, i, id, info, n_instrs, n_addrs;
 
 	dg_wr_cur_get(&k);
-	while (p < end) {
-		for (n = 0; p < end && n < LOOKAHEAD; ) {
+	while (p < end && runs > 0) {
+		for (n = 0; p < end && n < LOOKAHEAD && runs > 0; runs--) {
 			struct dg_bbdef *bb = raw_head(p, &id, &info, &n_instrs, &n_addrs);
 			if (__builtin_expect(info != DG_RAW_UNFINISHED, 1)) {
 				dg_stack_entry(sp);
@@ -451,6 +486,18 @@ static const UChar *raw_fast(const UChar *p, const UChar *end)
 	}
 	dg_wr_cur_put(&k);
 	E.sp = sp;
+	return p;
+}
+
+static const UChar *raw_fast(const UChar *p, const UChar *end)
+{
+	while (p < end) {
+		ULong runs = E.runs, looked = E.map_lookups;
+		Bool ahead = E.o.loop == DG_ENC_LOOP_AUTO ? E.ahead
+		           : E.o.loop == DG_ENC_LOOP_AHEAD;
+		p = ahead ? raw_ahead(p, end, RAW_CHOOSE) : raw_one(p, end, RAW_CHOOSE);
+		E.ahead = (E.map_lookups - looked) * RAW_AHEAD_MAP_SHARE > E.runs - runs;
+	}
 	return p;
 }
 

@@ -29,7 +29,12 @@ struct dg_enc_options {
 	Bool  use_fn;                  /* --trace-fn given */
 	ULong icount_from, icount_to;  /* [from, to) */
 	Bool  compact;                 /* BBCHAINS and CTXREF records */
+	UChar loop;                    /* enum dg_enc_loop (--encoder-loop) */
 };
+
+/* How the encoder goes over the runs while tracing (dg_enc.c's raw_fast):
+   chosen as it goes, or one of its two loops always (for tests). */
+enum dg_enc_loop { DG_ENC_LOOP_AUTO, DG_ENC_LOOP_ONE, DG_ENC_LOOP_AHEAD };
 
 /* In the tool, before a helper is forked. */
 void dg_enc_init(const struct dg_enc_options *o);

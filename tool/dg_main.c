@@ -88,6 +88,7 @@ static const HChar *clo_importer;       /* --db-importer */
 static Bool         clo_out_given;      /* keep the log beside the database */
 static Bool         clo_compact = True;
 static Bool         clo_lean = True;
+static UChar        clo_loop = DG_ENC_LOOP_AUTO;   /* --encoder-loop */
 static Bool         clo_heap_unwind = True;  /* --heap-stacks=unwind */
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
@@ -147,6 +148,16 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 			clo_heap_unwind = False;
 		else
 			VG_(fmsg_bad_option)(arg, "expected unwind or replay\n");
+	}
+	else if VG_STR_CLO(arg, "--encoder-loop", tmp) {
+		if (VG_(strcmp)(tmp, "auto") == 0)
+			clo_loop = DG_ENC_LOOP_AUTO;
+		else if (VG_(strcmp)(tmp, "one") == 0)
+			clo_loop = DG_ENC_LOOP_ONE;
+		else if (VG_(strcmp)(tmp, "ahead") == 0)
+			clo_loop = DG_ENC_LOOP_AHEAD;
+		else
+			VG_(fmsg_bad_option)(arg, "expected auto, one or ahead\n");
 	}
 	else if VG_STR_CLO(arg, "--trace-icount", tmp) {
 		if (!parse_icount_window(tmp))
@@ -213,7 +224,13 @@ static void dg_print_usage(void)
 
 static void dg_print_debug_usage(void)
 {
-	VG_(printf)("    (none)\n");
+	VG_(printf)(
+"    --encoder-loop=auto|one|ahead  the encoder's loop over the runs while\n"
+"                                 tracing: one run at a time, or looking\n"
+"                                 ahead to load their contexts early; auto\n"
+"                                 switches by how often contexts miss its\n"
+"                                 caches [auto]; the log is the same\n"
+	);
 }
 
 /* ------------------------------------------------------------ client requests */
@@ -556,6 +573,7 @@ static void dg_post_clo_init(void)
 	o.icount_from = clo_icount_from;
 	o.icount_to = clo_icount_to;
 	o.compact = clo_compact;
+	o.loop = clo_loop;
 	dg_enc_init(&o);          /* before the helper starts: it has it */
 	if (clo_db && !dg_imp_setup(clo_importer)) {
 		VG_(umsg)("datagrind: --db: cannot find dg-import%s%s (give "
