@@ -3,7 +3,8 @@
 # (tool/dg_hand.c).  With and without it (--log-helper=no) the log says
 # the same; the helper is gone when the tool is, also when the tool is
 # killed (it then writes what it was given: a log without FINI); a forked
-# child gets its own helper and a complete log.
+# child gets its own helper and a complete log.  --helper-evict=no (the
+# helper leaves its buffers in the caches) says the same.
 . "$DG_TESTS/lib.sh"
 need_tool
 need_prog writes
@@ -20,6 +21,10 @@ stats h.log >h.stats
 stats n.log >n.stats
 check_cmp "the same records, runs and accesses with and without the helper" n.stats h.stats
 check_eq "the counts are there" 7 "$(wc -l <h.stats | tr -d ' ')"
+# The helper's eviction of the buffers it has encoded is a cache matter.
+run_dg e.log --helper-evict=no -- "$W" || finish
+stats e.log >e.stats
+check_cmp "the same with the helper not evicting its buffers" n.stats e.stats
 
 # No helper outlives the tool.  Its command line is the tool's.
 helpers() { pgrep -f -- "--datagrind-out-file=$1" | wc -l | tr -d ' '; }

@@ -91,8 +91,13 @@ static void helper_tell(void)
    comes back from memory on the tool's store, as part of a stream the
    prefetcher follows.  CLFLUSHOPT (CPUID leaf 7, EBX bit 23) is not
    ordered against other flushes, so a buffer's lines go in parallel;
-   without it nothing is evicted. */
+   without it nothing is evicted.  Where the two cores share their caches
+   (a fast minute of the VM) it cost the helper ~5 %, and the tool
+   nothing: --helper-evict=no is there to measure a machine. */
+static Bool want_evict = True;
 static Bool can_evict;
+
+void dg_hand_set_evict(Bool on) { want_evict = on; }
 
 static Bool cpu_has_clflushopt(void)
 {
@@ -159,7 +164,7 @@ static void helper_main(Int fd, Int tee)
 	UChar b[256];
 
 	in_helper = True;
-	can_evict = cpu_has_clflushopt();
+	can_evict = want_evict && cpu_has_clflushopt();
 	dg_proc_quiet();
 	helper_prefault();
 	dg_wr_init(fd, tee, log_path, &ctl->wr, slots + RING_SIZE);

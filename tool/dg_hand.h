@@ -57,6 +57,10 @@ UChar *dg_hand_start(Int fd, Int tee, const HChar *path,
 /* Hand over [0, n) of the buffer being filled (whole records); returns
    the next buffer to fill, which may be the same. */
 UChar *dg_hand_put(UChar *buf, SizeT n);
+/* Whether the helper evicts each buffer from the caches once it has
+   encoded it (dg_hand.c says why); on by default, where the CPU can
+   (--helper-evict, a debug option).  Before dg_hand_start. */
+void dg_hand_set_evict(Bool on);
 /* Return when everything handed over has reached the file (or failed). */
 void dg_hand_sync(void);
 /* Sync, then end the helper. */

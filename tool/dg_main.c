@@ -89,6 +89,7 @@ static Bool         clo_out_given;      /* keep the log beside the database */
 static Bool         clo_compact = True;
 static Bool         clo_lean = True;
 static UChar        clo_loop = DG_ENC_LOOP_AUTO;   /* --encoder-loop */
+static Bool         clo_evict = True;              /* --helper-evict */
 static Bool         clo_heap_unwind = True;  /* --heap-stacks=unwind */
 
 /* Parse a count with an optional k/M/G suffix; returns False on junk. */
@@ -149,6 +150,7 @@ static Bool dg_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected unwind or replay\n");
 	}
+	else if VG_BOOL_CLO(arg, "--helper-evict", clo_evict) {}
 	else if VG_STR_CLO(arg, "--encoder-loop", tmp) {
 		if (VG_(strcmp)(tmp, "auto") == 0)
 			clo_loop = DG_ENC_LOOP_AUTO;
@@ -230,6 +232,11 @@ static void dg_print_debug_usage(void)
 "                                 ahead to load their contexts early; auto\n"
 "                                 switches by how often contexts miss its\n"
 "                                 caches [auto]; the log is the same\n"
+"    --helper-evict=yes|no        the helper evicts each buffer of the\n"
+"                                 stream from the caches once encoded, so\n"
+"                                 that the program's stores into it do not\n"
+"                                 wait on the helper's core [yes, where the\n"
+"                                 CPU has CLFLUSHOPT]; the log is the same\n"
 	);
 }
 
@@ -585,6 +592,7 @@ static void dg_post_clo_init(void)
 	dg_wr_chains(clo_compact);
 	name = expand_out_name();
 	db = expand_db_name();
+	dg_hand_set_evict(clo_evict);
 	err = dg_out_init(name, db, dg_enc_consume, clo_helper);
 	if (err && dg_out_failed_db()) {
 		VG_(umsg)("datagrind: cannot start the import into '%s': %s\n",
