@@ -38,6 +38,8 @@ static struct {
 	ULong runs, accesses, dropped;
 	ULong map_lookups;    /* contexts looked up past both caches */
 	Bool  ahead;          /* raw_fast: the look-ahead loop */
+	UInt  choose_runs, choose_map;   /* raw_fast: runs and map lookups
+	                                    since it last chose */
 	Bool  use_window;     /* --trace-icount given */
 	struct dg_enc_options o;
 	Bool  client_on;      /* DATAGRIND_START/STOP_TRACING */
@@ -495,8 +497,16 @@ static const UChar *raw_fast(const UChar *p, const UChar *end)
 		ULong runs = E.runs, looked = E.map_lookups;
 		Bool ahead = E.o.loop == DG_ENC_LOOP_AUTO ? E.ahead
 		           : E.o.loop == DG_ENC_LOOP_AHEAD;
-		p = ahead ? raw_ahead(p, end, RAW_CHOOSE) : raw_one(p, end, RAW_CHOOSE);
-		E.ahead = (E.map_lookups - looked) * RAW_AHEAD_MAP_SHARE > E.runs - runs;
+		UInt left = RAW_CHOOSE - E.choose_runs;
+		p = ahead ? raw_ahead(p, end, left) : raw_one(p, end, left);
+		/* RAW records are often short (any other record ends one): the
+		   choice is made over RAW_CHOOSE runs, however many records */
+		E.choose_runs += (UInt)(E.runs - runs);
+		E.choose_map += (UInt)(E.map_lookups - looked);
+		if (E.choose_runs >= RAW_CHOOSE) {
+			E.ahead = (ULong)E.choose_map * RAW_AHEAD_MAP_SHARE > E.choose_runs;
+			E.choose_runs = E.choose_map = 0;
+		}
 	}
 	return p;
 }
