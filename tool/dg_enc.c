@@ -421,7 +421,7 @@ static const UChar *run_process(const UChar *p)
    two passes: the first replays their calls and returns, which give each
    run its call stack (node), and starts loading the context each will
    look up; the second emits them.  A program with millions of contexts
-   (cc1: 4.09 M) goes past both context caches on a sixth of its runs, and
+   (cc1: 4.09 M) goes past both context caches on one run in eight, and
    one at a time those misses were half the encoder's time; there the
    look-ahead saves a tenth of it (real.sh's cc1: 49.0 against 54.0 s).
    Where contexts are few it only costs: each run's head read twice and
