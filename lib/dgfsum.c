@@ -118,7 +118,8 @@ static int sql_fail(sqlite3 *db, const char *who, char **err)
 }
 
 /* The chunks, their kinds from the call-stack set (dgctxset) or from the
-   intervals iv. */
+   intervals iv (dgiv_kind of the spans read here: dgiv_classify would
+   read the chunks again). */
 static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chunks *k,
 		       char **err)
 {
@@ -141,16 +142,17 @@ static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chu
 		*err = sqlite3_mprintf("%s: out of memory", who);
 		return -1;
 	}
-	rc = iv ? dgiv_classify(db, iv, &kinds, &n_kinds, &msg)
-		: dgctxset_classify(db, &kinds, &n_kinds, &msg);
+	rc = iv ? 1 : dgctxset_classify(db, &kinds, &n_kinds, &msg);
 	if (rc < 0) {
 		*err = sqlite3_mprintf("%s: %s", who, msg ? msg : "out of memory");
 		sqlite3_free(msg);
 		return -1;
 	}
-	/* where the kinds are not known, every chunk is decoded */
+	/* where the kinds are not known, every chunk is decoded; an id no
+	   chunk has holds no access */
 	for (i = 0; i < k->n; i++)
-		k->kind[i] = rc > 0 && i < n_kinds ? kinds[i] : DGCTXSET_PART;
+		k->kind[i] = iv ? DGCTXSET_NONE
+			   : rc > 0 && i < n_kinds ? kinds[i] : DGCTXSET_PART;
 	free(kinds);
 	if (sqlite3_prepare_v2(db, "SELECT id, icount_lo, icount_hi, n_accesses FROM chunks",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -163,6 +165,8 @@ static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chu
 		k->lo[id] = sqlite3_column_int64(st, 1);
 		k->hi[id] = sqlite3_column_int64(st, 2);
 		k->acc[id] = sqlite3_column_int64(st, 3);
+		if (iv)
+			k->kind[id] = dgiv_kind(iv, k->lo[id], k->hi[id]);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(db, who, err);

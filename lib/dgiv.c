@@ -69,9 +69,7 @@ int dgiv_has(struct dgiv *v, int64_t t)
 	return i >= 0 && t < v->hi[i];
 }
 
-/* A chunk's kind under the intervals: its accesses' icounts are in
-   [lo, hi). */
-static uint8_t kind(struct dgiv *v, int64_t lo, int64_t hi)
+uint8_t dgiv_kind(struct dgiv *v, int64_t lo, int64_t hi)
 {
 	long i = at(v, lo);
 
@@ -110,7 +108,7 @@ int dgiv_classify(sqlite3 *db, struct dgiv *v, uint8_t **kinds, int64_t *n_ids, 
 		int64_t id = sqlite3_column_int64(st, 0);
 
 		if (id >= 0 && id < n)
-			k[id] = kind(v, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+			k[id] = dgiv_kind(v, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE) {

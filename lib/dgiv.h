@@ -35,7 +35,10 @@ int dgiv_load(sqlite3 *db, const char *who, struct dgiv *v, char **err);
 void dgiv_free(struct dgiv *v);
 /* Whether icount t is inside an interval. */
 int dgiv_has(struct dgiv *v, int64_t t);
-/* Every chunk's kind, DGCTXSET_WHOLE, _PART or _NONE, by id: 1 with
+/* The kind, DGCTXSET_WHOLE, _PART or _NONE, of a chunk whose accesses'
+   icounts lie in [lo, hi). */
+uint8_t dgiv_kind(struct dgiv *v, int64_t lo, int64_t hi);
+/* Every chunk's kind by id (dgiv_kind of its icount span): 1 with
    *kinds (malloc'ed, *n_ids entries; the caller frees it), 0 when there
    are no chunks (or ids past 2^31), -1 with *err. */
 int dgiv_classify(sqlite3 *db, struct dgiv *v, uint8_t **kinds, int64_t *n_ids, char **err);
