@@ -14,7 +14,9 @@
 #  1. Without TRACE.db: trace `sort -n` of 70 000 seeded random numbers
 #     (about 80 M accesses) straight into DIR/sort.db (datagrind --db).
 #  2. `dgsql --export parquet DIR/pq` (the accesses with their ids, and the
-#     other tables); its rate is printed.
+#     other tables); its rate is printed, and against it the peer's:
+#     DuckDB rewriting the same rows from that file with the same options
+#     (its Parquet reader in place of our decoder, the writer the same).
 #  3. Each question runs once in dgsql as a user runs it (a fresh process,
 #     the engine dgsql picks: wall and user+sys CPU from /usr/bin/time) and
 #     once in DuckDB over the Parquet files (THREADS threads; the query's
@@ -110,6 +112,18 @@ else
 		-v bytes="$(stat -c %s "$PQ/accesses.parquet")" 'BEGIN { split(cpu, c, " ");
 		printf "export: %.1f s wall for %d rows (%.2f M rows/s), %.1f CPU s; accesses.parquet %.1f MB\n",
 		e - s, n, n / (e - s) / 1e6, c[1] + c[2], bytes / 1e6 }'
+	# The peer: DuckDB rewriting the same rows from the file just written,
+	# with the options and the memory settings the export uses
+	# (dgsql/parquet.c): its own reader in place of our decoder.
+	PEER=$(printf '%s\n' ".timer on" "SET threads = $THREADS;" \
+		"SET preserve_insertion_order = false;" \
+		"COPY (SELECT * FROM read_parquet('$PQ/accesses.parquet')) TO '$DIR/peer.parquet' (FORMAT parquet, PARQUET_VERSION v2, COMPRESSION snappy, DICTIONARY_SIZE_LIMIT 1);" |
+		GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824 \
+		"$DGSQL" --engine duckdb "$DB" 2>&1 | awk '/^Run Time/ { t = $4 } END { print t }')
+	rm -f "$DIR/peer.parquet"
+	awk -v s="$s" -v e="$e" -v n="$N" -v p="${PEER:-0}" 'BEGIN {
+		printf "peer: DuckDB rewrites accesses.parquet in %.1f s (%.2f M rows/s); export / peer %.2f\n",
+		p, (p > 0 ? n / p / 1e6 : 0), (p > 0 ? (e - s) / p : 0) }'
 fi
 # DuckDB's side: views over the export's files, then the question
 VIEWS="SET threads = $THREADS; CREATE OR REPLACE VIEW accesses AS SELECT * FROM read_parquet('$PQ/accesses.parquet');"

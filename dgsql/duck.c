@@ -306,6 +306,30 @@ static void acc_local_init(duckdb_init_info info)
 	DK(duckdb_init_set_init_data)(info, l, acc_local_free);
 }
 
+/* The rows k with nulls[k] set are NULL in v.  duckdb.h documents the mask:
+   a uint64_t a 64 rows, a set bit a valid row; a word at a time, a call
+   a NULL row was 5-8 % of an export's CPU. */
+static void set_nulls(duckdb_vector v, const uint8_t *nulls, size_t n)
+{
+	uint64_t *valid = NULL;
+	size_t w, k;
+
+	for (w = 0; w * 64 < n; w++) {
+		const uint8_t *b = nulls + w * 64;
+		size_t m = n - w * 64 < 64 ? n - w * 64 : 64;
+		uint64_t bits = 0;
+		for (k = 0; k < m; k++)
+			bits |= (uint64_t)(b[k] != 0) << k;
+		if (!bits)
+			continue;
+		if (!valid) {
+			DK(duckdb_vector_ensure_validity_writable)(v);
+			valid = DK(duckdb_vector_get_validity)(v);
+		}
+		valid[w] &= ~bits;
+	}
+}
+
 static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
 {
 	struct acc_global *g = DK(duckdb_function_get_init_data)(info);
@@ -314,7 +338,7 @@ static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
 	int64_t *other[DGVT_PAR_N_COLS] = { 0 };      /* row ids: zero */
 	uint8_t *nulls[DGVT_PAR_N_COLS] = { 0 };
 	duckdb_vector vec[DGVT_PAR_N_COLS] = { 0 };
-	size_t n = 0, max = DK(duckdb_vector_size)(), k;
+	size_t n = 0, max = DK(duckdb_vector_size)();
 	char *msg = NULL;
 	idx_t i;
 
@@ -344,19 +368,9 @@ static void acc_scan(duckdb_function_info info, duckdb_data_chunk out)
 	for (i = 0; i < g->ncol && i < DGVT_PAR_N_COLS; i++)
 		if (other[i])
 			memset(other[i], 0, n * sizeof *other[i]);
-	for (i = 0; i < DGVT_PAR_N_COLS; i++) {
-		uint64_t *valid = NULL;
-		if (!vec[i] || !(i == DGVT_COL_BLOCK || i > DGVT_COL_STACK))
-			continue;
-		for (k = 0; k < n; k++)
-			if (nulls[i][k]) {
-				if (!valid) {
-					DK(duckdb_vector_ensure_validity_writable)(vec[i]);
-					valid = DK(duckdb_vector_get_validity)(vec[i]);
-				}
-				DK(duckdb_validity_set_row_invalid)(valid, k);
-			}
-	}
+	for (i = 0; i < DGVT_PAR_N_COLS; i++)
+		if (vec[i] && (i == DGVT_COL_BLOCK || i > DGVT_COL_STACK))
+			set_nulls(vec[i], nulls[i], n);
 	DK(duckdb_data_chunk_set_size)(out, n);
 }
 
