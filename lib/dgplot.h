@@ -21,6 +21,12 @@
  * altered (a control character, a backslash) is refused.  Numbers from the
  * database are used without signed overflow whatever their values.
  *
+ * Threads: where the cells of chunk_cells are binned (a zoomed-out view,
+ * a broad filter's whole chunks), a helper thread bins half the chunks
+ * through a read-only connection of its own on the database's file, and
+ * is joined before the call returns; the caller's connection is used by
+ * the calling thread alone.
+ *
  * Ownership: the options' strings belong to the caller.
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
