@@ -136,6 +136,16 @@ check_eq "bad blob: the plot fails (exit 1)" 1 "$?"
 check_eq "bad blob: the plot names table, chunk, byte and field" \
 	"dgsql: plot: chunk_cells: chunk 2: byte 2 (writes): the blob ends inside the number" \
 	"$(cat dq.err)"
+# The odd chunks' cells are binned by dgplot's helper thread: its error is
+# the same, and is the plot's.
+cp s.db bad3.db
+sqlite3 bad3.db "UPDATE chunk_cells SET data = x'050183' WHERE chunk_id = 3" ||
+	bail "tampering bad3.db"
+dq bad3.db --size 200x200 --plot-data bad3.dat
+check_eq "bad blob, odd chunk: the plot fails (exit 1)" 1 "$?"
+check_eq "bad blob, odd chunk: the plot names table, chunk, byte and field" \
+	"dgsql: plot: chunk_cells: chunk 3: byte 2 (writes): the blob ends inside the number" \
+	"$(cat dq.err)"
 dq bad.db 'SELECT count(*) FROM chunk_cells_v' >/dev/null
 check_eq "bad blob: chunk_cells_v fails (exit 1)" 1 "$?"
 check_eq "bad blob: chunk_cells_v says where" 1 \
