@@ -426,28 +426,26 @@ static int access_terms(struct plot *p, struct dgvtab_term *terms, int *n)
 	return 1;
 }
 
-/* The accesses access_terms gives, scanned in C into fn: all of them, or
-   with p->kinds (mixed_usable) those of the chunks the filter takes in
-   part alone, one table for them all, the others' data never read. */
-static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
-			 access_fn *fn, void *arg)
+/* A job split between this thread and a helper (each_access_c, and
+   each_cell_ops below): the helper works on a copy of the plot, hp, into a
+   result of its own, harg, made from the caller's arg and added to it
+   after. */
+struct half_ops {
+	int  (*make)(struct plot *hp, void *arg, void **harg);
+	int  (*add)(struct plot *p, void *arg, struct plot *hp, void *harg);
+	void (*drop)(struct plot *hp, void *harg);
+};
+
+/* The accesses access_terms gives, scanned in C into fn through db (p->db
+   or a helper's own), from the chunks whose pick[id] is set (NULL: every
+   chunk), the others' data never read. */
+static int each_access_half(struct plot *p, sqlite3 *db, const struct dgvtab_term *terms, int n,
+			    const uint8_t *pick, int64_t n_pick, access_fn *fn, void *arg)
 {
 	struct part_scan x = { p, fn, arg, 0 };
-	uint8_t *pick = NULL;
 	char *msg = NULL;
-	int64_t i;
-	int rc;
+	int rc = dgvtab_scan_picked(db, "main", terms, n, pick, n_pick, part_rows, &x, &msg);
 
-	if (p->kinds) {
-		if (!(pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1))) {
-			*p->err = sqlite3_mprintf("out of memory");
-			return -1;
-		}
-		for (i = 0; i < p->n_kinds; i++)
-			pick[i] = p->kinds[i] == DGCTXSET_PART;
-	}
-	rc = dgvtab_scan_picked(p->db, "main", terms, n, pick, p->n_kinds, part_rows, &x, &msg);
-	free(pick);
 	if (x.failed) {         /* fn said why */
 		sqlite3_free(msg);
 		return -1;
@@ -460,9 +458,212 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 	return 0;
 }
 
+/* A call-stack set's two tables (temp.P_ctx, temp.P_pcs: dgfilter.h), read
+   here and made again in the helper's connection, whose temp schema is
+   its own: two integers a row. */
+struct set_copy {
+	const char *name;       /* P; NULL: no set */
+	int64_t *ctx, *pcs;
+	size_t n_ctx, n_pcs;
+};
+
+static int read_pairs(sqlite3 *db, const char *sql, int64_t **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (dg_grow((void **)out, &cap, 2 * *n + 2, sizeof **out) < 0)
+			break;
+		(*out)[2 * *n] = sqlite3_column_int64(st, 0);
+		(*out)[2 * (*n)++ + 1] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int write_pairs(sqlite3 *db, const char *create, const char *insert,
+		       const int64_t *v, size_t n)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc = SQLITE_DONE;
+
+	if (!create || !insert || sqlite3_exec(db, create, NULL, NULL, NULL) != SQLITE_OK
+	    || sqlite3_prepare_v2(db, insert, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(st, 1, v[2 * i]);
+		sqlite3_bind_int64(st, 2, v[2 * i + 1]);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int set_read(sqlite3 *db, struct set_copy *c)
+{
+	char *a = sqlite3_mprintf("SELECT id, whole FROM temp.\"%w_ctx\"", c->name);
+	char *b = sqlite3_mprintf("SELECT pc, module_id FROM temp.\"%w_pcs\"", c->name);
+	int rc = read_pairs(db, a, &c->ctx, &c->n_ctx) < 0 || read_pairs(db, b, &c->pcs, &c->n_pcs) < 0
+		 ? -1 : 0;
+
+	sqlite3_free(a);
+	sqlite3_free(b);
+	return rc;
+}
+
+static int set_write(sqlite3 *db, const struct set_copy *c)
+{
+	char *s[4] = {
+		sqlite3_mprintf("CREATE TEMP TABLE \"%w_ctx\"(id INTEGER PRIMARY KEY, whole INTEGER NOT NULL)", c->name),
+		sqlite3_mprintf("INSERT INTO temp.\"%w_ctx\" VALUES (?1, ?2)", c->name),
+		sqlite3_mprintf("CREATE TEMP TABLE \"%w_pcs\"(pc INTEGER, module_id INTEGER, "
+				"PRIMARY KEY (pc, module_id)) WITHOUT ROWID", c->name),
+		sqlite3_mprintf("INSERT INTO temp.\"%w_pcs\" VALUES (?1, ?2)", c->name),
+	};
+	int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK
+		 || write_pairs(db, s[0], s[1], c->ctx, c->n_ctx) < 0
+		 || write_pairs(db, s[2], s[3], c->pcs, c->n_pcs) < 0
+		 || sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK ? -1 : 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		sqlite3_free(s[i]);
+	return rc;
+}
+
+#define PICK_MAX ((int64_t)1 << 26)     /* chunk ids split: 10^13 accesses */
+
+struct access_helper {
+	struct plot hp;
+	char *err;
+	const char *path;
+	const struct dgvtab_term *terms;
+	int n;
+	const uint8_t *pick;
+	int64_t n_pick;
+	const struct set_copy *set;
+	access_fn *fn;
+	void *harg;
+	int rc;
+};
+
+static void *access_helper_main(void *v)
+{
+	struct access_helper *h = v;
+	sqlite3 *db = NULL;
+
+	h->hp.err = &h->err;
+	if (sqlite3_open_v2(h->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
+	    || (h->set->name && set_write(db, h->set) < 0)) {
+		h->err = sqlite3_mprintf("plot: opening %s again: %s", h->path,
+					 db ? sqlite3_errmsg(db) : "out of memory");
+		h->rc = -1;
+	} else {
+		h->rc = each_access_half(&h->hp, db, h->terms, h->n, h->pick, h->n_pick,
+					 h->fn, h->harg);
+	}
+	sqlite3_close(db);
+	return NULL;
+}
+
+/* The accesses access_terms gives, scanned in C into fn: all of them, or
+   with p->kinds (mixed_usable) those of the chunks the filter takes in
+   part alone, one table for them all.  With a file, the odd chunk ids go
+   to a helper thread, as the cells do (each_cell_ops, below): decoding is
+   the time of a zoomed-in view and of a filter's partial chunks. */
+static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
+			 access_fn *fn, void *arg, const struct half_ops *ops)
+{
+	const char *path = sqlite3_db_filename(p->db, "main");
+	struct set_copy set = { NULL, NULL, NULL, 0, 0 };
+	struct access_helper h;
+	uint8_t *pick = NULL;
+	int64_t i, n_pick;
+	pthread_t t;
+	int ok, k, rc = -1;
+
+	n_pick = p->kinds ? p->n_kinds : one_int(p, "SELECT max(id) + 1 FROM chunks", &ok);
+	if (!p->kinds && (!ok || n_pick < 0))
+		n_pick = 0;
+	/* a tampered max(id) does not size the picks: one thread, every chunk */
+	if (!path || !*path || n_pick < 2 || n_pick > PICK_MAX) {
+		if (p->kinds && !(pick = malloc((size_t)n_pick + 1)))
+			goto oom;
+		for (i = 0; pick && i < n_pick; i++)
+			pick[i] = p->kinds[i] == DGCTXSET_PART;
+		rc = each_access_half(p, p->db, terms, n, pick, p->kinds ? n_pick : 0, fn, arg);
+		free(pick);
+		return rc;
+	}
+	/* pick: this thread's chunks, then the helper's */
+	if (!(pick = malloc(2 * (size_t)n_pick)))
+		goto oom;
+	for (i = 0; i < n_pick; i++) {
+		uint8_t want = !p->kinds || p->kinds[i] == DGCTXSET_PART;
+		pick[i] = want && !(i & 1);
+		pick[n_pick + i] = want && (i & 1);
+	}
+	for (k = 0; k < n; k++)
+		if (terms[k].column == DGVTAB_STACK_COLUMN)
+			set.name = terms[k].text;
+	if (set.name && set_read(p->db, &set) < 0) {
+		*p->err = sqlite3_mprintf("plot: reading the call-stack set: %s", sqlite3_errmsg(p->db));
+		goto out;
+	}
+	memcpy(&h.hp, p, sizeof *p);
+	h.hp.memo_rank = -1;
+	memset(h.hp.ranks, 0, sizeof h.hp.ranks);
+	h.err = NULL;
+	h.path = path;
+	h.terms = terms;
+	h.n = n;
+	h.pick = pick + n_pick;
+	h.n_pick = n_pick;
+	h.set = &set;
+	h.fn = fn;
+	h.rc = 0;
+	if (ops->make(&h.hp, arg, &h.harg) < 0)
+		goto oom;
+	if (pthread_create(&t, NULL, access_helper_main, &h) != 0) {
+		ops->drop(&h.hp, h.harg);
+		for (i = 0; i < n_pick; i++)
+			pick[i] |= pick[n_pick + i];
+		rc = each_access_half(p, p->db, terms, n, pick, n_pick, fn, arg);
+		goto out;
+	}
+	rc = each_access_half(p, p->db, terms, n, pick, n_pick, fn, arg);
+	pthread_join(t, NULL);
+	if (rc == 0 && h.rc < 0) {
+		*p->err = h.err;
+		h.err = NULL;
+		rc = -1;
+	}
+	if (rc == 0 && ops->add(p, arg, &h.hp, h.harg) < 0)
+		rc = -1;
+	sqlite3_free(h.err);
+	ops->drop(&h.hp, h.harg);
+	goto out;
+oom:
+	*p->err = sqlite3_mprintf("out of memory");
+	rc = -1;
+out:
+	free(pick);
+	free(set.ctx);
+	free(set.pcs);
+	return rc;
+}
+
 /* The accesses of the chunks a filter takes in part (mixed_usable: the
    call-stack set alone, or user: alone), in the zoom. */
-static int each_part_access(struct plot *p, access_fn *fn, void *arg)
+static int each_part_access(struct plot *p, access_fn *fn, void *arg, const struct half_ops *ops)
 {
 	struct dgvtab_term terms[5];
 	int n;
@@ -473,7 +674,7 @@ static int each_part_access(struct plot *p, access_fn *fn, void *arg)
 					  "user: alone");
 		return -1;      /* mixed_usable checked it: our bug */
 	}
-	return each_access_c(p, terms, n, fn, arg);
+	return each_access_c(p, terms, n, fn, arg, ops);
 }
 
 /* What each_cell calls, per cell of a chunk spanning icounts [lo, hi):
@@ -557,13 +758,7 @@ static int each_cell_half(struct plot *p, sqlite3 *db, cell_fn *fn, void *arg, i
    plot with a result of its own (grids, page set, span), which is then
    added to this thread's.  Whichever thread counts a cell, the answer is
    the same.  A database without a file (":memory:") stays on one thread.
-   A job's ops make and add the helper's result: */
-struct cell_ops {
-	/* hp: the plot's copy; harg: the helper's arg, made from arg */
-	int  (*make)(struct plot *hp, void *arg, void **harg);
-	int  (*add)(struct plot *p, void *arg, struct plot *hp, void *harg);
-	void (*drop)(struct plot *hp, void *harg);
-};
+   A job's ops (struct half_ops, above) make and add the helper's result. */
 
 struct cell_helper {
 	struct plot hp;
@@ -591,7 +786,7 @@ static void *cell_helper_main(void *v)
 	return NULL;
 }
 
-static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct cell_ops *ops)
+static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct half_ops *ops)
 {
 	const char *path = sqlite3_db_filename(p->db, "main");
 	struct cell_helper h;
@@ -671,7 +866,7 @@ static void set_drop(struct plot *hp, void *harg)
 	free(harg);
 }
 
-static const struct cell_ops set_ops = { set_make, set_add, set_drop };
+static const struct half_ops set_ops = { set_make, set_add, set_drop };
 
 static int page_of_cell(struct plot *p, void *set, int64_t lo, int64_t hi,
 			const struct dgcells_cell *c)
@@ -839,7 +1034,7 @@ static void span_drop(struct plot *hp, void *harg)
 	free(h);
 }
 
-static const struct cell_ops span_ops = { span_make, span_add, span_drop };
+static const struct half_ops span_ops = { span_make, span_add, span_drop };
 
 /* Pass 1 from chunk_cells: the pages and the span of the chunks with
    cells in the view; with a call-stack filter's kinds (mixed_usable), of
@@ -857,7 +1052,7 @@ static int find_pages_cells(struct plot *p)
 	}
 	rc = each_cell_ops(p, span_cell, &sp, &span_ops);
 	if (rc == 0 && p->kinds)
-		rc = each_part_access(p, span_access, &sp);
+		rc = each_part_access(p, span_access, &sp, &span_ops);
 	if (rc == 0)
 		rc = pages_from_set(p, &sp.set);
 	dghash_free(&sp.set);
@@ -877,7 +1072,7 @@ static int find_pages_c(struct plot *p, const struct dgvtab_term *terms, int n)
 		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	rc = each_access_c(p, terms, n, span_access, &sp);
+	rc = each_access_c(p, terms, n, span_access, &sp, &span_ops);
 	if (rc == 0)
 		rc = pages_from_set(p, &sp.set);
 	dghash_free(&sp.set);
@@ -1089,7 +1284,26 @@ static void grid_drop(struct plot *hp, void *harg)
 	free(hp->writes);
 }
 
-static const struct cell_ops grid_ops = { grid_make, grid_add, grid_drop };
+static const struct half_ops grid_ops = { grid_make, grid_add, grid_drop };
+
+/* The decoded accesses' grids (bin_access): added as count_cell adds,
+   saturating, so the sum is the one-thread sum here too. */
+static int count_add(struct plot *p, void *arg, struct plot *hp, void *harg)
+{
+	size_t k, n = (size_t)p->pw * p->ph;
+
+	(void)arg;
+	(void)harg;
+	for (k = 0; k < n; k++) {
+		uint64_t r = (uint64_t)p->reads[k] + hp->reads[k];
+		uint64_t w = (uint64_t)p->writes[k] + hp->writes[k];
+		p->reads[k] = r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+		p->writes[k] = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+	}
+	return 0;
+}
+
+static const struct half_ops count_ops = { grid_make, count_add, grid_drop };
 
 /* Pass 2: the accesses into the grid. */
 
@@ -1131,9 +1345,9 @@ static int bin(struct plot *p)
 		return each_cell_ops(p, bin_cell, &ys, &grid_ops);
 	if (p->summary == 2)
 		return each_cell_ops(p, bin_cell, &ys, &grid_ops) < 0 ? -1
-		       : each_part_access(p, bin_access, &ys);
+		       : each_part_access(p, bin_access, &ys, &count_ops);
 	if (access_terms(p, terms, &n))         /* decoded in C */
-		return each_access_c(p, terms, n, bin_access, &ys);
+		return each_access_c(p, terms, n, bin_access, &ys, &count_ops);
 	sql = sqlite3_mprintf("SELECT addr, icount, is_write, %s FROM %%s WHERE 1%%s", weight(p));
 	if (!sql) {
 		*p->err = sqlite3_mprintf("out of memory");

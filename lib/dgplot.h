@@ -22,10 +22,12 @@
  * database are used without signed overflow whatever their values.
  *
  * Threads: where the cells of chunk_cells are binned (a zoomed-out view,
- * a broad filter's whole chunks), a helper thread bins half the chunks
- * through a read-only connection of its own on the database's file, and
- * is joined before the call returns; the caller's connection is used by
- * the calling thread alone.
+ * a broad filter's whole chunks) or accesses decoded in C (a zoomed-in
+ * view, a filter's partial chunks), a helper thread takes the chunks of
+ * odd ids through a read-only connection of its own on the database's
+ * file (with a copy of the call-stack filter's temp tables), and is
+ * joined before the call returns; the caller's connection is used by the
+ * calling thread alone.  A database without a file stays on one thread.
  *
  * Ownership: the options' strings belong to the caller.
  *
