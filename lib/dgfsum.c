@@ -183,7 +183,7 @@ static int scan(sqlite3 *db, const char *who, int stack_set, const uint8_t *pick
 	const struct dgvtab_term set = { DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0,
 					 DGFILTER_STACK_SET };
 	char *msg = NULL;
-	int rc = dgvtab_scan_picked(db, "main", &set, stack_set, pick, n_pick, fn, arg, &msg);
+	int rc = dgvtab_scan_picked(db, "main", &set, stack_set, pick, n_pick, 0, fn, arg, &msg);
 
 	if (*failed) {
 		sqlite3_free(msg);

@@ -438,13 +438,15 @@ struct half_ops {
 
 /* The accesses access_terms gives, scanned in C into fn through db (p->db
    or a helper's own), from the chunks whose pick[id] is set (NULL: every
-   chunk), the others' data never read. */
+   chunk the terms can match), the others' data never read; parity 1, 2:
+   of those, the even or odd ids alone (dgvtab_scan_picked). */
 static int each_access_half(struct plot *p, sqlite3 *db, const struct dgvtab_term *terms, int n,
-			    const uint8_t *pick, int64_t n_pick, access_fn *fn, void *arg)
+			    const uint8_t *pick, int64_t n_pick, int parity, access_fn *fn,
+			    void *arg)
 {
 	struct part_scan x = { p, fn, arg, 0 };
 	char *msg = NULL;
-	int rc = dgvtab_scan_picked(db, "main", terms, n, pick, n_pick, part_rows, &x, &msg);
+	int rc = dgvtab_scan_picked(db, "main", terms, n, pick, n_pick, parity, part_rows, &x, &msg);
 
 	if (x.failed) {         /* fn said why */
 		sqlite3_free(msg);
@@ -539,8 +541,6 @@ static int set_write(sqlite3 *db, const struct set_copy *c)
 	return rc;
 }
 
-#define PICK_MAX ((int64_t)1 << 26)     /* chunk ids split: 10^13 accesses */
-
 struct access_helper {
 	struct plot hp;
 	char *err;
@@ -567,7 +567,7 @@ static void *access_helper_main(void *v)
 					 db ? sqlite3_errmsg(db) : "out of memory");
 		h->rc = -1;
 	} else {
-		h->rc = each_access_half(&h->hp, db, h->terms, h->n, h->pick, h->n_pick,
+		h->rc = each_access_half(&h->hp, db, h->terms, h->n, h->pick, h->n_pick, 2,
 					 h->fn, h->harg);
 	}
 	sqlite3_close(db);
@@ -586,30 +586,19 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 	struct set_copy set = { NULL, NULL, NULL, 0, 0 };
 	struct access_helper h;
 	uint8_t *pick = NULL;
-	int64_t i, n_pick;
+	int64_t i;
 	pthread_t t;
-	int ok, k, rc = -1;
+	int k, rc = -1;
 
-	n_pick = p->kinds ? p->n_kinds : one_int(p, "SELECT max(id) + 1 FROM chunks", &ok);
-	if (!p->kinds && (!ok || n_pick < 0))
-		n_pick = 0;
-	/* a tampered max(id) does not size the picks: one thread, every chunk */
-	if (!path || !*path || n_pick < 2 || n_pick > PICK_MAX) {
-		if (p->kinds && !(pick = malloc((size_t)n_pick + 1)))
+	if (p->kinds) {
+		if (!(pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1)))
 			goto oom;
-		for (i = 0; pick && i < n_pick; i++)
+		for (i = 0; i < p->n_kinds; i++)
 			pick[i] = p->kinds[i] == DGCTXSET_PART;
-		rc = each_access_half(p, p->db, terms, n, pick, p->kinds ? n_pick : 0, fn, arg);
-		free(pick);
-		return rc;
 	}
-	/* pick: this thread's chunks, then the helper's */
-	if (!(pick = malloc(2 * (size_t)n_pick)))
-		goto oom;
-	for (i = 0; i < n_pick; i++) {
-		uint8_t want = !p->kinds || p->kinds[i] == DGCTXSET_PART;
-		pick[i] = want && !(i & 1);
-		pick[n_pick + i] = want && (i & 1);
+	if (!path || !*path) {
+		rc = each_access_half(p, p->db, terms, n, pick, p->n_kinds, 0, fn, arg);
+		goto out;
 	}
 	for (k = 0; k < n; k++)
 		if (terms[k].column == DGVTAB_STACK_COLUMN)
@@ -625,8 +614,8 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 	h.path = path;
 	h.terms = terms;
 	h.n = n;
-	h.pick = pick + n_pick;
-	h.n_pick = n_pick;
+	h.pick = pick;
+	h.n_pick = p->n_kinds;
 	h.set = &set;
 	h.fn = fn;
 	h.rc = 0;
@@ -634,12 +623,10 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 		goto oom;
 	if (pthread_create(&t, NULL, access_helper_main, &h) != 0) {
 		ops->drop(&h.hp, h.harg);
-		for (i = 0; i < n_pick; i++)
-			pick[i] |= pick[n_pick + i];
-		rc = each_access_half(p, p->db, terms, n, pick, n_pick, fn, arg);
+		rc = each_access_half(p, p->db, terms, n, pick, p->n_kinds, 0, fn, arg);
 		goto out;
 	}
-	rc = each_access_half(p, p->db, terms, n, pick, n_pick, fn, arg);
+	rc = each_access_half(p, p->db, terms, n, pick, p->n_kinds, 1, fn, arg);
 	pthread_join(t, NULL);
 	if (rc == 0 && h.rc < 0) {
 		*p->err = h.err;

@@ -85,6 +85,9 @@ struct dgvt {
 	int64_t n_pick;
 	int no_blocks;          /* scans leave block_id NULL, no block looked
 				   up (dgvtab_scan_picked) */
+	int parity;             /* 0: every chunk; 1, 2: only those of even,
+				   odd ids (dgvtab_scan_picked: two threads
+				   sharing a scan) */
 };
 
 /* t on db's schema, with no model yet: SQLITE_OK or SQLITE_NOMEM. */

@@ -442,8 +442,8 @@ int dgvtab_count_in(sqlite3 *db, const char *schema, const struct dgvtab_term *t
 /* A table of the call's own, a cursor as xFilter would run it for the
    terms, and scan_loop; with runs, every run (dgvtab_scan_runs). */
 static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
-		     int no_blocks, const uint8_t *pick, int64_t n_pick, int64_t limit, int runs,
-		     dgvtab_rows_fn *fn, void *arg, char **errmsg)
+		     int no_blocks, const uint8_t *pick, int64_t n_pick, int parity, int64_t limit,
+		     int runs, dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
 	sqlite3_value *argv[DGVTAB_COUNT_TERMS] = { NULL };
 	char plan[2 * DGVTAB_COUNT_TERMS + 1];
@@ -459,6 +459,7 @@ static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *
 	t.all_runs = runs;
 	t.pick = pick;
 	t.n_pick = n_pick;
+	t.parity = parity;
 	t.no_blocks = no_blocks;
 	if (rc == SQLITE_OK && !rows)
 		rc = SQLITE_NOMEM;
@@ -478,18 +479,18 @@ static int scan_with(sqlite3 *db, const char *schema, const struct dgvtab_term *
 int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		int64_t limit, dgvtab_rows_fn *fn, void *arg, char **errmsg)
 {
-	return scan_with(db, schema, terms, n, 0, NULL, 0, limit, 0, fn, arg, errmsg);
+	return scan_with(db, schema, terms, n, 0, NULL, 0, 0, limit, 0, fn, arg, errmsg);
 }
 
 int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
-		       const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn, void *arg,
-		       char **errmsg)
+		       const uint8_t *pick, int64_t n_pick, int parity, dgvtab_rows_fn *fn,
+		       void *arg, char **errmsg)
 {
-	return scan_with(db, schema, terms, n, 1, pick, n_pick, -1, 0, fn, arg, errmsg);
+	return scan_with(db, schema, terms, n, 1, pick, n_pick, parity, -1, 0, fn, arg, errmsg);
 }
 
 int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,
 		     char **errmsg)
 {
-	return scan_with(db, schema, NULL, 0, 0, NULL, 0, -1, 1, fn, arg, errmsg);
+	return scan_with(db, schema, NULL, 0, 0, NULL, 0, 0, -1, 1, fn, arg, errmsg);
 }

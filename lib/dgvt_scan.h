@@ -52,10 +52,12 @@ int dgvtab_scan(sqlite3 *db, const char *schema, const struct dgvtab_term *terms
    others' data is never read; pick NULL: every chunk): a
    question that has the other chunks' answer from their summaries
    (dgplot: the chunks a call-stack filter takes whole, from their
-   cells). */
+   cells).  parity 1 or 2: of those, the chunks of even or odd ids alone
+   (two threads sharing the scan, each on a connection of its own);
+   0: all of them. */
 int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
-		       const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn, void *arg,
-		       char **errmsg);
+		       const uint8_t *pick, int64_t n_pick, int parity, dgvtab_rows_fn *fn,
+		       void *arg, char **errmsg);
 
 /* The same rows, every access, with a marker row before each run's
    accesses, every run, even one without an access: aseq -1, icount the

@@ -389,6 +389,12 @@ int dgvt_source_estimate(struct dgvt *t, const struct dgvt_source *s,
 
 /* ------------------------------------------------------------ stepping */
 
+/* Whether chunk id is in the scan's half (struct dgvt's parity). */
+static int in_half(const struct dgvt *t, int64_t id)
+{
+	return t->parity == 0 || (id & 1) == t->parity - 1;
+}
+
 static int in_ids(const struct dgvt_source *s, int64_t id)
 {
 	size_t k = dg_lower_bound(s->ids, s->n_ids, id);
@@ -428,7 +434,8 @@ static int source_step(struct dgvt *t, struct dgvt_source *s, const struct dgvt_
 		do {
 			/* ids outside the chunk_id bounds: not even fetched */
 			while (s->pos < s->n_ids && (s->ids[s->pos] < f->ch_lo
-						     || s->ids[s->pos] > f->ch_hi))
+						     || s->ids[s->pos] > f->ch_hi
+						     || !in_half(t, s->ids[s->pos])))
 				s->pos++;
 			if (s->pos == s->n_ids)
 				return *st = NULL, SQLITE_OK;
@@ -451,7 +458,7 @@ int dgvt_source_next(struct dgvt *t, struct dgvt_source *s, const struct dgvt_fi
 	do {
 		if ((rc = source_step(t, s, f, st)) != SQLITE_OK || !*st)
 			return rc;
-	} while (!chunk_may_match(s, f, *st));
+	} while (!chunk_may_match(s, f, *st) || !in_half(t, sqlite3_column_int64(*st, 0)));
 	return SQLITE_OK;
 }
 
