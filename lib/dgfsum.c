@@ -173,9 +173,11 @@ static int chunks_load(sqlite3 *db, const char *who, struct dgiv *iv, struct chu
 }
 
 /* The accesses of the chunks pick[id] names (the filter's own or all of
-   them), into fn. */
+   them), into fn(arg[0]); with arg[1], on two threads (dgvtab_scan_split:
+   the odd chunk ids into fn(arg[1]) on a helper).  failed[k]: arg[k]'s
+   flag that fn ran out of memory. */
 static int scan(sqlite3 *db, const char *who, int stack_set, const uint8_t *pick,
-		int64_t n_pick, dgvtab_rows_fn *fn, void *arg, const int *failed,
+		int64_t n_pick, dgvtab_rows_fn *fn, void *const arg[2], const int *const failed[2],
 		char **err)
 {
 	/* stack_set: the set's term; else every row of the chunks (the
@@ -183,9 +185,10 @@ static int scan(sqlite3 *db, const char *who, int stack_set, const uint8_t *pick
 	const struct dgvtab_term set = { DGVTAB_STACK_COLUMN, SQLITE_INDEX_CONSTRAINT_EQ, 0,
 					 DGFILTER_STACK_SET };
 	char *msg = NULL;
-	int rc = dgvtab_scan_picked(db, "main", &set, stack_set, pick, n_pick, 0, fn, arg, &msg);
+	int rc = arg[1] ? dgvtab_scan_split(db, "main", &set, stack_set, pick, n_pick, fn, arg, &msg)
+			: dgvtab_scan_picked(db, "main", &set, stack_set, pick, n_pick, 0, fn, arg[0], &msg);
 
-	if (*failed) {
+	if (*failed[0] || (arg[1] && *failed[1])) {
 		sqlite3_free(msg);
 		*err = sqlite3_mprintf("%s: out of memory", who);
 		return -1;
@@ -263,19 +266,43 @@ static int by_line(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The helper thread's counts (x[1]: its own) into x[0]'s. */
+static int lines_add(struct counts *to, const struct counts *from)
+{
+	size_t s;
+
+	for (s = 0; s < from->h.cap; s++) {
+		if (!from->h.used[s])
+			continue;
+		uint32_t i = from->h.vals[s];
+		if (counts_add(to, from->h.keys[s], 0, from->rw[2 * (size_t)i]) < 0
+		    || counts_add(to, from->h.keys[s], 1, from->rw[2 * (size_t)i + 1]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Decode what the lines need: the complement of a broad filter (every
    access of the chunks not taken whole, to take off sum_lines, and the
    passing ones of those in part, to put back), else the passing accesses
-   themselves.  *complement says which. */
+   themselves.  *complement says which.  On two threads: x[1] counts the
+   odd chunks into a counts (and a copy of the intervals' cursor) of its
+   own, added to c after. */
 static int lines_decode(sqlite3 *db, const char *who, struct dgiv *iv, const struct chunks *k,
 			struct counts *c, int *complement, char **err)
 {
-	struct line_scan x = { c, 1, NULL, 0 };
+	struct counts c1;
+	struct dgiv iv1;
+	struct line_scan x[2] = { { c, 1, NULL, 0 }, { &c1, 1, NULL, 0 } };
+	void *const args[2] = { &x[0], &x[1] };
+	const int *const failed[2] = { &x[0].failed, &x[1].failed };
 	int64_t whole = 0, none = 0, i;
 	uint8_t *pick = malloc((size_t)k->n + 1);
 	int rc = -1;
 
-	if (!pick) {
+	memset(&c1, 0, sizeof c1);
+	if (!pick || dghash_init(&c1.h, 1024) < 0) {
+		free(pick);
 		*err = sqlite3_mprintf("%s: out of memory", who);
 		return -1;
 	}
@@ -292,16 +319,27 @@ static int lines_decode(sqlite3 *db, const char *who, struct dgiv *iv, const str
 	if (*complement) {
 		for (i = 0; i < k->n; i++)
 			pick[i] = k->kind[i] != DGCTXSET_WHOLE;
-		x.sign = -1;
-		if (scan(db, who, 0, pick, k->n, line_rows, &x, &x.failed, err) < 0)
+		x[0].sign = x[1].sign = -1;
+		if (scan(db, who, 0, pick, k->n, line_rows, args, failed, err) < 0)
 			goto out;
-		x.sign = 1;
+		x[0].sign = x[1].sign = 1;
 	}
 	for (i = 0; i < k->n; i++)
 		pick[i] = *complement ? k->kind[i] == DGCTXSET_PART : k->kind[i] != DGCTXSET_NONE;
-	x.iv = iv;
-	rc = scan(db, who, !iv, pick, k->n, line_rows, &x, &x.failed, err);
+	if (iv) {
+		iv1 = *iv;      /* the arrays shared, read only; the cursor its own */
+		x[0].iv = iv;
+		x[1].iv = &iv1;
+	}
+	if (scan(db, who, !iv, pick, k->n, line_rows, args, failed, err) < 0)
+		goto out;
+	if (lines_add(c, &c1) < 0) {
+		*err = sqlite3_mprintf("%s: out of memory", who);
+		goto out;
+	}
+	rc = 0;
 out:
+	counts_free(&c1);
 	free(pick);
 	return rc;
 }
@@ -654,7 +692,8 @@ static int windows_filter(struct fscur *c, sqlite3 *db, struct dgiv *iv, char **
 			for (w = k.lo[i] / WINDOW; w <= (k.hi[i] - 1) / WINDOW; w++)
 				x.last_chunk[w] = i;
 	x.chunk = -1;
-	if (scan(db, who, !iv, pick, k.n, win_rows, &x, &x.failed, err) < 0
+	if (scan(db, who, !iv, pick, k.n, win_rows, (void *const[2]){ &x, NULL },
+		 (const int *const[2]){ &x.failed, NULL }, err) < 0
 	    || windows_merge(c, db, mask, &x, summed, err) < 0)
 		goto out;
 	c->eof = 0;

@@ -436,215 +436,62 @@ struct half_ops {
 	void (*drop)(struct plot *hp, void *harg);
 };
 
-/* The accesses access_terms gives, scanned in C into fn through db (p->db
-   or a helper's own), from the chunks whose pick[id] is set (NULL: every
-   chunk the terms can match), the others' data never read; parity 1, 2:
-   of those, the even or odd ids alone (dgvtab_scan_picked). */
-static int each_access_half(struct plot *p, sqlite3 *db, const struct dgvtab_term *terms, int n,
-			    const uint8_t *pick, int64_t n_pick, int parity, access_fn *fn,
-			    void *arg)
-{
-	struct part_scan x = { p, fn, arg, 0 };
-	char *msg = NULL;
-	int rc = dgvtab_scan_picked(db, "main", terms, n, pick, n_pick, parity, part_rows, &x, &msg);
-
-	if (x.failed) {         /* fn said why */
-		sqlite3_free(msg);
-		return -1;
-	}
-	if (rc != SQLITE_OK) {
-		*p->err = msg ? msg : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
-		return -1;
-	}
-	sqlite3_free(msg);
-	return 0;
-}
-
-/* A call-stack set's two tables (temp.P_ctx, temp.P_pcs: dgfilter.h), read
-   here and made again in the helper's connection, whose temp schema is
-   its own: two integers a row. */
-struct set_copy {
-	const char *name;       /* P; NULL: no set */
-	int64_t *ctx, *pcs;
-	size_t n_ctx, n_pcs;
-};
-
-static int read_pairs(sqlite3 *db, const char *sql, int64_t **out, size_t *n)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (dg_grow((void **)out, &cap, 2 * *n + 2, sizeof **out) < 0)
-			break;
-		(*out)[2 * *n] = sqlite3_column_int64(st, 0);
-		(*out)[2 * (*n)++ + 1] = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int write_pairs(sqlite3 *db, const char *create, const char *insert,
-		       const int64_t *v, size_t n)
-{
-	sqlite3_stmt *st;
-	size_t i;
-	int rc = SQLITE_DONE;
-
-	if (!create || !insert || sqlite3_exec(db, create, NULL, NULL, NULL) != SQLITE_OK
-	    || sqlite3_prepare_v2(db, insert, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	for (i = 0; i < n && rc == SQLITE_DONE; i++) {
-		sqlite3_bind_int64(st, 1, v[2 * i]);
-		sqlite3_bind_int64(st, 2, v[2 * i + 1]);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int set_read(sqlite3 *db, struct set_copy *c)
-{
-	char *a = sqlite3_mprintf("SELECT id, whole FROM temp.\"%w_ctx\"", c->name);
-	char *b = sqlite3_mprintf("SELECT pc, module_id FROM temp.\"%w_pcs\"", c->name);
-	int rc = read_pairs(db, a, &c->ctx, &c->n_ctx) < 0 || read_pairs(db, b, &c->pcs, &c->n_pcs) < 0
-		 ? -1 : 0;
-
-	sqlite3_free(a);
-	sqlite3_free(b);
-	return rc;
-}
-
-static int set_write(sqlite3 *db, const struct set_copy *c)
-{
-	char *s[4] = {
-		sqlite3_mprintf("CREATE TEMP TABLE \"%w_ctx\"(id INTEGER PRIMARY KEY, whole INTEGER NOT NULL)", c->name),
-		sqlite3_mprintf("INSERT INTO temp.\"%w_ctx\" VALUES (?1, ?2)", c->name),
-		sqlite3_mprintf("CREATE TEMP TABLE \"%w_pcs\"(pc INTEGER, module_id INTEGER, "
-				"PRIMARY KEY (pc, module_id)) WITHOUT ROWID", c->name),
-		sqlite3_mprintf("INSERT INTO temp.\"%w_pcs\" VALUES (?1, ?2)", c->name),
-	};
-	int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK
-		 || write_pairs(db, s[0], s[1], c->ctx, c->n_ctx) < 0
-		 || write_pairs(db, s[2], s[3], c->pcs, c->n_pcs) < 0
-		 || sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK ? -1 : 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		sqlite3_free(s[i]);
-	return rc;
-}
-
-struct access_helper {
-	struct plot hp;
-	char *err;
-	const char *path;
-	const struct dgvtab_term *terms;
-	int n;
-	const uint8_t *pick;
-	int64_t n_pick;
-	const struct set_copy *set;
-	access_fn *fn;
-	void *harg;
-	int rc;
-};
-
-static void *access_helper_main(void *v)
-{
-	struct access_helper *h = v;
-	sqlite3 *db = NULL;
-
-	h->hp.err = &h->err;
-	if (sqlite3_open_v2(h->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
-	    || (h->set->name && set_write(db, h->set) < 0)) {
-		h->err = sqlite3_mprintf("plot: opening %s again: %s", h->path,
-					 db ? sqlite3_errmsg(db) : "out of memory");
-		h->rc = -1;
-	} else {
-		h->rc = each_access_half(&h->hp, db, h->terms, h->n, h->pick, h->n_pick, 2,
-					 h->fn, h->harg);
-	}
-	sqlite3_close(db);
-	return NULL;
-}
-
 /* The accesses access_terms gives, scanned in C into fn: all of them, or
    with p->kinds (mixed_usable) those of the chunks the filter takes in
-   part alone, one table for them all.  With a file, the odd chunk ids go
-   to a helper thread, as the cells do (each_cell_ops, below): decoding is
-   the time of a zoomed-in view and of a filter's partial chunks. */
+   part alone, one table for them all, the others' data never read.  On
+   two threads (dgvtab_scan_split: the odd chunk ids on a helper with a
+   connection of its own), as the cells are (each_cell_ops, below): the
+   helper into a copy of the plot and a result of its own (ops), added
+   to ours after.  Decoding is the time of a zoomed-in view and of a
+   filter's partial chunks. */
 static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 			 access_fn *fn, void *arg, const struct half_ops *ops)
 {
-	const char *path = sqlite3_db_filename(p->db, "main");
-	struct set_copy set = { NULL, NULL, NULL, 0, 0 };
-	struct access_helper h;
+	struct plot hp;
+	char *herr = NULL, *msg = NULL;
+	void *harg;
+	struct part_scan x[2] = { { p, fn, arg, 0 }, { &hp, fn, NULL, 0 } };
+	void *const args[2] = { &x[0], &x[1] };
 	uint8_t *pick = NULL;
 	int64_t i;
-	pthread_t t;
-	int k, rc = -1;
+	int rc;
 
 	if (p->kinds) {
-		if (!(pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1)))
-			goto oom;
+		if (!(pick = malloc(p->n_kinds ? (size_t)p->n_kinds : 1))) {
+			*p->err = sqlite3_mprintf("out of memory");
+			return -1;
+		}
 		for (i = 0; i < p->n_kinds; i++)
 			pick[i] = p->kinds[i] == DGCTXSET_PART;
 	}
-	if (!path || !*path) {
-		rc = each_access_half(p, p->db, terms, n, pick, p->n_kinds, 0, fn, arg);
-		goto out;
+	memcpy(&hp, p, sizeof hp);
+	hp.err = &herr;
+	hp.memo_rank = -1;
+	memset(hp.ranks, 0, sizeof hp.ranks);
+	if (ops->make(&hp, arg, &harg) < 0) {
+		free(pick);
+		*p->err = sqlite3_mprintf("out of memory");
+		return -1;
 	}
-	for (k = 0; k < n; k++)
-		if (terms[k].column == DGVTAB_STACK_COLUMN)
-			set.name = terms[k].text;
-	if (set.name && set_read(p->db, &set) < 0) {
-		*p->err = sqlite3_mprintf("plot: reading the call-stack set: %s", sqlite3_errmsg(p->db));
-		goto out;
-	}
-	memcpy(&h.hp, p, sizeof *p);
-	h.hp.memo_rank = -1;
-	memset(h.hp.ranks, 0, sizeof h.hp.ranks);
-	h.err = NULL;
-	h.path = path;
-	h.terms = terms;
-	h.n = n;
-	h.pick = pick;
-	h.n_pick = p->n_kinds;
-	h.set = &set;
-	h.fn = fn;
-	h.rc = 0;
-	if (ops->make(&h.hp, arg, &h.harg) < 0)
-		goto oom;
-	if (pthread_create(&t, NULL, access_helper_main, &h) != 0) {
-		ops->drop(&h.hp, h.harg);
-		rc = each_access_half(p, p->db, terms, n, pick, p->n_kinds, 0, fn, arg);
-		goto out;
-	}
-	rc = each_access_half(p, p->db, terms, n, pick, p->n_kinds, 1, fn, arg);
-	pthread_join(t, NULL);
-	if (rc == 0 && h.rc < 0) {
-		*p->err = h.err;
-		h.err = NULL;
-		rc = -1;
-	}
-	if (rc == 0 && ops->add(p, arg, &h.hp, h.harg) < 0)
-		rc = -1;
-	sqlite3_free(h.err);
-	ops->drop(&h.hp, h.harg);
-	goto out;
-oom:
-	*p->err = sqlite3_mprintf("out of memory");
-	rc = -1;
-out:
+	x[1].arg = harg;
+	rc = dgvtab_scan_split(p->db, "main", terms, n, pick, p->n_kinds, part_rows, args, &msg);
 	free(pick);
-	free(set.ctx);
-	free(set.pcs);
+	if (x[0].failed || x[1].failed) {       /* fn said why */
+		if (!x[0].failed) {
+			*p->err = herr;
+			herr = NULL;
+		}
+		rc = -1;
+	} else if (rc != SQLITE_OK) {
+		*p->err = msg ? msg : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
+		msg = NULL;
+		rc = -1;
+	} else {
+		rc = ops->add(p, arg, &hp, harg);
+	}
+	sqlite3_free(msg);
+	sqlite3_free(herr);
+	ops->drop(&hp, harg);
 	return rc;
 }
 

@@ -10,8 +10,11 @@ SQLITE_EXTENSION_INIT3
 #include <sqlite3.h>
 #endif
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include "dgmem.h"
 #include "dgvt_cursor.h"
 #include "dgvt_db.h"
 #include "dgvt_model.h"
@@ -487,6 +490,148 @@ int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term
 		       void *arg, char **errmsg)
 {
 	return scan_with(db, schema, terms, n, 1, pick, n_pick, parity, -1, 0, fn, arg, errmsg);
+}
+
+/* ------------------------------------------------------------ two threads */
+
+/* A call-stack set's two tables (temp.P_ctx, temp.P_pcs), read on the
+   caller's connection and made again on the helper's, whose temp schema
+   is its own: two integers a row. */
+struct set_copy {
+	const char *name;       /* P; NULL: no set */
+	int64_t *v[2];          /* P_ctx's (id, whole), P_pcs' (pc, module_id) */
+	size_t n[2];
+};
+
+static const char *const set_reads[2] = {
+	"SELECT id, whole FROM temp.\"%w_ctx\"",
+	"SELECT pc, module_id FROM temp.\"%w_pcs\"",
+};
+static const char *const set_makes[2] = {
+	"CREATE TEMP TABLE \"%w_ctx\"(id INTEGER PRIMARY KEY, whole INTEGER NOT NULL)",
+	"CREATE TEMP TABLE \"%w_pcs\"(pc INTEGER, module_id INTEGER, PRIMARY KEY (pc, module_id))"
+	" WITHOUT ROWID",
+};
+static const char *const set_fills[2] = {
+	"INSERT INTO temp.\"%w_ctx\" VALUES (?1, ?2)",
+	"INSERT INTO temp.\"%w_pcs\" VALUES (?1, ?2)",
+};
+
+static int set_read(sqlite3 *db, struct set_copy *c, int k)
+{
+	char *sql = sqlite3_mprintf(set_reads[k], c->name);
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (dg_grow((void **)&c->v[k], &cap, 2 * c->n[k] + 2, sizeof *c->v[k]) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		c->v[k][2 * c->n[k]] = sqlite3_column_int64(st, 0);
+		c->v[k][2 * c->n[k]++ + 1] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int set_write(sqlite3 *db, const struct set_copy *c, int k)
+{
+	char *make = sqlite3_mprintf(set_makes[k], c->name);
+	char *fill = sqlite3_mprintf(set_fills[k], c->name);
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = !make || !fill ? SQLITE_NOMEM : sqlite3_exec(db, make, NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, fill, -1, &st, NULL);
+	for (i = 0; rc == SQLITE_OK && i < c->n[k]; i++) {
+		sqlite3_bind_int64(st, 1, c->v[k][2 * i]);
+		sqlite3_bind_int64(st, 2, c->v[k][2 * i + 1]);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	sqlite3_free(make);
+	sqlite3_free(fill);
+	return rc;
+}
+
+struct split_helper {
+	const char *path;
+	const struct dgvtab_term *terms;
+	int n;
+	const uint8_t *pick;
+	int64_t n_pick;
+	const struct set_copy *set;
+	dgvtab_rows_fn *fn;
+	void *arg;
+	char *msg;
+	int rc;
+};
+
+static void *split_main(void *v)
+{
+	struct split_helper *h = v;
+	sqlite3 *db = NULL;
+	int k;
+
+	h->rc = sqlite3_open_v2(h->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	if (h->rc == SQLITE_OK && h->set->name) {
+		h->rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+		for (k = 0; k < 2 && h->rc == SQLITE_OK; k++)
+			h->rc = set_write(db, h->set, k);
+		if (h->rc == SQLITE_OK)
+			h->rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	}
+	if (h->rc != SQLITE_OK)
+		h->msg = sqlite3_mprintf("accesses: opening %s again: %s", h->path,
+					 db ? sqlite3_errmsg(db) : sqlite3_errstr(h->rc));
+	else
+		h->rc = scan_with(db, "main", h->terms, h->n, 1, h->pick, h->n_pick, 2, -1, 0,
+				  h->fn, h->arg, &h->msg);
+	sqlite3_close(db);
+	return NULL;
+}
+
+int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		      const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn,
+		      void *const arg[2], char **errmsg)
+{
+	const char *path = sqlite3_db_filename(db, schema);
+	struct set_copy set = { NULL, { NULL, NULL }, { 0, 0 } };
+	struct split_helper h = { path, terms, n, pick, n_pick, &set, fn, arg[1], NULL, SQLITE_OK };
+	pthread_t t;
+	int k, rc;
+
+	if (!path || !*path)
+		return dgvtab_scan_picked(db, schema, terms, n, pick, n_pick, 0, fn, arg[0], errmsg);
+	for (k = 0; k < n; k++)
+		if (terms[k].column == DGVTAB_STACK_COLUMN)
+			set.name = terms[k].text;
+	rc = SQLITE_OK;
+	for (k = 0; set.name && k < 2 && rc == SQLITE_OK; k++)
+		rc = set_read(db, &set, k);
+	if (rc != SQLITE_OK || pthread_create(&t, NULL, split_main, &h) != 0) {
+		free(set.v[0]);
+		free(set.v[1]);
+		return dgvtab_scan_picked(db, schema, terms, n, pick, n_pick, 0, fn, arg[0], errmsg);
+	}
+	rc = scan_with(db, schema, terms, n, 1, pick, n_pick, 1, -1, 0, fn, arg[0], errmsg);
+	pthread_join(t, NULL);
+	if (rc == SQLITE_OK && h.rc != SQLITE_OK) {
+		rc = h.rc;
+		*errmsg = h.msg;
+		h.msg = NULL;
+	}
+	sqlite3_free(h.msg);
+	free(set.v[0]);
+	free(set.v[1]);
+	return rc;
 }
 
 int dgvtab_scan_runs(sqlite3 *db, const char *schema, dgvtab_rows_fn *fn, void *arg,

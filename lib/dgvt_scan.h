@@ -59,6 +59,19 @@ int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term
 		       const uint8_t *pick, int64_t n_pick, int parity, dgvtab_rows_fn *fn,
 		       void *arg, char **errmsg);
 
+/* dgvtab_scan_picked's rows on two threads: the chunks of even ids on
+   this one into fn(arg[0], ...), those of odd ids on a helper thread into
+   fn(arg[1], ...), through a read-only connection of its own on the file
+   of db's schema, with the call-stack set's temp tables (a stack_filter
+   term's, dgvtab.h) copied to it first.  Each thread calls fn with its
+   own arg alone, and the helper is joined before the call returns.  A
+   database without a file (":memory:"), or a helper that cannot start:
+   every row here, into arg[0].  Returns as dgvtab_scan_picked (the first
+   error of the two; SQLITE_OK when fn stopped either). */
+int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
+		      const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn,
+		      void *const arg[2], char **errmsg);
+
 /* The same rows, every access, with a marker row before each run's
    accesses, every run, even one without an access: aseq -1, icount the
    run's first instruction's, size its instructions executed (n_instrs),
