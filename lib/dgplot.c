@@ -16,6 +16,7 @@
 #include "dgvt_scan.h"
 #include "dgesc.h"
 #include "dghash.h"
+#include "dgside.h"
 #include "dgmem.h"
 
 #include <errno.h>
@@ -23,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -594,67 +594,58 @@ static int each_cell_half(struct plot *p, sqlite3 *db, cell_fn *fn, void *arg, i
    the same.  A database without a file (":memory:") stays on one thread.
    A job's ops (struct half_ops, above) make and add the helper's result. */
 
-struct cell_helper {
+/* The helper's share: the odd chunks' cells into hp. */
+struct cell_job {
 	struct plot hp;
 	char *err;
-	const char *path;
 	cell_fn *fn;
 	void *harg;
-	int rc;
 };
 
-static void *cell_helper_main(void *v)
+static int cell_job(sqlite3 *db, void *v)
 {
-	struct cell_helper *h = v;
-	sqlite3 *db = NULL;
+	struct cell_job *j = v;
 
-	h->hp.err = &h->err;
-	if (sqlite3_open_v2(h->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		h->err = sqlite3_mprintf("plot: opening %s again: %s", h->path,
-					 db ? sqlite3_errmsg(db) : "out of memory");
-		h->rc = -1;
-	} else {
-		h->rc = each_cell_half(&h->hp, db, h->fn, h->harg, 1);
-	}
-	sqlite3_close(db);
-	return NULL;
+	j->hp.err = &j->err;
+	return each_cell_half(&j->hp, db, j->fn, j->harg, 1) < 0 ? SQLITE_ERROR : SQLITE_OK;
 }
 
 static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct half_ops *ops)
 {
 	const char *path = sqlite3_db_filename(p->db, "main");
-	struct cell_helper h;
-	pthread_t t;
-	int rc;
+	struct cell_job j;
+	struct dgside side;
+	char *msg;
+	int rc, side_rc;
 
 	if (!path || !*path)
 		return each_cell_half(p, p->db, fn, arg, -1);
-	memcpy(&h.hp, p, sizeof *p);
-	h.hp.memo_rank = -1;
-	memset(h.hp.ranks, 0, sizeof h.hp.ranks);
-	h.err = NULL;
-	h.path = path;
-	h.fn = fn;
-	h.rc = 0;
-	if (ops->make(&h.hp, arg, &h.harg) < 0) {
+	memcpy(&j.hp, p, sizeof *p);
+	j.hp.memo_rank = -1;
+	memset(j.hp.ranks, 0, sizeof j.hp.ranks);
+	j.err = NULL;
+	j.fn = fn;
+	if (ops->make(&j.hp, arg, &j.harg) < 0) {
 		*p->err = sqlite3_mprintf("out of memory");
 		return -1;
 	}
-	if (pthread_create(&t, NULL, cell_helper_main, &h) != 0) {
-		ops->drop(&h.hp, h.harg);
+	if (dgside_start(&side, path, cell_job, &j) < 0) {
+		ops->drop(&j.hp, j.harg);
 		return each_cell_half(p, p->db, fn, arg, -1);
 	}
 	rc = each_cell_half(p, p->db, fn, arg, 0);
-	pthread_join(t, NULL);
-	if (rc == 0 && h.rc < 0) {
-		*p->err = h.err;
-		h.err = NULL;
+	side_rc = dgside_join(&side, &msg);
+	if (rc == 0 && side_rc != SQLITE_OK) {
+		*p->err = msg ? sqlite3_mprintf("plot: %s", msg) : j.err;
+		if (!msg)
+			j.err = NULL;
 		rc = -1;
 	}
-	if (rc == 0 && ops->add(p, arg, &h.hp, h.harg) < 0)
+	if (rc == 0 && ops->add(p, arg, &j.hp, j.harg) < 0)
 		rc = -1;
-	sqlite3_free(h.err);
-	ops->drop(&h.hp, h.harg);
+	sqlite3_free(msg);
+	sqlite3_free(j.err);
+	ops->drop(&j.hp, j.harg);
 	return rc;
 }
 

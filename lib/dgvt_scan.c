@@ -10,11 +10,11 @@ SQLITE_EXTENSION_INIT3
 #include <sqlite3.h>
 #endif
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dgmem.h"
+#include "dgside.h"
 #include "dgvt_cursor.h"
 #include "dgvt_db.h"
 #include "dgvt_model.h"
@@ -561,8 +561,8 @@ static int set_write(sqlite3 *db, const struct set_copy *c, int k)
 	return rc;
 }
 
-struct split_helper {
-	const char *path;
+/* The helper's share: the set made again, then the odd chunks. */
+struct split_job {
 	const struct dgvtab_term *terms;
 	int n;
 	const uint8_t *pick;
@@ -571,31 +571,27 @@ struct split_helper {
 	dgvtab_rows_fn *fn;
 	void *arg;
 	char *msg;
-	int rc;
 };
 
-static void *split_main(void *v)
+static int split_job(sqlite3 *db, void *v)
 {
-	struct split_helper *h = v;
-	sqlite3 *db = NULL;
-	int k;
+	struct split_job *j = v;
+	int k, rc = SQLITE_OK;
 
-	h->rc = sqlite3_open_v2(h->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-	if (h->rc == SQLITE_OK && h->set->name) {
-		h->rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-		for (k = 0; k < 2 && h->rc == SQLITE_OK; k++)
-			h->rc = set_write(db, h->set, k);
-		if (h->rc == SQLITE_OK)
-			h->rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (j->set->name) {
+		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+		for (k = 0; k < 2 && rc == SQLITE_OK; k++)
+			rc = set_write(db, j->set, k);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			j->msg = sqlite3_mprintf("accesses: copying the call-stack set: %s",
+						 sqlite3_errmsg(db));
+			return rc;
+		}
 	}
-	if (h->rc != SQLITE_OK)
-		h->msg = sqlite3_mprintf("accesses: opening %s again: %s", h->path,
-					 db ? sqlite3_errmsg(db) : sqlite3_errstr(h->rc));
-	else
-		h->rc = scan_with(db, "main", h->terms, h->n, 1, h->pick, h->n_pick, 2, -1, 0,
-				  h->fn, h->arg, &h->msg);
-	sqlite3_close(db);
-	return NULL;
+	return scan_with(db, "main", j->terms, j->n, 1, j->pick, j->n_pick, 2, -1, 0, j->fn,
+			 j->arg, &j->msg);
 }
 
 int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
@@ -604,31 +600,35 @@ int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term 
 {
 	const char *path = sqlite3_db_filename(db, schema);
 	struct set_copy set = { NULL, { NULL, NULL }, { 0, 0 } };
-	struct split_helper h = { path, terms, n, pick, n_pick, &set, fn, arg[1], NULL, SQLITE_OK };
-	pthread_t t;
-	int k, rc;
+	struct split_job j = { terms, n, pick, n_pick, &set, fn, arg[1], NULL };
+	struct dgside side;
+	char *side_msg;
+	int k, rc = SQLITE_OK, side_rc;
 
 	if (!path || !*path)
 		return dgvtab_scan_picked(db, schema, terms, n, pick, n_pick, 0, fn, arg[0], errmsg);
 	for (k = 0; k < n; k++)
 		if (terms[k].column == DGVTAB_STACK_COLUMN)
 			set.name = terms[k].text;
-	rc = SQLITE_OK;
 	for (k = 0; set.name && k < 2 && rc == SQLITE_OK; k++)
 		rc = set_read(db, &set, k);
-	if (rc != SQLITE_OK || pthread_create(&t, NULL, split_main, &h) != 0) {
+	if (rc != SQLITE_OK || dgside_start(&side, path, split_job, &j) < 0) {
 		free(set.v[0]);
 		free(set.v[1]);
 		return dgvtab_scan_picked(db, schema, terms, n, pick, n_pick, 0, fn, arg[0], errmsg);
 	}
 	rc = scan_with(db, schema, terms, n, 1, pick, n_pick, 1, -1, 0, fn, arg[0], errmsg);
-	pthread_join(t, NULL);
-	if (rc == SQLITE_OK && h.rc != SQLITE_OK) {
-		rc = h.rc;
-		*errmsg = h.msg;
-		h.msg = NULL;
+	side_rc = dgside_join(&side, &side_msg);
+	if (rc == SQLITE_OK && side_rc != SQLITE_OK) {
+		rc = side_rc;
+		*errmsg = side_msg ? side_msg : j.msg;
+		if (side_msg)
+			side_msg = NULL;
+		else
+			j.msg = NULL;
 	}
-	sqlite3_free(h.msg);
+	sqlite3_free(side_msg);
+	sqlite3_free(j.msg);
 	free(set.v[0]);
 	free(set.v[1]);
 	return rc;

@@ -6,7 +6,8 @@
 # An extension must not link libsqlite3: it calls SQLite through the API
 # table of the program that loads it.  So the table's sources, DGVTAB_SRCS
 # (which libdg.a also holds, calling sqlite3_* directly for programs such
-# as dgsql: lib/dgvtab.c, its lib/dgvt_*.c modules, lib/dgchunk.c and
+# as dgsql: lib/dgvtab.c, its lib/dgvt_*.c modules, lib/dgside.c (the
+# side thread of a split scan), lib/dgchunk.c and
 # lib/dgcellvt.c, the chunk_cells_v table, and lib/dgsumfnblock.c, the
 # sum_fn_block table, with their codecs), are compiled a
 # second time here with -DDGVTAB_EXTENSION, with hidden visibility so that
@@ -17,7 +18,7 @@
 #
 # Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
 
-DGVTAB_SRCS := lib/dgvtab.c lib/dgvt_db.c lib/dgvt_model.c lib/dgvt_plan.c lib/dgvt_filter.c lib/dgvt_source.c lib/dgvt_cursor.c lib/dgvt_scan.c lib/dgchunk.c lib/dgcellvt.c lib/dgcells.c lib/dgsumfnblock.c lib/dgblockfns.c lib/dgctxch.c lib/dgctxfn.c
+DGVTAB_SRCS := lib/dgside.c lib/dgvtab.c lib/dgvt_db.c lib/dgvt_model.c lib/dgvt_plan.c lib/dgvt_filter.c lib/dgvt_source.c lib/dgvt_cursor.c lib/dgvt_scan.c lib/dgchunk.c lib/dgcellvt.c lib/dgcells.c lib/dgsumfnblock.c lib/dgblockfns.c lib/dgctxch.c lib/dgctxfn.c
 
 EXT_B      := $(B)/obj/ext
 EXT_CFLAGS := $(HOST_CFLAGS) -fvisibility=hidden -DDGVTAB_EXTENSION

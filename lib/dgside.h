@@ -1,0 +1,46 @@
+/* dgside.h: a job on a side thread, with a read-only connection of its own.
+ *
+ * Promise: dgside_start runs job(db, arg) on a new thread, db a read-only
+ * connection of that thread's own on the database file at path (the same
+ * file the caller has open), closed when the job returns; dgside_join
+ * waits for it.  Two threads then read one trace at once, each through a
+ * connection of its own: the caller's connection is never touched from
+ * the side thread.  What a job shares with the caller is the caller's
+ * affair (dgplot, dgvt_scan: each side writes results of its own, added
+ * after the join).
+ *
+ * Ownership: the caller owns path and arg until the join, and the struct
+ * dgside; dgside_join hands over the message of a failed open
+ * (sqlite3_free).
+ *
+ * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
+ */
+#ifndef DGSIDE_H
+#define DGSIDE_H
+
+#include <pthread.h>
+
+#ifdef DGVTAB_EXTENSION
+#include <sqlite3ext.h>
+#else
+#include <sqlite3.h>
+#endif
+
+typedef int dgside_job(sqlite3 *db, void *arg);
+
+struct dgside {
+	pthread_t t;
+	const char *path;
+	dgside_job *job;
+	void *arg;
+	int rc;                 /* the job's return, or the open's code */
+	char *msg;              /* why the open failed, or NULL */
+};
+
+/* 0: started; -1: no thread (nothing to join; run the job's share here). */
+int dgside_start(struct dgside *s, const char *path, dgside_job *job, void *arg);
+/* The job's return, or an SQLite code when the file did not open (then
+   *msg says why, the caller's to sqlite3_free; else *msg NULL). */
+int dgside_join(struct dgside *s, char **msg);
+
+#endif
