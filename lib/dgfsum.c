@@ -269,14 +269,14 @@ static int by_line(const void *a, const void *b)
 /* The helper thread's counts (x[1]: its own) into x[0]'s. */
 static int lines_add(struct counts *to, const struct counts *from)
 {
-	size_t s;
+	size_t s, i;
 
 	for (s = 0; s < from->h.cap; s++) {
 		if (!from->h.used[s])
 			continue;
-		uint32_t i = from->h.vals[s];
-		if (counts_add(to, from->h.keys[s], 0, from->rw[2 * (size_t)i]) < 0
-		    || counts_add(to, from->h.keys[s], 1, from->rw[2 * (size_t)i + 1]) < 0)
+		i = from->h.vals[s];
+		if (counts_add(to, from->h.keys[s], 0, from->rw[2 * i]) < 0
+		    || counts_add(to, from->h.keys[s], 1, from->rw[2 * i + 1]) < 0)
 			return -1;
 	}
 	return 0;

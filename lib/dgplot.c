@@ -636,9 +636,13 @@ static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct ha
 	rc = each_cell_half(p, p->db, fn, arg, 0);
 	side_rc = dgside_join(&side, &msg);
 	if (rc == 0 && side_rc != SQLITE_OK) {
-		*p->err = msg ? sqlite3_mprintf("plot: %s", msg) : j.err;
-		if (!msg)
+		if (msg) {              /* the file did not open again */
+			*p->err = msg;
+			msg = NULL;
+		} else {
+			*p->err = j.err;
 			j.err = NULL;
+		}
 		rc = -1;
 	}
 	if (rc == 0 && ops->add(p, arg, &j.hp, j.harg) < 0)
