@@ -449,9 +449,10 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 {
 	struct plot hp;
 	char *herr = NULL, *msg = NULL;
-	void *harg;
+	void *harg = NULL;
 	struct part_scan x[2] = { { p, fn, arg, 0 }, { &hp, fn, NULL, 0 } };
 	void *const args[2] = { &x[0], &x[1] };
+	int split = dgvtab_split_worth(p->db, "main");
 	uint8_t *pick = NULL;
 	int64_t i;
 	int rc;
@@ -464,17 +465,21 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 		for (i = 0; i < p->n_kinds; i++)
 			pick[i] = p->kinds[i] == DGCTXSET_PART;
 	}
-	memcpy(&hp, p, sizeof hp);
-	hp.err = &herr;
-	hp.memo_rank = -1;
-	memset(hp.ranks, 0, sizeof hp.ranks);
-	if (ops->make(&hp, arg, &harg) < 0) {
-		free(pick);
-		*p->err = sqlite3_mprintf("out of memory");
-		return -1;
+	if (split) {
+		memcpy(&hp, p, sizeof hp);
+		hp.err = &herr;
+		hp.memo_rank = -1;
+		memset(hp.ranks, 0, sizeof hp.ranks);
+		if (ops->make(&hp, arg, &harg) < 0) {
+			free(pick);
+			*p->err = sqlite3_mprintf("out of memory");
+			return -1;
+		}
+		x[1].arg = harg;
 	}
-	x[1].arg = harg;
-	rc = dgvtab_scan_split(p->db, "main", terms, n, pick, p->n_kinds, part_rows, args, &msg);
+	rc = split ? dgvtab_scan_split(p->db, "main", terms, n, pick, p->n_kinds, part_rows, args, &msg)
+		   : dgvtab_scan_picked(p->db, "main", terms, n, pick, p->n_kinds, 0, part_rows, &x[0],
+					&msg);
 	free(pick);
 	if (x[0].failed || x[1].failed) {       /* fn said why */
 		if (!x[0].failed) {
@@ -486,12 +491,13 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 		*p->err = msg ? msg : sqlite3_mprintf("accesses: %s", sqlite3_errstr(rc));
 		msg = NULL;
 		rc = -1;
-	} else {
+	} else if (split) {
 		rc = ops->add(p, arg, &hp, harg);
 	}
 	sqlite3_free(msg);
 	sqlite3_free(herr);
-	ops->drop(&hp, harg);
+	if (split)
+		ops->drop(&hp, harg);
 	return rc;
 }
 
@@ -591,7 +597,7 @@ static int each_cell_half(struct plot *p, sqlite3 *db, cell_fn *fn, void *arg, i
    connection of its own on the same file, into a copy of the
    plot with a result of its own (grids, page set, span), which is then
    added to this thread's.  Whichever thread counts a cell, the answer is
-   the same.  A database without a file (":memory:") stays on one thread.
+   the same.  A small trace (dgvtab_split_worth) stays on one thread.
    A job's ops (struct half_ops, above) make and add the helper's result. */
 
 /* The helper's share: the odd chunks' cells into hp. */
@@ -618,7 +624,7 @@ static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct ha
 	char *msg;
 	int rc, side_rc;
 
-	if (!path || !*path)
+	if (!dgvtab_split_worth(p->db, "main"))
 		return each_cell_half(p, p->db, fn, arg, -1);
 	memcpy(&j.hp, p, sizeof *p);
 	j.hp.memo_rank = -1;

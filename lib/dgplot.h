@@ -27,7 +27,8 @@
  * odd ids through a read-only connection of its own on the database's
  * file (with a copy of the call-stack filter's temp tables), and is
  * joined before the call returns; the caller's connection is used by the
- * calling thread alone.  A database without a file stays on one thread.
+ * calling thread alone.  A small trace, or one without a file, stays on
+ * one thread (dgvtab_split_worth).
  *
  * Ownership: the options' strings belong to the caller.
  *

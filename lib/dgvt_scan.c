@@ -594,6 +594,22 @@ static int split_job(sqlite3 *db, void *v)
 			 j->arg, &j->msg);
 }
 
+int dgvtab_split_worth(sqlite3 *db, const char *schema)
+{
+	const char *path = sqlite3_db_filename(db, schema);
+	char *sql = sqlite3_mprintf("SELECT max(id) FROM \"%w\".chunks", schema);
+	sqlite3_stmt *st;
+	int worth = 0;
+
+	if (path && *path && sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		worth = sqlite3_step(st) == SQLITE_ROW
+		        && sqlite3_column_int64(st, 0) >= DGVTAB_SPLIT_CHUNKS;
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(sql);
+	return worth;
+}
+
 int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		      const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn,
 		      void *const arg[2], char **errmsg)
@@ -605,7 +621,7 @@ int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term 
 	char *side_msg;
 	int k, rc = SQLITE_OK, side_rc;
 
-	if (!path || !*path)
+	if (!dgvtab_split_worth(db, schema))
 		return dgvtab_scan_picked(db, schema, terms, n, pick, n_pick, 0, fn, arg[0], errmsg);
 	for (k = 0; k < n; k++)
 		if (terms[k].column == DGVTAB_STACK_COLUMN)

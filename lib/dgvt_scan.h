@@ -65,12 +65,20 @@ int dgvtab_scan_picked(sqlite3 *db, const char *schema, const struct dgvtab_term
    of db's schema, with the call-stack set's temp tables (a stack_filter
    term's, dgvtab.h) copied to it first.  Each thread calls fn with its
    own arg alone, and the helper is joined before the call returns.  A
-   database without a file (":memory:"), or a helper that cannot start:
-   every row here, into arg[0].  Returns as dgvtab_scan_picked (the first
+   trace not worth it (dgvtab_split_worth: no file, few chunks), or a
+   helper that cannot start: every row here, into arg[0].  Returns as dgvtab_scan_picked (the first
    error of the two; SQLITE_OK when fn stopped either). */
 int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term *terms, int n,
 		      const uint8_t *pick, int64_t n_pick, dgvtab_rows_fn *fn,
 		      void *const arg[2], char **errmsg);
+
+/* Whether a second thread pays for itself on the trace in db's schema:
+   a file, and chunk ids up to DGVTAB_SPLIT_CHUNKS or more (a helper's
+   thread, connection and model cost milliseconds: more than decoding a
+   small trace, where the report's dozens of plots each paid them).
+   dgvtab_scan_split asks it; so does dgplot for its cells. */
+#define DGVTAB_SPLIT_CHUNKS 64
+int dgvtab_split_worth(sqlite3 *db, const char *schema);
 
 /* The same rows, every access, with a marker row before each run's
    accesses, every run, even one without an access: aseq -1, icount the
