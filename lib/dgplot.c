@@ -426,6 +426,17 @@ static int access_terms(struct plot *p, struct dgvtab_term *terms, int *n)
 	return 1;
 }
 
+/* A helper thread's copy of the plot: what it reads shared (options,
+   pages, kinds, the intervals' arrays), its page-rank memo its own, its
+   errors into *err. */
+static void plot_copy(struct plot *hp, const struct plot *p, char **err)
+{
+	memcpy(hp, p, sizeof *hp);
+	hp->err = err;
+	hp->memo_rank = -1;
+	memset(hp->ranks, 0, sizeof hp->ranks);
+}
+
 /* A job split between this thread and a helper (each_access_c, and
    each_cell_ops below): the helper works on a copy of the plot, hp, into a
    result of its own, harg, made from the caller's arg and added to it
@@ -466,10 +477,7 @@ static int each_access_c(struct plot *p, const struct dgvtab_term *terms, int n,
 			pick[i] = p->kinds[i] == DGCTXSET_PART;
 	}
 	if (split) {
-		memcpy(&hp, p, sizeof hp);
-		hp.err = &herr;
-		hp.memo_rank = -1;
-		memset(hp.ranks, 0, sizeof hp.ranks);
+		plot_copy(&hp, p, &herr);
 		if (ops->make(&hp, arg, &harg) < 0) {
 			free(pick);
 			*p->err = sqlite3_mprintf("out of memory");
@@ -612,7 +620,6 @@ static int cell_job(sqlite3 *db, void *v)
 {
 	struct cell_job *j = v;
 
-	j->hp.err = &j->err;
 	return each_cell_half(&j->hp, db, j->fn, j->harg, 1) < 0 ? SQLITE_ERROR : SQLITE_OK;
 }
 
@@ -626,10 +633,8 @@ static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct ha
 
 	if (!dgvtab_split_worth(p->db, "main"))
 		return each_cell_half(p, p->db, fn, arg, -1);
-	memcpy(&j.hp, p, sizeof *p);
-	j.hp.memo_rank = -1;
-	memset(j.hp.ranks, 0, sizeof j.hp.ranks);
 	j.err = NULL;
+	plot_copy(&j.hp, p, &j.err);
 	j.fn = fn;
 	if (ops->make(&j.hp, arg, &j.harg) < 0) {
 		*p->err = sqlite3_mprintf("out of memory");

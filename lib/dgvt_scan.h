@@ -76,7 +76,8 @@ int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term 
    a file, and chunk ids up to DGVTAB_SPLIT_CHUNKS or more (a helper's
    thread, connection and model cost milliseconds: more than decoding a
    small trace, where the report's dozens of plots each paid them).
-   dgvtab_scan_split asks it; so does dgplot for its cells. */
+   dgvtab_scan_split asks it; so does dgplot, before it makes a helper's
+   grids or page sets (its cells, its decoded accesses). */
 #define DGVTAB_SPLIT_CHUNKS 64
 int dgvtab_split_worth(sqlite3 *db, const char *schema);
 
