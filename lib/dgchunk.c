@@ -157,8 +157,16 @@ int dgchunk_put_run(struct dgchunk_codec *c, struct dgchunk_buf *b,
 void dgchunk_decode_begin(struct dgchunk_codec *c, const void *data, size_t len)
 {
 	dgchunk_begin(c);
-	c->p = data;
+	c->p = c->start = data;
 	c->end = len ? c->p + len : c->p;   /* SQLite's empty blob is NULL */
+	c->len = len;
+	c->runs = 0;
+	c->skipping = c->need != NULL;
+}
+
+void dgchunk_skip_addrs(struct dgchunk_codec *c, const uint8_t *need)
+{
+	c->need = need;
 }
 
 /* The next run's context and shape: from an explicit head (BBRUNS, or a
@@ -217,6 +225,24 @@ static inline __attribute__((always_inline)) int next_head(struct dgchunk_codec 
 	return 0;
 }
 
+/* A run that needs its addresses, in a chunk decoded without them so far:
+   the chunk again from its start, in full, to that run (the same one: the
+   decoding is a function of the bytes). */
+static int decode_again(struct dgchunk_codec *c, struct dgchunk_run *r)
+{
+	uint32_t k, n = c->runs;
+	int e;
+
+	dgchunk_begin(c);
+	c->p = c->start;
+	c->runs = 0;
+	c->skipping = 0;
+	for (k = 0; k <= n; k++)
+		if ((e = dgchunk_next(c, r)) <= 0)
+			return e < 0 ? e : -1;
+	return 1;
+}
+
 int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 {
 	const struct dgchunk_shape *s;
@@ -226,6 +252,16 @@ int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 		return 0;
 	if ((e = next_head(c, r)) < 0)
 		return e;
+	if (c->skipping && !(c->need[r->context >> 3] & (1u << (r->context & 7)))) {
+		if (dgc_skip_ulebs(&c->p, c->end, r->n_addrs) < 0)
+			return -1;
+		r->addrs = NULL;
+		c->prev = r->context;
+		c->runs++;
+		return 1;
+	}
+	if (c->skipping)
+		return decode_again(c, r);
 	if (!(s = state_of(c, r->context))
 	    || dg_grow((void **)&c->addrs, &c->cap_addrs, r->n_addrs + 1, sizeof *c->addrs) < 0)
 		return -2;
@@ -235,5 +271,6 @@ int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *r)
 		return -1;
 	r->addrs = c->addrs;
 	c->prev = r->context;
+	c->runs++;
 	return 1;
 }

@@ -64,6 +64,11 @@ struct dgchunk_codec {
 	const uint8_t *p, *end;
 	uint64_t *addrs;        /* decoded addresses of the current run */
 	size_t cap_addrs;
+	const uint8_t *need;    /* dgchunk_skip_addrs's bitmap, or NULL */
+	int skipping;           /* this chunk's addresses are skipped so far */
+	const uint8_t *start;   /* the chunk's data, to decode it again */
+	size_t len;
+	uint32_t runs;          /* runs given out of this chunk */
 };
 
 struct dgchunk_run {
@@ -71,7 +76,8 @@ struct dgchunk_run {
 	uint32_t n_instrs;
 	uint32_t n_addrs;
 	int partial;
-	const uint64_t *addrs;  /* valid until the next dgchunk_next */
+	const uint64_t *addrs;  /* valid until the next dgchunk_next; NULL
+	                           when skipped (dgchunk_skip_addrs) */
 };
 
 /* A growable byte buffer that the encoder appends to. */
@@ -110,5 +116,17 @@ void dgchunk_buf_free(struct dgchunk_buf *b);
    -2 out of memory. */
 void dgchunk_decode_begin(struct dgchunk_codec *c, const void *data, size_t len);
 int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *run);
+
+/* Decode the chunks begun from now on without their addresses (a run's
+   addrs NULL), but for the runs of the contexts whose bit is set in need
+   (bit k of need[k / 8], for every registered context; NULL: every run's
+   addresses, the default).  A scan that reads no address skips them, at
+   a fraction of a decode's cost, with the same errors on a malformed
+   blob.  Under DGCHUNK_NEAR a run's first addresses are predicted from
+   the run before, whatever its context, so the first run that needs
+   them decodes its chunk again from the start, and the rest of that
+   chunk is decoded in full; the caller keeps need for as long as it
+   decodes. */
+void dgchunk_skip_addrs(struct dgchunk_codec *c, const uint8_t *need);
 
 #endif

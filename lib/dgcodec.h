@@ -134,6 +134,26 @@ static inline int dgc_get_uleb(const uint8_t **pp, const uint8_t *end,
 	return dgc_get_uleb_slow(pp, end, v);
 }
 
+/* Past n values as dgc_get_uleb reads them, with its errors, without
+   their values (a scan that wants no address). */
+static inline int dgc_skip_ulebs(const uint8_t **pp, const uint8_t *end, uint64_t n)
+{
+	const uint8_t *p = *pp;
+	uint64_t v;
+	int e;
+
+	for (; n; n--) {
+		if (p < end && *p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((e = dgc_get_uleb_slow(&p, end, &v)) < 0)
+			return e;
+	}
+	*pp = p;
+	return 0;
+}
+
 /* ------------------------------------------------------------ runs */
 
 /* The head of a run of context ctx after a run of context prev, and when

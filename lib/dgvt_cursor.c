@@ -93,6 +93,7 @@ static int next_chunk(struct dgvt *t, struct dgvt_cur *c)
 	c->next_first = 0;
 	c->run_no = 0;
 	data = sqlite3_column_blob(st, 6);
+	dgchunk_skip_addrs(&c->codec, c->no_addrs && c->f.open ? t->m.ctx_guarded : NULL);
 	dgchunk_decode_begin(&c->codec, data ? data : "", (size_t)sqlite3_column_bytes(st, 6));
 	c->in_chunk = 1;
 	return SQLITE_OK;

@@ -53,6 +53,9 @@ struct dgvt_cur {
 	const uint32_t *sel;    /* the run's selected accesses: own or ident */
 	uint32_t *own, *ident;  /* a buffer; 0, 1, 2, ... (every access) */
 	uint32_t n_sel, k;
+	int no_addrs;           /* set by the caller: it reads no address, so an
+	                           open filter's chunks skip them (but for the
+	                           guarded contexts', which select_run reads) */
 };
 
 

@@ -301,6 +301,8 @@ int dgvt_par_worker_open(struct dgvt_par_scan *s, struct dgvt_par_worker **out, 
 	if (rc == SQLITE_OK && (rc = dgvt_cur_open(&w->t.d.base, &base)) == SQLITE_OK) {
 		base->pVtab = &w->t.d.base;
 		w->c = (struct dgvt_cur *)base;
+		w->c->no_addrs = !(s->want & (1u << DGVT_COL_ADDR | 1u << DGVT_COL_BLOCK
+		                              | 1u << DGVT_PAR_COL_SITE));
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(w->db, "SELECT ?1, ?2", -1, &w->range, NULL);
