@@ -24,6 +24,12 @@
  *      as the address, else the address is the previous one plus
  *      (int8_t)d * 8 (strides, which the predictor makes small).
  *
+ * Both are done again with the addresses skipped (dgchunk_skip_addrs) but
+ * for the contexts of odd instrs byte: the runs, their order and the
+ * decoder's last answer must be the same, and a run's addrs exact, or
+ * NULL for a context not needed (after a needed one, a chunk is decoded
+ * in full).
+ *
  * A failed check is __builtin_trap().  Build and run: make fuzz FUZZ=dgchunk
  * (tests/fuzz/fuzz.mk); make test replays tests/fuzz/dgchunk/.
  *
@@ -54,28 +60,62 @@ static void contexts_add(struct dgchunk_codec *c, const struct shape *sh, int n)
 		CHECK(dgchunk_add_context(c, sh[i].n_instrs, sh[i].n_acc) == 0);
 }
 
-/* 1: arbitrary bytes as a chunk. */
-static void decode_any(const struct shape *sh, int n, enum dgchunk_coding coding, const uint8_t *p,
-                       size_t len)
+/* need: the contexts whose addresses a skipping decoder keeps. */
+static int needed(const uint8_t *need, uint64_t k)
 {
-	struct dgchunk_codec c;
+	return need[k >> 3] >> (k & 7) & 1;
+}
+
+/* 1: arbitrary bytes as a chunk, in full and skipping addresses. */
+static void decode_any(const struct shape *sh, int n, enum dgchunk_coding coding, const uint8_t *p,
+                       size_t len, const uint8_t *need)
+{
+	static struct in_run seen[MAX_RUNS];
+	struct dgchunk_codec c, s;
 	struct dgchunk_run r;
-	size_t runs = 0;
-	int k;
+	size_t runs = 0, j;
+	int k, ks;
 
 	dgchunk_init(&c);
 	dgchunk_set_coding(&c, coding);
 	contexts_add(&c, sh, n);
 	dgchunk_decode_begin(&c, p, len);
 	while ((k = dgchunk_next(&c, &r)) > 0) {
-		const struct shape *s;
+		const struct shape *sp;
 		CHECK(++runs <= (coding == DGCHUNK_RUNS ? 1 : DGC_CHAIN_MAX) * len);
 		CHECK(r.context < (uint64_t)n);
-		s = &sh[r.context];
-		CHECK(r.n_instrs >= 1 && r.n_instrs <= s->n_instrs && r.n_addrs <= s->n_acc);
-		CHECK(r.partial || (r.n_instrs == s->n_instrs && r.n_addrs == s->n_acc));
+		sp = &sh[r.context];
+		CHECK(r.n_instrs >= 1 && r.n_instrs <= sp->n_instrs && r.n_addrs <= sp->n_acc);
+		CHECK(r.partial || (r.n_instrs == sp->n_instrs && r.n_addrs == sp->n_acc));
+		if (runs <= MAX_RUNS) {
+			struct in_run *x = &seen[runs - 1];
+			x->context = (uint32_t)r.context;
+			x->n_instrs = r.n_instrs;
+			x->n_addrs = r.n_addrs;
+			x->partial = r.partial;
+			memcpy(x->addrs, r.addrs, r.n_addrs * sizeof *r.addrs);
+		}
 	}
 	CHECK(k == 0 || k == -1 || k == -2);
+	dgchunk_init(&s);
+	dgchunk_set_coding(&s, coding);
+	contexts_add(&s, sh, n);
+	dgchunk_skip_addrs(&s, need);
+	dgchunk_decode_begin(&s, p, len);
+	for (j = 0; (ks = dgchunk_next(&s, &r)) > 0; j++) {
+		const struct in_run *x;
+		CHECK(j < runs);
+		if (j >= MAX_RUNS)
+			continue;
+		x = &seen[j];
+		CHECK(r.context == x->context && r.n_instrs == x->n_instrs
+		      && r.n_addrs == x->n_addrs && r.partial == x->partial);
+		CHECK(r.addrs || !needed(need, r.context));
+		CHECK(!r.addrs || r.n_addrs == 0
+		      || memcmp(r.addrs, x->addrs, r.n_addrs * sizeof *r.addrs) == 0);
+	}
+	CHECK(j == runs && (ks == k || (ks < 0 && k < 0)));
+	dgchunk_free(&s);
 	dgchunk_free(&c);
 }
 
@@ -131,9 +171,10 @@ static size_t describe(const struct shape *sh, int n, const uint8_t *p, size_t l
 	return k;
 }
 
-/* 2: encode the described runs chunk by chunk, decode, compare. */
+/* 2: encode the described runs chunk by chunk, decode (skipping the
+   addresses not needed when need is set), compare. */
 static void round_trip(const struct shape *sh, int n, enum dgchunk_coding coding, const uint8_t *p,
-                       size_t len)
+                       size_t len, const uint8_t *need)
 {
 	static struct in_run runs[MAX_RUNS];
 	struct dgchunk_codec enc, dec;
@@ -147,6 +188,7 @@ static void round_trip(const struct shape *sh, int n, enum dgchunk_coding coding
 	dgchunk_set_coding(&dec, coding);
 	contexts_add(&enc, sh, n);
 	contexts_add(&dec, sh, n);
+	dgchunk_skip_addrs(&dec, need);
 	while (k < n_runs) {
 		size_t first = k;
 		buf.len = 0;
@@ -161,7 +203,8 @@ static void round_trip(const struct shape *sh, int n, enum dgchunk_coding coding
 			CHECK(dgchunk_next(&dec, &out) == 1);
 			CHECK(out.context == r->context && out.partial == r->partial
 			      && out.n_instrs == r->n_instrs && out.n_addrs == r->n_addrs);
-			CHECK(r->n_addrs == 0
+			CHECK(out.addrs || (need && !needed(need, r->context)));
+			CHECK(!out.addrs || r->n_addrs == 0
 			      || memcmp(out.addrs, r->addrs, r->n_addrs * sizeof *r->addrs) == 0);
 		}
 		CHECK(dgchunk_next(&dec, &out) == 0);
@@ -177,6 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		DGCHUNK_CHAINS, DGCHUNK_RUNS, DGCHUNK_NEAR, DGCHUNK_NEAR
 	};
 	struct shape sh[16];
+	uint8_t need[2] = { 0, 0 };
 	enum dgchunk_coding coding;
 	int n;
 	size_t at;
@@ -189,10 +233,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < n; i++) {
 		sh[i].n_instrs = 1 + data[1 + 2 * i] % 255;
 		sh[i].n_acc = data[2 + 2 * i] % 64;
+		need[i >> 3] |= (uint8_t)((data[1 + 2 * i] & 1) << (i & 7));
 	}
 	at = 1 + 2 * (size_t)n;
 	coding = codings[data[0] >> 4 & 3];
-	decode_any(sh, n, coding, data + at, size - at);
-	round_trip(sh, n, coding, data + at, size - at);
+	decode_any(sh, n, coding, data + at, size - at, need);
+	round_trip(sh, n, coding, data + at, size - at, NULL);
+	round_trip(sh, n, coding, data + at, size - at, need);
 	return 0;
 }
