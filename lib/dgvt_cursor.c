@@ -156,47 +156,91 @@ static int run_consistent(const struct dgvt_cur *c, const struct dgvt_model *m)
 	       || d[c->run.n_addrs - 1].iseq < c->run.n_instrs;
 }
 
+/* The run just decoded: its number, first icount and first access in the
+   chunk, and the next run's. */
+static inline void run_count(struct dgvt_cur *c)
+{
+	c->run_no++;
+	c->run_icount = c->next_icount;
+	c->run_first = c->next_first;
+	c->next_icount += c->run.n_instrs;
+	c->next_first += c->run.n_addrs;
+}
+
+/* The run dgchunk_next answered r for, checked, counted and selected:
+   SQLITE_OK with *more set when the caller goes on decoding (the chunk
+   ended, or the run has nothing selected). */
+static int run_take(struct dgvt *t, struct dgvt_cur *c, int r, int *more)
+{
+	*more = 1;
+	if (r > 0 && !run_consistent(c, &t->m))
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
+		                (long long)c->chunk, c->run_no, c->run.n_instrs);
+	if (r == -2)
+		return dgvt_error(&t->d, SQLITE_NOMEM, "accesses: chunk %lld: out of memory at run %u",
+		                (long long)c->chunk, c->run_no);
+	if (r < 0)
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
+		                (long long)c->chunk, c->run_no);
+	if (r == 0) {
+		c->in_chunk = 0;
+		return SQLITE_OK;
+	}
+	/* icounts of this run and of its instructions (iseq < 256)
+	   must be int64_t: the chunk's icount_lo is the database's */
+	if (c->next_icount < 0 || c->next_icount > INT64_MAX - 512)
+		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
+		                (long long)c->chunk, c->run_no, (long long)c->next_icount);
+	run_count(c);
+	if (c->run_icount > c->f.ic_hi) {
+		c->in_chunk = 0;        /* the rest of the chunk is later */
+		return SQLITE_OK;
+	}
+	select_run(c, &t->m);
+	*more = !c->n_sel && !t->all_runs;
+	return SQLITE_OK;
+}
+
 /* Decode runs until one has a selected access, or the end. */
 int dgvt_cur_run(struct dgvt *t, struct dgvt_cur *c)
 {
-	int r, rc;
+	int rc, more;
 
 	for (;;) {
 		if (!c->in_chunk) {
 			if ((rc = next_chunk(t, c)) != SQLITE_OK || c->eof)
 				return rc;
 		}
+		rc = run_take(t, c, dgchunk_next(&c->codec, &c->run), &more);
+		if (rc != SQLITE_OK || !more)
+			return rc;
+	}
+}
+
+int dgvt_cur_run_open(struct dgvt *t, struct dgvt_cur *c)
+{
+	const struct dgvt_model *m = &t->m;
+	uint64_t x;
+	int r, rc, more;
+
+	for (;;) {
+		if (!c->in_chunk)
+			return dgvt_cur_run(t, c);
 		r = dgchunk_next(&c->codec, &c->run);
-		if (r > 0 && !run_consistent(c, &t->m))
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u has accesses past its %u instructions",
-			                (long long)c->chunk, c->run_no, c->run.n_instrs);
-		if (r == -2)
-			return dgvt_error(&t->d, SQLITE_NOMEM, "accesses: chunk %lld: out of memory at run %u",
-			                (long long)c->chunk, c->run_no);
-		if (r < 0)
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: malformed data at run %u",
-			                (long long)c->chunk, c->run_no);
-		if (r == 0) {
-			c->in_chunk = 0;
-			continue;
+		x = c->run.context;
+		if (r <= 0 || m->ctx_guarded[x >> 3] & (1u << (x & 7)) || !run_consistent(c, m)
+		    || c->next_icount < 0 || c->next_icount > INT64_MAX - 512) {
+			rc = run_take(t, c, r, &more);
+			return rc != SQLITE_OK || !more ? rc : dgvt_cur_run(t, c);
 		}
-		/* icounts of this run and of its instructions (iseq < 256)
-		   must be int64_t: the chunk's icount_lo is the database's */
-		if (c->next_icount < 0 || c->next_icount > INT64_MAX - 512)
-			return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
-			                (long long)c->chunk, c->run_no, (long long)c->next_icount);
-		c->run_no++;
-		c->run_icount = c->next_icount;
-		c->run_first = c->next_first;
-		c->next_icount += c->run.n_instrs;
-		c->next_first += c->run.n_addrs;
-		if (c->run_icount > c->f.ic_hi) {
-			c->in_chunk = 0;        /* the rest of the chunk is later */
-			continue;
-		}
-		select_run(c, &t->m);
-		if (c->n_sel || t->all_runs)
+		run_count(c);
+		if (c->run.n_addrs) {
+			c->d = m->descs + m->ctx_desc[x];
+			c->sel = c->ident;
+			c->n_sel = c->run.n_addrs;
+			c->k = 0;
 			return SQLITE_OK;
+		}
 	}
 }
 

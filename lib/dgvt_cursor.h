@@ -69,6 +69,12 @@ int dgvt_cur_next(sqlite3_vtab_cursor *base);
 /* Decode runs until one has a selected access (k 0), or the end (eof);
    with t->all_runs, the next run whatever it has. */
 int dgvt_cur_run(struct dgvt *t, struct dgvt_cur *c);
+/* The same for a cursor whose filter is open (c->f.open, no context set,
+   not t->all_runs), leaner: a run of a context without a guarded access
+   is every access it has, and one without any is passed over; the rest
+   (a guarded context, the chunk's end, a malformed run) goes the general
+   way, with its checks and messages. */
+int dgvt_cur_run_open(struct dgvt *t, struct dgvt_cur *c);
 /* A counting cursor that must give values after all: decode from the
    current chunk on, as if it had been decoding all along, and stand on
    the row counted last. */

@@ -433,7 +433,7 @@ int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *cons
 		  size_t max, size_t *n, char **errmsg)
 {
 	struct dgvt_cur *c = w->c;
-	int rc = SQLITE_OK, done;
+	int rc = SQLITE_OK, done, open;
 
 	*n = 0;
 	while (*n < max) {
@@ -444,8 +444,15 @@ int dgvt_par_fill(struct dgvt_par_worker *w, int64_t *const *cols, uint8_t *cons
 				return SQLITE_OK;
 			continue;
 		}
+		open = c->f.open && !c->f.has_ctx;     /* a batch's: chunk ids only */
 		fill_run(w, cols, nulls, max, n);
-		if (c->k == c->n_sel && (rc = dgvt_cur_run(&w->t, c)) != SQLITE_OK)
+		while (c->k == c->n_sel) {
+			if ((rc = open ? dgvt_cur_run_open(&w->t, c) : dgvt_cur_run(&w->t, c)) != SQLITE_OK
+			    || c->eof || *n == max)
+				break;
+			fill_run(w, cols, nulls, max, n);
+		}
+		if (rc != SQLITE_OK)
 			break;
 	}
 	return rc == SQLITE_OK ? rc : t_error(&w->t, rc, errmsg);

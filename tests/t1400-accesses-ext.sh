@@ -116,6 +116,28 @@ grep -q 'VIRTUAL TABLE INDEX [0-9]*:7=' plan.out && ! grep -q 'ORDER BY' plan.ou
 check_eq "plan: block_id pushed down, ORDER BY icount free" 0 "$?"
 [ "$?" -eq 0 ] || diag_file plan.out
 
+# dgsql's DuckDB scan (lib/dgvt_par) over the same chunks: a question that
+# reads no address skips them, yet leaves the guarded zero out (it decodes
+# that context's runs), and a run cut short keeps its own accesses alone.
+DGSQL=$DG_BUILD/bin/dgsql
+if [ -x "$DGSQL" ] && "$DGSQL" --version | grep -q DuckDB; then
+	cp hand.db good.db
+	sqlite3 good.db "DELETE FROM chunks WHERE id = 3"
+	check_eq "DuckDB's scan, no address read: the guarded zero left out" "5|28|2|72" \
+		"$("$DGSQL" --engine duckdb -c --no-header good.db \
+		'SELECT count(size), sum(size), sum(is_write), sum(thread * 10 + aseq) FROM accesses' 2>&1 | tr ',' '|')"
+	check_eq "DuckDB's scan with the addresses: the same rows" "5|28|2|122892" \
+		"$("$DGSQL" --engine duckdb -c --no-header good.db \
+		'SELECT count(size), sum(size), sum(is_write), sum(addr) / 1 FROM accesses' 2>&1 | tr ',' '|')"
+	"$DGSQL" --engine duckdb -c --no-header hand.db 'SELECT sum(size) FROM accesses' >dk.out 2>&1
+	case $(cat dk.out) in
+	*"accesses: chunk 3: malformed data"*) ok "DuckDB's scan, no address read: the malformed chunk is an error naming it" ;;
+	*) not_ok "DuckDB's scan, no address read: the malformed chunk is an error naming it"; diag_file dk.out ;;
+	esac
+else
+	echo "# dgsql with DuckDB not built: its scan's checks skipped"
+fi
+
 exports=$(nm -D --defined-only "$EXT" 2>/dev/null | awk '{print $3}' | tr '\n' ' ' | sed 's/ $//')
 check_eq "the extension exports only its entry point" "sqlite3_dgaccess_init" "$exports"
 if ldd "$EXT" 2>/dev/null | grep -q libsqlite3; then
