@@ -122,11 +122,10 @@ int dgchunk_next(struct dgchunk_codec *c, struct dgchunk_run *run);
    (bit k of need[k / 8], for every registered context; NULL: every run's
    addresses, the default).  A scan that reads no address skips them, at
    a fraction of a decode's cost, with the same errors on a malformed
-   blob.  Under DGCHUNK_NEAR a run's first addresses are predicted from
-   the run before, whatever its context, so the first run that needs
-   them decodes its chunk again from the start, and the rest of that
-   chunk is decoded in full; the caller keeps need for as long as it
-   decodes. */
+   blob.  The first run that needs them decodes its chunk again from the
+   start (under DGCHUNK_NEAR a run's first addresses are predicted from
+   the run before, whatever its context), and the rest of that chunk is
+   decoded in full; the caller keeps need for as long as it decodes. */
 void dgchunk_skip_addrs(struct dgchunk_codec *c, const uint8_t *need);
 
 #endif
