@@ -136,8 +136,10 @@ static const struct dgvt_blk *lookup(struct dgvt_live *l, int64_t a, int *found)
 			if (c->addr <= a && a < c->end && inner(c, best))
 				best = c;
 		}
+		if (best && !l->nested)
+			break;  /* live blocks do not overlap: it is the one */
 	}
-	for (i = 0; i < l->n_big; i++) {
+	for (i = 0; i < l->n_big && !(best && !l->nested); i++) {
 		const struct dgvt_blk *c = &blk[l->big[i]];
 		if (c->addr <= a && a < c->end && inner(c, best))
 			best = c;
@@ -254,8 +256,10 @@ static void set_gap(struct dgvt_live *l, int64_t a)
 		l->span_hi = lo < m->n_blk ? m->blk[lo].addr : INT64_MAX;
 		return;
 	}
-	l->gap_lo = lo > 0 ? m->maxend[lo - 1] : INT64_MIN;
-	l->gap_hi = lo < m->n_blk ? m->blk[lo].addr : INT64_MAX;
+	l->gap_lo[1] = l->gap_lo[0];
+	l->gap_hi[1] = l->gap_hi[0];
+	l->gap_lo[0] = lo > 0 ? m->maxend[lo - 1] : INT64_MIN;
+	l->gap_hi[0] = lo < m->n_blk ? m->blk[lo].addr : INT64_MAX;
 }
 
 int64_t dgvt_live_block_at(struct dgvt_live *l, int64_t a, int64_t t, int *found)
@@ -264,7 +268,7 @@ int64_t dgvt_live_block_at(struct dgvt_live *l, int64_t a, int64_t t, int *found
 
 	if (l->broken || t < l->t)
 		return dgvt_block_at(l->m, a, t, found);
-	if (a >= l->gap_lo && a < l->gap_hi) {
+	if ((a >= l->gap_lo[0] && a < l->gap_hi[0]) || (a >= l->gap_lo[1] && a < l->gap_hi[1])) {
 		*found = 0;
 		return -1;
 	}

@@ -71,10 +71,12 @@ struct dgvt_live {
 	size_t n_big, cap_big;
 	/* Shortcuts: the block found last (while no block was ever
 	   allocated inside a live one, it is the answer wherever it holds
-	   the address and is live), and a range no block ever covers. */
+	   the address and is live), and the two ranges no block ever covers
+	   found last (the stack's and the globals' accesses take turns
+	   between the heap's: with one, each turn searched the blocks). */
 	const struct dgvt_blk *last[2];  /* the two found last, newest first */
 	int nested;
-	int64_t gap_lo, gap_hi;
+	int64_t gap_lo[2], gap_hi[2];   /* newest first; empty: lo == hi */
 	int64_t span_lo, span_hi;       /* between two starts, where the last
 	                                   gap looked for was not */
 };

@@ -22,6 +22,7 @@
 
 #include "dgchunk.h"
 #include "dgvtab.h"
+#include "dgvt_par.h"
 #include "tu.h"
 
 /* ------------------------------------------------------------ a database maker */
@@ -415,6 +416,7 @@ static void random_blocks(struct mk *m, int64_t span)
 	mk_block(m, HEAP + 0x20000, 0, 0, -1);                      /* empty */
 	mk_block(m, HEAP + 0x30000, 0x30000, span / 5, -1);         /* spans regions */
 	mk_block(m, HEAP + 0x90000, 100, 3, span - 3);
+	mk_block(m, HEAP + 0x90000 + 50, 2000, span / 2, -1);      /* overlaps it, a level up */
 }
 
 static uint64_t random_addr(struct mk *m)
@@ -600,6 +602,119 @@ static void test_rowids(struct mk *m)
 	free(a), free(b), free(c);
 }
 
+/* The rows lib/dgvt_par gives one worker for the columns in want, as text
+   in the order of SQLite's "icount, addr, size, is_write, block_id" (a
+   column not wanted: '.'), or NULL on an error. */
+static char *par_rows(const char *path, uint32_t want)
+{
+	static const int order[] = { DGVT_COL_ICOUNT, DGVT_COL_ADDR, DGVT_COL_SIZE,
+		DGVT_COL_IS_WRITE, DGVT_COL_BLOCK };
+	int64_t buf[DGVT_PAR_N_COLS][300], *col[DGVT_PAR_N_COLS] = { 0 };
+	uint8_t nul[DGVT_PAR_N_COLS][300], *nulls[DGVT_PAR_N_COLS] = { 0 };
+	struct dgvt_par *p = NULL;
+	struct dgvt_par_scan *sc = NULL;
+	struct dgvt_par_worker *w = NULL;
+	char *out = NULL, *msg = NULL;
+	size_t len = 0, cap = 0, n, i, k;
+
+	for (k = 0; k < DGVT_PAR_N_COLS; k++)
+		if (want & 1u << k)
+			col[k] = buf[k], nulls[k] = nul[k];
+	if (dgvt_par_open(path, &p, &msg) != SQLITE_OK
+	    || dgvt_par_scan_begin(p, want, &sc, &msg) != SQLITE_OK
+	    || dgvt_par_worker_open(sc, &w, &msg) != SQLITE_OK)
+		goto done;
+	do {
+		if (dgvt_par_fill(w, col, nulls, 300, &n, &msg) != SQLITE_OK)
+			goto done;
+		for (i = 0; i < n; i++) {
+			char row[200];
+			int m = 0;
+			for (k = 0; k < 5; k++) {
+				int c = order[k];
+				const char *sep = k ? "|" : "";
+				if (!col[c])
+					m += sprintf(row + m, "%s.", sep);
+				else if (c == DGVT_COL_BLOCK && nulls[c][i])
+					m += sprintf(row + m, "%s", sep);
+				else
+					m += sprintf(row + m, "%s%lld", sep, (long long)col[c][i]);
+			}
+			row[m++] = '\n';
+			if (len + m + 1 > cap && !(out = realloc(out, cap = 2 * cap + m + 4096)))
+				exit(2);
+			memcpy(out + len, row, m);
+			len += m;
+		}
+	} while (n);
+	if (!out && !(out = malloc(1)))
+		exit(2);
+	out[len] = 0;
+done:
+	if (msg)
+		tu_note("dgvt_par: %s", msg);
+	sqlite3_free(msg);
+	if (w)
+		dgvt_par_worker_close(w);
+	if (sc)
+		dgvt_par_scan_end(sc);
+	if (p)
+		dgvt_par_close(p);
+	return out;
+}
+
+/* Where a and b part (a note), for a failed comparison. */
+static void note_diff(const char *what, const char *a, const char *b)
+{
+	size_t i = 0, line = 1;
+
+	if (!a || !b) {
+		tu_note("%s: %s", what, a ? "no rows from dgvt_par" : "no rows from the table");
+		return;
+	}
+	while (a[i] && a[i] == b[i])
+		line += a[i++] == '\n';
+	tu_note("%s: line %zu: table '%.40s' par '%.40s'", what, line, a + i, b + i);
+}
+
+/* lib/dgvt_par's rows against the table's: with the addresses (block_id
+   by dgvt_live's moving set of live blocks, the table's by its search of
+   the sorted blocks) and without them (the chunks' addresses skipped,
+   but for the guarded contexts'). */
+static void test_par_scan(struct mk *m)
+{
+	const char *path = "test_dgvtab_par.db";
+	char sql[128], *want, *got, *e = NULL;
+
+	remove(path);
+	snprintf(sql, sizeof sql, "VACUUM INTO '%s'", path);
+	if (sqlite3_exec(m->db, sql, NULL, NULL, &e) != SQLITE_OK) {
+		tu_check(0, "par scan: the database is written out: %s", e);
+		sqlite3_free(e);
+		return;
+	}
+	want = query_text(m->db, "SELECT icount || '|' || addr || '|' || size || '|' || is_write "
+	                         "|| '|' || coalesce(block_id, '') FROM accesses", &e);
+	got = par_rows(path, 1u << DGVT_COL_ICOUNT | 1u << DGVT_COL_ADDR | 1u << DGVT_COL_SIZE
+	                     | 1u << DGVT_COL_IS_WRITE | 1u << DGVT_COL_BLOCK);
+	tu_check(got && want && !strcmp(got, want), "par scan: every row, block_id by the live set");
+	if (!got || !want || strcmp(got, want))
+		note_diff("par scan", want, got);
+	free(e);
+	e = NULL;
+	free(want);
+	free(got);
+	want = query_text(m->db, "SELECT icount || '|.|' || size || '|' || is_write || '|.' FROM accesses", &e);
+	got = par_rows(path, 1u << DGVT_COL_ICOUNT | 1u << DGVT_COL_SIZE | 1u << DGVT_COL_IS_WRITE);
+	tu_check(got && want && !strcmp(got, want), "par scan without addresses: the same rows, guarded zeros left out");
+	if (!got || !want || strcmp(got, want))
+		note_diff("par scan without addresses", want, got);
+	free(e);
+	free(want);
+	free(got);
+	remove(path);
+}
+
 static void test_random_db(void)
 {
 	struct mk m;
@@ -611,6 +726,7 @@ static void test_random_db(void)
 	mk_blocks_done(&m);
 	tu_note("random trace: %zu accesses in %lld chunks, %d blocks", m.n_rows, (long long)m.chunk - 1, m.n_blocks);
 	test_full_scan(&m);
+	test_par_scan(&m);
 	exec(m.db, "CREATE TEMP TABLE ref_rowids AS SELECT rowid AS rowid, chunk_id FROM accesses");
 	if (getenv("DGVTAB_SAVE")) {
 		char *e = NULL;
