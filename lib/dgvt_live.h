@@ -10,8 +10,9 @@
  * L cuts memory in regions of 64 << 3L bytes and holds the blocks of up
  * to 16 of them, so live blocks (which do not overlap but where a pool
  * nests them) are a few a region; the largest are kept in one list.  A
- * lookup costs a hash probe a level that holds a live block and a short
- * walk, whatever the address history: the search of sorted blocks walks
+ * lookup costs a hash probe a level that holds a live block (from the
+ * smallest blocks' up to the first that holds the address, while no live
+ * blocks overlap) and a short walk, whatever the address history: the search of sorted blocks walks
  * back over every block that ever covered the address.  Most lookups
  * cost less: a range of addresses (the stack) that no block ever covers
  * answers them, or one of the two blocks found last (a copy goes back and
