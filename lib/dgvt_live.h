@@ -12,8 +12,9 @@
  * nests them) are a few a region; the largest are kept in one list.  A
  * lookup costs a hash probe a level that holds a live block (from the
  * smallest blocks' up to the first that holds the address, while no live
- * blocks overlap) and a short walk, whatever the address history: the search of sorted blocks walks
- * back over every block that ever covered the address.  Most lookups
+ * blocks overlap) and a short walk, whatever the address history (the
+ * search of sorted blocks walks back over every block that ever covered
+ * the address).  Most lookups
  * cost less: a range of addresses (the stack) that no block ever covers
  * answers them, or one of the two blocks found last (a copy goes back and
  * forth between two) while no block was ever made
