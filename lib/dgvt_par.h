@@ -8,7 +8,9 @@
  * order within one).  A worker writes up to `max` rows a call into the
  * int64_t arrays of the columns it was asked for (cols[DGVT_COL_x], NULL:
  * not wanted; block_id's NULLs in block_null), so a column nobody reads
- * costs nothing, and block_id's lookup only when asked.  Errors are the
+ * costs nothing, and block_id's lookup only when asked; a scan that reads
+ * no address (addr, block_id, site_id) does not decode them
+ * (dgchunk_skip_addrs), and takes whole runs a batch at a time.  Errors are the
  * table's ("accesses: chunk N: ..."), never a crash.
  *
  * Ownership and threads: dgvt_par_open opens its own read-only
