@@ -62,6 +62,7 @@ int duck_script(struct duck *d, const char *sql, char *const *args, int n,
 #include <stdio.h>
 #include <duckdb.h>
 
+#include "dgside.h"
 #include "dgvt_par.h"
 #include "dgvtab.h"
 
@@ -456,8 +457,10 @@ static duckdb_type duck_type_of(enum scol c)
    virtual table sum_fn_block needs its module, a view may call them. */
 static int open_sqlite(const char *path, sqlite3 **db)
 {
-	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	char *why;
+	int rc = dgside_open(path, db, &why);
 
+	sqlite3_free(why);
 	if (rc == SQLITE_OK)
 		rc = dgvtab_register(*db, NULL);
 	if (rc != SQLITE_OK) {

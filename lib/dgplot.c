@@ -616,11 +616,15 @@ struct cell_job {
 	void *harg;
 };
 
-static int cell_job(sqlite3 *db, void *v)
+static int cell_job(sqlite3 *db, void *v, char **msg)
 {
 	struct cell_job *j = v;
 
-	return each_cell_half(&j->hp, db, j->fn, j->harg, 1) < 0 ? SQLITE_ERROR : SQLITE_OK;
+	if (each_cell_half(&j->hp, db, j->fn, j->harg, 1) == 0)
+		return SQLITE_OK;
+	*msg = j->err;          /* the plot's message, as the helper's copy put it */
+	j->err = NULL;
+	return SQLITE_ERROR;
 }
 
 static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct half_ops *ops)
@@ -647,13 +651,8 @@ static int each_cell_ops(struct plot *p, cell_fn *fn, void *arg, const struct ha
 	rc = each_cell_half(p, p->db, fn, arg, 0);
 	side_rc = dgside_join(&side, &msg);
 	if (rc == 0 && side_rc != SQLITE_OK) {
-		if (msg) {              /* the file did not open again */
-			*p->err = msg;
-			msg = NULL;
-		} else {
-			*p->err = j.err;
-			j.err = NULL;
-		}
+		*p->err = msg;
+		msg = NULL;
 		rc = -1;
 	}
 	if (rc == 0 && ops->add(p, arg, &j.hp, j.harg) < 0)

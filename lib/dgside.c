@@ -12,17 +12,31 @@ SQLITE_EXTENSION_INIT3
 #include <stddef.h>
 #include "dgside.h"
 
+int dgside_open(const char *path, sqlite3 **db, char **why)
+{
+	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+
+	*why = NULL;
+	if (rc != SQLITE_OK) {
+		*why = sqlite3_mprintf("%s", *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
+		sqlite3_close(*db);
+		*db = NULL;
+	}
+	return rc;
+}
+
 static void *side_main(void *v)
 {
 	struct dgside *s = v;
-	sqlite3 *db = NULL;
+	sqlite3 *db;
+	char *why;
 
-	s->rc = sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	s->rc = dgside_open(s->path, &db, &why);
 	if (s->rc != SQLITE_OK)
-		s->msg = sqlite3_mprintf("opening %s again: %s", s->path,
-					 db ? sqlite3_errmsg(db) : sqlite3_errstr(s->rc));
+		s->msg = sqlite3_mprintf("opening %s again: %s", s->path, why ? why : "out of memory");
 	else
-		s->rc = s->job(db, s->arg);
+		s->rc = s->job(db, s->arg, &s->msg);
+	sqlite3_free(why);
 	sqlite3_close(db);
 	return NULL;
 }

@@ -9,9 +9,12 @@
  * affair (dgplot, dgvt_scan: each side writes results of its own, added
  * after the join).
  *
+ * dgside_open is that read-only open, for any thread that reads a trace
+ * beside another (dgvt_par's workers, dgsql's DuckDB tables too).
+ *
  * Ownership: the caller owns path and arg until the join, and the struct
- * dgside; dgside_join hands over the message of a failed open
- * (sqlite3_free).
+ * dgside; dgside_join hands over the message of a failed open or of the
+ * job (sqlite3_free).
  *
  * Copyright (C) 2026 the Datagrind authors.  GPL-2.0-or-later.
  */
@@ -26,7 +29,9 @@
 #include <sqlite3.h>
 #endif
 
-typedef int dgside_job(sqlite3 *db, void *arg);
+/* A job: an SQLite code, and on failure, where it can, *msg (NULL on
+   entry; sqlite3_malloc'd) says why. */
+typedef int dgside_job(sqlite3 *db, void *arg, char **msg);
 
 struct dgside {
 	pthread_t t;
@@ -34,13 +39,19 @@ struct dgside {
 	dgside_job *job;
 	void *arg;
 	int rc;                 /* the job's return, or the open's code */
-	char *msg;              /* why the open failed, or NULL */
+	char *msg;              /* why the open or the job failed, or NULL */
 };
 
 /* 0: started; -1: no thread (nothing to join; run the job's share here). */
 int dgside_start(struct dgside *s, const char *path, dgside_job *job, void *arg);
-/* The job's return, or an SQLite code when the file did not open (then
-   *msg says why, the caller's to sqlite3_free; else *msg NULL). */
+/* The job's return, or an SQLite code when the file did not open; *msg
+   says why (the open's message, or the job's; NULL if it gave none), the
+   caller's to sqlite3_free. */
 int dgside_join(struct dgside *s, char **msg);
+
+/* A read-only connection on path for the calling thread (no mutex: one
+   thread uses it).  SQLITE_OK, or a code with *db NULL and *why saying
+   why (sqlite3_malloc'd; NULL when out of memory). */
+int dgside_open(const char *path, sqlite3 **db, char **why);
 
 #endif

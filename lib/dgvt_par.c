@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dgside.h"
 #include "dgvt_cursor.h"
 #include "dgvt_db.h"
 #include "dgvt_live.h"
@@ -58,16 +59,15 @@ struct dgvt_par_worker {
 	int active;             /* the cursor stands in a batch */
 };
 
-/* A read-only connection on path for one thread. */
+/* A read-only connection on path for one thread (dgside_open). */
 static int open_ro(const char *path, sqlite3 **db, char **errmsg)
 {
-	int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	char *why;
+	int rc = dgside_open(path, db, &why);
 
-	if (rc != SQLITE_OK) {
-		*errmsg = sqlite3_mprintf("accesses: %s: %s", path, *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
-		sqlite3_close(*db);
-		*db = NULL;
-	}
+	if (rc != SQLITE_OK)
+		*errmsg = sqlite3_mprintf("accesses: %s: %s", path, why ? why : "out of memory");
+	sqlite3_free(why);
 	return rc;
 }
 

@@ -570,10 +570,9 @@ struct split_job {
 	const struct set_copy *set;
 	dgvtab_rows_fn *fn;
 	void *arg;
-	char *msg;
 };
 
-static int split_job(sqlite3 *db, void *v)
+static int split_job(sqlite3 *db, void *v, char **msg)
 {
 	struct split_job *j = v;
 	int k, rc = SQLITE_OK;
@@ -585,13 +584,13 @@ static int split_job(sqlite3 *db, void *v)
 		if (rc == SQLITE_OK)
 			rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 		if (rc != SQLITE_OK) {
-			j->msg = sqlite3_mprintf("accesses: copying the call-stack set: %s",
-						 sqlite3_errmsg(db));
+			*msg = sqlite3_mprintf("accesses: copying the call-stack set: %s",
+					       sqlite3_errmsg(db));
 			return rc;
 		}
 	}
 	return scan_with(db, "main", j->terms, j->n, 1, j->pick, j->n_pick, 2, -1, 0, j->fn,
-			 j->arg, &j->msg);
+			 j->arg, msg);
 }
 
 int dgvtab_split_worth(sqlite3 *db, const char *schema)
@@ -616,7 +615,7 @@ int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term 
 {
 	const char *path = sqlite3_db_filename(db, schema);
 	struct set_copy set = { NULL, { NULL, NULL }, { 0, 0 } };
-	struct split_job j = { terms, n, pick, n_pick, &set, fn, arg[1], NULL };
+	struct split_job j = { terms, n, pick, n_pick, &set, fn, arg[1] };
 	struct dgside side;
 	char *side_msg;
 	int k, rc = SQLITE_OK, side_rc;
@@ -637,14 +636,10 @@ int dgvtab_scan_split(sqlite3 *db, const char *schema, const struct dgvtab_term 
 	side_rc = dgside_join(&side, &side_msg);
 	if (rc == SQLITE_OK && side_rc != SQLITE_OK) {
 		rc = side_rc;
-		*errmsg = side_msg ? side_msg : j.msg;
-		if (side_msg)
-			side_msg = NULL;
-		else
-			j.msg = NULL;
+		*errmsg = side_msg;
+		side_msg = NULL;
 	}
 	sqlite3_free(side_msg);
-	sqlite3_free(j.msg);
 	free(set.v[0]);
 	free(set.v[1]);
 	return rc;
