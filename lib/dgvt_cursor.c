@@ -156,6 +156,13 @@ static int run_consistent(const struct dgvt_cur *c, const struct dgvt_model *m)
 	       || d[c->run.n_addrs - 1].iseq < c->run.n_instrs;
 }
 
+/* Whether the next run's icount and its instructions' (iseq < 256) are
+   int64_t: the chunk's icount_lo is the database's, not to be trusted. */
+static inline int icount_ok(const struct dgvt_cur *c)
+{
+	return c->next_icount >= 0 && c->next_icount <= INT64_MAX - 512;
+}
+
 /* The run just decoded: its number, first icount and first access in the
    chunk, and the next run's. */
 static inline void run_count(struct dgvt_cur *c)
@@ -186,9 +193,7 @@ static int run_take(struct dgvt *t, struct dgvt_cur *c, int r, int *more)
 		c->in_chunk = 0;
 		return SQLITE_OK;
 	}
-	/* icounts of this run and of its instructions (iseq < 256)
-	   must be int64_t: the chunk's icount_lo is the database's */
-	if (c->next_icount < 0 || c->next_icount > INT64_MAX - 512)
+	if (!icount_ok(c))
 		return dgvt_error(&t->d, SQLITE_CORRUPT_VTAB, "accesses: chunk %lld: run %u: icount %lld out of range",
 		                (long long)c->chunk, c->run_no, (long long)c->next_icount);
 	run_count(c);
@@ -229,7 +234,7 @@ int dgvt_cur_run_open(struct dgvt *t, struct dgvt_cur *c)
 		r = dgchunk_next(&c->codec, &c->run);
 		x = c->run.context;
 		if (r <= 0 || m->ctx_guarded[x >> 3] & (1u << (x & 7)) || !run_consistent(c, m)
-		    || c->next_icount < 0 || c->next_icount > INT64_MAX - 512) {
+		    || !icount_ok(c)) {
 			rc = run_take(t, c, r, &more);
 			return rc != SQLITE_OK || !more ? rc : dgvt_cur_run(t, c);
 		}
